@@ -1,0 +1,63 @@
+#!/bin/sh
+# The README's two quick-start commands, on a fresh Debian 12 machine:
+#   scripts/quickstart.sh example   install what is missing, build, analyze examples/
+#   scripts/quickstart.sh test      install what is missing, build, run every test
+# Build trees go to build/ (and build-san/ for the sanitizer run of the runtime).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Debian packages the build and the tests need. libclang-19 is the default
+# analyzer backend; libclang-14 (Debian 12's default) is built against too, to
+# keep the CINDEX_VERSION guards honest.
+packages="cmake make gcc g++ python3 pkg-config
+  libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev
+  libclang-14-dev
+  libyaml-dev libjansson-dev libcmocka-dev"
+
+install_missing() {
+  missing=""
+  for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  [ -z "$missing" ] && return 0
+  echo "quickstart: installing:$missing" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+}
+
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build build -j "$jobs"
+}
+
+case "${1:-}" in
+  example)
+    install_missing
+    build
+    # examples/ is a small CMake project; its compile database is what
+    # heaplint reads, exactly as in a user's CI.
+    cmake -S examples -B build/examples -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+    build/bin/heaplint -p build/examples
+    ;;
+  test)
+    install_missing
+    build
+    (cd build && ctest --output-on-failure -j "$jobs")
+    # The runtime again under AddressSanitizer and UndefinedBehaviorSanitizer.
+    cmake -S . -B build-san -DHEAPLINT_BUILD_ANALYZER=OFF -DHEAPLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    cmake --build build-san -j "$jobs"
+    (cd build-san && ctest --output-on-failure -j "$jobs")
+    # The analyzer must still build against Debian 12's default libclang.
+    cmake -S . -B build-clang14 -DHEAPLINT_LLVM_VERSION=14 -DHEAPLINT_BUILD_TESTS=OFF >/dev/null
+    cmake --build build-clang14 -j "$jobs" --target heaplint
+    ;;
+  *)
+    echo "usage: scripts/quickstart.sh example|test" >&2
+    exit 2
+    ;;
+esac
