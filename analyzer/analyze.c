@@ -1,0 +1,172 @@
+#include "analyze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rules/rule.h"
+#include "context.h"
+#include "util.h"
+
+/* The most compile errors shown for one translation unit. */
+#define MAX_SHOWN_ERRORS 10
+
+static const char *parse_error(enum CXErrorCode e) {
+  switch (e) {
+  case CXError_Crashed: return "libclang crashed while parsing it";
+  case CXError_InvalidArguments: return "libclang rejected the arguments";
+  case CXError_ASTReadError: return "libclang could not read an AST file it needs";
+  default: return "libclang could not parse it (check the compiler arguments)";
+  }
+}
+
+/* Prints the errors of tu in clang's format; returns how many there are. */
+static unsigned report_errors(CXTranslationUnit tu) {
+  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      if (errors < MAX_SHOWN_ERRORS) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
+                                                   CXDiagnostic_DisplayOption);
+        fprintf(stderr, "%s\n", clang_getCString(s));
+        clang_disposeString(s);
+      }
+      errors++;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  if (errors > MAX_SHOWN_ERRORS) fprintf(stderr, "(%u more errors not shown)\n", errors - MAX_SHOWN_ERRORS);
+  return errors;
+}
+
+typedef struct detect {
+  const hl_profile_set *set;
+  const hl_profile *found;
+} detect;
+
+static void detect_include(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
+  (void)stack;
+  (void)len;
+  detect *d = data;
+  if (d->found) return;
+  CXString name = clang_getFileName(f);
+  d->found = hl_profiles_detect(d->set, clang_getCString(name));
+  clang_disposeString(name);
+}
+
+typedef struct walker {
+  hl_ctx *ctx;
+  const hl_rule *const *rules;
+  void **states;
+} walker;
+
+static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  walker *w = data;
+  /* System headers are the library's business, never the user's. */
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  hl_ctx *ctx = w->ctx;
+  for (size_t i = 0; w->rules[i]; i++) w->rules[i]->visit(ctx, w->states[i], c);
+  HL_PUSH(ctx->stack, ctx->depth, ctx->capstack, c);
+  clang_visitChildren(c, walk, w);
+  ctx->depth--;
+  return CXChildVisit_Continue;
+}
+
+static void warn_once(hl_run *run, const char *fmt, const char *library, int width, const char *file) {
+  char *key = hl_xasprintf("%s/%d", library, width);
+  for (size_t i = 0; i < run->warned.n; i++)
+    if (!strcmp(run->warned.v[i], key)) {
+      free(key);
+      return;
+    }
+  hl_msgs_add(&run->warned, "%s", key);
+  free(key);
+  fprintf(stderr, fmt, library, width, hl_display_path(file));
+}
+
+hl_result hl_analyze(hl_run *run, const hl_job *job, hl_tu_summary *summary) {
+  memset(summary, 0, sizeof *summary);
+  /* -w: warnings are not heaplint's to show, and -Werror must not turn them
+   * into errors that stop the analysis. */
+  size_t nargs = job->nargs + 1;
+  const char **args = hl_xcalloc(nargs, sizeof *args);
+  for (size_t i = 0; i < job->nargs; i++) args[i] = job->args[i];
+  args[job->nargs] = "-w";
+
+  hl_result result = HL_NOT_PARSED;
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode e = clang_parseTranslationUnit2(run->index, job->file, args, (int)nargs, NULL, 0,
+                                                   CXTranslationUnit_None, &tu);
+  if (e != CXError_Success || !tu) {
+    fprintf(stderr, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
+    goto out;
+  }
+  unsigned errors = report_errors(tu);
+  if (errors) {
+    fprintf(stderr, "heaplint: error: %s: not analyzed: it does not compile (%u error%s)\n",
+            hl_display_path(job->file), errors, errors == 1 ? "" : "s");
+    goto out;
+  }
+
+  hl_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.tu = tu;
+  ctx.job = job;
+  ctx.out = run->out;
+  ctx.verbose = run->verbose;
+
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(tu);
+  CXString triple = clang_TargetInfo_getTriple(ti);
+  ctx.triple = hl_xstrdup(clang_getCString(triple));
+  clang_disposeString(triple);
+  ctx.pointer_width = clang_TargetInfo_getPointerWidth(ti);
+  clang_TargetInfo_dispose(ti);
+  ctx.arch = hl_xstrndup(ctx.triple, strcspn(ctx.triple, "-"));
+
+  detect d = {run->profiles, NULL};
+  clang_getInclusions(tu, detect_include, &d);
+  ctx.library_name = d.found ? d.found->library : NULL;
+  const hl_profile *base;
+  ctx.nwrappers = hl_profiles_select(run->profiles, ctx.library_name, ctx.pointer_width, &ctx.wrappers, &base);
+  ctx.library = base;
+  if (ctx.library_name && !base)
+    warn_once(run,
+              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+              "(first seen in %s; measure one with 'heaplint calibrate')\n",
+              ctx.library_name, ctx.pointer_width, job->file);
+  summary->library = ctx.library_name ? hl_xstrdup(ctx.library_name) : NULL;
+  summary->arch = hl_xstrdup(ctx.arch);
+  summary->pointer_width = ctx.pointer_width;
+
+  ctx.types = hl_types_new(run->index, tu, job, args, nargs, ctx.library_name, ctx.pointer_width, run->cache);
+
+  size_t nrules = 0;
+  while (run->rules[nrules]) nrules++;
+  void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
+  for (size_t i = 0; i < nrules; i++) states[i] = run->rules[i]->begin(&ctx);
+  walker w = {&ctx, run->rules, states};
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &w);
+  for (size_t i = 0; i < nrules; i++) run->rules[i]->prepare(&ctx, states[i]);
+  if (hl_types_pending(ctx.types)) {
+    char *why = NULL;
+    if (hl_types_answer(ctx.types, &why)) {
+      fprintf(stderr, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
+      free(why);
+    }
+  }
+  for (size_t i = 0; i < nrules; i++) run->rules[i]->end(&ctx, states[i]);
+  free(states);
+
+  hl_types_free(ctx.types);
+  free(ctx.wrappers);
+  free(ctx.stack);
+  free(ctx.triple);
+  free(ctx.arch);
+  result = HL_ANALYZED;
+out:
+  if (tu) clang_disposeTranslationUnit(tu);
+  free(args);
+  return result;
+}

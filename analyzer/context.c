@@ -1,0 +1,55 @@
+#include "context.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
+  if (k >= ctx->depth) return clang_getNullCursor();
+  return ctx->stack[ctx->depth - 1 - k];
+}
+
+int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {
+  (void)ctx;
+  CXFile file;
+  unsigned line, col, offset;
+  clang_getFileLocation(loc, &file, &line, &col, &offset);
+  if (!file) return -1;
+  CXString name = clang_getFileName(file);
+  out->file = hl_abspath(clang_getCString(name));
+  clang_disposeString(name);
+  out->line = line;
+  out->col = col;
+  out->offset = offset;
+  return 0;
+}
+
+const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (ctx->nwrappers == 0 || (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)) return NULL;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  char *name = hl_decl_name(clang_Cursor_isNull(tmpl) ? decl : tmpl);
+  const hl_wrapper *w = NULL;
+  for (size_t i = 0; i < ctx->nwrappers && !w; i++)
+    if (!strcmp(ctx->wrappers[i]->name, name)) w = ctx->wrappers[i];
+  free(name);
+  return w;
+}
+
+const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t) {
+  if (t.kind == CXType_Invalid) return NULL;
+  return hl_ctx_wrapper_of_decl(ctx, clang_getTypeDeclaration(clang_getCanonicalType(t)));
+}
+
+void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...) {
+  if (!ctx->verbose) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s:%u:%u: remark: ", hl_display_path(at->file), at->line, at->col);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

@@ -1,0 +1,82 @@
+/* profile: the standard-library profiles — data, never C constants — that
+ * say when a wrapper (std::function, std::any, a custom callback type) keeps
+ * what it stores inline and when it goes to the heap.
+ *
+ * A profile describes one library on one pointer width (the YAML files in rules/profiles,
+ * or a file written by `heaplint calibrate`); the format is documented in
+ * docs/profiles.md. For each translation unit the analyzer selects the
+ * profile of the library it includes and of its target's pointer width, then
+ * lays any --profile files over it, wrapper by wrapper. */
+#ifndef HEAPLINT_PROFILE_H
+#define HEAPLINT_PROFILE_H
+
+#include <stddef.h>
+
+enum {
+  HL_REQ_TRIVIALLY_COPYABLE = 1u << 0,
+  HL_REQ_NOTHROW_COPY = 1u << 1,
+  HL_REQ_NOTHROW_MOVE = 1u << 2,
+};
+
+typedef struct hl_profile hl_profile;
+
+typedef struct hl_wrapper {
+  char *name;          /* qualified, without inline namespaces: "std::function" */
+  char *rule;          /* the rule that reports it: "function-sbo" */
+  long buffer_size;    /* bytes of the inline buffer */
+  long buffer_align;
+  long header_size;    /* bytes the library stores in front of the target */
+  long header_align;   /* (libc++'s __func vtable pointer); 0 when none */
+  char *header_what;   /* what that header is, for messages */
+  long max_align;      /* a target aligned more than this goes to the heap; 0: no limit */
+  unsigned requires;   /* HL_REQ_* traits the target must have to stay inline */
+  char **factories;    /* free functions making the wrapper: stored type = 1st template arg */
+  size_t nfactories;
+  char **emplacers;    /* members replacing the stored value: stored type = result type */
+  size_t nemplacers;
+  char *source;        /* where the rule comes from (library source, measurement) */
+  const hl_profile *profile; /* the profile this entry came from */
+} hl_wrapper;
+
+struct hl_profile {
+  char *path;
+  char *library;       /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
+  char *description;
+  char *detect_include;/* an included file whose path ends with this means the library */
+  int pointer_width;   /* 32 or 64; 0: any */
+  long string_sso;     /* std::string's inline capacity in chars; -1: not stated */
+  hl_wrapper *wrappers;
+  size_t nwrappers;
+};
+
+/* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
+int hl_profile_load(const char *path, hl_profile **out, char **err);
+void hl_profile_free(hl_profile *p);
+
+typedef struct hl_profile_set {
+  hl_profile **base;   /* shipped library profiles */
+  size_t nbase, capbase;
+  hl_profile **extra;  /* --profile files, applied on top in order */
+  size_t nextra, capextra;
+} hl_profile_set;
+
+/* Loads every *.yaml in dir as a base profile. Returns 0 or -1 with *err. */
+int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err);
+int hl_profiles_add_extra(hl_profile_set *set, const char *path, char **err);
+void hl_profiles_free(hl_profile_set *set);
+
+/* The library whose detect_include ends included_path, or NULL. */
+const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path);
+
+/* The wrappers that apply to a TU using `library` on a `pointer_width`-bit
+ * target: the base profile's, overridden or extended by --profile files.
+ * Returns the count; *out is malloc'd (pointers into the set). *base is the
+ * base profile used, or NULL when none matches. */
+size_t hl_profiles_select(const hl_profile_set *set, const char *library, int pointer_width,
+                          const hl_wrapper ***out, const hl_profile **base);
+
+/* The directory holding the shipped profiles: $HEAPLINT_PROFILE_DIR, else
+ * <dir of the executable>/../share/heaplint/profiles. Caller frees. */
+char *hl_profiles_default_dir(void);
+
+#endif

@@ -1,0 +1,167 @@
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void out_of_memory(size_t n) {
+  fprintf(stderr, "heaplint: fatal: out of memory (allocating %zu bytes)\n", n);
+  abort();
+}
+
+void *hl_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) out_of_memory(n);
+  return p;
+}
+
+void *hl_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) out_of_memory(n * size);
+  return p;
+}
+
+void *hl_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) out_of_memory(n);
+  return q;
+}
+
+char *hl_xstrdup(const char *s) { return hl_xstrndup(s, strlen(s)); }
+
+char *hl_xstrndup(const char *s, size_t n) {
+  char *p = hl_xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *hl_xasprintf(const char *fmt, ...) {
+  hl_sb b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  return hl_sb_take(&b);
+}
+
+void hl_grow(void **arr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return;
+  size_t n = *cap ? *cap : 8;
+  while (n < need) n *= 2;
+  *arr = hl_xrealloc(*arr, n * elem);
+  *cap = n;
+}
+
+void hl_sb_putn(hl_sb *b, const char *s, size_t n) {
+  hl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+void hl_sb_puts(hl_sb *b, const char *s) { hl_sb_putn(b, s, strlen(s)); }
+
+void hl_sb_putc(hl_sb *b, char c) { hl_sb_putn(b, &c, 1); }
+
+void hl_sb_vprintf(hl_sb *b, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) return;
+  hl_grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void hl_sb_printf(hl_sb *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+const char *hl_sb_str(const hl_sb *b) { return b->s ? b->s : ""; }
+
+char *hl_sb_take(hl_sb *b) {
+  char *s = b->s ? b->s : hl_xstrdup("");
+  b->s = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+void hl_sb_free(hl_sb *b) {
+  free(b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+}
+
+int hl_read_file(const char *path, char **data, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return errno;
+  hl_sb b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) hl_sb_putn(&b, chunk, n);
+  int err = ferror(f) ? (errno ? errno : EIO) : 0;
+  fclose(f);
+  if (err) {
+    hl_sb_free(&b);
+    return err;
+  }
+  *len = b.len;
+  *data = hl_sb_take(&b);
+  return 0;
+}
+
+static char *cwd_copy(void) {
+  static char *cwd;
+  if (!cwd) {
+    char buf[PATH_MAX];
+    cwd = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
+  }
+  return cwd;
+}
+
+char *hl_abspath(const char *path) {
+  char buf[PATH_MAX];
+  if (realpath(path, buf)) return hl_xstrdup(buf);
+  if (path[0] == '/') return hl_xstrdup(path);
+  return hl_xasprintf("%s/%s", cwd_copy(), path);
+}
+
+const char *hl_display_path(const char *abs) {
+  const char *cwd = cwd_copy();
+  size_t n = strlen(cwd);
+  if (n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/') return abs + n + 1;
+  return abs;
+}
+
+int hl_ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+int hl_starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void hl_msgs_add(hl_msgs *m, const char *fmt, ...) {
+  hl_sb b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  HL_PUSH(m->v, m->n, m->cap, hl_sb_take(&b));
+}
+
+void hl_msgs_free(hl_msgs *m) {
+  for (size_t i = 0; i < m->n; i++) free(m->v[i]);
+  free(m->v);
+  m->v = NULL;
+  m->n = m->cap = 0;
+}

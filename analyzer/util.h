@@ -1,0 +1,70 @@
+/* util: the analyzer's small toolbox — checked allocation, a growable string
+ * buffer, growable arrays, whole-file reads and path display.
+ *
+ * Out-of-memory is the one error the analyzer does not turn into a value:
+ * a command-line tool that cannot allocate has nothing better to do than say
+ * so and stop, so the x* allocators print and abort. */
+#ifndef HEAPLINT_UTIL_H
+#define HEAPLINT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define HL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define HL_PRINTF(f, a)
+#endif
+
+void *hl_xmalloc(size_t n);
+void *hl_xcalloc(size_t n, size_t size);
+void *hl_xrealloc(void *p, size_t n);
+char *hl_xstrdup(const char *s);
+char *hl_xstrndup(const char *s, size_t n);
+char *hl_xasprintf(const char *fmt, ...) HL_PRINTF(1, 2);
+
+/* Grows *arr (of *cap elements of size elem) so that it holds at least need. */
+void hl_grow(void **arr, size_t *cap, size_t need, size_t elem);
+#define HL_PUSH(arr, n, cap, item)                                              \
+  do {                                                                          \
+    hl_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr));                   \
+    (arr)[(n)++] = (item);                                                      \
+  } while (0)
+
+typedef struct hl_sb {
+  char *s;
+  size_t len, cap;
+} hl_sb;
+
+void hl_sb_putn(hl_sb *b, const char *s, size_t n);
+void hl_sb_puts(hl_sb *b, const char *s);
+void hl_sb_putc(hl_sb *b, char c);
+void hl_sb_printf(hl_sb *b, const char *fmt, ...) HL_PRINTF(2, 3);
+void hl_sb_vprintf(hl_sb *b, const char *fmt, va_list ap);
+/* The buffer's text ("" when empty); stays owned by the buffer. */
+const char *hl_sb_str(const hl_sb *b);
+/* Hands the text to the caller (never NULL) and empties the buffer. */
+char *hl_sb_take(hl_sb *b);
+void hl_sb_free(hl_sb *b);
+
+/* Reads a whole file. Returns 0, or an errno value (the file is not read). */
+int hl_read_file(const char *path, char **data, size_t *len);
+
+/* Canonical absolute path (symlinks resolved) of an existing file, else the
+ * path made absolute against cwd without touching the file system. */
+char *hl_abspath(const char *path);
+/* path relative to the current directory when it lies below it, else path. */
+const char *hl_display_path(const char *abs);
+
+/* A list of messages (errors found while building the job list, ...). */
+typedef struct hl_msgs {
+  char **v;
+  size_t n, cap;
+} hl_msgs;
+void hl_msgs_add(hl_msgs *m, const char *fmt, ...) HL_PRINTF(2, 3);
+void hl_msgs_free(hl_msgs *m);
+
+int hl_ends_with(const char *s, const char *suffix);
+int hl_starts_with(const char *s, const char *prefix);
+
+#endif

@@ -1,0 +1,41 @@
+/* yamlfile: loads a YAML file into a libyaml document and reads it with
+ * errors that name the file, line and column (profiles, and the config file).
+ *
+ * Errors are strings the caller owns, already formatted as
+ * "path:line:col: message", so they are reported once, at the edge. */
+#ifndef HEAPLINT_YAMLFILE_H
+#define HEAPLINT_YAMLFILE_H
+
+#include <yaml.h>
+
+typedef struct hl_yaml {
+  char *path;
+  yaml_document_t doc;
+  int loaded;
+} hl_yaml;
+
+/* Loads path. Returns 0, or -1 with *err set (unreadable, syntax error,
+ * empty document). */
+int hl_yaml_load(hl_yaml *y, const char *path, char **err);
+void hl_yaml_free(hl_yaml *y);
+
+yaml_node_t *hl_yaml_root(hl_yaml *y);
+yaml_node_t *hl_yaml_node(hl_yaml *y, int index);
+
+/* "path:line:col: fmt..." at node's position. */
+char *hl_yaml_error(hl_yaml *y, yaml_node_t *node, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The scalar's text, or NULL (with *err) when node is not a scalar. */
+const char *hl_yaml_scalar(hl_yaml *y, yaml_node_t *node, const char *what, char **err);
+/* A non-negative integer scalar. Returns 0 or -1 with *err. */
+int hl_yaml_uint(hl_yaml *y, yaml_node_t *node, const char *what, long *out, char **err);
+/* A true/false scalar. Returns 0 or -1 with *err. */
+int hl_yaml_bool(hl_yaml *y, yaml_node_t *node, const char *what, int *out, char **err);
+/* Checks that node is a mapping (or sequence). Returns 0 or -1 with *err. */
+int hl_yaml_expect(hl_yaml *y, yaml_node_t *node, yaml_node_type_t type, const char *what, char **err);
+
+#endif

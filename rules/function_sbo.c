@@ -1,0 +1,66 @@
+/* function-sbo: a callable stored into std::function (or
+ * std::move_only_function, or a profile's own callback wrapper) that the
+ * library cannot keep in its inline buffer, so constructing, copying and
+ * destroying the wrapper calls the global heap. Fix: hl::inplace_function,
+ * whose capacity is chosen to hold the target. See docs/rules/function-sbo.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzer/util.h"
+#include "sbo.h"
+
+static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
+  (void)ctx;
+  CXType c = clang_getCanonicalType(s->stored);
+  if (s->decays || (c.kind == CXType_Pointer && (clang_getCanonicalType(clang_getPointeeType(c)).kind ==
+                                                 CXType_FunctionProto)))
+    return hl_xstrdup("function pointer");
+  if (c.kind == CXType_MemberPointer) return hl_xstrdup("member pointer");
+  if (!clang_Cursor_isNull(s->lambda) || hl_type_is_lambda(s->stored)) return hl_xstrdup("lambda");
+  if (!clang_Cursor_isNull(s->callee)) {
+    char *fn = hl_decl_name(s->callee);
+    char *r = NULL;
+    if (!strcmp(fn, "std::bind") || !strcmp(fn, "std::bind_front") || !strcmp(fn, "std::bind_back"))
+      r = hl_xasprintf("%s result", fn);
+    else if (!strcmp(fn, "std::ref") || !strcmp(fn, "std::cref"))
+      r = hl_xstrdup("std::reference_wrapper");
+    free(fn);
+    if (r) return r;
+  }
+  char *t = hl_type_spelling(s->stored);
+  char *r = c.kind == CXType_Record ? hl_xasprintf("functor '%s'", t) : hl_xasprintf("callable of type '%s'", t);
+  free(t);
+  return r;
+}
+
+static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_finding *f) {
+  (void)ctx;
+  if (!s->signature) return;
+  long cap = hl_sbo_capacity(v->size);
+  /* hl::inplace_function's default alignment is alignof(std::max_align_t). */
+  char *type = v->align > 16 ? hl_xasprintf("hl::inplace_function<%s, %ld, %ld>", s->signature, cap, v->align)
+                             : hl_xasprintf("hl::inplace_function<%s, %ld>", s->signature, cap);
+  int lambda = !clang_Cursor_isNull(s->lambda);
+  char *m = hl_xasprintf("use %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
+                         "and never allocates%s",
+                         type, cap, lambda && v->too_big ? ", or capture less" : "");
+  hl_finding_note(f, &s->loc, m);
+  free(m);
+  free(type);
+}
+
+static const hl_sbo_wording wording = {noun, fix};
+
+static void *begin(hl_ctx *ctx) {
+  (void)ctx;
+  return hl_sbo_begin("function-sbo", &wording);
+}
+static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
+static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }
+static void end(hl_ctx *ctx, void *st) { hl_sbo_end(ctx, st); }
+
+const hl_rule hl_rule_function_sbo = {
+    "function-sbo",
+    "a callable stored in std::function (or another callback wrapper) that does not fit its inline buffer",
+    begin, visit, prepare, end,
+};

@@ -1,0 +1,684 @@
+#include "sbo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzer/util.h"
+
+struct hl_sbo {
+  const char *rule;
+  const hl_sbo_wording *wording;
+  hl_sbo_site *sites;
+  size_t n, cap;
+};
+
+/* ---- small AST helpers ---- */
+
+static char *cx(CXString s) {
+  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Continue;
+}
+
+static CXCursor first_child(CXCursor c) {
+  CXCursor r = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &r);
+  return r;
+}
+
+static CXCursor last_child(CXCursor c) {
+  CXCursor r = clang_getNullCursor();
+  clang_visitChildren(c, take_last, &r);
+  return r;
+}
+
+static int is_function_template_specialization(CXCursor fn) {
+  CXCursor t = clang_getSpecializedCursorTemplate(fn);
+  return !clang_Cursor_isNull(t) && clang_getCursorKind(t) == CXCursor_FunctionTemplate;
+}
+
+static int is_ref(CXType t) { return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference; }
+
+/* The referred-to type, keeping the code's spelling where the reference is
+ * spelled directly (a typedef to a reference loses it). */
+static CXType unref(CXType t) {
+  if (is_ref(t)) return clang_getPointeeType(t);
+  CXType c = clang_getCanonicalType(t);
+  return is_ref(c) ? clang_getPointeeType(c) : t;
+}
+
+/* "std::function<void ()>": the profile's name for the wrapper and its
+ * template arguments as the compiler spells them, without the library's
+ * inline namespaces (std::__1) or the typedefs it returns through. */
+static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
+  char *canon = hl_type_spelling(clang_getCanonicalType(unref(wtype)));
+  const char *last = strrchr(w->name, ':');
+  last = last ? last + 1 : w->name;
+  size_t n = strlen(last);
+  const char *args = "";
+  for (const char *p = canon; (p = strstr(p, last)); p++)
+    if ((p == canon || p[-1] == ':') && (p[n] == '<' || p[n] == '\0')) {
+      args = p + n;
+      break;
+    }
+  char *r = hl_xasprintf("%s%s", w->name, args);
+  free(canon);
+  return r;
+}
+
+/* Qualified name of the class template a type instantiates, or of the class. */
+static char *class_name(CXType t) {
+  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(unref(t)));
+  if (clang_Cursor_isNull(d)) return hl_xstrdup("");
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
+  return hl_decl_name(clang_Cursor_isNull(tmpl) ? d : tmpl);
+}
+
+static int same_class(CXType a, CXType b) {
+  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(unref(a)));
+  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(unref(b)));
+  return !clang_Cursor_isNull(da) && clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
+}
+
+static int name_in(const char *name, char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(name, list[i])) return 1;
+  return 0;
+}
+
+/* Through implicit conversions, parentheses and copies to the expression
+ * that made the value: a lambda, a call (std::bind, std::ref), a variable. */
+static void origin(CXCursor e, CXCursor *lambda, CXCursor *callee) {
+  *lambda = clang_getNullCursor();
+  *callee = clang_getNullCursor();
+  for (int depth = 0; depth < 16 && !clang_Cursor_isNull(e); depth++) {
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_LambdaExpr) {
+      *lambda = e;
+      return;
+    }
+    if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr) {
+      e = first_child(e);
+      continue;
+    }
+    if (k == CXCursor_CallExpr) {
+      CXCursor fn = clang_getCursorReferenced(e);
+      if (clang_getCursorKind(fn) == CXCursor_Constructor && clang_Cursor_getNumArguments(e) == 1) {
+        e = clang_Cursor_getArgument(e, 0); /* a copy or move of the value */
+        continue;
+      }
+      *callee = fn;
+      return;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+      /* auto cb = [..]{..}; std::function<void()> f = cb; */
+      CXCursor var = clang_getCursorReferenced(e);
+      if (clang_getCursorKind(var) != CXCursor_VarDecl) return;
+      e = last_child(var);
+      if (clang_getCursorKind(e) == CXCursor_TypeRef || clang_getCursorKind(e) == CXCursor_NamespaceRef) return;
+      continue;
+    }
+    return;
+  }
+}
+
+/* ---- finding the stores ---- */
+
+static const char *const sequence_containers[] = {"std::vector", "std::deque", "std::list"};
+static const char *const map_containers[] = {"std::map", "std::multimap", "std::unordered_map",
+                                             "std::unordered_multimap"};
+
+static int in_list(const char *s, const char *const *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(s, v[i])) return 1;
+  return 0;
+}
+
+/* A standard container's emplacing member called with exactly one value for
+ * a wrapper element: returns the wrapper and its type. */
+static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype) {
+  static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",       "emplace_after",
+                                          "emplace_hint", "try_emplace",   "insert_or_assign"};
+  char *name = cx(clang_getCursorSpelling(fn));
+  const hl_wrapper *w = NULL;
+  if (!in_list(name, emplacers, sizeof emplacers / sizeof *emplacers)) goto out;
+  CXType ct = clang_getCursorType(clang_getCursorSemanticParent(fn));
+  char *cname = class_name(ct);
+  int np = clang_getNumArgTypes(clang_getCursorType(fn));
+  int map = in_list(cname, map_containers, 4);
+  if (!map && hl_starts_with(cname, "std::")) {
+    /* A position comes first for emplace_after/_hint and a sequence's emplace. */
+    int positional = !strcmp(name, "emplace_after") || !strcmp(name, "emplace_hint") ||
+                     (!strcmp(name, "emplace") && in_list(cname, sequence_containers, 3));
+    if (np == 1 + positional) {
+      *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+      w = hl_ctx_wrapper_of_type(ctx, *wtype);
+    }
+  } else if (map && strcmp(name, "emplace_back") && strcmp(name, "emplace_front")) {
+    /* key, value (after a hint for emplace_hint and the hinted overloads). */
+    int hinted = !strcmp(name, "emplace_hint") ||
+                 ((!strcmp(name, "try_emplace") || !strcmp(name, "insert_or_assign")) && np == 3);
+    if (np == 2 + hinted) {
+      char *p0 = class_name(clang_getArgType(clang_getCursorType(fn), 0));
+      if (strcmp(p0, "std::piecewise_construct_t")) {
+        *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
+        w = hl_ctx_wrapper_of_type(ctx, *wtype);
+      }
+      free(p0);
+    }
+  }
+  free(cname);
+out:
+  free(name);
+  return w;
+}
+
+static int in_loop_body(const hl_ctx *ctx) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(a)) return 0;
+    switch (clang_getCursorKind(a)) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_DoStmt: {
+      /* Only the body repeats: a for-init or range-init runs once. */
+      CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? first_child(a) : last_child(a);
+      CXCursor below = k == 0 ? clang_getNullCursor() : hl_ctx_ancestor(ctx, k - 1);
+      if (k > 0 && clang_equalCursors(below, body)) return 1;
+      break;
+    }
+    case CXCursor_LambdaExpr:
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_TranslationUnit:
+      return 0;
+    default:
+      break;
+    }
+  }
+}
+
+/* "void ()" -> "void()": how people write a signature. */
+static char *signature_of(CXType wtype) {
+  CXType canon = clang_getCanonicalType(unref(wtype));
+  if (clang_Type_getNumTemplateArguments(canon) < 1) return NULL;
+  CXType sig = clang_Type_getTemplateArgumentAsType(canon, 0);
+  if (sig.kind != CXType_FunctionProto && sig.kind != CXType_FunctionNoProto) return NULL;
+  char *s = hl_type_spelling(sig);
+  char *p = strstr(s, " (");
+  if (p) memmove(p, p + 1, strlen(p + 1) + 1);
+  return s;
+}
+
+static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return 0;
+  CXCursor fn = clang_getCursorReferenced(c);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk != CXCursor_Constructor && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionDecl) return 0;
+  CXType fty = clang_getCursorType(fn);
+  int np = clang_getNumArgTypes(fty), nargs = clang_Cursor_getNumArguments(c);
+  const hl_wrapper *w = NULL;
+  CXType wtype = {0}, stored = {0};
+  CXCursor expr = clang_getNullCursor(), at = c;
+
+  if (fk == CXCursor_FunctionDecl) {
+    if (!is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
+    char *name = hl_decl_name(fn);
+    for (size_t i = 0; i < ctx->nwrappers && !w; i++)
+      if (name_in(name, ctx->wrappers[i]->factories, ctx->wrappers[i]->nfactories)) w = ctx->wrappers[i];
+    free(name);
+    if (!w) return 0;
+    stored = clang_Cursor_getTemplateArgumentType(fn, 0);
+    wtype = clang_getCursorType(c);
+  } else if ((w = hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))) {
+    if (!is_function_template_specialization(fn) || np < (fk == CXCursor_Constructor ? 1 : 0)) return 0;
+    char *name = cx(clang_getCursorSpelling(fn));
+    int ok = 1;
+    if (fk == CXCursor_Constructor) {
+      CXType p0 = clang_getArgType(fty, 0);
+      char *p0name = class_name(p0);
+      if (!strcmp(p0name, "std::in_place_type_t")) {
+        stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(unref(p0)), 0);
+      } else {
+        stored = p0;
+        if (nargs >= 1) expr = clang_Cursor_getArgument(c, 0);
+      }
+      free(p0name);
+      wtype = clang_getCursorType(c);
+    } else if (!strcmp(name, "operator=") && np == 1) {
+      stored = clang_getArgType(fty, 0);
+      if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
+      wtype = nargs >= 2 ? clang_getCursorType(clang_Cursor_getArgument(c, 0))
+                         : clang_getCursorType(clang_getCursorSemanticParent(fn));
+    } else if (name_in(name, w->emplacers, w->nemplacers)) {
+      stored = unref(clang_getResultType(fty));
+      wtype = clang_getCursorType(clang_getCursorSemanticParent(fn));
+      CXCursor callee = first_child(c);
+      if (!clang_Cursor_isNull(callee)) at = callee;
+    } else {
+      ok = 0;
+    }
+    free(name);
+    if (!ok) return 0;
+  } else if (fk == CXCursor_CXXMethod && is_function_template_specialization(fn) &&
+             (w = container_store(ctx, fn, &wtype))) {
+    stored = clang_getArgType(fty, (unsigned)(np - 1));
+    if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
+  } else {
+    return 0;
+  }
+
+  if (stored.kind == CXType_Invalid) return 0;
+  CXType canon = clang_getCanonicalType(unref(stored));
+  /* Copies and moves of the wrapper itself, and nullptr, store nothing new. */
+  if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
+
+  memset(s, 0, sizeof *s);
+  s->wrapper = w;
+  s->stored = hl_type_stored(stored, &s->decays);
+  s->expr = expr;
+  origin(expr, &s->lambda, &s->callee);
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(clang_Cursor_isNull(expr) ? at : expr), &s->loc)) return 0;
+  s->wrapper_spelling = wrapper_display(w, wtype);
+  s->signature = signature_of(wtype);
+  s->in_loop = in_loop_body(ctx);
+  return 1;
+}
+
+/* ---- naming a lambda's captures ---- */
+
+typedef struct cap_walk {
+  CXCursor lambda;
+  CXSourceRange range;
+  char **names;  /* candidates for implicit captures, in order of first use */
+  CXType *types; /* their types; a null-kind type for this */
+  size_t n, cap, captypes;
+} cap_walk;
+
+static int offset_of(CXSourceLocation l) {
+  unsigned off;
+  clang_getFileLocation(l, NULL, NULL, NULL, &off);
+  return (int)off;
+}
+
+static int outside_lambda(const cap_walk *w, CXCursor decl) {
+  int off = offset_of(clang_getCursorLocation(decl));
+  return off < offset_of(clang_getRangeStart(w->range)) || off > offset_of(clang_getRangeEnd(w->range));
+}
+
+static int is_function_like(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate;
+}
+
+static void candidate(cap_walk *w, const char *name, CXType t) {
+  for (size_t i = 0; i < w->n; i++)
+    if (!strcmp(w->names[i], name)) return;
+  size_t before = w->n;
+  HL_PUSH(w->names, w->n, w->cap, hl_xstrdup(name));
+  hl_grow((void **)&w->types, &w->captypes, w->n, sizeof *w->types);
+  w->types[before] = t;
+}
+
+static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  cap_walk *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor decl = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
+        is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
+      char *name = cx(clang_getCursorSpelling(decl));
+      candidate(w, name, clang_getCursorType(decl));
+      free(name);
+    }
+  } else if (k == CXCursor_CXXThisExpr ||
+             (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(first_child(c)) &&
+              clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)) {
+    CXType none = {CXType_Invalid, {0, 0}};
+    candidate(w, "this", none);
+  }
+  return CXChildVisit_Recurse;
+}
+
+typedef struct fields {
+  CXType *v;
+  size_t n, cap;
+} fields;
+
+static enum CXVisitorResult list_field(CXCursor f, CXClientData d) {
+  fields *F = d;
+  HL_PUSH(F->v, F->n, F->cap, clang_getCursorType(f));
+  return CXVisit_Continue;
+}
+
+/* Whether a field of type f can hold the variable of type v. */
+static int holds(CXType f, CXType v) {
+  if (v.kind == CXType_Invalid) return clang_getCanonicalType(f).kind == CXType_Pointer; /* this */
+  CXType fc = clang_getCanonicalType(f);
+  CXType vt = clang_getCanonicalType(unref(v));
+  if (fc.kind == CXType_LValueReference || fc.kind == CXType_RValueReference)
+    fc = clang_getCanonicalType(clang_getPointeeType(fc));
+  char *a = hl_type_spelling(fc), *b = hl_type_spelling(vt);
+  const char *pa = hl_starts_with(a, "const ") ? a + 6 : a, *pb = hl_starts_with(b, "const ") ? b + 6 : b;
+  int r = !strcmp(pa, pb);
+  free(a);
+  free(b);
+  return r;
+}
+
+/* The capture list as written: explicit names in order ("this", "*this",
+ * "x" for x, &x, x = e), and whether a default (= or &) is present. */
+static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(lambda);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(lambda), &toks, &n);
+  size_t count = 0, cap = 0;
+  *has_default = 0;
+  *names = NULL;
+  char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
+  for (unsigned i = 0; i < n; i++) sp[i] = cx(clang_getTokenSpelling(tu, toks[i]));
+  if (n > 0 && !strcmp(sp[0], "[")) {
+    unsigned i = 1;
+    while (i < n && strcmp(sp[i], "]")) {
+      /* One capture: tokens up to a comma at this level. */
+      unsigned start = i;
+      int depth = 0;
+      while (i < n && (depth > 0 || (strcmp(sp[i], ",") && strcmp(sp[i], "]")))) {
+        if (!strcmp(sp[i], "(") || !strcmp(sp[i], "[") || !strcmp(sp[i], "{")) depth++;
+        if (!strcmp(sp[i], ")") || !strcmp(sp[i], "]") || !strcmp(sp[i], "}")) depth--;
+        i++;
+      }
+      unsigned len = i - start;
+      if (len == 1 && (!strcmp(sp[start], "=") || !strcmp(sp[start], "&"))) {
+        *has_default = 1;
+      } else if (len >= 1) {
+        unsigned j = start;
+        if (!strcmp(sp[j], "*") && j + 1 < i && !strcmp(sp[j + 1], "this")) {
+          HL_PUSH(*names, count, cap, hl_xstrdup("*this"));
+        } else {
+          while (j < i && (!strcmp(sp[j], "&") || !strcmp(sp[j], "..."))) j++;
+          if (j < i) HL_PUSH(*names, count, cap, hl_xstrdup(sp[j]));
+        }
+      }
+      if (i < n && !strcmp(sp[i], ",")) i++;
+    }
+  }
+  for (unsigned i = 0; i < n; i++) free(sp[i]);
+  free(sp);
+  clang_disposeTokens(tu, toks, n);
+  return count;
+}
+
+/* Names each field of the closure, or leaves s->captures NULL when the
+ * fields cannot be matched to captures with certainty. */
+static void name_captures(hl_sbo_site *s) {
+  if (clang_Cursor_isNull(s->lambda)) return;
+  fields F = {0};
+  clang_Type_visitFields(clang_getCursorType(s->lambda), list_field, &F);
+  int has_default;
+  char **names;
+  size_t nexplicit = explicit_captures(s->lambda, &names, &has_default);
+  char **out = hl_xcalloc(F.n ? F.n : 1, sizeof *out);
+  size_t got = 0;
+  for (; got < nexplicit && got < F.n; got++) out[got] = hl_xstrdup(names[got]);
+  if (has_default && got < F.n) {
+    cap_walk w = {0};
+    w.lambda = s->lambda;
+    w.range = clang_getCursorExtent(s->lambda);
+    CXCursor body = last_child(s->lambda);
+    clang_visitChildren(body, find_uses, &w);
+    /* Implicit captures follow in order of first use; uses that capture
+     * nothing (constants, statics) have no field and are skipped. */
+    size_t c = 0;
+    while (got < F.n && c < w.n) {
+      int dup = 0;
+      for (size_t e = 0; e < nexplicit; e++) dup |= !strcmp(names[e], w.names[c]);
+      if (!dup && holds(F.v[got], w.types[c])) out[got++] = hl_xstrdup(w.names[c]);
+      c++;
+    }
+    for (size_t i = 0; i < w.n; i++) free(w.names[i]);
+    free(w.names);
+    free(w.types);
+  }
+  if (got == F.n) {
+    s->captures = out;
+    s->ncaptures = F.n;
+  } else {
+    for (size_t i = 0; i < got; i++) free(out[i]);
+    free(out);
+  }
+  for (size_t i = 0; i < nexplicit; i++) free(names[i]);
+  free(names);
+  free(F.v);
+}
+
+static void site_free(hl_sbo_site *s) {
+  free(s->wrapper_spelling);
+  free(s->signature);
+  hl_loc_free(&s->loc);
+  for (size_t i = 0; i < s->ncaptures; i++) free(s->captures[i]);
+  free(s->captures);
+}
+
+/* ---- judging ---- */
+
+static long align_up(long v, long a) { return (v + a - 1) / a * a; }
+
+long hl_sbo_capacity(long size) { return align_up(size < 8 ? 8 : size, 8); }
+
+static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
+  memset(v, 0, sizeof *v);
+  const hl_wrapper *w = s->wrapper;
+  if (s->decays) {
+    v->size = v->align = ctx->pointer_width / 8;
+  } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
+    v->allocates = HL_UNKNOWN;
+    return;
+  }
+  /* The library places its header (a vtable pointer) first, then the
+   * target at its own alignment; the whole must fit the buffer. */
+  if (w->header_size > 0) {
+    long whole_align = v->align > w->header_align ? v->align : w->header_align;
+    v->needed = align_up(align_up(w->header_size, v->align) + v->size, whole_align);
+  } else {
+    v->needed = v->size;
+  }
+  v->too_big = v->needed > w->buffer_size;
+  v->too_aligned = w->max_align > 0 && v->align > w->max_align;
+
+  hl_type_traits(ctx->types, s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+  const struct {
+    unsigned bit;
+    const hl_trait *t;
+  } req[] = {{HL_REQ_TRIVIALLY_COPYABLE, &v->traits.trivially_copyable},
+             {HL_REQ_NOTHROW_COPY, &v->traits.nothrow_copy},
+             {HL_REQ_NOTHROW_MOVE, &v->traits.nothrow_move}};
+  for (size_t i = 0; i < 3; i++) {
+    if (!(w->requires & req[i].bit)) continue;
+    if (req[i].t->value == HL_NO) v->failed |= req[i].bit;
+    if (req[i].t->value == HL_UNKNOWN) v->unknown |= req[i].bit;
+  }
+  if (v->too_big || v->too_aligned || v->failed) v->allocates = HL_YES;
+  else v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
+}
+
+static const char *lib(const hl_ctx *ctx, const hl_sbo_site *s) {
+  const hl_profile *p = s->wrapper->profile;
+  return p->library ? p->library : ctx->library_name ? ctx->library_name : "the library";
+}
+
+/* The numbers and the library's rule, e.g. "24 bytes (align 8) exceeds
+ * libstdc++'s inline buffer of 16 bytes". */
+static void reasons(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_sb *b) {
+  const hl_wrapper *w = s->wrapper;
+  const char *L = lib(ctx, s);
+  if (v->too_big) {
+    if (w->header_size > 0)
+      hl_sb_printf(b, "%ld bytes (align %ld) with %s's %ld-byte %s in front need %ld bytes, more than its inline buffer of %ld bytes",
+                   v->size, v->align, L, w->header_size, w->header_what ? w->header_what : "header", v->needed,
+                   w->buffer_size);
+    else
+      hl_sb_printf(b, "%ld bytes (align %ld) exceeds %s's inline buffer of %ld bytes", v->size, v->align, L,
+                   w->buffer_size);
+  }
+  if (v->too_aligned)
+    hl_sb_printf(b, "%salignment %ld exceeds the %ld that %s's inline buffer allows", v->too_big ? "; " : "", v->align,
+                 w->max_align, L);
+  if (!v->too_big && !v->too_aligned)
+    hl_sb_printf(b, "%ld bytes (align %ld) would fit %s's %ld-byte inline buffer, but", v->size, v->align, L,
+                 w->buffer_size);
+  const char *sep = (v->too_big || v->too_aligned) ? "; " : " ";
+  if (v->failed & HL_REQ_TRIVIALLY_COPYABLE) {
+    hl_sb_printf(b, "%sit is not trivially copyable, which %s requires for inline storage", sep, L);
+    sep = "; ";
+  }
+  if (v->failed & HL_REQ_NOTHROW_COPY) {
+    hl_sb_printf(b, "%sits copy constructor may throw, and %s stores only nothrow-copy-constructible targets inline",
+                 sep, L);
+    sep = "; ";
+  }
+  if (v->failed & HL_REQ_NOTHROW_MOVE)
+    hl_sb_printf(b, "%sits move constructor may throw, and %s stores only nothrow-move-constructible values inline",
+                 sep, L);
+}
+
+static void why_note(hl_finding *f, const hl_loc *loc, const char *what, const char *type, const hl_trait *t) {
+  if (t->value != HL_NO || !t->why) return;
+  char *m = t->why[0] == ' ' ? hl_xasprintf("%s: %s%s", what, type, t->why) : hl_xasprintf("%s: %s", what, t->why);
+  hl_finding_note(f, loc, m);
+  free(m);
+}
+
+typedef struct cap_layout {
+  const hl_types *T;
+  const hl_sbo_site *s;
+  long record_size;
+  size_t index;
+  long end; /* bytes used so far */
+  hl_sb *b;
+} cap_layout;
+
+static enum CXVisitorResult describe_field(CXCursor f, CXClientData d) {
+  cap_layout *c = d;
+  long size = 0, align = 0;
+  hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
+  long off = clang_Cursor_getOffsetOfField(f) / 8;
+  if (c->index > 0 && off > c->end) hl_sb_printf(c->b, ", +%ld padding", off - c->end);
+  if (c->index > 0) hl_sb_puts(c->b, "), ");
+  hl_sb_printf(c->b, "%s (%ld", c->s->captures[c->index], size);
+  c->end = off + size;
+  c->index++;
+  return CXVisit_Continue;
+}
+
+/* "captures: this (8), id (4, +4 padding), deadline (8)" */
+static char *captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  if (!s->captures || s->ncaptures == 0) return NULL;
+  hl_sb b = {0};
+  hl_sb_puts(&b, "captures: ");
+  cap_layout c = {ctx->types, s, v->size, 0, 0, &b};
+  clang_Type_visitFields(clang_getCursorType(s->lambda), describe_field, &c);
+  if (v->size > c.end) hl_sb_printf(&b, ", +%ld padding", v->size - c.end);
+  hl_sb_puts(&b, ")");
+  return hl_sb_take(&b);
+}
+
+static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  char *noun = S->wording->noun(ctx, s);
+  hl_sb m = {0};
+  hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
+               s->in_loop ? " on every iteration of the enclosing loop" : "");
+  reasons(ctx, s, v, &m);
+  hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
+  hl_sb_free(&m);
+
+  char *caps = captures_note(ctx, s, v);
+  if (caps) hl_finding_note(f, &s->loc, caps);
+  free(caps);
+  char *tname = s->decays ? hl_xstrdup("the pointer") : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
+                                                                                      : hl_type_spelling(s->stored);
+  if (v->failed & HL_REQ_TRIVIALLY_COPYABLE)
+    why_note(f, &s->loc, "not trivially copyable", tname, &v->traits.trivially_copyable);
+  if (v->failed & HL_REQ_NOTHROW_COPY) why_note(f, &s->loc, "copy may throw", tname, &v->traits.nothrow_copy);
+  if (v->failed & HL_REQ_NOTHROW_MOVE) why_note(f, &s->loc, "move may throw", tname, &v->traits.nothrow_move);
+  free(tname);
+  S->wording->fix(ctx, s, v, f);
+  hl_findings_add(ctx->out, f);
+  free(noun);
+}
+
+/* ---- the pass ---- */
+
+hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
+  hl_sbo *S = hl_xcalloc(1, sizeof *S);
+  S->rule = rule_id;
+  S->wording = wording;
+  return S;
+}
+
+void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
+  hl_sbo_site s;
+  if (!match(ctx, c, &s)) return;
+  if (strcmp(s.wrapper->rule, S->rule)) {
+    site_free(&s);
+    return;
+  }
+  name_captures(&s);
+  HL_PUSH(S->sites, S->n, S->cap, s);
+}
+
+void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
+  /* Only sites the layout and the class structure cannot settle ask the
+   * compiler (one batched parse per translation unit). */
+  for (size_t i = 0; i < S->n; i++) {
+    hl_sbo_verdict v;
+    judge(ctx, &S->sites[i], 0, &v);
+    if (v.allocates == HL_UNKNOWN) {
+      hl_traits_free(&v.traits);
+      judge(ctx, &S->sites[i], 1, &v);
+    }
+    hl_traits_free(&v.traits);
+  }
+}
+
+void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
+  for (size_t i = 0; i < S->n; i++) {
+    hl_sbo_site *s = &S->sites[i];
+    hl_sbo_verdict v;
+    judge(ctx, s, 0, &v);
+    if (v.allocates == HL_YES) {
+      report(ctx, S, s, &v);
+    } else if (v.allocates == HL_UNKNOWN) {
+      const hl_trait *t = (v.unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v.traits.trivially_copyable
+                          : (v.unknown & HL_REQ_NOTHROW_COPY)    ? &v.traits.nothrow_copy
+                                                                 : &v.traits.nothrow_move;
+      hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s", S->rule,
+                    v.unknown ? "the stored type" : "its layout is not known (a dependent type)",
+                    v.unknown && t->why ? t->why : "");
+    }
+    hl_traits_free(&v.traits);
+    site_free(s);
+  }
+  free(S->sites);
+  free(S);
+}
