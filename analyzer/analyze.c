@@ -97,7 +97,7 @@ hl_result hl_analyze(hl_run *run, const hl_job *job, hl_tu_summary *summary) {
 
   hl_result result = HL_NOT_PARSED;
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(run->index, job->file, args, (int)nargs, NULL, 0,
+  enum CXErrorCode e = clang_parseTranslationUnit2(run->index, job->source, args, (int)nargs, NULL, 0,
                                                    CXTranslationUnit_None, &tu);
   if (e != CXError_Success || !tu) {
     fprintf(stderr, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));

@@ -12,15 +12,28 @@ CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
   return ctx->stack[ctx->depth - 1 - k];
 }
 
+char *hl_file_abspath(CXFile f, const char *workdir) {
+  CXString real = clang_File_tryGetRealPathName(f);
+  const char *r = clang_getCString(real);
+  char *path = NULL;
+  if (r && r[0] == '/') path = hl_abspath(r);
+  clang_disposeString(real);
+  if (path) return path;
+  CXString name = clang_getFileName(f);
+  const char *n = clang_getCString(name);
+  char *joined = (n && n[0] != '/' && workdir) ? hl_xasprintf("%s/%s", workdir, n) : hl_xstrdup(n ? n : "");
+  clang_disposeString(name);
+  path = hl_abspath(joined);
+  free(joined);
+  return path;
+}
+
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {
-  (void)ctx;
   CXFile file;
   unsigned line, col, offset;
   clang_getFileLocation(loc, &file, &line, &col, &offset);
   if (!file) return -1;
-  CXString name = clang_getFileName(file);
-  out->file = hl_abspath(clang_getCString(name));
-  clang_disposeString(name);
+  out->file = hl_file_abspath(file, ctx->job->directory);
   out->line = line;
   out->col = col;
   out->offset = offset;

@@ -44,6 +44,10 @@ CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k);
  * Returns 0, or -1 when the location has no file. */
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
 
+/* The absolute path of f, a file of a translation unit whose relative
+ * names are relative to workdir (NULL: the current directory). */
+char *hl_file_abspath(CXFile f, const char *workdir);
+
 /* The wrapper entry whose class is decl (a class or a specialization of a
  * class template), or NULL. */
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);

@@ -34,6 +34,7 @@ static void job_arg(hl_job *j, const char *a) { HL_PUSH(j->args, j->nargs, j->ca
 
 static void job_free(hl_job *j) {
   free(j->file);
+  free(j->source);
   free(j->directory);
   for (size_t i = 0; i < j->nargs; i++) free(j->args[i]);
   free(j->args);
@@ -81,9 +82,10 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
   const char *x = x_flag_in(flags, nflags);
   for (size_t i = 0; i < nfiles; i++) {
     if (check_source(files[i], errs)) continue;
-    /* Named on the command line with no driver: headers (.h) count as C++,
-     * since that is what a C++ analyzer is asked about. */
-    hl_lang lang = hl_lang_of(files[i], x, 1);
+    /* Named on the command line with no driver: a .h header counts as C++,
+     * since that is what a C++ analyzer is asked about; a .c file is C. */
+    hl_lang lang = hl_lang_of(files[i], x, 0);
+    if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
     if (lang != HL_LANG_CXX) {
       hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
                   files[i], lang_name(lang), x ? "-x flag" : "extension");
@@ -91,6 +93,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     }
     hl_job j = {0};
     j.file = hl_abspath(files[i]);
+    j.source = hl_xstrdup(files[i]);
     j.lang = lang;
     for (size_t k = 0; k < nflags; k++) job_arg(&j, flags[k]);
     /* A header named alone still parses as C++. */
@@ -139,6 +142,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   j.from_db = 1;
   j.directory = hl_xstrdup(clang_getCString(d));
   j.file = resolve(j.directory, clang_getCString(f));
+  j.source = hl_xstrdup(j.file);
   clang_disposeString(d);
   clang_disposeString(f);
 
@@ -172,7 +176,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
     /* A mixed C/C++ database is normal; only a file the user named is an error. */
     if (named)
       hl_msgs_add(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
-                  j.file, lang_name(j.lang));
+                  hl_display_path(j.file), lang_name(j.lang));
     job_free(&j);
     return named ? -1 : 0;
   }
@@ -188,8 +192,10 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   return 0;
 }
 
-/* libclang says only "cannot load"; this says why, with line and column. */
-static void explain_db(const char *json_path, hl_msgs *errs) {
+/* libclang says only "cannot load" (and prints its own noise on stderr), so
+ * the database is checked here first: 0 when it has the shape of a compile
+ * database, else -1 with the reason, line and column in errs. */
+static int check_db(const char *json_path, hl_msgs *errs) {
   json_error_t e;
   json_t *root = json_load_file(json_path, 0, &e);
   if (!root) {
@@ -197,8 +203,9 @@ static void explain_db(const char *json_path, hl_msgs *errs) {
       hl_msgs_add(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
     else
       hl_msgs_add(errs, "%s: cannot read the compile database: %s", json_path, e.text);
-    return;
+    return -1;
   }
+  int rc = -1;
   if (!json_is_array(root)) {
     hl_msgs_add(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
   } else {
@@ -216,12 +223,13 @@ static void explain_db(const char *json_path, hl_msgs *errs) {
         hl_msgs_add(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
                     missing[0] == 'a' ? "" : "complete: it lacks ", missing);
         json_decref(root);
-        return;
+        return -1;
       }
     }
-    hl_msgs_add(errs, "%s: libclang cannot load this compile database", json_path);
+    rc = 0;
   }
   json_decref(root);
+  return rc;
 }
 
 int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs) {
@@ -253,11 +261,12 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     goto out;
   }
   fclose(f);
+  if (check_db(json, errs)) goto out;
 
   CXCompilationDatabase_Error err;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
   if (err != CXCompilationDatabase_NoError || !db) {
-    explain_db(json, errs);
+    hl_msgs_add(errs, "%s: libclang cannot load this compile database", json);
     if (db) clang_CompilationDatabase_dispose(db);
     goto out;
   }

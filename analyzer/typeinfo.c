@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "util.h"
 
 /* ---- the run-wide answers of compiler queries ---- */
@@ -210,15 +211,13 @@ static void copy_traits(hl_traits *dst, const hl_traits *src) {
 }
 
 /* what, followed by " (file:line)" of c. */
-static char *at(const char *what, CXCursor c) {
+static char *at(const hl_types *T, const char *what, CXCursor c) {
   CXFile f;
   unsigned line, col;
   clang_getFileLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
   if (!f) return hl_xstrdup(what);
-  char *name = cx(clang_getFileName(f));
-  char *abs = hl_abspath(name);
+  char *abs = hl_file_abspath(f, T->job->directory);
   char *r = hl_xasprintf("%s (%s:%u)", what, hl_display_path(abs), line);
-  free(name);
   free(abs);
   return r;
 }
@@ -431,26 +430,26 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   /* Trivially copyable: no virtual functions or bases, no user-provided
    * copy/move constructor, assignment or destructor, and so all the parts. */
   hl_trait *tc = &out->trivially_copyable;
-  if (s.has_virtual) set(tc, HL_NO, at(" has virtual functions", s.virtual_at));
+  if (s.has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s.virtual_at));
   else if (s.has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
-  else if (s.copy_user) set(tc, HL_NO, at(" has a user-provided copy constructor", s.copy));
-  else if (s.move_user) set(tc, HL_NO, at(" has a user-provided move constructor", s.move));
+  else if (s.copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s.copy));
+  else if (s.move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s.move));
   else if (s.copy_assign_user || s.move_assign_user)
-    set(tc, HL_NO, at(s.copy_assign_user ? " has a user-provided copy assignment operator"
+    set(tc, HL_NO, at(T, s.copy_assign_user ? " has a user-provided copy assignment operator"
                                          : " has a user-provided move assignment operator", s.assign_at));
-  else if (s.dtor_user) set(tc, HL_NO, at(" has a user-provided destructor", s.dtor));
+  else if (s.dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s.dtor));
   else set(tc, memb.trivially_copyable.value, dup_why(&memb.trivially_copyable));
 
   /* Nothrow copy construction. */
   hl_trait *cp = &out->nothrow_copy;
   if (s.copy_decl && s.copy_deleted) {
-    set(cp, HL_NO, at(" has a deleted copy constructor", s.copy));
+    set(cp, HL_NO, at(T, " has a deleted copy constructor", s.copy));
   } else if (s.copy_decl) {
     hl_tri v = declared_nothrow(s.copy, &as_members);
     if (as_members) set(cp, memb.nothrow_copy.value, dup_why(&memb.nothrow_copy));
-    else if (v == HL_NO) set(cp, HL_NO, at(" has a copy constructor that may throw", s.copy));
+    else if (v == HL_NO) set(cp, HL_NO, at(T, " has a copy constructor that may throw", s.copy));
     else if (v == HL_UNKNOWN)
-      set(cp, HL_UNKNOWN, at(" has a copy constructor whose noexcept heaplint cannot evaluate", s.copy));
+      set(cp, HL_UNKNOWN, at(T, " has a copy constructor whose noexcept heaplint cannot evaluate", s.copy));
   } else if (s.move_decl || s.move_assign_decl) {
     set(cp, HL_NO, hl_xstrdup(" has no copy constructor (declaring a move operation deletes it)"));
   } else {
@@ -461,13 +460,13 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
    * declared and one of the others is — the copy constructor. */
   hl_trait *mv = &out->nothrow_move;
   if (s.move_decl && s.move_deleted) {
-    set(mv, HL_NO, at(" has a deleted move constructor", s.move));
+    set(mv, HL_NO, at(T, " has a deleted move constructor", s.move));
   } else if (s.move_decl) {
     hl_tri v = declared_nothrow(s.move, &as_members);
     if (as_members) set(mv, memb.nothrow_move.value, dup_why(&memb.nothrow_move));
-    else if (v == HL_NO) set(mv, HL_NO, at(" has a move constructor that may throw", s.move));
+    else if (v == HL_NO) set(mv, HL_NO, at(T, " has a move constructor that may throw", s.move));
     else if (v == HL_UNKNOWN)
-      set(mv, HL_UNKNOWN, at(" has a move constructor whose noexcept heaplint cannot evaluate", s.move));
+      set(mv, HL_UNKNOWN, at(T, " has a move constructor whose noexcept heaplint cannot evaluate", s.move));
   } else if (s.copy_decl || s.copy_assign_decl || s.move_assign_decl || s.dtor_decl) {
     if (cp->value == HL_YES) set(mv, HL_YES, NULL);
     else set(mv, cp->value, hl_xasprintf(" is moved by its copy constructor (it declares no move constructor), and%s",
@@ -603,7 +602,7 @@ int hl_types_answer(hl_types *T, char **why) {
   unsigned *bits = hl_xcalloc(T->npend, sizeof *bits);
   int *found = hl_xcalloc(T->npend, sizeof *found);
   if (hl_read_file(T->job->file, &data, &len)) {
-    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", T->job->file);
+    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
     goto done;
   }
   /* The questions go after the file's own text, so every type the file can
@@ -619,14 +618,14 @@ int hl_types_answer(hl_types *T, char **why) {
                  " | (__is_nothrow_constructible(%s, %s &&) ? 4 : 0);\n",
                  i, t, t, t, t, t);
   }
-  struct CXUnsavedFile unsaved = {T->job->file, hl_sb_str(&src), (unsigned long)src.len};
+  struct CXUnsavedFile unsaved = {T->job->source, hl_sb_str(&src), (unsigned long)src.len};
   CXTranslationUnit q = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->file, T->args, (int)T->nargs, &unsaved, 1,
+  enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->source, T->args, (int)T->nargs, &unsaved, 1,
                                                    CXTranslationUnit_KeepGoing, &q);
   hl_sb_free(&src);
   if (e != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that asks the compiler about types failed (libclang error %d)",
-                        T->job->file, (int)e);
+                        hl_display_path(T->job->file), (int)e);
     goto done;
   }
   collect k = {T, bits, found};

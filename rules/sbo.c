@@ -227,6 +227,26 @@ static char *signature_of(CXType wtype) {
   return s;
 }
 
+/* Fills s for a store of a value of type stored (made by expr, or at the
+ * call at) into a wrapper w of type wtype. Returns 0 when nothing new is
+ * stored: copies and moves of the wrapper itself, nullptr. */
+static int fill_site(hl_ctx *ctx, hl_sbo_site *s, const hl_wrapper *w, CXType wtype, CXType stored, CXCursor expr,
+                     CXCursor at) {
+  if (stored.kind == CXType_Invalid) return 0;
+  CXType canon = clang_getCanonicalType(unref(stored));
+  if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
+  memset(s, 0, sizeof *s);
+  s->wrapper = w;
+  s->stored = hl_type_stored(stored, &s->decays);
+  s->expr = expr;
+  origin(expr, &s->lambda, &s->callee);
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(clang_Cursor_isNull(expr) ? at : expr), &s->loc)) return 0;
+  s->wrapper_spelling = wrapper_display(w, wtype);
+  s->signature = signature_of(wtype);
+  s->in_loop = in_loop_body(ctx);
+  return 1;
+}
+
 static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
   if (clang_getCursorKind(c) != CXCursor_CallExpr) return 0;
   CXCursor fn = clang_getCursorReferenced(c);
@@ -285,21 +305,72 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     return 0;
   }
 
-  if (stored.kind == CXType_Invalid) return 0;
-  CXType canon = clang_getCanonicalType(unref(stored));
-  /* Copies and moves of the wrapper itself, and nullptr, store nothing new. */
-  if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
+  return fill_site(ctx, s, w, wtype, stored, expr, at);
+}
 
-  memset(s, 0, sizeof *s);
-  s->wrapper = w;
-  s->stored = hl_type_stored(stored, &s->decays);
-  s->expr = expr;
-  origin(expr, &s->lambda, &s->callee);
-  if (hl_ctx_loc(ctx, clang_getCursorLocation(clang_Cursor_isNull(expr) ? at : expr), &s->loc)) return 0;
-  s->wrapper_spelling = wrapper_display(w, wtype);
-  s->signature = signature_of(wtype);
-  s->in_loop = in_loop_body(ctx);
-  return 1;
+/* ---- stores through brace initialization of arrays and aggregates ---- */
+
+typedef struct cursors {
+  CXCursor *v;
+  size_t n, cap;
+} cursors;
+
+static enum CXChildVisitResult list_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  cursors *C = d;
+  HL_PUSH(C->v, C->n, C->cap, c);
+  return CXChildVisit_Continue;
+}
+
+typedef struct field_types {
+  CXType *v;
+  size_t n, cap;
+} field_types;
+
+static enum CXVisitorResult list_field_type(CXCursor f, CXClientData d) {
+  field_types *F = d;
+  HL_PUSH(F->v, F->n, F->cap, clang_getCursorType(f));
+  return CXVisit_Continue;
+}
+
+static enum CXChildVisitResult find_base(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_CXXBaseSpecifier) return CXChildVisit_Continue;
+  *(int *)d = 1;
+  return CXChildVisit_Break;
+}
+
+/* libclang shows an init list in its written form: the elements before
+ * their conversion to the array's element type or the aggregate's field
+ * types. Each element that becomes a wrapper is a store. */
+static size_t init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(list));
+  cursors C = {0};
+  clang_visitChildren(list, list_child, &C);
+  field_types F = {0};
+  if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+    for (size_t i = 0; i < C.n; i++) HL_PUSH(F.v, F.n, F.cap, clang_getArrayElementType(t));
+  } else if (t.kind == CXType_Record && hl_ctx_wrapper_of_type(ctx, t)) {
+    if (C.n == 1) HL_PUSH(F.v, F.n, F.cap, t);
+  } else if (t.kind == CXType_Record) {
+    /* Aggregates with bases take the bases' initializers first: those are
+     * not paired with fields here, rather than paired wrongly. */
+    int has_base = 0;
+    clang_visitChildren(clang_getTypeDeclaration(t), find_base, &has_base);
+    if (!has_base) clang_Type_visitFields(t, list_field_type, &F);
+  }
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  for (size_t i = 0; i < C.n && i < F.n; i++) {
+    const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, F.v[i]);
+    /* A nested braced list is its own cursor, judged when visited. */
+    if (!w || clang_getCursorKind(C.v[i]) == CXCursor_InitListExpr) continue;
+    hl_sbo_site s;
+    if (fill_site(ctx, &s, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i])) HL_PUSH(*out, n, cap, s);
+  }
+  free(C.v);
+  free(F.v);
+  return n;
 }
 
 /* ---- naming a lambda's captures ---- */
@@ -636,15 +707,25 @@ hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
   return S;
 }
 
-void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
-  hl_sbo_site s;
-  if (!match(ctx, c, &s)) return;
-  if (strcmp(s.wrapper->rule, S->rule)) {
-    site_free(&s);
+static void keep(hl_sbo *S, hl_sbo_site *s) {
+  if (strcmp(s->wrapper->rule, S->rule)) {
+    site_free(s);
     return;
   }
-  name_captures(&s);
-  HL_PUSH(S->sites, S->n, S->cap, s);
+  name_captures(s);
+  HL_PUSH(S->sites, S->n, S->cap, *s);
+}
+
+void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
+  if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+    hl_sbo_site *v;
+    size_t n = init_list_sites(ctx, c, &v);
+    for (size_t i = 0; i < n; i++) keep(S, &v[i]);
+    free(v);
+    return;
+  }
+  hl_sbo_site s;
+  if (match(ctx, c, &s)) keep(S, &s);
 }
 
 void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
