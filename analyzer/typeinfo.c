@@ -276,8 +276,9 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
     return HL_NO;
   case CXCursor_ExceptionSpecificationKind_ComputedNoexcept: {
     /* libclang folds noexcept(true) and noexcept(false) into one kind, but
-     * the function type's spelling keeps "noexcept" only when it is true. */
-    char *s = cx(clang_getTypeSpelling(clang_getCursorType(m)));
+     * the canonical function type, whose expression is evaluated, is spelled
+     * with "noexcept" only when it is true ("noexcept(expr)" when dependent). */
+    char *s = cx(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
     hl_tri r = hl_ends_with(s, " noexcept") ? HL_YES : strstr(s, "noexcept(") ? HL_UNKNOWN : HL_NO;
     free(s);
     return r;

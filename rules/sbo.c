@@ -716,8 +716,26 @@ static void keep(hl_sbo *S, hl_sbo_site *s) {
   HL_PUSH(S->sites, S->n, S->cap, *s);
 }
 
+/* A wrapper variable initialized, inside a template, from a value whose
+ * type depends on the template's parameters: not judged (no guessing), but
+ * -v says so. */
+static void dependent_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, clang_getCursorType(var));
+  if (!w || strcmp(w->rule, S->rule)) return;
+  CXCursor init = last_child(var);
+  if (!clang_isExpression(clang_getCursorKind(init)) ||
+      clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
+    return;
+  hl_loc loc;
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
+  hl_ctx_remark(ctx, &loc, "%s: not decided: the stored type depends on a template parameter", S->rule);
+  hl_loc_free(&loc);
+}
+
 void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
-  if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (ctx->verbose && (k == CXCursor_VarDecl || k == CXCursor_FieldDecl)) dependent_init(ctx, S, c);
+  if (k == CXCursor_InitListExpr) {
     hl_sbo_site *v;
     size_t n = init_list_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(S, &v[i]);
