@@ -92,6 +92,17 @@ static int same_class(CXType a, CXType b) {
   return !clang_Cursor_isNull(da) && clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
 }
 
+/* The same type but for references and cv-qualifiers. */
+static int same_type(CXType a, CXType b) {
+  char *x = hl_type_spelling(clang_getCanonicalType(unref(a)));
+  char *y = hl_type_spelling(clang_getCanonicalType(unref(b)));
+  const char *px = hl_starts_with(x, "const ") ? x + 6 : x, *py = hl_starts_with(y, "const ") ? y + 6 : y;
+  int r = !strcmp(px, py);
+  free(x);
+  free(y);
+  return r;
+}
+
 static int name_in(const char *name, char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(name, list[i])) return 1;
@@ -227,6 +238,27 @@ static char *signature_of(CXType wtype) {
   return s;
 }
 
+/* Of the spellings of one type — the argument's own (std::string), the
+ * library's deduced parameter (std::basic_string<char>), the canonical one —
+ * the shortest reads best: library typedefs ("typename _Bind_helper<...>::
+ * type") are long, the code's own names are short. */
+static CXType readable(CXType stored, CXCursor expr) {
+  CXType cands[3] = {stored, clang_getCanonicalType(unref(stored)), stored};
+  size_t n = 2;
+  if (!clang_Cursor_isNull(expr) && same_type(clang_getCursorType(expr), stored)) cands[n++] = clang_getCursorType(expr);
+  CXType best = stored;
+  size_t best_len = (size_t)-1;
+  for (size_t i = 0; i < n; i++) {
+    char *sp = hl_type_spelling(unref(cands[i]));
+    if (strlen(sp) < best_len) {
+      best_len = strlen(sp);
+      best = cands[i];
+    }
+    free(sp);
+  }
+  return best;
+}
+
 /* Fills s for a store of a value of type stored (made by expr, or at the
  * call at) into a wrapper w of type wtype. Returns 0 when nothing new is
  * stored: copies and moves of the wrapper itself, nullptr. */
@@ -237,7 +269,7 @@ static int fill_site(hl_ctx *ctx, hl_sbo_site *s, const hl_wrapper *w, CXType wt
   if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
   memset(s, 0, sizeof *s);
   s->wrapper = w;
-  s->stored = hl_type_stored(stored, &s->decays);
+  s->stored = hl_type_stored(readable(stored, expr), &s->decays);
   s->expr = expr;
   origin(expr, &s->lambda, &s->callee);
   if (hl_ctx_loc(ctx, clang_getCursorLocation(clang_Cursor_isNull(expr) ? at : expr), &s->loc)) return 0;
