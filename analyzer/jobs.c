@@ -254,6 +254,10 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     }
   }
   int rc = -1;
+  if (stat(json, &st) == 0 && !S_ISREG(st.st_mode)) {
+    hl_msgs_add(errs, "%s: cannot read the compile database: not a regular file", json);
+    goto out;
+  }
   FILE *f = fopen(json, "rb");
   if (!f) {
     hl_msgs_add(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),

@@ -1,0 +1,2 @@
+#include "callbacks.h"
+void a() { make_callback(1, 2, 3)(); }

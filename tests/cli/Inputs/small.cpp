@@ -1,0 +1,2 @@
+#include <functional>
+void f(long a) { std::function<void()> cb = [a] {}; }
