@@ -107,6 +107,16 @@ static char *cx(CXString s) {
 
 char *hl_type_spelling(CXType t) { return cx(clang_getTypeSpelling(t)); }
 
+char *hl_type_readable(CXType t) {
+  char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
+  if (strlen(b) < strlen(a)) {
+    free(a);
+    return b;
+  }
+  free(b);
+  return a;
+}
+
 int hl_type_is_lambda(CXType t) {
   char *s = hl_type_spelling(clang_getCanonicalType(t));
   int r = hl_starts_with(s, "(lambda at ") || strstr(s, "::(lambda at ") != NULL;
@@ -374,7 +384,7 @@ static void type_traits(hl_types *T, CXType t, int ask, const char *const *names
 static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   field_walk *w = data;
   CXType ft = clang_getCursorType(field);
-  char *tname = hl_type_spelling(ft);
+  char *tname = hl_type_readable(ft);
   char *desc;
   if (w->names && w->index < w->nnames && w->names[w->index])
     desc = hl_xasprintf("capture '%s' (%s)", w->names[w->index], tname);
@@ -413,7 +423,7 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   memset(&memb, 0, sizeof memb);
   all(&memb, HL_YES, NULL);
   for (int i = 0; i < s.nbases; i++) {
-    char *bname = hl_type_spelling(s.bases[i]);
+    char *bname = hl_type_readable(s.bases[i]);
     char *desc = hl_xasprintf("base %s", bname);
     hl_traits part = {0};
     type_traits(T, s.bases[i], ask, NULL, 0, &part);

@@ -77,6 +77,11 @@ char *hl_decl_name(CXCursor decl);
 /* The type as the code spells it (sugar kept: "std::string"). */
 char *hl_type_spelling(CXType t);
 
+/* The shorter of the type's spelling and its canonical spelling: the code's
+ * own names ("std::string") are short, library typedefs ("typename
+ * std::remove_reference<Message &>::type") are long. */
+char *hl_type_readable(CXType t);
+
 /* Whether the type is a lambda's closure type. */
 int hl_type_is_lambda(CXType t);
 
