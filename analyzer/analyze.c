@@ -15,8 +15,12 @@ static const char *parse_error(enum CXErrorCode e) {
   switch (e) {
   case CXError_Crashed: return "libclang crashed while parsing it";
   case CXError_InvalidArguments: return "libclang rejected the arguments";
-  case CXError_ASTReadError: return "libclang could not read an AST file it needs";
-  default: return "libclang could not parse it (check the compiler arguments)";
+  /* libclang also answers "AST read error" when it cannot turn the
+   * arguments into a compiler invocation (e.g. a -std it does not know). */
+  case CXError_ASTReadError:
+    return "libclang could not set it up: check the compiler arguments (one this libclang does not know, "
+           "or an unreadable precompiled header)";
+  default: return "libclang could not parse it: check the compiler arguments";
   }
 }
 
