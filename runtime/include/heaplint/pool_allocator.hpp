@@ -1,0 +1,168 @@
+// heaplint/pool_allocator.hpp: standard allocators over heaplint's
+// size-class allocator (heaplint/alloc.h).
+//
+//   hl::pool_allocator<T>   stateless; every instance uses the process-wide
+//                           allocator (hl_malloc's), which is thread-safe and
+//                           made heap-free by hl_configure with an arena.
+//   hl::bound_allocator<T>  stateful; bound to one hl_allocator instance, e.g.
+//                           an hl::static_arena owned next to the container.
+//                           Containers keep their allocator (no propagation),
+//                           like std::pmr::polymorphic_allocator.
+//
+// Allocation failure throws std::bad_alloc. Header-only, C++17.
+#ifndef HEAPLINT_POOL_ALLOCATOR_HPP
+#define HEAPLINT_POOL_ALLOCATOR_HPP
+
+#include <cstddef>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <type_traits>
+
+#include "alloc.h"
+
+namespace hl {
+namespace detail {
+
+[[noreturn]] inline void throw_bad_alloc() {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  throw std::bad_alloc();
+#else
+  std::abort();
+#endif
+}
+
+template <class T> std::size_t array_bytes(std::size_t n) {
+  if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+    throw std::bad_array_new_length();
+#else
+    std::abort();
+#endif
+  }
+  return n * sizeof(T);
+}
+
+}  // namespace detail
+
+template <class T> class pool_allocator {
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using propagate_on_container_move_assignment = std::true_type;
+  using is_always_equal = std::true_type;
+  template <class U> struct rebind {
+    using other = pool_allocator<U>;
+  };
+
+  pool_allocator() noexcept = default;
+  template <class U> pool_allocator(const pool_allocator<U>&) noexcept {}
+
+  [[nodiscard]] T* allocate(std::size_t n) {
+    void* p = hl_aligned_alloc(alignof(T), detail::array_bytes<T>(n));
+    if (!p) detail::throw_bad_alloc();
+    return static_cast<T*>(p);
+  }
+
+  void deallocate(T* p, std::size_t) noexcept { hl_free(p); }
+
+  std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
+};
+
+template <class T, class U>
+bool operator==(const pool_allocator<T>&, const pool_allocator<U>&) noexcept {
+  return true;
+}
+
+template <class T, class U>
+bool operator!=(const pool_allocator<T>&, const pool_allocator<U>&) noexcept {
+  return false;
+}
+
+template <class T> class bound_allocator {
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  // A container stays with the allocator it was built with: its memory
+  // belongs to that instance. Swapping containers bound to different
+  // instances is undefined, as for std::pmr.
+  using propagate_on_container_copy_assignment = std::false_type;
+  using propagate_on_container_move_assignment = std::false_type;
+  using propagate_on_container_swap = std::false_type;
+  using is_always_equal = std::false_type;
+  template <class U> struct rebind {
+    using other = bound_allocator<U>;
+  };
+
+  explicit bound_allocator(hl_allocator* a) noexcept : a_(a) {}
+  template <class U> bound_allocator(const bound_allocator<U>& other) noexcept : a_(other.get()) {}
+
+  [[nodiscard]] T* allocate(std::size_t n) {
+    void* p = hl_allocator_aligned_alloc(a_, alignof(T), detail::array_bytes<T>(n));
+    if (!p) detail::throw_bad_alloc();
+    return static_cast<T*>(p);
+  }
+
+  void deallocate(T* p, std::size_t) noexcept { hl_allocator_free(a_, p); }
+
+  std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
+
+  // A copy of a container uses the same instance.
+  bound_allocator select_on_container_copy_construction() const noexcept { return *this; }
+
+  hl_allocator* get() const noexcept { return a_; }
+
+ private:
+  hl_allocator* a_;
+};
+
+template <class T, class U>
+bool operator==(const bound_allocator<T>& a, const bound_allocator<U>& b) noexcept {
+  return a.get() == b.get();
+}
+
+template <class T, class U>
+bool operator!=(const bound_allocator<T>& a, const bound_allocator<U>& b) noexcept {
+  return a.get() != b.get();
+}
+
+// A size-class allocator living entirely inside this object: no heap, ever.
+// Requests above max_class (by default ChunkSize / 16) fail with
+// std::bad_alloc, as does running out of chunks. Give it static storage
+// duration or make it a member next to the container that uses it.
+template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_arena {
+  static_assert(ChunkSize >= 4096 && (ChunkSize & (ChunkSize - 1)) == 0,
+                "hl::static_arena: ChunkSize must be a power of two of at least 4096");
+  static_assert(Bytes >= 2 * ChunkSize,
+                "hl::static_arena: Bytes must hold at least two chunks (one is used for the "
+                "allocator's own bookkeeping)");
+
+ public:
+  explicit static_arena(const char* name = "hl::static_arena", std::size_t max_class = 0) {
+    hl_allocator_config cfg;
+    hl_allocator_config_default(&cfg);
+    cfg.name = name;
+    cfg.chunk_size = ChunkSize;
+    cfg.max_class = max_class;
+    if (hl_allocator_create_static(&a_, bytes_, Bytes, &cfg) != HL_OK) detail::throw_bad_alloc();
+  }
+  static_arena(const static_arena&) = delete;
+  static_arena& operator=(const static_arena&) = delete;
+  ~static_arena() { hl_allocator_destroy(a_); }
+
+  hl_allocator* get() const noexcept { return a_; }
+  template <class T = std::byte> bound_allocator<T> allocator() const noexcept {
+    return bound_allocator<T>(a_);
+  }
+  template <class T> operator bound_allocator<T>() const noexcept { return bound_allocator<T>(a_); }
+
+ private:
+  alignas(ChunkSize) unsigned char bytes_[Bytes];
+  hl_allocator* a_ = nullptr;
+};
+
+}  // namespace hl
+
+#endif
