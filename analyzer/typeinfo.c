@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "util.h"
@@ -605,30 +606,75 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Continue;
 }
 
-int hl_types_answer(hl_types *T, char **why) {
-  if (T->npend == 0) return 0;
-  int rc = -1;
-  char *data = NULL;
-  size_t len = 0;
-  unsigned *bits = hl_xcalloc(T->npend, sizeof *bits);
-  int *found = hl_xcalloc(T->npend, sizeof *found);
-  if (hl_read_file(T->job->file, &data, &len)) {
-    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
-    goto done;
-  }
-  /* The questions go after the file's own text, so every type the file can
-   * name is in scope; each is one constant the compiler evaluates. */
-  hl_sb src = {0};
-  hl_sb_putn(&src, data, len);
-  hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
+static void append_queries(const hl_types *T, hl_sb *src) {
   for (size_t i = 0; i < T->npend; i++) {
     const char *t = T->pend[i].spelling;
-    hl_sb_printf(&src,
+    hl_sb_printf(src,
                  "constexpr int " QUERY_PREFIX "%zu = 8 | (__is_trivially_copyable(%s) ? 1 : 0)"
                  " | (__is_nothrow_constructible(%s, const %s &) ? 2 : 0)"
                  " | (__is_nothrow_constructible(%s, %s &&) ? 4 : 0);\n",
                  i, t, t, t, t, t);
   }
+}
+
+/* The cheap way: save the parsed translation unit and parse just the
+ * questions on top of it as a precompiled header, so its headers are not
+ * parsed again. Returns the query TU, or NULL when this cannot be done. */
+static CXTranslationUnit ask_over_pch(hl_types *T) {
+  const char *tmp = getenv("TMPDIR");
+  char *pch = hl_xasprintf("%s/heaplint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(pch);
+  if (fd < 0) {
+    free(pch);
+    return NULL;
+  }
+  close(fd);
+  CXTranslationUnit q = NULL;
+  if (clang_saveTranslationUnit(T->tu, pch, clang_defaultSaveOptions(T->tu)) == CXSaveError_None) {
+    /* The file's forced includes are in the saved unit already. */
+    const char **args = hl_xcalloc(T->nargs + 2, sizeof *args);
+    size_t n = 0;
+    for (size_t i = 0; i < T->nargs; i++) {
+      const char *a = T->args[i];
+      if (!strcmp(a, "-include") || !strcmp(a, "-include-pch") || !strcmp(a, "-imacros")) {
+        i++;
+        continue;
+      }
+      if (hl_starts_with(a, "-include") || hl_starts_with(a, "-imacros")) continue;
+      args[n++] = a;
+    }
+    args[n++] = "-include-pch";
+    args[n++] = pch;
+    hl_sb src = {0};
+    append_queries(T, &src);
+    char *name = hl_xasprintf("%s.heaplint-query.cpp", T->job->file);
+    struct CXUnsavedFile unsaved = {name, hl_sb_str(&src), (unsigned long)src.len};
+    if (clang_parseTranslationUnit2(T->index, name, args, (int)n, &unsaved, 1, CXTranslationUnit_None, &q) !=
+        CXError_Success)
+      q = NULL;
+    free(name);
+    hl_sb_free(&src);
+    free(args);
+  }
+  unlink(pch);
+  free(pch);
+  return q;
+}
+
+/* The sure way: parse the file again with the questions appended, so every
+ * type the file can name is in scope. */
+static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
+  char *data = NULL;
+  size_t len = 0;
+  if (hl_read_file(T->job->file, &data, &len)) {
+    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
+    return NULL;
+  }
+  hl_sb src = {0};
+  hl_sb_putn(&src, data, len);
+  free(data);
+  hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
+  append_queries(T, &src);
   struct CXUnsavedFile unsaved = {T->job->source, hl_sb_str(&src), (unsigned long)src.len};
   CXTranslationUnit q = NULL;
   enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->source, T->args, (int)T->nargs, &unsaved, 1,
@@ -637,13 +683,36 @@ int hl_types_answer(hl_types *T, char **why) {
   if (e != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that asks the compiler about types failed (libclang error %d)",
                         hl_display_path(T->job->file), (int)e);
-    goto done;
+    return NULL;
   }
+  return q;
+}
+
+int hl_types_answer(hl_types *T, char **why) {
+  if (T->npend == 0) return 0;
+  unsigned *bits = hl_xcalloc(T->npend, sizeof *bits);
+  int *found = hl_xcalloc(T->npend, sizeof *found);
   collect k = {T, bits, found};
-  clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
-  clang_disposeTranslationUnit(q);
-  rc = 0;
-done:
+  /* Each question is one constant the compiler evaluates. */
+  CXTranslationUnit q = ask_over_pch(T);
+  if (q) {
+    clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
+    clang_disposeTranslationUnit(q);
+  }
+  /* Questions the precompiled route could not answer (it failed, or a type
+   * did not resolve there) get the sure one. */
+  int missing = 0;
+  for (size_t i = 0; i < T->npend; i++) missing |= !found[i];
+  int rc = 0;
+  if (missing) {
+    q = ask_by_reparse(T, why);
+    if (q) {
+      clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
+      clang_disposeTranslationUnit(q);
+    } else {
+      rc = -1;
+    }
+  }
   for (size_t i = 0; i < T->npend; i++) {
     answer *a = &T->cache->v[T->pend[i].answer];
     a->answered = 1;
@@ -654,7 +723,6 @@ done:
   T->npend = 0;
   free(bits);
   free(found);
-  free(data);
   return rc;
 }
 
