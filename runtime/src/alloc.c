@@ -27,6 +27,7 @@
 #define HEADER_ALIGN 64    /* the first block's offset is a multiple of this */
 #define CHUNK_MIN ((size_t)4096)
 #define CHUNK_MAX ((size_t)16 << 20)
+#define LUT_MAX 1024 /* sizes up to this find their class in a table */
 
 enum { KIND_EMPTY = 0, KIND_CLASS = 1, KIND_LARGE = 2 };
 enum { LIST_NONE = 0, LIST_PARTIAL = 1, LIST_EMPTY = 2 };
@@ -61,8 +62,10 @@ typedef struct geom {
 typedef struct cls {
   chunk *cur;     /* chunk the next block comes from */
   chunk *partial; /* other chunks with free blocks */
-  size_t live;    /* handed out and not taken back: the high-water measure */
-  _Atomic uint64_t allocations, frees, failures;
+  /* Owner-written counters; allocations = live + frees + drained, so that
+   * an allocation updates only live. */
+  _Atomic size_t live; /* handed out and not yet taken back */
+  _Atomic uint64_t frees, drained, failures;
   _Atomic size_t high_water, chunks;
   /* Written by other threads; kept off the owner's cache line. */
   _Alignas(64) _Atomic(unsigned char *) remote;
@@ -86,6 +89,8 @@ struct source {
   uintptr_t mask;
   uint32_t nclasses;
   geom geom[MAX_CLASSES];
+  /* class of (size + 7) / 8 for alignments up to 8 and up to 16 */
+  uint8_t lut[2][LUT_MAX / 8 + 1];
   hl_fallback fallback;
   hl_exhausted_fn on_exhausted;
   void *on_exhausted_ctx;
@@ -109,6 +114,16 @@ struct hl_allocator {
   int locked, is_static;
   pthread_mutex_t lock;
 };
+
+/* Keeps rare paths out of the fast ones, so those stay small and need few
+ * registers. */
+#if defined(__GNUC__)
+#define HL_NOINLINE __attribute__((noinline))
+#define HL_INLINE inline __attribute__((always_inline))
+#else
+#define HL_NOINLINE
+#define HL_INLINE inline
+#endif
 
 static void *link_get(const void *b) {
   void *next;
@@ -166,6 +181,20 @@ static size_t class_size(uint32_t index) {
 }
 
 /* ---- configuration ------------------------------------------------------ */
+
+/* The smallest class holding size bytes at the given alignment, or
+ * nclasses when none does (the request goes to the fallback). */
+static uint32_t class_search(const source *s, size_t size, size_t align) {
+  if (size > s->max_class || align > BLOCK_ALIGN_MAX) return s->nclasses;
+  uint32_t ci = class_index(size);
+  while (ci < s->nclasses && s->geom[ci].align < align) ci++;
+  return ci;
+}
+
+static HL_INLINE uint32_t class_for(const source *s, size_t size, size_t align) {
+  if (size <= LUT_MAX && align <= 16) return s->lut[align > 8][(size + 7) >> 3];
+  return class_search(s, size, align);
+}
 
 void hl_allocator_config_default(hl_allocator_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
@@ -245,6 +274,10 @@ static hl_status source_setup(source *s, const hl_allocator_config *cfg, int are
   for (uint32_t i = 0; i < s->nclasses; i++) {
     s->geom[i].capacity = (uint32_t)((cs - s->header) / s->geom[i].stride);
     if (s->geom[i].capacity == 0) return HL_EINVAL;
+  }
+  for (size_t i = 0; i <= LUT_MAX / 8; i++) {
+    s->lut[0][i] = (uint8_t)class_search(s, i * 8, 8);
+    s->lut[1][i] = (uint8_t)class_search(s, i * 8, 16);
   }
   return HL_OK;
 }
@@ -415,7 +448,7 @@ static void partial_unlink(cls *c, chunk *k) {
 }
 
 /* A chunk none of whose blocks is in use: kept for any class, or released. */
-static void chunk_retire(heap *h, chunk *k) {
+static HL_NOINLINE void chunk_retire(heap *h, chunk *k) {
   cls *c = &h->cls[k->cls];
   stat_set(&c->chunks, stat_getz(&c->chunks) - 1);
   k->kind = KIND_EMPTY;
@@ -448,19 +481,24 @@ static void chunk_format(heap *h, chunk *k, uint32_t ci) {
   stat_set(&c->chunks, stat_getz(&c->chunks) + 1);
 }
 
-/* Returns block b to its chunk k (owned by h), keeping the lists right. */
-static void chunk_take_back(heap *h, chunk *k, unsigned char *b) {
+/* A chunk other than the current one went from full to not full, or to
+ * empty: it joins the partial list, or leaves it for retirement. */
+static HL_NOINLINE void chunk_relist(heap *h, chunk *k, uint32_t was) {
   cls *c = &h->cls[k->cls];
-  link_set(b, k->free);
-  k->free = b;
-  uint32_t was = k->used--;
-  if (k == c->cur) return;
   if (k->used == 0) {
     if (was != k->capacity) partial_unlink(c, k);
     chunk_retire(h, k);
-  } else if (was == k->capacity) {
+  } else {
     partial_push(c, k);
   }
+}
+
+/* Returns block b to its chunk k (owned by h), keeping the lists right. */
+static HL_INLINE void chunk_take_back(heap *h, chunk *k, unsigned char *b) {
+  link_set(b, k->free);
+  k->free = b;
+  uint32_t was = k->used--;
+  if ((k->used == 0 || was == k->capacity) && k != h->cls[k->cls].cur) chunk_relist(h, k, was);
 }
 
 /* Takes back the blocks other threads freed into class ci of h. */
@@ -469,7 +507,8 @@ static void drain_remote(heap *h, uint32_t ci) {
   unsigned char *b = atomic_exchange_explicit(&c->remote, NULL, memory_order_acquire);
   while (b) {
     unsigned char *next = link_get(b);
-    c->live--;
+    stat_set(&c->live, stat_getz(&c->live) - 1);
+    stat_add(&c->drained, 1);
     chunk_take_back(h, chunk_of(h->src, b), b);
     b = next;
   }
@@ -538,35 +577,44 @@ static void check_alloc(heap *h, chunk *k, unsigned char *b, size_t req, int fre
   hl_dbg_on_alloc(g->name, b, g->size, g->stride, req, fresh);
 }
 
-static void *class_alloc(heap *h, uint32_t ci, size_t req) {
+/* Takes the block b of chunk k for class ci and counts it. */
+static HL_INLINE void *class_take(heap *h, chunk *k, uint32_t ci, unsigned char *b, size_t req,
+                                  int fresh) {
   cls *c = &h->cls[ci];
-  chunk *k = c->cur;
-  unsigned char *b = k->free;
-  int fresh = 0;
-  if (b) {
-    k->free = link_get(b);
-  } else {
-    if (k->bump == k->end) {
-      if (!refill(h, ci)) {
-        stat_add(&c->failures, 1);
-        exhausted(h->src, h->src->geom[ci].name, req);
-        return NULL;
-      }
-      k = c->cur;
-    }
-    if ((b = k->free) != NULL) {
-      k->free = link_get(b);
-    } else {
-      b = k->bump;
-      k->bump += k->stride;
-      fresh = 1;
-    }
-  }
   k->used++;
-  stat_add(&c->allocations, 1);
-  if (++c->live > stat_getz(&c->high_water)) stat_set(&c->high_water, c->live);
+  size_t live = stat_getz(&c->live) + 1;
+  stat_set(&c->live, live);
+  if (live > stat_getz(&c->high_water)) stat_set(&c->high_water, live);
   if (HL_CHECKED) check_alloc(h, k, b, req, fresh);
   return b;
+}
+
+/* Hands out a free or never-used block of chunk k, if it has one. */
+static HL_INLINE void *chunk_take(heap *h, chunk *k, uint32_t ci, size_t req) {
+  unsigned char *b = k->free;
+  if (b) {
+    k->free = link_get(b);
+    return class_take(h, k, ci, b, req, 0);
+  }
+  if (k->bump == k->end) return NULL;
+  b = k->bump;
+  k->bump += k->stride;
+  return class_take(h, k, ci, b, req, 1);
+}
+
+/* The current chunk is used up. */
+static HL_NOINLINE void *class_alloc_slow(heap *h, uint32_t ci, size_t req) {
+  if (!refill(h, ci)) {
+    stat_add(&h->cls[ci].failures, 1);
+    exhausted(h->src, h->src->geom[ci].name, req);
+    return NULL;
+  }
+  return chunk_take(h, h->cls[ci].cur, ci, req);
+}
+
+static HL_INLINE void *class_alloc(heap *h, uint32_t ci, size_t req) {
+  void *b = chunk_take(h, h->cls[ci].cur, ci, req);
+  return b ? b : class_alloc_slow(h, ci, req);
 }
 
 /* ---- large (fallback) requests ------------------------------------------ */
@@ -575,7 +623,7 @@ static size_t large_offset(size_t align) {
   return align_up(sizeof(chunk), align > HEADER_ALIGN ? align : HEADER_ALIGN);
 }
 
-static void *large_alloc(source *s, heap *h, size_t size, size_t align) {
+static HL_NOINLINE void *large_alloc(source *s, heap *h, size_t size, size_t align) {
   size_t off = large_offset(align);
   void *m = NULL;
   if (align < s->chunk_size && size <= SIZE_MAX - off - HL_GUARD_BYTES)
@@ -606,7 +654,7 @@ static void *large_alloc(source *s, heap *h, size_t size, size_t align) {
   return k->bump;
 }
 
-static void large_free(source *s, chunk *k) {
+static HL_NOINLINE void large_free(source *s, chunk *k) {
   if (HL_CHECKED)
     hl_dbg_on_free(s->name, k->bump, k->large_size, k->large_size + HL_GUARD_BYTES);
   if (!k->owner->shared) all_unlink(k->owner, k);
@@ -618,13 +666,9 @@ static void large_free(source *s, chunk *k) {
 
 /* ---- allocate / free / realloc on one heap (callers do the locking) ----- */
 
-static void *heap_alloc(heap *h, size_t size, size_t align) {
-  const source *s = h->src;
-  if (size <= s->max_class && align <= BLOCK_ALIGN_MAX) {
-    uint32_t ci = class_index(size);
-    while (ci < s->nclasses && s->geom[ci].align < align) ci++;
-    if (ci < s->nclasses) return class_alloc(h, ci, size);
-  }
+static HL_INLINE void *heap_alloc(heap *h, size_t size, size_t align) {
+  uint32_t ci = class_for(h->src, size, align);
+  if (ci < h->src->nclasses) return class_alloc(h, ci, size);
   return large_alloc(h->src, h, size, align);
 }
 
@@ -655,7 +699,7 @@ static void check_free(source *s, chunk *k, unsigned char *b) {
   hl_dbg_on_free(g->name, b, g->size, g->stride);
 }
 
-static void remote_free(chunk *k, unsigned char *b) {
+static HL_NOINLINE void remote_free(chunk *k, unsigned char *b) {
   cls *c = &k->owner->cls[k->cls];
   unsigned char *head = atomic_load_explicit(&c->remote, memory_order_relaxed);
   do {
@@ -677,7 +721,7 @@ static void heap_free(source *s, heap *h, void *p) {
   if (k->owner == h) {
     cls *c = &h->cls[k->cls];
     stat_add(&c->frees, 1);
-    c->live--;
+    stat_set(&c->live, stat_getz(&c->live) - 1);
     chunk_take_back(h, k, p);
   } else if (k->owner->shared && (!h || h->shared)) {
     remote_free(k, p);
@@ -706,9 +750,7 @@ static void *heap_realloc(source *s, heap *h, void *p, size_t size) {
   if (k->kind == KIND_LARGE) {
     same = size > s->max_class && size <= k->large_size;
   } else {
-    uint32_t ci = size <= s->max_class ? class_index(size) : s->nclasses;
-    while (ci < s->nclasses && s->geom[ci].align < malloc_align(size)) ci++;
-    same = ci == k->cls;
+    same = class_for(s, size, malloc_align(size)) == k->cls;
   }
   if (same) {
     if (HL_CHECKED) {
@@ -752,7 +794,7 @@ static size_t heap_trim(heap *h) {
 static void stats_add_class(const source *s, heap *h, uint32_t ci, hl_pool_stats *out) {
   cls *c = &h->cls[ci];
   uint64_t frees = stat_get(&c->frees) + atomic_load_explicit(&c->remote_frees, memory_order_relaxed);
-  uint64_t allocs = stat_get(&c->allocations);
+  uint64_t allocs = stat_getz(&c->live) + stat_get(&c->frees) + stat_get(&c->drained);
   out->allocations += allocs;
   out->frees += frees;
   out->failures += stat_get(&c->failures);
