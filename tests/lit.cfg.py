@@ -28,6 +28,7 @@ config.substitutions.extend([
     ("%not", config.not_tool),
     ("%clangxx", config.clangxx),
     ("%gxx", config.gxx),
+    ("%groundtruth", config.groundtruth),
     ("%support", inputs),
     ("%src_root", config.heaplint_src_root),
     # The two standard libraries every rule is checked against.

@@ -1,0 +1,1516 @@
+/* hl-groundtruth: the measured ground truth for heaplint's function-sbo and
+ * any-sbo rules. Instead of trusting the profiles' numbers, it lets the real
+ * standard libraries decide: a generated program stores callables and values
+ * into std::function, std::move_only_function and std::any, and counts the
+ * global operator new calls each store makes; heaplint must warn on exactly
+ * the lines whose store allocated.
+ *
+ *   hl-groundtruth generate libstdc++ | libc++ | move_only_function
+ *       Writes the corpus, a C++ program, on stdout: std::function and
+ *       std::any in C++17 for libstdc++ (built with g++) or libc++ (clang++);
+ *       std::move_only_function in C++23 for libstdc++ (libc++ 19 has none).
+ *       Run, the program prints "<line> <allocations> <label>" for each site,
+ *       <line> being the line heaplint should report.
+ *
+ *   hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>
+ *       Compares the program's output with heaplint's diagnostics (stdout and
+ *       stderr of heaplint -v), prints every disagreement and a summary, and
+ *       fails on a disagreement or when fewer than N (default 100) sites were
+ *       measured.
+ *
+ * A site is one statement on one line. Its measured window covers only the
+ * store: captured values are prepared before it, containers reserve first or
+ * take their nodes from malloc, and nothing stored needs heap memory of its own
+ * (strings stay within the small-string buffer, vectors are empty). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define GT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GT_PRINTF(f, a)
+#endif
+
+/* ---- a growing string ---- */
+
+typedef struct buf {
+  char *s;
+  size_t n, cap;
+} buf;
+
+static void *xrealloc(void *p, size_t n) {
+  void *r = realloc(p, n);
+  if (!r) {
+    fputs("hl-groundtruth: out of memory\n", stderr);
+    exit(2);
+  }
+  return r;
+}
+
+static void buf_putn(buf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    b->cap = (b->n + n + 1) * 2;
+    b->s = xrealloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = '\0';
+}
+
+static void buf_puts(buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+
+static void buf_vprintf(buf *b, const char *fmt, va_list ap) GT_PRINTF(2, 0);
+static void buf_vprintf(buf *b, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *tmp = xrealloc(NULL, (size_t)n + 1);
+  vsnprintf(tmp, (size_t)n + 1, fmt, again);
+  va_end(again);
+  buf_putn(b, tmp, (size_t)n);
+  free(tmp);
+}
+
+static void buf_printf(buf *b, const char *fmt, ...) GT_PRINTF(2, 3);
+static void buf_printf(buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- the corpus being written ---- */
+
+typedef struct gen {
+  buf out;
+  int lines; /* newlines in out: the next line written is lines + 1 */
+  int nsites;
+} gen;
+
+static void put(gen *g, const char *s) {
+  for (const char *p = s; *p; p++) g->lines += *p == '\n';
+  buf_puts(&g->out, s);
+}
+
+static void putf(gen *g, const char *fmt, ...) GT_PRINTF(2, 3);
+static void putf(gen *g, const char *fmt, ...) {
+  buf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  put(g, b.s);
+  free(b.s);
+}
+
+/* What one site stores. */
+typedef struct store {
+  const char *label; /* printed by the program, so no quotes or backslashes */
+  const char *sig;   /* the wrapper's signature; NULL: void() */
+  const char *setup; /* statements before the measured window; NULL: none */
+  const char *expr;  /* the stored expression */
+  const char *self;  /* members of the class whose member function holds the
+                        site (for this captures); NULL: a free function */
+  const char *type;  /* what make_any / emplace / in_place_type construct */
+  const char *args;  /* ...from these arguments */
+} store;
+
+/* Fills one placeholder of a site template; NULL when it is not one. */
+static const char *placeholder(const char *name, size_t len, const gen *g, const char *wrapper, const store *s,
+                               char *num, size_t numsz) {
+#define IS(lit) (len == sizeof lit - 1 && !memcmp(name, lit, len))
+  if (IS("N")) {
+    snprintf(num, numsz, "%d", g->nsites);
+    return num;
+  }
+  if (IS("W")) return wrapper;
+  if (IS("LABEL")) return s->label;
+  if (IS("SETUP")) return s->setup ? s->setup : "";
+  if (IS("EXPR")) return s->expr;
+  if (IS("SELF")) return s->self ? s->self : "";
+  if (IS("T")) {
+    if (!s->type) {
+      fprintf(stderr, "hl-groundtruth: site '%s': its context constructs in place, but it names no type\n", s->label);
+      exit(2);
+    }
+    return s->type;
+  }
+  if (IS("ARGS")) return s->args ? s->args : "";
+  if (IS("COMMA_ARGS")) return s->args && *s->args ? "," : "";
+  return NULL;
+#undef IS
+}
+
+/* Writes one site from a template: the template's line that starts with '@'
+ * is the site (the '@' is dropped) and "$LINE" becomes its line number; the
+ * other $NAMEs come from the store (see placeholder()). */
+static void site(gen *g, const char *tmpl, const char *wrapper, const store *s) {
+  g->nsites++;
+  for (const char *p = s->label; *p; p++)
+    if (*p == '"' || *p == '\\') {
+      fprintf(stderr, "hl-groundtruth: label '%s' must not contain quotes or backslashes\n", s->label);
+      exit(2);
+    }
+  buf t = {0};
+  for (const char *p = tmpl; *p;) {
+    if (*p != '$') {
+      buf_putn(&t, p++, 1);
+      continue;
+    }
+    size_t len = 0;
+    while ((p[1 + len] >= 'A' && p[1 + len] <= 'Z') || p[1 + len] == '_') len++;
+    char num[32];
+    const char *v = placeholder(p + 1, len, g, wrapper, s, num, sizeof num);
+    if (v) {
+      if (strchr(v, '\n')) {
+        fprintf(stderr, "hl-groundtruth: site '%s': a placeholder's text spans lines\n", s->label);
+        exit(2);
+      }
+      buf_puts(&t, v);
+    } else {
+      buf_putn(&t, p, len + 1); /* $LINE, filled below */
+    }
+    p += len + 1;
+  }
+  /* The site's line: where the '@' is, counted from the next line written. */
+  int at = -1, line = g->lines + 1;
+  for (size_t i = 0; i < t.n; i++) {
+    if (t.s[i] == '@' && (i == 0 || t.s[i - 1] == '\n')) {
+      if (at >= 0) {
+        fprintf(stderr, "hl-groundtruth: site '%s': the template marks two lines\n", s->label);
+        exit(2);
+      }
+      at = line;
+      memmove(t.s + i, t.s + i + 1, t.n - i);
+      t.n--;
+    }
+    if (t.s[i] == '\n') line++;
+  }
+  if (at < 0) {
+    fprintf(stderr, "hl-groundtruth: site '%s': the template marks no line\n", s->label);
+    exit(2);
+  }
+  char num[32];
+  snprintf(num, sizeof num, "%d", at);
+  buf o = {0};
+  for (char *p = t.s; *p;) {
+    if (!strncmp(p, "$LINE", 5)) {
+      buf_puts(&o, num);
+      p += 5;
+    } else {
+      buf_putn(&o, p++, 1);
+    }
+  }
+  put(g, o.s);
+  free(o.s);
+  free(t.s);
+}
+
+/* ---- site templates: where the store happens ---- */
+
+/* The plain case: every store of the tables below is tried in it (or, for
+ * this captures, in in_member). */
+static const char copy_init[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = $EXPR;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+/* A lambda capturing this or *this must be written in a member function. */
+static const char in_member[] =
+    "struct self_$N {\n"
+    "  $SELF\n"
+    "  void run() {\n"
+    "    $SETUP\n"
+    "    hl_gt::begin();\n"
+    "@    $W w = $EXPR;\n"
+    "    hl_gt::end($LINE, \"$LABEL\");\n"
+    "  }\n"
+    "};\n"
+    "static void site_$N() { self_$N().run(); }\n";
+
+/* Contexts, each tried with a few stores that need no setup. */
+static const char direct_init[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char brace_init[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w{$EXPR};\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char assign[] =
+    "static void site_$N() {\n"
+    "  $W w;\n"
+    "  hl_gt::begin();\n"
+    "@  w = $EXPR;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char arg_by_value[] =
+    "static void take_$N($W w) { hl_gt::use(w); }\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  take_$N($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char arg_by_cref[] =
+    "static void take_$N(const $W &w) { hl_gt::use(w); }\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  take_$N($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char returned[] =
+    "static $W make_$N() {\n"
+    "@  return $EXPR;\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  $W w = make_$N();\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char member_init[] =
+    "struct holder_$N {\n"
+    "  $W w;\n"
+    "@  holder_$N() : w($EXPR) {}\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  holder_$N h;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char default_member_init[] =
+    "struct holder_$N {\n"
+    "@  $W w = $EXPR;\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  holder_$N h;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char push_back[] =
+    "static void site_$N() {\n"
+    "  std::vector<$W> v;\n"
+    "  v.reserve(2);\n"
+    "  hl_gt::begin();\n"
+    "@  v.push_back($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char emplace_back[] =
+    "static void site_$N() {\n"
+    "  std::vector<$W> v;\n"
+    "  v.reserve(2);\n"
+    "  hl_gt::begin();\n"
+    "@  v.emplace_back($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char vector_insert[] =
+    "static void site_$N() {\n"
+    "  std::vector<$W> v;\n"
+    "  v.reserve(2);\n"
+    "  hl_gt::begin();\n"
+    "@  v.insert(v.end(), $EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char list_emplace_back[] =
+    "static void site_$N() {\n"
+    "  hl_gt::list<$W> l;\n"
+    "  hl_gt::begin();\n"
+    "@  l.emplace_back($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char deque_push_back[] =
+    "static void site_$N() {\n"
+    "  hl_gt::deque<$W> d;\n"
+    "  hl_gt::begin();\n"
+    "@  d.push_back($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char map_emplace[] =
+    "static void site_$N() {\n"
+    "  hl_gt::map<$W> m;\n"
+    "  hl_gt::begin();\n"
+    "@  m.emplace(1, $EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char map_try_emplace[] =
+    "static void site_$N() {\n"
+    "  hl_gt::map<$W> m;\n"
+    "  hl_gt::begin();\n"
+    "@  m.try_emplace(1, $EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char map_subscript[] =
+    "static void site_$N() {\n"
+    "  hl_gt::map<$W> m;\n"
+    "  hl_gt::begin();\n"
+    "@  m[1] = $EXPR;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char map_insert[] =
+    "static void site_$N() {\n"
+    "  hl_gt::map<$W> m;\n"
+    "  hl_gt::begin();\n"
+    "@  m.insert({1, $EXPR});\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char umap_emplace[] =
+    "static void site_$N() {\n"
+    "  hl_gt::umap<$W> m;\n"
+    "  m.reserve(4);\n"
+    "  hl_gt::begin();\n"
+    "@  m.emplace(1, $EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char in_loop[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  for (int i = 0; i < 3; ++i) {\n"
+    "@    $W w = $EXPR;\n"
+    "  }\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char in_while_loop[] =
+    "static void site_$N() {\n"
+    "  int i = 0;\n"
+    "  hl_gt::begin();\n"
+    "  while (i++ < 2)\n"
+    "@    hl_gt::use($W($EXPR));\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char in_lambda_body[] =
+    "static void site_$N() {\n"
+    "  auto outer = [] {\n"
+    "@    $W w = $EXPR;\n"
+    "  };\n"
+    "  hl_gt::begin();\n"
+    "  outer();\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char in_function_template[] =
+    "template <class T> void tmpl_$N() {\n"
+    "@  $W w = $EXPR;\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  tmpl_$N<int>();\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char through_macro_arg[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  HLGT_DECLARE($W, w, $EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+/* The stored expression is the body of a macro defined right above. */
+static const char through_macro_body[] =
+    "#define HLGT_STORED_$N $EXPR\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = HLGT_STORED_$N;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char through_using[] =
+    "using alias_$N = $W;\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  alias_$N w = $EXPR;\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char through_typedef[] =
+    "typedef $W alias_$N;\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  alias_$N w($EXPR);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+/* std::any's (and move_only_function's) own ways to construct in place. */
+static const char make_any[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  std::any w = std::make_any<$T>($ARGS);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char any_emplace[] =
+    "static void site_$N() {\n"
+    "  std::any w;\n"
+    "  hl_gt::begin();\n"
+    "@  w.emplace<$T>($ARGS);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+static const char in_place_type[] =
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w(std::in_place_type<$T>$COMMA_ARGS $ARGS);\n"
+    "  hl_gt::end($LINE, \"$LABEL\");\n"
+    "}\n";
+
+typedef struct context {
+  const char *name;
+  const char *tmpl;
+} context;
+
+/* Where callables are stored, for std::function and std::move_only_function. */
+static const context function_contexts[] = {
+    {"direct-init", direct_init},
+    {"brace-init", brace_init},
+    {"assignment", assign},
+    {"argument by value", arg_by_value},
+    {"argument by const ref", arg_by_cref},
+    {"return", returned},
+    {"constructor member initializer", member_init},
+    {"default member initializer", default_member_init},
+    {"push_back", push_back},
+    {"emplace_back", emplace_back},
+    {"vector insert", vector_insert},
+    {"list emplace_back", list_emplace_back},
+    {"deque push_back", deque_push_back},
+    {"map emplace", map_emplace},
+    {"map try_emplace", map_try_emplace},
+    {"map subscript assignment", map_subscript},
+    {"map insert of a braced pair", map_insert},
+    {"unordered_map emplace", umap_emplace},
+    {"for loop body", in_loop},
+    {"while loop body", in_while_loop},
+    {"lambda body", in_lambda_body},
+    {"function template", in_function_template},
+    {"macro argument", through_macro_arg},
+    {"macro body", through_macro_body},
+    {"using alias", through_using},
+    {"typedef", through_typedef},
+};
+
+/* The same for std::any, plus its in-place forms. */
+static const context any_contexts[] = {
+    {"direct-init", direct_init},
+    {"brace-init", brace_init},
+    {"assignment", assign},
+    {"argument by value", arg_by_value},
+    {"argument by const ref", arg_by_cref},
+    {"return", returned},
+    {"constructor member initializer", member_init},
+    {"default member initializer", default_member_init},
+    {"push_back", push_back},
+    {"emplace_back", emplace_back},
+    {"map emplace", map_emplace},
+    {"map try_emplace", map_try_emplace},
+    {"map subscript assignment", map_subscript},
+    {"for loop body", in_loop},
+    {"lambda body", in_lambda_body},
+    {"function template", in_function_template},
+    {"macro argument", through_macro_arg},
+    {"macro body", through_macro_body},
+    {"using alias", through_using},
+    {"typedef", through_typedef},
+    {"std::make_any", make_any},
+    {"any.emplace", any_emplace},
+    {"std::in_place_type", in_place_type},
+};
+
+/* ---- the program around the sites ---- */
+
+static const char prelude[] =
+    "#include <count_new.hpp>\n"
+    "\n"
+    "#include <any>\n"
+    "#include <array>\n"
+    "#include <cstdio>\n"
+    "#include <cstdlib>\n"
+    "#include <deque>\n"
+    "#include <functional>\n"
+    "#include <list>\n"
+    "#include <map>\n"
+    "#include <memory>\n"
+    "#include <new>\n"
+    "#include <optional>\n"
+    "#include <string>\n"
+    "#include <string_view>\n"
+    "#include <tuple>\n"
+    "#include <unordered_map>\n"
+    "#include <utility>\n"
+    "#include <vector>\n"
+    "\n"
+    "namespace hl_gt {\n"
+    "unsigned long start;\n"
+    "void begin() { start = hl_count::allocations(); }\n"
+    "void end(int line, const char *label) {\n"
+    "  std::printf(\"%d %lu %s\\n\", line, hl_count::allocations() - start, label);\n"
+    "}\n"
+    "// Odr-uses its arguments, so that [=] and [&] capture them.\n"
+    "template <class... T> void use(const T &...) {}\n"
+    "\n"
+    "// Node containers take their memory from malloc, so that only the\n"
+    "// wrapper's own allocations are counted.\n"
+    "template <class T> struct malloc_alloc {\n"
+    "  using value_type = T;\n"
+    "  malloc_alloc() = default;\n"
+    "  template <class U> malloc_alloc(const malloc_alloc<U> &) noexcept {}\n"
+    "  T *allocate(std::size_t n) {\n"
+    "    if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);\n"
+    "    throw std::bad_alloc();\n"
+    "  }\n"
+    "  void deallocate(T *p, std::size_t) noexcept { std::free(p); }\n"
+    "  friend bool operator==(const malloc_alloc &, const malloc_alloc &) { return true; }\n"
+    "  friend bool operator!=(const malloc_alloc &, const malloc_alloc &) { return false; }\n"
+    "};\n"
+    "template <class W> using list = std::list<W, malloc_alloc<W>>;\n"
+    "template <class W> using deque = std::deque<W, malloc_alloc<W>>;\n"
+    "template <class W> using map = std::map<int, W, std::less<int>, malloc_alloc<std::pair<const int, W>>>;\n"
+    "template <class W>\n"
+    "using umap = std::unordered_map<int, W, std::hash<int>, std::equal_to<int>, malloc_alloc<std::pair<const int, W>>>;\n"
+    "\n"
+    "// Made before any site runs: the sites copy it.\n"
+    "std::shared_ptr<int> shared = std::make_shared<int>(1);\n"
+    "long g_long = 1;\n"
+    "\n"
+    "void g0() {}\n"
+    "void g0_noexcept() noexcept {}\n"
+    "void g1(int) {}\n"
+    "void g2(int, int) {}\n"
+    "void g3(int, int, int) {}\n"
+    "void g4(long, long, long, long) {}\n"
+    "void gs(const std::string &) {}\n"
+    "struct MemS {\n"
+    "  long x = 1;\n"
+    "  void m() {}\n"
+    "  void cm() const {}\n"
+    "};\n"
+    "struct VirtS {\n"
+    "  virtual ~VirtS() = default;\n"
+    "  virtual void vm() {}\n"
+    "};\n"
+    "enum class Color : char { red };\n"
+    "enum E64 : long long { e64 = 1 };\n"
+    "\n"
+    "// Captured by value.\n"
+    "struct alignas(16) A16 { char c[16]; };\n"
+    "struct alignas(32) A32 { char c[32]; };\n"
+    "struct BF4 { unsigned a : 3, b : 5; };\n"
+    "struct CopyNoexcept8 {\n"
+    "  long a = 1;\n"
+    "  CopyNoexcept8() = default;\n"
+    "  CopyNoexcept8(const CopyNoexcept8 &o) noexcept : a(o.a) {}\n"
+    "};\n"
+    "\n"
+    "// Class templates as functors and values: heaplint asks the compiler\n"
+    "// about instantiations instead of reading their members.\n"
+    "template <int N> struct TF {\n"
+    "  char b[N];\n"
+    "  void operator()() const {}\n"
+    "};\n"
+    "template <class T> struct TH {\n"
+    "  T t{};\n"
+    "  void operator()() const {}\n"
+    "};\n"
+    "template <int N> struct TCT {\n"
+    "  char b[N] = {};\n"
+    "  TCT() = default;\n"
+    "  TCT(const TCT &o) noexcept(N < 16) { for (int i = 0; i < N; i++) b[i] = o.b[i]; }\n"
+    "  void operator()() const {}\n"
+    "};\n"
+    "template <int N> struct TMT {\n"
+    "  char b[N] = {};\n"
+    "  TMT() = default;\n"
+    "  TMT(const TMT &) = default;\n"
+    "  TMT(TMT &&o) noexcept(N < 8) { for (int i = 0; i < N; i++) b[i] = o.b[i]; }\n"
+    "  void operator()() const {}\n"
+    "};\n"
+    "template <unsigned A> struct alignas(A) TA {\n"
+    "  char b[A];\n"
+    "  void operator()() const {}\n"
+    "};\n"
+    "template <class T> struct TVT {\n"
+    "  T t{};\n"
+    "  virtual void operator()() const {}\n"
+    "};\n"
+    "} // namespace hl_gt\n"
+    "\n"
+    "// A macro that declares the wrapper around its argument.\n"
+    "#define HLGT_DECLARE(type, name, ...) type name(__VA_ARGS__)\n"
+    "\n";
+
+/* Functors whose only difference is alignment and size, for every alignment
+ * the rules consider; sizes step by the alignment across the thresholds
+ * (16 and 24 bytes, and libc++'s 32 with its vtable pointer). */
+static const struct {
+  int align, from, to;
+} align_grid[] = {{4, 16, 28}, {8, 16, 32}, {16, 16, 32}, {32, 32, 64}, {64, 64, 64}};
+
+/* The types: all the sizes from the alignment to 48 bytes (or twice the
+ * alignment), for the sites and any other store that wants one. */
+static void align_grid_types(gen *g) {
+  put(g, "namespace hl_gt {\n");
+  for (size_t i = 0; i < sizeof align_grid / sizeof *align_grid; i++) {
+    int a = align_grid[i].align, top = a * 2 > 48 ? a * 2 : 48;
+    for (int s = a; s <= top; s += a)
+      putf(g, "struct alignas(%d) FA%d_%d { char b[%d]; void operator()() const {} };\n", a, a, s, s);
+  }
+  put(g, "} // namespace hl_gt\n\n");
+}
+
+static void align_grid_sites(gen *g, const char *wrapper) {
+  for (size_t i = 0; i < sizeof align_grid / sizeof *align_grid; i++)
+    for (int s = align_grid[i].from; s <= align_grid[i].to; s += align_grid[i].align) {
+      char label[64], expr[64];
+      snprintf(label, sizeof label, "functor alignas(%d) %d bytes", align_grid[i].align, s);
+      snprintf(expr, sizeof expr, "hl_gt::FA%d_%d{}", align_grid[i].align, s);
+      store st = {label, NULL, NULL, expr, NULL, NULL, NULL};
+      site(g, copy_init, wrapper, &st);
+    }
+}
+
+/* Lambdas capturing char arrays: every size around the thresholds. */
+static const int char_capture_sizes[] = {15, 16, 17, 24, 25, 32};
+
+static void char_capture_sites(gen *g, const char *wrapper) {
+  for (size_t i = 0; i < sizeof char_capture_sizes / sizeof *char_capture_sizes; i++) {
+    int n = char_capture_sizes[i];
+    char label[64], setup[64];
+    snprintf(label, sizeof label, "lambda capturing char[%d]", n);
+    snprintf(setup, sizeof setup, "char cs[%d] = {};", n);
+    store st = {label, NULL, setup, "[cs] { hl_gt::use(cs); }", NULL, NULL, NULL};
+    site(g, copy_init, wrapper, &st);
+  }
+}
+
+/* family is "std::function" (a callable wrapper: the store's signature
+ * completes it) or "std::any". */
+static void table_sites(gen *g, const char *family, int callable, const store *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    buf w = {0};
+    if (callable) buf_printf(&w, "%s<%s>", family, v[i].sig ? v[i].sig : "void()");
+    else buf_puts(&w, family);
+    site(g, v[i].self ? in_member : copy_init, w.s, &v[i]);
+    free(w.s);
+  }
+}
+
+static void context_sites(gen *g, const char *wrapper, const context *c, size_t nc, const store *v, size_t nv) {
+  for (size_t i = 0; i < nc; i++)
+    for (size_t k = 0; k < nv; k++) {
+      char label[160];
+      snprintf(label, sizeof label, "%s, %s", c[i].name, v[k].label);
+      store st = v[k];
+      st.label = label;
+      site(g, c[i].tmpl, wrapper, &st);
+    }
+}
+
+/* ---- the std::function / std::any corpus (C++17) ---- */
+
+static const char function_types[] =
+    "namespace hl_gt {\n"
+    "// Functors differing in one trait; 8 bytes unless the name says otherwise.\n"
+    "struct F_plain { long x = 1; void operator()() const {} };\n"
+    "struct F_copy_noexcept { long x = 1; F_copy_noexcept() = default; F_copy_noexcept(const F_copy_noexcept &o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_true { long x = 1; F_copy_noexcept_true() = default; F_copy_noexcept_true(const F_copy_noexcept_true &o) noexcept(true) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_false { long x = 1; F_copy_noexcept_false() = default; F_copy_noexcept_false(const F_copy_noexcept_false &o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_cond_true { long x = 1; F_copy_noexcept_cond_true() = default; F_copy_noexcept_cond_true(const F_copy_noexcept_cond_true &o) noexcept(sizeof(int) == 4) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_cond_false { long x = 1; F_copy_noexcept_cond_false() = default; F_copy_noexcept_cond_false(const F_copy_noexcept_cond_false &o) noexcept(sizeof(int) == 8) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_throw0 { long x = 1; F_copy_throw0() = default; F_copy_throw0(const F_copy_throw0 &o) throw() : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_nospec { long x = 1; F_copy_nospec() = default; F_copy_nospec(const F_copy_nospec &o) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_default { long x = 1; F_copy_default() = default; F_copy_default(const F_copy_default &) = default; void operator()() const {} };\n"
+    "struct F_copy_default_outside { long x = 1; F_copy_default_outside() = default; F_copy_default_outside(const F_copy_default_outside &); void operator()() const {} };\n"
+    "F_copy_default_outside::F_copy_default_outside(const F_copy_default_outside &) = default;\n"
+    "struct F_copy_default_arg { long x = 1; F_copy_default_arg() = default; F_copy_default_arg(const F_copy_default_arg &o, int = 0) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_template_ctor { long x = 1; F_template_ctor() = default; template <class T> F_template_ctor(const T &) {} void operator()() const {} };\n"
+    "struct F_dtor { long x = 1; ~F_dtor() {} void operator()() const {} };\n"
+    "struct F_dtor_noexcept_false { long x = 1; ~F_dtor_noexcept_false() noexcept(false) {} void operator()() const {} };\n"
+    "struct F_copy_assign { long x = 1; F_copy_assign &operator=(const F_copy_assign &o) { x = o.x; return *this; } void operator()() const {} };\n"
+    "struct F_move_assign { long x = 1; F_move_assign() = default; F_move_assign(const F_move_assign &) = default; F_move_assign &operator=(F_move_assign &&o) noexcept { x = o.x; return *this; } void operator()() const {} };\n"
+    "struct F_deleted_assign { long x = 1; F_deleted_assign() = default; F_deleted_assign(const F_deleted_assign &) = default; F_deleted_assign &operator=(const F_deleted_assign &) = delete; void operator()() const {} };\n"
+    "struct F_copy_noexcept_move_throw { long x = 1; F_copy_noexcept_move_throw() = default; F_copy_noexcept_move_throw(const F_copy_noexcept_move_throw &o) noexcept : x(o.x) {} F_copy_noexcept_move_throw(F_copy_noexcept_move_throw &&o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_throw_move_noexcept { long x = 1; F_copy_throw_move_noexcept() = default; F_copy_throw_move_noexcept(const F_copy_throw_move_noexcept &o) : x(o.x) {} F_copy_throw_move_noexcept(F_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct F_virtual { long x = 1; virtual void operator()() const {} };\n"
+    "struct VBase { long v = 1; };\n"
+    "struct F_virtual_base : virtual VBase { void operator()() const {} };\n"
+    "struct CopyThrowBase { long b = 1; CopyThrowBase() = default; CopyThrowBase(const CopyThrowBase &o) : b(o.b) {} };\n"
+    "struct CopyNoexceptBase { long b = 1; CopyNoexceptBase() = default; CopyNoexceptBase(const CopyNoexceptBase &o) noexcept : b(o.b) {} };\n"
+    "struct F_base_copy_throw : CopyThrowBase { void operator()() const {} };\n"
+    "struct F_base_copy_noexcept : CopyNoexceptBase { void operator()() const {} };\n"
+    "struct F_member_copy_throw { CopyThrowBase m; void operator()() const {} };\n"
+    "struct F_member_copy_noexcept { CopyNoexceptBase m; void operator()() const {} };\n"
+    "struct F_volatile { volatile long x = 1; void operator()() const {} };\n"
+    "struct F_ref_member { long &r = g_long; void operator()() const {} };\n"
+    "struct F_string_member { std::string s; void operator()() const {} };\n"
+    "struct F_function_member { std::function<void()> f; void operator()() const {} };\n"
+    "// The same traits at the sizes around libc++'s 24 bytes.\n"
+    "struct F_copy_noexcept_24 { long x[3] = {}; F_copy_noexcept_24() = default; F_copy_noexcept_24(const F_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_32 { long x[4] = {}; F_copy_noexcept_32() = default; F_copy_noexcept_32(const F_copy_noexcept_32 &) noexcept {} void operator()() const {} };\n"
+    "struct F_dtor_24 { long x[3] = {}; ~F_dtor_24() {} void operator()() const {} };\n"
+    "struct F_virtual_24 { long x[2] = {}; virtual void operator()() const {} };\n"
+    "struct F_virtual_32 { long x[3] = {}; virtual void operator()() const {} };\n"
+    "// Bit-fields.\n"
+    "struct F_bits4 { unsigned a : 3, b : 5; void operator()() const {} };\n"
+    "struct F_bits8 { char c; int : 0; char d; void operator()() const {} };\n"
+    "struct F_bits16 { unsigned long long a : 60, b : 60; void operator()() const {} };\n"
+    "struct F_bits24 { unsigned long long a : 40, b : 40, c : 40; void operator()() const {} };\n"
+    "// Bases.\n"
+    "struct LongBase { long a = 1; };\n"
+    "struct LongBase2 { long b = 2; };\n"
+    "struct EmptyBase {};\n"
+    "struct F_long_base : LongBase { long c = 3; void operator()() const {} };\n"
+    "struct F_two_bases : LongBase, LongBase2 { long c = 3; void operator()() const {} };\n"
+    "struct F_empty_base_and_member : EmptyBase { EmptyBase e; long a = 1, b = 2; void operator()() const {} };\n"
+    "struct VirtualFnBase { virtual ~VirtualFnBase() = default; };\n"
+    "struct F_virtual_fn_base : VirtualFnBase { void operator()() const {} };\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+/* "std::function<%s>" stores; sig NULL means void(). */
+static const store function_stores[] = {
+    /* Capture sizes. */
+    {"captureless lambda", NULL, NULL, "[] {}", NULL, NULL, NULL},
+    {"lambda [l1] 8 bytes", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
+    {"lambda [l1, l2] 16 bytes", NULL, "long l1 = 1, l2 = 2;", "[l1, l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
+    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
+     NULL, NULL, NULL},
+    {"lambda [l1..l4] 32 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
+     "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
+    {"lambda [l1..l6] 48 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4, l5 = 5, l6 = 6;",
+     "[l1, l2, l3, l4, l5, l6] { hl_gt::use(l1, l2, l3, l4, l5, l6); }", NULL, NULL, NULL},
+    {"lambda [i1..i5] 20 bytes", NULL, "int i1 = 1, i2 = 2, i3 = 3, i4 = 4, i5 = 5;",
+     "[i1, i2, i3, i4, i5] { hl_gt::use(i1, i2, i3, i4, i5); }", NULL, NULL, NULL},
+    /* Chars and padding: the order of the captures decides the size. */
+    {"lambda [c1, l1, c2] padded to 24", NULL, "char c1 = 1, c2 = 2; long l1 = 1;",
+     "[c1, l1, c2] { hl_gt::use(c1, l1, c2); }", NULL, NULL, NULL},
+    {"lambda [l1, c1, c2] 16", NULL, "char c1 = 1, c2 = 2; long l1 = 1;", "[l1, c1, c2] { hl_gt::use(l1, c1, c2); }",
+     NULL, NULL, NULL},
+    {"lambda [long arr[3]] 24", NULL, "long arr[3] = {};", "[arr] { hl_gt::use(arr); }", NULL, NULL, NULL},
+    /* References. */
+    {"lambda [&l1, &l2]", NULL, "long l1 = 1, l2 = 2;", "[&l1, &l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
+    {"lambda [&l1, &l2, &l3]", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[&l1, &l2, &l3] { hl_gt::use(l1, l2, l3); }",
+     NULL, NULL, NULL},
+    {"lambda [r] copying through a reference", NULL, "long l1 = 1; long &r = l1;", "[r] { hl_gt::use(r); }", NULL,
+     NULL, NULL},
+    {"lambda [&] using 3", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[&] { hl_gt::use(l1, l2, l3); }", NULL, NULL, NULL},
+    {"lambda [=] using 3", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[=] { hl_gt::use(l1, l2, l3); }", NULL, NULL, NULL},
+    {"lambda [=] using a char between longs", NULL, "char c1 = 1; long l1 = 1, l2 = 2;",
+     "[=] { hl_gt::use(l1, c1, l2); }", NULL, NULL, NULL},
+    {"lambda [=] reading a constant it need not capture", "long()", "const long k = 5; long l1 = 1, l2 = 2;",
+     "[=] { return l1 + l2 + k; }", NULL, NULL, NULL},
+    /* Init-captures. */
+    {"lambda [x, y, z] init-captured 24", NULL, NULL, "[x = 1L, y = 2L, z = 3L] { hl_gt::use(x, y, z); }", NULL,
+     NULL, NULL},
+    {"lambda [s = std::string]", NULL, NULL, "[s = std::string(\"abc\")] { hl_gt::use(s); }", NULL, NULL, NULL},
+    {"lambda [p = shared_ptr]", NULL, NULL, "[p = hl_gt::shared] { hl_gt::use(p); }", NULL, NULL, NULL},
+    /* Library types. */
+    {"lambda [sp] shared_ptr", NULL, "auto sp = hl_gt::shared;", "[sp] { hl_gt::use(sp); }", NULL, NULL, NULL},
+    {"lambda [sp, l1]", NULL, "auto sp = hl_gt::shared; long l1 = 1;", "[sp, l1] { hl_gt::use(sp, l1); }", NULL, NULL,
+     NULL},
+    {"lambda [sp, l1, l2]", NULL, "auto sp = hl_gt::shared; long l1 = 1, l2 = 2;",
+     "[sp, l1, l2] { hl_gt::use(sp, l1, l2); }", NULL, NULL, NULL},
+    {"lambda [s] std::string", NULL, "std::string s = \"abc\";", "[s] { hl_gt::use(s); }", NULL, NULL, NULL},
+    {"lambda [v] std::vector<int>", NULL, "std::vector<int> v;", "[v] { hl_gt::use(v); }", NULL, NULL, NULL},
+    {"lambda [fn] std::function", NULL, "std::function<void()> fn;", "[fn] { hl_gt::use(fn); }", NULL, NULL, NULL},
+    {"lambda [sv] std::string_view", NULL, "std::string_view sv = \"abc\";", "[sv] { hl_gt::use(sv); }", NULL, NULL,
+     NULL},
+    {"lambda [pr] std::pair<long, long>", NULL, "std::pair<long, long> pr(1, 2);", "[pr] { hl_gt::use(pr); }", NULL,
+     NULL, NULL},
+    /* Captured structs: alignment, bit-fields, traits. */
+    {"lambda [a16] alignas(16) 16 bytes", NULL, "hl_gt::A16 a16{};", "[a16] { hl_gt::use(a16); }", NULL, NULL, NULL},
+    {"lambda [a32] alignas(32)", NULL, "hl_gt::A32 a32{};", "[a32] { hl_gt::use(a32); }", NULL, NULL, NULL},
+    {"lambda [bf] bit-field struct", NULL, "hl_gt::BF4 bf{};", "[bf] { hl_gt::use(bf); }", NULL, NULL, NULL},
+    {"lambda [cn] struct with a user copy constructor", NULL, "hl_gt::CopyNoexcept8 cn;", "[cn] { hl_gt::use(cn); }",
+     NULL, NULL, NULL},
+    /* Nested lambdas. */
+    {"lambda [inner, l3] capturing a lambda and a long", NULL,
+     "long l1 = 1, l2 = 2, l3 = 3; auto inner = [l1, l2] { hl_gt::use(l1, l2); };",
+     "[inner, l3] { inner(); hl_gt::use(l3); }", NULL, NULL, NULL},
+    {"lambda with a lambda in its body", NULL, "long l1 = 1;",
+     "[l1] { auto in = [l1] { hl_gt::use(l1); }; in(); }", NULL, NULL, NULL},
+    /* Lambdas as variables, mutable, generic, with other signatures. */
+    {"lambda variable copied, 24 bytes", NULL,
+     "long l1 = 1, l2 = 2, l3 = 3; auto lam = [l1, l2, l3] { hl_gt::use(l1, l2, l3); };", "lam", NULL, NULL, NULL},
+    {"generic lambda 24 bytes", "void(int)", "long l1 = 1, l2 = 2, l3 = 3;",
+     "[l1, l2, l3](auto x) { hl_gt::use(l1, l2, l3, x); }", NULL, NULL, NULL},
+    {"captureless lambda converted to a function pointer", NULL, NULL, "+[] {}", NULL, NULL, NULL},
+    /* this and *this. */
+    {"lambda [this]", NULL, NULL, "[this] { hl_gt::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3;", NULL, NULL},
+    {"lambda [this, l1, l2]", NULL, "long l1 = 1, l2 = 2;", "[this, l1, l2] { hl_gt::use(m1, l1, l2); }",
+     "long m1 = 1, m2 = 2, m3 = 3;", NULL, NULL},
+    {"lambda [=] using a member and 2 locals", NULL, "long l1 = 1, l2 = 2;", "[=] { hl_gt::use(m1, l1, l2); }",
+     "long m1 = 1;", NULL, NULL},
+    {"lambda [*this] of 24 bytes", NULL, NULL, "[*this] { hl_gt::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3;", NULL,
+     NULL},
+    {"lambda [*this] with a std::string member", NULL, NULL, "[*this] { hl_gt::use(ms); }", "std::string ms;", NULL,
+     NULL},
+    /* Functors: traits at 8 bytes. */
+    {"functor trivially copyable", NULL, NULL, "hl_gt::F_plain{}", NULL, NULL, NULL},
+    {"functor copy noexcept", NULL, NULL, "hl_gt::F_copy_noexcept{}", NULL, NULL, NULL},
+    {"functor copy noexcept(true)", NULL, NULL, "hl_gt::F_copy_noexcept_true{}", NULL, NULL, NULL},
+    {"functor copy noexcept(false)", NULL, NULL, "hl_gt::F_copy_noexcept_false{}", NULL, NULL, NULL},
+    {"functor copy noexcept(sizeof(int) == 4)", NULL, NULL, "hl_gt::F_copy_noexcept_cond_true{}", NULL, NULL, NULL},
+    {"functor copy noexcept(sizeof(int) == 8)", NULL, NULL, "hl_gt::F_copy_noexcept_cond_false{}", NULL, NULL, NULL},
+    {"functor copy throw()", NULL, NULL, "hl_gt::F_copy_throw0{}", NULL, NULL, NULL},
+    {"functor copy without exception spec", NULL, NULL, "hl_gt::F_copy_nospec{}", NULL, NULL, NULL},
+    {"functor copy defaulted", NULL, NULL, "hl_gt::F_copy_default{}", NULL, NULL, NULL},
+    {"functor copy defaulted outside the class", NULL, NULL, "hl_gt::F_copy_default_outside{}", NULL, NULL, NULL},
+    {"functor copy with a default argument", NULL, NULL, "hl_gt::F_copy_default_arg{}", NULL, NULL, NULL},
+    {"functor with a template constructor", NULL, NULL, "hl_gt::F_template_ctor{}", NULL, NULL, NULL},
+    {"functor user destructor", NULL, NULL, "hl_gt::F_dtor{}", NULL, NULL, NULL},
+    {"functor user copy assignment", NULL, NULL, "hl_gt::F_copy_assign{}", NULL, NULL, NULL},
+    {"functor user move assignment", NULL, NULL, "hl_gt::F_move_assign{}", NULL, NULL, NULL},
+    {"functor deleted copy assignment", NULL, NULL, "hl_gt::F_deleted_assign{}", NULL, NULL, NULL},
+    {"functor copy noexcept, move noexcept(false)", NULL, NULL, "hl_gt::F_copy_noexcept_move_throw{}", NULL, NULL,
+     NULL},
+    {"functor copy may throw, move noexcept", NULL, NULL, "hl_gt::F_copy_throw_move_noexcept{}", NULL, NULL, NULL},
+    {"functor virtual call operator", NULL, NULL, "hl_gt::F_virtual{}", NULL, NULL, NULL},
+    {"functor virtual base", NULL, NULL, "hl_gt::F_virtual_base{}", NULL, NULL, NULL},
+    {"functor base with a throwing copy", NULL, NULL, "hl_gt::F_base_copy_throw{}", NULL, NULL, NULL},
+    {"functor base with a noexcept user copy", NULL, NULL, "hl_gt::F_base_copy_noexcept{}", NULL, NULL, NULL},
+    {"functor member with a throwing copy", NULL, NULL, "hl_gt::F_member_copy_throw{}", NULL, NULL, NULL},
+    {"functor member with a noexcept user copy", NULL, NULL, "hl_gt::F_member_copy_noexcept{}", NULL, NULL, NULL},
+    {"functor volatile member", NULL, NULL, "hl_gt::F_volatile{}", NULL, NULL, NULL},
+    {"functor reference member", NULL, NULL, "hl_gt::F_ref_member{}", NULL, NULL, NULL},
+    {"functor std::string member", NULL, NULL, "hl_gt::F_string_member{}", NULL, NULL, NULL},
+    {"functor std::function member", NULL, NULL, "hl_gt::F_function_member{}", NULL, NULL, NULL},
+    {"functor copy noexcept 24 bytes", NULL, NULL, "hl_gt::F_copy_noexcept_24{}", NULL, NULL, NULL},
+    {"functor copy noexcept 32 bytes", NULL, NULL, "hl_gt::F_copy_noexcept_32{}", NULL, NULL, NULL},
+    {"functor user destructor 24 bytes", NULL, NULL, "hl_gt::F_dtor_24{}", NULL, NULL, NULL},
+    {"functor virtual 24 bytes", NULL, NULL, "hl_gt::F_virtual_24{}", NULL, NULL, NULL},
+    {"functor virtual 32 bytes", NULL, NULL, "hl_gt::F_virtual_32{}", NULL, NULL, NULL},
+    {"functor variable copied", NULL, "hl_gt::F_copy_noexcept_32 fv;", "fv", NULL, NULL, NULL},
+    /* Bit-fields. */
+    {"functor bit-fields 4 bytes", NULL, NULL, "hl_gt::F_bits4{}", NULL, NULL, NULL},
+    {"functor bit-fields with a zero-width one", NULL, NULL, "hl_gt::F_bits8{}", NULL, NULL, NULL},
+    {"functor bit-fields 2 x 60 bits", NULL, NULL, "hl_gt::F_bits16{}", NULL, NULL, NULL},
+    {"functor bit-fields 3 x 40 bits", NULL, NULL, "hl_gt::F_bits24{}", NULL, NULL, NULL},
+    /* Bases. */
+    {"functor with a long base", NULL, NULL, "hl_gt::F_long_base{}", NULL, NULL, NULL},
+    {"functor with two bases 24 bytes", NULL, NULL, "hl_gt::F_two_bases{}", NULL, NULL, NULL},
+    {"functor with an empty base and member of its type", NULL, NULL, "hl_gt::F_empty_base_and_member{}", NULL, NULL,
+     NULL},
+    {"functor with a polymorphic base", NULL, NULL, "hl_gt::F_virtual_fn_base{}", NULL, NULL, NULL},
+    /* Class templates. */
+    {"template functor TF<17>", NULL, NULL, "hl_gt::TF<17>{}", NULL, NULL, NULL},
+    {"template functor TF<24>", NULL, NULL, "hl_gt::TF<24>{}", NULL, NULL, NULL},
+    {"template functor TF<25>", NULL, NULL, "hl_gt::TF<25>{}", NULL, NULL, NULL},
+    {"template functor TH<std::string>", NULL, NULL, "hl_gt::TH<std::string>{}", NULL, NULL, NULL},
+    {"template functor TH<std::shared_ptr<int>>", NULL, NULL, "hl_gt::TH<std::shared_ptr<int>>{}", NULL, NULL, NULL},
+    {"template functor TH<CopyNoexcept8>", NULL, NULL, "hl_gt::TH<hl_gt::CopyNoexcept8>{}", NULL, NULL, NULL},
+    {"template functor TCT<8> copy noexcept(N < 16)", NULL, NULL, "hl_gt::TCT<8>{}", NULL, NULL, NULL},
+    {"template functor TCT<24> copy noexcept(N < 16)", NULL, NULL, "hl_gt::TCT<24>{}", NULL, NULL, NULL},
+    {"template functor TA<16> alignas(16)", NULL, NULL, "hl_gt::TA<16>{}", NULL, NULL, NULL},
+    {"template functor TVT<long> virtual", NULL, NULL, "hl_gt::TVT<long>{}", NULL, NULL, NULL},
+    {"template functor TH<local struct>", NULL, "struct Local { long a, b, c; };", "hl_gt::TH<Local>{}", NULL, NULL,
+     NULL},
+    /* std::bind. */
+    {"std::bind with no bound argument", NULL, NULL, "std::bind(&hl_gt::g0)", NULL, NULL, NULL},
+    {"std::bind with 1 bound int", NULL, NULL, "std::bind(&hl_gt::g1, 1)", NULL, NULL, NULL},
+    {"std::bind with 2 bound ints", NULL, NULL, "std::bind(&hl_gt::g2, 1, 2)", NULL, NULL, NULL},
+    {"std::bind with 3 bound ints", NULL, NULL, "std::bind(&hl_gt::g3, 1, 2, 3)", NULL, NULL, NULL},
+    {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
+    {"std::bind with a placeholder", "void(int)", NULL, "std::bind(&hl_gt::g2, std::placeholders::_1, 2)", NULL,
+     NULL, NULL},
+    {"std::bind of a member function and a pointer", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, &ms)",
+     NULL, NULL, NULL},
+    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL,
+     NULL, NULL},
+    {"std::bind with a bound std::string", NULL, NULL, "std::bind(&hl_gt::gs, std::string(\"abc\"))", NULL, NULL,
+     NULL},
+    {"std::bind of a lambda with a bound int", NULL, "auto lam = [](int) {};", "std::bind(lam, 1)", NULL, NULL,
+     NULL},
+    /* std::ref, std::cref. */
+    {"std::ref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::ref(big)", NULL, NULL, NULL},
+    {"std::cref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::cref(big)", NULL, NULL, NULL},
+    {"std::ref of a lambda", NULL, "long l1 = 1, l2 = 2, l3 = 3; auto lam = [l1, l2, l3] { hl_gt::use(l1, l2, l3); };",
+     "std::ref(lam)", NULL, NULL, NULL},
+    /* Function pointers. */
+    {"function pointer &g0", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
+    {"function name g0", NULL, NULL, "hl_gt::g0", NULL, NULL, NULL},
+    {"function pointer variable", NULL, "void (*fp)() = &hl_gt::g0;", "fp", NULL, NULL, NULL},
+    {"noexcept function pointer", NULL, NULL, "&hl_gt::g0_noexcept", NULL, NULL, NULL},
+    {"function lvalue *fp", NULL, "void (*fp)() = &hl_gt::g0;", "*fp", NULL, NULL, NULL},
+    /* Member pointers. */
+    {"member function pointer", "void(hl_gt::MemS &)", NULL, "&hl_gt::MemS::m", NULL, NULL, NULL},
+    {"virtual member function pointer", "void(hl_gt::VirtS &)", NULL, "&hl_gt::VirtS::vm", NULL, NULL, NULL},
+    {"member data pointer", "long(hl_gt::MemS &)", NULL, "&hl_gt::MemS::x", NULL, NULL, NULL},
+    /* Another std::function, of another signature. */
+    {"a std::function of another signature", NULL, "std::function<long()> lf = [] { return 1L; };", "lf", NULL, NULL,
+     NULL},
+};
+
+/* Stores that need no setup, so that every context can hold them: one that
+ * fits every buffer, one that fits only libc++'s, one that fits none. They
+ * are functors because libc++'s std::function costs clang about 0.1 s per
+ * distinct stored type (and the corpus is parsed three times): the contexts
+ * reuse three types. */
+static const store function_context_stores[] = {
+    {"8-byte functor", NULL, NULL, "hl_gt::FA8_8{}", NULL, NULL, NULL},
+    {"24-byte functor", NULL, NULL, "hl_gt::FA8_24{}", NULL, NULL, NULL},
+    {"40-byte functor", NULL, NULL, "hl_gt::FA8_40{}", NULL, NULL, NULL},
+};
+
+/* The contexts where lambdas are usually written, with a lambda (heaplint
+ * finds a closure's captures through the lambda expression). */
+static const context lambda_contexts[] = {
+    {"return", returned},
+    {"constructor member initializer", member_init},
+    {"default member initializer", default_member_init},
+    {"push_back", push_back},
+    {"map insert of a braced pair", map_insert},
+    {"for loop body", in_loop},
+    {"lambda body", in_lambda_body},
+    {"function template", in_function_template},
+};
+
+static const store lambda_context_stores[] = {
+    {"24-byte lambda", NULL, NULL, "[x = 1L, y = 2L, z = 3L] { hl_gt::use(x, y, z); }", NULL, NULL, NULL},
+};
+
+/* libc++'s std::function does not compile with a target whose destructor may
+ * throw (its __func's destructor would be more lax than __base's). */
+static const store function_stores_libstdcxx_only[] = {
+    {"functor destructor noexcept(false)", NULL, NULL, "hl_gt::F_dtor_noexcept_false{}", NULL, NULL, NULL},
+};
+
+static const char any_types[] =
+    "namespace hl_gt {\n"
+    "struct AS1 { char c = 1; };\n"
+    "struct AS8 { long x = 1; };\n"
+    "struct AS9 { char c[9] = {}; };\n"
+    "struct AS16 { long x[2] = {}; };\n"
+    "struct AS24 { long x[3] = {}; };\n"
+    "struct AS25 { char c[25] = {}; };\n"
+    "struct AS32 { long x[4] = {}; };\n"
+    "// Move and copy.\n"
+    "struct AS_move_throw { int x = 1; AS_move_throw() = default; AS_move_throw(const AS_move_throw &) = default; AS_move_throw(AS_move_throw &&o) noexcept(false) : x(o.x) {} };\n"
+    "struct AS_move_noexcept { int x = 1; AS_move_noexcept() = default; AS_move_noexcept(const AS_move_noexcept &) = default; AS_move_noexcept(AS_move_noexcept &&o) noexcept : x(o.x) {} };\n"
+    "struct AS_move_nospec { int x = 1; AS_move_nospec() = default; AS_move_nospec(const AS_move_nospec &) = default; AS_move_nospec(AS_move_nospec &&o) : x(o.x) {} };\n"
+    "struct AS_move_throw0 { int x = 1; AS_move_throw0() = default; AS_move_throw0(const AS_move_throw0 &) = default; AS_move_throw0(AS_move_throw0 &&o) throw() : x(o.x) {} };\n"
+    "struct AS_move_cond_false { int x = 1; AS_move_cond_false() = default; AS_move_cond_false(const AS_move_cond_false &) = default; AS_move_cond_false(AS_move_cond_false &&o) noexcept(sizeof(int) == 8) : x(o.x) {} };\n"
+    "struct AS_move_default { int x = 1; AS_move_default() = default; AS_move_default(const AS_move_default &) = default; AS_move_default(AS_move_default &&) = default; };\n"
+    "struct AS_move_default_member_throw { AS_move_throw m; AS_move_default_member_throw() = default; AS_move_default_member_throw(const AS_move_default_member_throw &) = default; AS_move_default_member_throw(AS_move_default_member_throw &&) = default; };\n"
+    "struct AS_member_move_throw { AS_move_throw m; };\n"
+    "struct AS_base_move_throw : AS_move_throw {};\n"
+    "struct AS_copy_throw { int x = 1; AS_copy_throw() = default; AS_copy_throw(const AS_copy_throw &o) : x(o.x) {} };\n"
+    "struct AS_copy_noexcept { int x = 1; AS_copy_noexcept() = default; AS_copy_noexcept(const AS_copy_noexcept &o) noexcept : x(o.x) {} };\n"
+    "struct AS_copy_throw_move_noexcept { int x = 1; AS_copy_throw_move_noexcept() = default; AS_copy_throw_move_noexcept(const AS_copy_throw_move_noexcept &o) : x(o.x) {} AS_copy_throw_move_noexcept(AS_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} };\n"
+    "struct AS_dtor { int x = 1; ~AS_dtor() {} };\n"
+    "struct AS_dtor_noexcept_false { int x = 1; ~AS_dtor_noexcept_false() noexcept(false) {} };\n"
+    "struct AS_copy_assign { int x = 1; AS_copy_assign &operator=(const AS_copy_assign &o) { x = o.x; return *this; } };\n"
+    "struct AS_virtual { int x = 1; virtual ~AS_virtual() = default; };\n"
+    "struct AS_virtual_base : virtual AS8 {};\n"
+    "struct AS_string_member { std::string s; };\n"
+    "struct AS_bits { unsigned a : 3, b : 5; };\n"
+    "struct AS_bits16 { unsigned long long a : 60, b : 60; };\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+static const store any_stores[] = {
+    /* Scalars. */
+    {"int", NULL, NULL, "5", NULL, NULL, NULL},
+    {"long", NULL, NULL, "5L", NULL, NULL, NULL},
+    {"short", NULL, NULL, "static_cast<short>(5)", NULL, NULL, NULL},
+    {"char", NULL, NULL, "'c'", NULL, NULL, NULL},
+    {"bool", NULL, NULL, "true", NULL, NULL, NULL},
+    {"float", NULL, NULL, "5.0f", NULL, NULL, NULL},
+    {"double", NULL, NULL, "5.0", NULL, NULL, NULL},
+    {"long double", NULL, NULL, "5.0L", NULL, NULL, NULL},
+    {"__int128", NULL, NULL, "static_cast<__int128>(5)", NULL, NULL, NULL},
+    {"nullptr", NULL, NULL, "nullptr", NULL, NULL, NULL},
+    {"pointer", NULL, NULL, "&hl_gt::g_long", NULL, NULL, NULL},
+    {"enum class : char", NULL, NULL, "hl_gt::Color::red", NULL, NULL, NULL},
+    {"enum : long long", NULL, NULL, "hl_gt::e64", NULL, NULL, NULL},
+    {"function pointer", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
+    {"function name", NULL, NULL, "hl_gt::g0", NULL, NULL, NULL},
+    {"member function pointer", NULL, NULL, "&hl_gt::MemS::m", NULL, NULL, NULL},
+    {"member data pointer", NULL, NULL, "&hl_gt::MemS::x", NULL, NULL, NULL},
+    /* Arrays. */
+    {"C array int[10] decaying", NULL, "int arr[10] = {};", "arr", NULL, NULL, NULL},
+    {"string literal decaying", NULL, NULL, "\"abc\"", NULL, NULL, NULL},
+    {"std::array<int, 1>", NULL, NULL, "std::array<int, 1>{}", NULL, NULL, NULL},
+    {"std::array<int, 2>", NULL, NULL, "std::array<int, 2>{}", NULL, NULL, NULL},
+    {"std::array<int, 3>", NULL, NULL, "std::array<int, 3>{}", NULL, NULL, NULL},
+    {"std::array<int, 4>", NULL, NULL, "std::array<int, 4>{}", NULL, NULL, NULL},
+    {"std::array<int, 5>", NULL, NULL, "std::array<int, 5>{}", NULL, NULL, NULL},
+    {"std::array<int, 6>", NULL, NULL, "std::array<int, 6>{}", NULL, NULL, NULL},
+    {"std::array<int, 7>", NULL, NULL, "std::array<int, 7>{}", NULL, NULL, NULL},
+    {"std::array<char, 8>", NULL, NULL, "std::array<char, 8>{}", NULL, NULL, NULL},
+    {"std::array<char, 9>", NULL, NULL, "std::array<char, 9>{}", NULL, NULL, NULL},
+    {"std::array<char, 24>", NULL, NULL, "std::array<char, 24>{}", NULL, NULL, NULL},
+    {"std::array<char, 25>", NULL, NULL, "std::array<char, 25>{}", NULL, NULL, NULL},
+    {"std::array<long, 3>", NULL, NULL, "std::array<long, 3>{}", NULL, NULL, NULL},
+    {"std::array<long double, 1>", NULL, NULL, "std::array<long double, 1>{}", NULL, NULL, NULL},
+    /* Structs by size and alignment. */
+    {"struct 1 byte", NULL, NULL, "hl_gt::AS1{}", NULL, NULL, NULL},
+    {"struct 8 bytes", NULL, NULL, "hl_gt::AS8{}", NULL, NULL, NULL},
+    {"struct 9 bytes", NULL, NULL, "hl_gt::AS9{}", NULL, NULL, NULL},
+    {"struct 16 bytes", NULL, NULL, "hl_gt::AS16{}", NULL, NULL, NULL},
+    {"struct 24 bytes", NULL, NULL, "hl_gt::AS24{}", NULL, NULL, NULL},
+    {"struct 25 bytes", NULL, NULL, "hl_gt::AS25{}", NULL, NULL, NULL},
+    {"struct 32 bytes", NULL, NULL, "hl_gt::AS32{}", NULL, NULL, NULL},
+    {"struct alignas(4) 4 bytes", NULL, NULL, "hl_gt::FA4_4{}", NULL, NULL, NULL},
+    {"struct alignas(4) 8 bytes", NULL, NULL, "hl_gt::FA4_8{}", NULL, NULL, NULL},
+    {"struct alignas(4) 12 bytes", NULL, NULL, "hl_gt::FA4_12{}", NULL, NULL, NULL},
+    {"struct alignas(4) 24 bytes", NULL, NULL, "hl_gt::FA4_24{}", NULL, NULL, NULL},
+    {"struct alignas(8) 8 bytes", NULL, NULL, "hl_gt::FA8_8{}", NULL, NULL, NULL},
+    {"struct alignas(8) 24 bytes", NULL, NULL, "hl_gt::FA8_24{}", NULL, NULL, NULL},
+    {"struct alignas(16) 16 bytes", NULL, NULL, "hl_gt::FA16_16{}", NULL, NULL, NULL},
+    {"struct alignas(32) 32 bytes", NULL, NULL, "hl_gt::FA32_32{}", NULL, NULL, NULL},
+    {"struct alignas(64) 64 bytes", NULL, NULL, "hl_gt::FA64_64{}", NULL, NULL, NULL},
+    /* Structs by move and copy. */
+    {"struct move noexcept(false)", NULL, NULL, "hl_gt::AS_move_throw{}", NULL, NULL, NULL},
+    {"struct move noexcept", NULL, NULL, "hl_gt::AS_move_noexcept{}", NULL, NULL, NULL},
+    {"struct move without exception spec", NULL, NULL, "hl_gt::AS_move_nospec{}", NULL, NULL, NULL},
+    {"struct move throw()", NULL, NULL, "hl_gt::AS_move_throw0{}", NULL, NULL, NULL},
+    {"struct move noexcept(sizeof(int) == 8)", NULL, NULL, "hl_gt::AS_move_cond_false{}", NULL, NULL, NULL},
+    {"struct move defaulted", NULL, NULL, "hl_gt::AS_move_default{}", NULL, NULL, NULL},
+    {"struct move defaulted, member move may throw", NULL, NULL, "hl_gt::AS_move_default_member_throw{}", NULL, NULL,
+     NULL},
+    {"struct member whose move may throw", NULL, NULL, "hl_gt::AS_member_move_throw{}", NULL, NULL, NULL},
+    {"struct base whose move may throw", NULL, NULL, "hl_gt::AS_base_move_throw{}", NULL, NULL, NULL},
+    {"struct copy may throw, no move", NULL, NULL, "hl_gt::AS_copy_throw{}", NULL, NULL, NULL},
+    {"struct copy noexcept, no move", NULL, NULL, "hl_gt::AS_copy_noexcept{}", NULL, NULL, NULL},
+    {"struct copy may throw, move noexcept", NULL, NULL, "hl_gt::AS_copy_throw_move_noexcept{}", NULL, NULL, NULL},
+    {"struct user destructor", NULL, NULL, "hl_gt::AS_dtor{}", NULL, NULL, NULL},
+    {"struct destructor noexcept(false)", NULL, NULL, "hl_gt::AS_dtor_noexcept_false{}", NULL, NULL, NULL},
+    {"struct user copy assignment", NULL, NULL, "hl_gt::AS_copy_assign{}", NULL, NULL, NULL},
+    {"struct virtual destructor 16 bytes", NULL, NULL, "hl_gt::AS_virtual{}", NULL, NULL, NULL},
+    {"struct virtual base", NULL, NULL, "hl_gt::AS_virtual_base{}", NULL, NULL, NULL},
+    {"struct std::string member", NULL, NULL, "hl_gt::AS_string_member{}", NULL, NULL, NULL},
+    {"struct bit-fields 4 bytes", NULL, NULL, "hl_gt::AS_bits{}", NULL, NULL, NULL},
+    {"struct bit-fields 16 bytes", NULL, NULL, "hl_gt::AS_bits16{}", NULL, NULL, NULL},
+    {"struct variable copied", NULL, "hl_gt::AS8 v;", "v", NULL, NULL, NULL},
+    {"struct variable moved", NULL, "hl_gt::AS24 v;", "std::move(v)", NULL, NULL, NULL},
+    /* Library types. */
+    {"std::string", NULL, NULL, "std::string(\"abc\")", NULL, NULL, NULL},
+    {"std::vector<int>", NULL, NULL, "std::vector<int>()", NULL, NULL, NULL},
+    {"std::shared_ptr<int>", NULL, NULL, "hl_gt::shared", NULL, NULL, NULL},
+    {"std::weak_ptr<int>", NULL, NULL, "std::weak_ptr<int>(hl_gt::shared)", NULL, NULL, NULL},
+    {"empty std::function", NULL, NULL, "std::function<void()>()", NULL, NULL, NULL},
+    {"std::pair<int, int>", NULL, NULL, "std::pair<int, int>(1, 2)", NULL, NULL, NULL},
+    {"std::pair<long, long>", NULL, NULL, "std::pair<long, long>(1, 2)", NULL, NULL, NULL},
+    {"std::tuple<long, long, long>", NULL, NULL, "std::tuple<long, long, long>(1, 2, 3)", NULL, NULL, NULL},
+    {"std::optional<long>", NULL, NULL, "std::optional<long>(1)", NULL, NULL, NULL},
+    {"std::string_view", NULL, NULL, "std::string_view(\"abc\")", NULL, NULL, NULL},
+    /* Lambdas and class templates. */
+    {"lambda [l1]", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
+    {"lambda [l1, l2, l3]", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }", NULL,
+     NULL, NULL},
+    {"lambda [l1..l4]", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
+     "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
+    {"lambda [s] std::string", NULL, "std::string s = \"abc\";", "[s] { hl_gt::use(s); }", NULL, NULL, NULL},
+    {"template TH<long>", NULL, NULL, "hl_gt::TH<long>{}", NULL, NULL, NULL},
+    {"template TH<std::string>", NULL, NULL, "hl_gt::TH<std::string>{}", NULL, NULL, NULL},
+    {"template TF<8>", NULL, NULL, "hl_gt::TF<8>{}", NULL, NULL, NULL},
+    {"template TF<9>", NULL, NULL, "hl_gt::TF<9>{}", NULL, NULL, NULL},
+    {"template TF<24>", NULL, NULL, "hl_gt::TF<24>{}", NULL, NULL, NULL},
+    {"template TF<25>", NULL, NULL, "hl_gt::TF<25>{}", NULL, NULL, NULL},
+    {"template TMT<4> move noexcept(N < 8)", NULL, NULL, "hl_gt::TMT<4>{}", NULL, NULL, NULL},
+    {"template TMT<8> move noexcept(N < 8)", NULL, NULL, "hl_gt::TMT<8>{}", NULL, NULL, NULL},
+    {"template TA<16> alignas(16)", NULL, NULL, "hl_gt::TA<16>{}", NULL, NULL, NULL},
+};
+
+/* As for std::function: fits both, fits libc++ only, fits neither. */
+static const store any_context_stores[] = {
+    {"long", NULL, NULL, "5L", NULL, "long", "5L"},
+    {"std::array<int, 4>", NULL, NULL, "std::array<int, 4>{}", NULL, "std::array<int, 4>", ""},
+    {"std::array<long, 4>", NULL, NULL, "std::array<long, 4>{}", NULL, "std::array<long, 4>", ""},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+/* The std::function and std::any corpus; libstdcxx adds what only
+ * libstdc++ can compile. */
+static void corpus_cxx17(gen *g, int libstdcxx) {
+  put(g, "// The std::function and std::any corpus (C++17).\n");
+  put(g, prelude);
+  align_grid_types(g);
+  put(g, function_types);
+  put(g, any_types);
+  align_grid_sites(g, "std::function<void()>");
+  char_capture_sites(g, "std::function<void()>");
+  table_sites(g, "std::function", 1, function_stores, COUNT(function_stores));
+  if (libstdcxx)
+    table_sites(g, "std::function", 1, function_stores_libstdcxx_only, COUNT(function_stores_libstdcxx_only));
+  context_sites(g, "std::function<void()>", function_contexts, COUNT(function_contexts), function_context_stores,
+                COUNT(function_context_stores));
+  context_sites(g, "std::function<void()>", lambda_contexts, COUNT(lambda_contexts), lambda_context_stores,
+                COUNT(lambda_context_stores));
+  table_sites(g, "std::any", 0, any_stores, COUNT(any_stores));
+  context_sites(g, "std::any", any_contexts, COUNT(any_contexts), any_context_stores, COUNT(any_context_stores));
+}
+
+/* ---- the std::move_only_function corpus (C++23, libstdc++) ---- */
+
+static const char mofunc_types[] =
+    "namespace hl_gt {\n"
+    "// Functors differing in how they move; 8 bytes unless the name says otherwise.\n"
+    "struct M_plain { long x = 1; void operator()() const {} };\n"
+    "struct M_move_noexcept { long x = 1; M_move_noexcept() = default; M_move_noexcept(const M_move_noexcept &) = default; M_move_noexcept(M_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_noexcept_false { long x = 1; M_move_noexcept_false() = default; M_move_noexcept_false(const M_move_noexcept_false &) = default; M_move_noexcept_false(M_move_noexcept_false &&o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_nospec { long x = 1; M_move_nospec() = default; M_move_nospec(const M_move_nospec &) = default; M_move_nospec(M_move_nospec &&o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_cond_false { long x = 1; M_move_cond_false() = default; M_move_cond_false(M_move_cond_false &&o) noexcept(sizeof(int) == 8) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_cond_true { long x = 1; M_move_cond_true() = default; M_move_cond_true(M_move_cond_true &&o) noexcept(sizeof(int) == 4) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_default { long x = 1; M_move_default() = default; M_move_default(M_move_default &&) = default; void operator()() const {} };\n"
+    "struct M_move_default_member_throw { M_move_nospec m; M_move_default_member_throw() = default; M_move_default_member_throw(M_move_default_member_throw &&) = default; void operator()() const {} };\n"
+    "struct M_member_move_throw { M_move_nospec m; void operator()() const {} };\n"
+    "struct M_copy_only_noexcept { long x = 1; M_copy_only_noexcept() = default; M_copy_only_noexcept(const M_copy_only_noexcept &o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_copy_only_throw { long x = 1; M_copy_only_throw() = default; M_copy_only_throw(const M_copy_only_throw &o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_only { long x = 1; M_move_only() = default; M_move_only(const M_move_only &) = delete; M_move_only(M_move_only &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_only_throw { long x = 1; M_move_only_throw() = default; M_move_only_throw(const M_move_only_throw &) = delete; M_move_only_throw(M_move_only_throw &&o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_dtor { long x = 1; ~M_dtor() {} void operator()() const {} };\n"
+    "struct M_dtor_noexcept_false { long x = 1; ~M_dtor_noexcept_false() noexcept(false) {} void operator()() const {} };\n"
+    "struct M_virtual_16 { long x = 1; virtual void operator()() const {} };\n"
+    "struct M_virtual_24 { long x[2] = {}; virtual void operator()() const {} };\n"
+    "struct M_virtual_32 { long x[3] = {}; virtual void operator()() const {} };\n"
+    "struct MVBase { long v = 1; };\n"
+    "struct M_virtual_base : virtual MVBase { void operator()() const {} };\n"
+    "struct M_copy_noexcept_24 { long x[3] = {}; M_copy_noexcept_24() = default; M_copy_noexcept_24(const M_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
+    "struct M_string_member { std::string s; void operator()() const {} };\n"
+    "struct M_bits24 { unsigned long long a : 40, b : 40, c : 40; void operator()() const {} };\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+static const store mofunc_stores[] = {
+    {"captureless lambda", NULL, NULL, "[] {}", NULL, NULL, NULL},
+    {"lambda [l1] 8 bytes", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
+    {"lambda [l1, l2] 16 bytes", NULL, "long l1 = 1, l2 = 2;", "[l1, l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
+    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
+     NULL, NULL, NULL},
+    {"lambda [l1..l4] 32 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
+     "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
+    {"lambda [c1, l1, l2, c2] padded to 32", NULL, "char c1 = 1, c2 = 2; long l1 = 1, l2 = 2;",
+     "[c1, l1, l2, c2] { hl_gt::use(c1, l1, l2, c2); }", NULL, NULL, NULL},
+    {"lambda [&l1, &l2, &l3]", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[&l1, &l2, &l3] { hl_gt::use(l1, l2, l3); }",
+     NULL, NULL, NULL},
+    {"lambda [&] using 4", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;", "[&] { hl_gt::use(l1, l2, l3, l4); }", NULL,
+     NULL, NULL},
+    {"lambda [=] using 3", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[=] { hl_gt::use(l1, l2, l3); }", NULL, NULL, NULL},
+    {"lambda [this, l1, l2]", NULL, "long l1 = 1, l2 = 2;", "[this, l1, l2] { hl_gt::use(m1, l1, l2); }",
+     "long m1 = 1;", NULL, NULL},
+    {"lambda [*this] of 24 bytes", NULL, NULL, "[*this] { hl_gt::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3;", NULL,
+     NULL},
+    {"lambda [*this] of 32 bytes", NULL, NULL, "[*this] { hl_gt::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3, m4 = 4;",
+     NULL, NULL},
+    {"lambda [p = unique_ptr]", NULL, "std::unique_ptr<int> up;", "[p = std::move(up)] { hl_gt::use(p); }", NULL,
+     NULL, NULL},
+    {"lambda [p1, p2, l1] unique_ptrs 24 bytes", NULL, "std::unique_ptr<int> u1, u2; long l1 = 1;",
+     "[p1 = std::move(u1), p2 = std::move(u2), l1] { hl_gt::use(p1, p2, l1); }", NULL, NULL, NULL},
+    {"lambda [p1, p2, l1, l2] unique_ptrs 32 bytes", NULL, "std::unique_ptr<int> u1, u2; long l1 = 1, l2 = 2;",
+     "[p1 = std::move(u1), p2 = std::move(u2), l1, l2] { hl_gt::use(p1, p2, l1, l2); }", NULL, NULL, NULL},
+    {"lambda [sp] shared_ptr", NULL, "auto sp = hl_gt::shared;", "[sp] { hl_gt::use(sp); }", NULL, NULL, NULL},
+    {"lambda [sp, l1]", NULL, "auto sp = hl_gt::shared; long l1 = 1;", "[sp, l1] { hl_gt::use(sp, l1); }", NULL, NULL,
+     NULL},
+    {"lambda [s] std::string", NULL, "std::string s = \"abc\";", "[s] { hl_gt::use(s); }", NULL, NULL, NULL},
+    {"lambda [v] std::vector<int>", NULL, "std::vector<int> v;", "[v] { hl_gt::use(v); }", NULL, NULL, NULL},
+    {"lambda [fn] std::function", NULL, "std::function<void()> fn;", "[fn] { hl_gt::use(fn); }", NULL, NULL, NULL},
+    {"lambda [a16] alignas(16)", NULL, "hl_gt::A16 a16{};", "[a16] { hl_gt::use(a16); }", NULL, NULL, NULL},
+    {"lambda [inner, l3] capturing a lambda", NULL,
+     "long l1 = 1, l2 = 2, l3 = 3; auto inner = [l1, l2] { hl_gt::use(l1, l2); };",
+     "[inner, l3] { inner(); hl_gt::use(l3); }", NULL, NULL, NULL},
+    {"lambda variable moved, 32 bytes", NULL,
+     "long l1 = 1, l2 = 2, l3 = 3, l4 = 4; auto lam = [l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); };",
+     "std::move(lam)", NULL, NULL, NULL},
+    {"generic lambda 24 bytes", "void(int)", "long l1 = 1, l2 = 2, l3 = 3;",
+     "[l1, l2, l3](auto x) { hl_gt::use(l1, l2, l3, x); }", NULL, NULL, NULL},
+    {"functor trivially copyable", NULL, NULL, "hl_gt::M_plain{}", NULL, NULL, NULL},
+    {"functor move noexcept", NULL, NULL, "hl_gt::M_move_noexcept{}", NULL, NULL, NULL},
+    {"functor move noexcept(false)", NULL, NULL, "hl_gt::M_move_noexcept_false{}", NULL, NULL, NULL},
+    {"functor move without exception spec", NULL, NULL, "hl_gt::M_move_nospec{}", NULL, NULL, NULL},
+    {"functor move noexcept(sizeof(int) == 8)", NULL, NULL, "hl_gt::M_move_cond_false{}", NULL, NULL, NULL},
+    {"functor move noexcept(sizeof(int) == 4)", NULL, NULL, "hl_gt::M_move_cond_true{}", NULL, NULL, NULL},
+    {"functor move defaulted", NULL, NULL, "hl_gt::M_move_default{}", NULL, NULL, NULL},
+    {"functor move defaulted, member move may throw", NULL, NULL, "hl_gt::M_move_default_member_throw{}", NULL, NULL,
+     NULL},
+    {"functor member whose move may throw", NULL, NULL, "hl_gt::M_member_move_throw{}", NULL, NULL, NULL},
+    {"functor copy noexcept, no move", NULL, NULL, "hl_gt::M_copy_only_noexcept{}", NULL, NULL, NULL},
+    {"functor copy may throw, no move", NULL, NULL, "hl_gt::M_copy_only_throw{}", NULL, NULL, NULL},
+    {"functor move-only, move noexcept", NULL, NULL, "hl_gt::M_move_only{}", NULL, NULL, NULL},
+    {"functor move-only, move may throw", NULL, NULL, "hl_gt::M_move_only_throw{}", NULL, NULL, NULL},
+    {"functor user destructor", NULL, NULL, "hl_gt::M_dtor{}", NULL, NULL, NULL},
+    {"functor destructor noexcept(false)", NULL, NULL, "hl_gt::M_dtor_noexcept_false{}", NULL, NULL, NULL},
+    {"functor virtual 16 bytes", NULL, NULL, "hl_gt::M_virtual_16{}", NULL, NULL, NULL},
+    {"functor virtual 24 bytes", NULL, NULL, "hl_gt::M_virtual_24{}", NULL, NULL, NULL},
+    {"functor virtual 32 bytes", NULL, NULL, "hl_gt::M_virtual_32{}", NULL, NULL, NULL},
+    {"functor virtual base", NULL, NULL, "hl_gt::M_virtual_base{}", NULL, NULL, NULL},
+    {"functor copy noexcept 24 bytes", NULL, NULL, "hl_gt::M_copy_noexcept_24{}", NULL, NULL, NULL},
+    {"functor std::string member", NULL, NULL, "hl_gt::M_string_member{}", NULL, NULL, NULL},
+    {"functor bit-fields 3 x 40 bits", NULL, NULL, "hl_gt::M_bits24{}", NULL, NULL, NULL},
+    {"template functor TF<24>", NULL, NULL, "hl_gt::TF<24>{}", NULL, NULL, NULL},
+    {"template functor TF<25>", NULL, NULL, "hl_gt::TF<25>{}", NULL, NULL, NULL},
+    {"template functor TH<std::string>", NULL, NULL, "hl_gt::TH<std::string>{}", NULL, NULL, NULL},
+    {"template functor TH<std::vector<int>>", NULL, NULL, "hl_gt::TH<std::vector<int>>{}", NULL, NULL, NULL},
+    {"template functor TMT<4> move noexcept(N < 8)", NULL, NULL, "hl_gt::TMT<4>{}", NULL, NULL, NULL},
+    {"template functor TMT<8> move noexcept(N < 8)", NULL, NULL, "hl_gt::TMT<8>{}", NULL, NULL, NULL},
+    {"template functor TA<16> alignas(16)", NULL, NULL, "hl_gt::TA<16>{}", NULL, NULL, NULL},
+    {"std::bind with 1 bound int", NULL, NULL, "std::bind(&hl_gt::g1, 1)", NULL, NULL, NULL},
+    {"std::bind with 2 bound ints", NULL, NULL, "std::bind(&hl_gt::g2, 1, 2)", NULL, NULL, NULL},
+    {"std::bind with 3 bound ints", NULL, NULL, "std::bind(&hl_gt::g3, 1, 2, 3)", NULL, NULL, NULL},
+    {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
+    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL,
+     NULL, NULL},
+    {"std::ref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::ref(big)", NULL, NULL, NULL},
+    {"function pointer", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
+    {"function name", NULL, NULL, "hl_gt::g0", NULL, NULL, NULL},
+    {"member function pointer", "void(hl_gt::MemS &)", NULL, "&hl_gt::MemS::m", NULL, NULL, NULL},
+    {"member data pointer", "long(hl_gt::MemS &)", NULL, "&hl_gt::MemS::x", NULL, NULL, NULL},
+    {"a std::function", NULL, "std::function<void()> sf = [] {};", "std::move(sf)", NULL, NULL, NULL},
+};
+
+static const context mofunc_contexts[] = {
+    {"direct-init", direct_init},
+    {"brace-init", brace_init},
+    {"assignment", assign},
+    {"argument by value", arg_by_value},
+    {"return", returned},
+    {"constructor member initializer", member_init},
+    {"default member initializer", default_member_init},
+    {"push_back", push_back},
+    {"emplace_back", emplace_back},
+    {"map emplace", map_emplace},
+    {"map try_emplace", map_try_emplace},
+    {"map subscript assignment", map_subscript},
+    {"for loop body", in_loop},
+    {"lambda body", in_lambda_body},
+    {"function template", in_function_template},
+    {"macro argument", through_macro_arg},
+    {"using alias", through_using},
+    {"std::in_place_type", in_place_type},
+};
+
+/* Fits, fits (24 bytes, not trivially copyable), does not fit. */
+static const store mofunc_context_stores[] = {
+    {"8-byte lambda", NULL, NULL, "[x = 1L] { hl_gt::use(x); }", NULL, "hl_gt::FA8_8", ""},
+    {"24-byte lambda with a unique_ptr", NULL, NULL,
+     "[p = std::unique_ptr<int>(), y = 2L, z = 3L] { hl_gt::use(p, y, z); }", NULL, "hl_gt::M_copy_noexcept_24", ""},
+    {"32-byte lambda", NULL, NULL, "[a = 1L, b = 2L, c = 3L, d = 4L] { hl_gt::use(a, b, c, d); }", NULL,
+     "hl_gt::FA8_32", ""},
+};
+
+static void corpus_cxx23(gen *g) {
+  put(g, "// The std::move_only_function corpus (C++23, libstdc++).\n");
+  put(g, prelude);
+  align_grid_types(g);
+  put(g, mofunc_types);
+  align_grid_sites(g, "std::move_only_function<void()>");
+  char_capture_sites(g, "std::move_only_function<void()>");
+  table_sites(g, "std::move_only_function", 1, mofunc_stores, COUNT(mofunc_stores));
+  context_sites(g, "std::move_only_function<void()>", mofunc_contexts, COUNT(mofunc_contexts), mofunc_context_stores,
+                COUNT(mofunc_context_stores));
+}
+
+static int generate(const char *which) {
+  gen g = {{0}, 0, 0};
+  put(&g, "// Generated by hl-groundtruth (tests/groundtruth/groundtruth.c); do not edit.\n");
+  if (!strcmp(which, "libstdc++") || !strcmp(which, "libc++")) {
+    corpus_cxx17(&g, !strcmp(which, "libstdc++"));
+  } else if (!strcmp(which, "move_only_function")) {
+    corpus_cxx23(&g);
+  } else {
+    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++ or move_only_function)\n", which);
+    return 2;
+  }
+  put(&g, "\nint main() {\n");
+  for (int i = 1; i <= g.nsites; i++) putf(&g, "  site_%d();\n", i);
+  put(&g, "}\n");
+  fwrite(g.out.s, 1, g.out.n, stdout);
+  free(g.out.s);
+  return fflush(stdout) == 0 ? 0 : 2;
+}
+
+/* ---- comparing the measurement with heaplint's diagnostics ---- */
+
+typedef struct measured {
+  int line;
+  unsigned long count;
+  char *label;
+  int warned, undecided;
+} measured;
+
+typedef struct lines {
+  int *v;
+  size_t n, cap;
+} lines;
+
+static void lines_add(lines *l, int v) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 64;
+    l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+  }
+  l->v[l->n++] = v;
+}
+
+static char *read_line(FILE *f) {
+  buf b = {0};
+  int c;
+  while ((c = fgetc(f)) != EOF && c != '\n') {
+    char ch = (char)c;
+    buf_putn(&b, &ch, 1);
+  }
+  if (c == EOF && b.n == 0) {
+    free(b.s);
+    return NULL;
+  }
+  if (!b.s) buf_putn(&b, "", 0);
+  return b.s;
+}
+
+/* The line number of a "path:line:col: <kind>: " diagnostic; 0 if s is not
+ * one of that kind. */
+static int diagnostic_line(const char *s, const char *kind) {
+  char pat[32];
+  snprintf(pat, sizeof pat, ": %s: ", kind);
+  const char *k = strstr(s, pat);
+  if (!k) return 0;
+  /* Back over ":col" and ":line" (the path may itself contain colons). */
+  const char *p = k;
+  int field = 0;
+  long num[2] = {0, 0};
+  while (field < 2) {
+    const char *end = p;
+    while (p > s && p[-1] >= '0' && p[-1] <= '9') p--;
+    if (p == end || p == s || p[-1] != ':') return 0;
+    num[field++] = strtol(p, NULL, 10);
+    p--;
+  }
+  return (int)num[1];
+}
+
+static int by_line(const void *a, const void *b) {
+  const measured *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+static int compare(int argc, char **argv) {
+  long min_sites = 100;
+  int i = 0;
+  if (argc >= 2 && !strcmp(argv[0], "--min-sites")) {
+    min_sites = strtol(argv[1], NULL, 10);
+    i = 2;
+  }
+  if (argc - i != 3) {
+    fputs("usage: hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>\n", stderr);
+    return 2;
+  }
+  const char *name = argv[i], *mpath = argv[i + 1], *hpath = argv[i + 2];
+  FILE *mf = fopen(mpath, "r"), *hf = fopen(hpath, "r");
+  if (!mf || !hf) {
+    fprintf(stderr, "hl-groundtruth: cannot open %s\n", !mf ? mpath : hpath);
+    return 2;
+  }
+
+  measured *m = NULL;
+  size_t nm = 0, capm = 0;
+  int bad = 0;
+  for (char *s; (s = read_line(mf)); free(s)) {
+    int line, used = 0;
+    unsigned long count;
+    if (sscanf(s, "%d %lu %n", &line, &count, &used) < 2 || used == 0) {
+      fprintf(stderr, "hl-groundtruth: %s: not a measurement: '%s'\n", mpath, s);
+      bad = 1;
+      continue;
+    }
+    if (nm == capm) {
+      capm = capm ? capm * 2 : 256;
+      m = xrealloc(m, capm * sizeof *m);
+    }
+    buf lb = {0};
+    buf_puts(&lb, s + used);
+    m[nm++] = (measured){line, count, lb.s, 0, 0};
+  }
+  fclose(mf);
+  qsort(m, nm, sizeof *m, by_line);
+  for (size_t k = 1; k < nm; k++)
+    if (m[k].line == m[k - 1].line) {
+      fprintf(stderr, "hl-groundtruth: %s: line %d was measured twice: the corpus is wrong\n", mpath, m[k].line);
+      bad = 1;
+    }
+
+  lines stray = {0};
+  for (char *s; (s = read_line(hf)); free(s)) {
+    int line = diagnostic_line(s, "warning");
+    int remark = 0;
+    if (!line) remark = line = diagnostic_line(s, "remark");
+    if (!line) continue;
+    measured key = {line, 0, NULL, 0, 0};
+    measured *hit = bsearch(&key, m, nm, sizeof *m, by_line);
+    if (hit && remark) hit->undecided = 1;
+    else if (hit) hit->warned = 1;
+    else if (!remark) lines_add(&stray, line);
+  }
+  fclose(hf);
+
+  size_t allocating = 0, disagreements = 0, undecided = 0;
+  for (size_t k = 0; k < nm; k++) {
+    int allocated = m[k].count > 0;
+    allocating += allocated;
+    undecided += m[k].undecided;
+    if (allocated && !m[k].warned) {
+      printf("%s: line %d: allocated %lu time%s but heaplint is silent%s [%s]\n", name, m[k].line, m[k].count,
+             m[k].count == 1 ? "" : "s", m[k].undecided ? " (it left the site undecided)" : "", m[k].label);
+      disagreements++;
+    } else if (!allocated && m[k].warned) {
+      printf("%s: line %d: heaplint warns but nothing allocated [%s]\n", name, m[k].line, m[k].label);
+      disagreements++;
+    } else if (m[k].undecided) {
+      printf("%s: line %d: note: heaplint left the site undecided; it allocated %lu time%s [%s]\n", name, m[k].line,
+             m[k].count, m[k].count == 1 ? "" : "s", m[k].label);
+    }
+  }
+  /* A warning on one line may be repeated (a note-bearing diagnostic, or two
+   * stores on one line); report each stray line once. */
+  for (size_t k = 0; k < stray.n; k++) {
+    int dup = 0;
+    for (size_t j = 0; j < k; j++) dup |= stray.v[j] == stray.v[k];
+    if (dup) continue;
+    printf("%s: line %d: heaplint warns on a line that is not a site\n", name, stray.v[k]);
+    disagreements++;
+  }
+  printf("groundtruth %s: %zu sites, %zu allocate, %zu disagreement%s, %zu undecided\n", name, nm, allocating,
+         disagreements, disagreements == 1 ? "" : "s", undecided);
+  if ((long)nm < min_sites) {
+    printf("groundtruth %s: fewer than %ld sites were measured\n", name, min_sites);
+    bad = 1;
+  }
+  for (size_t k = 0; k < nm; k++) free(m[k].label);
+  free(m);
+  free(stray.v);
+  return bad || disagreements ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "generate")) return generate(argv[2]);
+  if (argc >= 2 && !strcmp(argv[1], "compare")) return compare(argc - 2, argv + 2);
+  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function\n"
+        "       hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>\n",
+        stderr);
+  return 2;
+}
