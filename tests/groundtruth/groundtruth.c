@@ -483,63 +483,65 @@ static const char in_place_type[] =
 typedef struct context {
   const char *name;
   const char *tmpl;
+  int in_place; /* constructs the store's type, not its expression */
 } context;
 
 /* Where callables are stored, for std::function and std::move_only_function. */
 static const context function_contexts[] = {
-    {"direct-init", direct_init},
-    {"brace-init", brace_init},
-    {"assignment", assign},
-    {"argument by value", arg_by_value},
-    {"argument by const ref", arg_by_cref},
-    {"return", returned},
-    {"constructor member initializer", member_init},
-    {"default member initializer", default_member_init},
-    {"push_back", push_back},
-    {"emplace_back", emplace_back},
-    {"vector insert", vector_insert},
-    {"list emplace_back", list_emplace_back},
-    {"deque push_back", deque_push_back},
-    {"map emplace", map_emplace},
-    {"map try_emplace", map_try_emplace},
-    {"map subscript assignment", map_subscript},
-    {"map insert of a braced pair", map_insert},
-    {"unordered_map emplace", umap_emplace},
-    {"for loop body", in_loop},
-    {"while loop body", in_while_loop},
-    {"lambda body", in_lambda_body},
-    {"function template", in_function_template},
-    {"macro argument", through_macro_arg},
-    {"macro body", through_macro_body},
-    {"using alias", through_using},
-    {"typedef", through_typedef},
+    {"direct-init", direct_init, 0},
+    {"brace-init", brace_init, 0},
+    {"assignment", assign, 0},
+    {"argument by value", arg_by_value, 0},
+    {"argument by const ref", arg_by_cref, 0},
+    {"return", returned, 0},
+    {"constructor member initializer", member_init, 0},
+    {"default member initializer", default_member_init, 0},
+    {"push_back", push_back, 0},
+    {"emplace_back", emplace_back, 0},
+    {"vector insert", vector_insert, 0},
+    {"list emplace_back", list_emplace_back, 0},
+    {"deque push_back", deque_push_back, 0},
+    {"map emplace", map_emplace, 0},
+    {"map try_emplace", map_try_emplace, 0},
+    {"map subscript assignment", map_subscript, 0},
+    {"map insert of a braced pair", map_insert, 0},
+    {"unordered_map emplace", umap_emplace, 0},
+    {"for loop body", in_loop, 0},
+    {"while loop body", in_while_loop, 0},
+    {"lambda body", in_lambda_body, 0},
+    {"function template", in_function_template, 0},
+    {"macro argument", through_macro_arg, 0},
+    {"macro body", through_macro_body, 0},
+    {"using alias", through_using, 0},
+    {"typedef", through_typedef, 0},
 };
 
 /* The same for std::any, plus its in-place forms. */
 static const context any_contexts[] = {
-    {"direct-init", direct_init},
-    {"brace-init", brace_init},
-    {"assignment", assign},
-    {"argument by value", arg_by_value},
-    {"argument by const ref", arg_by_cref},
-    {"return", returned},
-    {"constructor member initializer", member_init},
-    {"default member initializer", default_member_init},
-    {"push_back", push_back},
-    {"emplace_back", emplace_back},
-    {"map emplace", map_emplace},
-    {"map try_emplace", map_try_emplace},
-    {"map subscript assignment", map_subscript},
-    {"for loop body", in_loop},
-    {"lambda body", in_lambda_body},
-    {"function template", in_function_template},
-    {"macro argument", through_macro_arg},
-    {"macro body", through_macro_body},
-    {"using alias", through_using},
-    {"typedef", through_typedef},
-    {"std::make_any", make_any},
-    {"any.emplace", any_emplace},
-    {"std::in_place_type", in_place_type},
+    {"direct-init", direct_init, 0},
+    {"brace-init", brace_init, 0},
+    {"assignment", assign, 0},
+    {"argument by value", arg_by_value, 0},
+    {"argument by const ref", arg_by_cref, 0},
+    {"return", returned, 0},
+    {"constructor member initializer", member_init, 0},
+    {"default member initializer", default_member_init, 0},
+    {"push_back", push_back, 0},
+    {"emplace_back", emplace_back, 0},
+    {"map emplace", map_emplace, 0},
+    {"map try_emplace", map_try_emplace, 0},
+    {"map subscript assignment", map_subscript, 0},
+    {"map insert of a braced pair", map_insert, 0},
+    {"for loop body", in_loop, 0},
+    {"lambda body", in_lambda_body, 0},
+    {"function template", in_function_template, 0},
+    {"macro argument", through_macro_arg, 0},
+    {"macro body", through_macro_body, 0},
+    {"using alias", through_using, 0},
+    {"typedef", through_typedef, 0},
+    {"std::make_any", make_any, 1},
+    {"any.emplace", any_emplace, 1},
+    {"std::in_place_type", in_place_type, 1},
 };
 
 /* ---- the program around the sites ---- */
@@ -724,7 +726,7 @@ static void context_sites(gen *g, const char *wrapper, const context *c, size_t 
   for (size_t i = 0; i < nc; i++)
     for (size_t k = 0; k < nv; k++) {
       char label[160];
-      snprintf(label, sizeof label, "%s, %s", c[i].name, v[k].label);
+      snprintf(label, sizeof label, "%s, %s", c[i].name, c[i].in_place ? v[k].type : v[k].label);
       store st = v[k];
       st.label = label;
       site(g, c[i].tmpl, wrapper, &st);
@@ -769,6 +771,14 @@ static const char function_types[] =
     "struct F_ref_member { long &r = g_long; void operator()() const {} };\n"
     "struct F_string_member { std::string s; void operator()() const {} };\n"
     "struct F_function_member { std::function<void()> f; void operator()() const {} };\n"
+    "struct F_dtor_default { long x = 1; ~F_dtor_default() = default; void operator()() const {} };\n"
+    "union U16 { long l[2]; char c[16]; void operator()() const {} };\n"
+    "union U24 { long l[3]; char c[24]; void operator()() const {} };\n"
+    "// Packed: sizes that are no multiple of 8, at alignment 1.\n"
+    "struct __attribute__((packed)) F_packed9 { char c = 0; long l = 1; void operator()() const {} };\n"
+    "struct __attribute__((packed)) F_packed17 { char c = 0; long l[2] = {}; void operator()() const {} };\n"
+    "struct __attribute__((packed)) F_packed25 { char c = 0; long l[3] = {}; void operator()() const {} };\n"
+    "struct Pred { bool operator()() const { return true; } };\n"
     "// The same traits at the sizes around libc++'s 24 bytes.\n"
     "struct F_copy_noexcept_24 { long x[3] = {}; F_copy_noexcept_24() = default; F_copy_noexcept_24(const F_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
     "struct F_copy_noexcept_32 { long x[4] = {}; F_copy_noexcept_32() = default; F_copy_noexcept_32(const F_copy_noexcept_32 &) noexcept {} void operator()() const {} };\n"
@@ -887,6 +897,12 @@ static const store function_stores[] = {
     {"functor user copy assignment", NULL, NULL, "hl_gt::F_copy_assign{}", NULL, NULL, NULL},
     {"functor user move assignment", NULL, NULL, "hl_gt::F_move_assign{}", NULL, NULL, NULL},
     {"functor deleted copy assignment", NULL, NULL, "hl_gt::F_deleted_assign{}", NULL, NULL, NULL},
+    {"functor destructor defaulted", NULL, NULL, "hl_gt::F_dtor_default{}", NULL, NULL, NULL},
+    {"union functor 16 bytes", NULL, NULL, "hl_gt::U16{}", NULL, NULL, NULL},
+    {"union functor 24 bytes", NULL, NULL, "hl_gt::U24{}", NULL, NULL, NULL},
+    {"packed functor 9 bytes", NULL, NULL, "hl_gt::F_packed9{}", NULL, NULL, NULL},
+    {"packed functor 17 bytes", NULL, NULL, "hl_gt::F_packed17{}", NULL, NULL, NULL},
+    {"packed functor 25 bytes", NULL, NULL, "hl_gt::F_packed25{}", NULL, NULL, NULL},
     {"functor copy noexcept, move noexcept(false)", NULL, NULL, "hl_gt::F_copy_noexcept_move_throw{}", NULL, NULL,
      NULL},
     {"functor copy may throw, move noexcept", NULL, NULL, "hl_gt::F_copy_throw_move_noexcept{}", NULL, NULL, NULL},
@@ -951,6 +967,10 @@ static const store function_stores[] = {
     {"std::cref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::cref(big)", NULL, NULL, NULL},
     {"std::ref of a lambda", NULL, "long l1 = 1, l2 = 2, l3 = 3; auto lam = [l1, l2, l3] { hl_gt::use(l1, l2, l3); };",
      "std::ref(lam)", NULL, NULL, NULL},
+    /* Other library adaptors. */
+    {"std::mem_fn of a member function", "void(hl_gt::MemS &)", NULL, "std::mem_fn(&hl_gt::MemS::m)", NULL, NULL,
+     NULL},
+    {"std::not_fn of a functor", "bool()", NULL, "std::not_fn(hl_gt::Pred{})", NULL, NULL, NULL},
     /* Function pointers. */
     {"function pointer &g0", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
     {"function name g0", NULL, NULL, "hl_gt::g0", NULL, NULL, NULL},
@@ -980,14 +1000,14 @@ static const store function_context_stores[] = {
 /* The contexts where lambdas are usually written, with a lambda (heaplint
  * finds a closure's captures through the lambda expression). */
 static const context lambda_contexts[] = {
-    {"return", returned},
-    {"constructor member initializer", member_init},
-    {"default member initializer", default_member_init},
-    {"push_back", push_back},
-    {"map insert of a braced pair", map_insert},
-    {"for loop body", in_loop},
-    {"lambda body", in_lambda_body},
-    {"function template", in_function_template},
+    {"return", returned, 0},
+    {"constructor member initializer", member_init, 0},
+    {"default member initializer", default_member_init, 0},
+    {"push_back", push_back, 0},
+    {"map insert of a braced pair", map_insert, 0},
+    {"for loop body", in_loop, 0},
+    {"lambda body", in_lambda_body, 0},
+    {"function template", in_function_template, 0},
 };
 
 static const store lambda_context_stores[] = {
@@ -1120,6 +1140,9 @@ static const store any_stores[] = {
     {"std::tuple<long, long, long>", NULL, NULL, "std::tuple<long, long, long>(1, 2, 3)", NULL, NULL, NULL},
     {"std::optional<long>", NULL, NULL, "std::optional<long>(1)", NULL, NULL, NULL},
     {"std::string_view", NULL, NULL, "std::string_view(\"abc\")", NULL, NULL, NULL},
+    {"std::ref of a 32-byte struct", NULL, "hl_gt::AS32 big;", "std::ref(big)", NULL, NULL, NULL},
+    {"packed struct 9 bytes", NULL, NULL, "hl_gt::F_packed9{}", NULL, NULL, NULL},
+    {"packed struct 25 bytes", NULL, NULL, "hl_gt::F_packed25{}", NULL, NULL, NULL},
     /* Lambdas and class templates. */
     {"lambda [l1]", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
     {"lambda [l1, l2, l3]", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }", NULL,
@@ -1286,24 +1309,24 @@ static const store mofunc_stores[] = {
 };
 
 static const context mofunc_contexts[] = {
-    {"direct-init", direct_init},
-    {"brace-init", brace_init},
-    {"assignment", assign},
-    {"argument by value", arg_by_value},
-    {"return", returned},
-    {"constructor member initializer", member_init},
-    {"default member initializer", default_member_init},
-    {"push_back", push_back},
-    {"emplace_back", emplace_back},
-    {"map emplace", map_emplace},
-    {"map try_emplace", map_try_emplace},
-    {"map subscript assignment", map_subscript},
-    {"for loop body", in_loop},
-    {"lambda body", in_lambda_body},
-    {"function template", in_function_template},
-    {"macro argument", through_macro_arg},
-    {"using alias", through_using},
-    {"std::in_place_type", in_place_type},
+    {"direct-init", direct_init, 0},
+    {"brace-init", brace_init, 0},
+    {"assignment", assign, 0},
+    {"argument by value", arg_by_value, 0},
+    {"return", returned, 0},
+    {"constructor member initializer", member_init, 0},
+    {"default member initializer", default_member_init, 0},
+    {"push_back", push_back, 0},
+    {"emplace_back", emplace_back, 0},
+    {"map emplace", map_emplace, 0},
+    {"map try_emplace", map_try_emplace, 0},
+    {"map subscript assignment", map_subscript, 0},
+    {"for loop body", in_loop, 0},
+    {"lambda body", in_lambda_body, 0},
+    {"function template", in_function_template, 0},
+    {"macro argument", through_macro_arg, 0},
+    {"using alias", through_using, 0},
+    {"std::in_place_type", in_place_type, 1},
 };
 
 /* Fits, fits (24 bytes, not trivially copyable), does not fit. */
