@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory_resource>
@@ -29,34 +30,47 @@ int repetitions = 41;
 // Keeps the optimiser from dropping the work on c.
 template <class T> void escape(T& c) { asm volatile("" : : "r"(&c) : "memory"); }
 
-template <class Body> double median_ns_per_op(Body body) {
-  std::vector<double> runs;
-  for (int r = 0; r < repetitions; r++) {
-    auto t0 = std::chrono::steady_clock::now();
-    body();
-    auto t1 = std::chrono::steady_clock::now();
-    runs.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / kOps);
+// One workload (a container kind) with one body per allocator. The
+// allocators take turns, round after round, so that a change in machine
+// load hits them all alike; each gets the median of its rounds.
+class workload {
+ public:
+  explicit workload(const char* name) : name_(name) {}
+
+  template <class Body> void add(const char* allocator, Body body) {
+    cases_.push_back({allocator, std::function<void()>(body), {}});
   }
-  std::sort(runs.begin(), runs.end());
-  return runs[runs.size() / 2];
-}
 
-void report(const char* container, const char* allocator, double ns, unsigned long news) {
-  std::printf("%s\t%s\t%.2f\t%lu\n", container, allocator, ns, news);
-  std::fflush(stdout);
-}
+  void run() {
+    for (auto& c : cases_) c.body();  // warm up: pools, caches, page faults
+    for (int r = 0; r < repetitions; r++) {
+      for (auto& c : cases_) {
+        auto t0 = std::chrono::steady_clock::now();
+        c.body();
+        auto t1 = std::chrono::steady_clock::now();
+        c.runs.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / kOps);
+      }
+    }
+    for (auto& c : cases_) {
+      std::sort(c.runs.begin(), c.runs.end());
+      unsigned long news = hl_count::count(c.body);
+      std::printf("%s\t%s\t%.2f\t%lu\n", name_, c.allocator, c.runs[c.runs.size() / 2], news);
+    }
+    std::fflush(stdout);
+  }
 
-// Runs body's workload once to warm up, then measures it, and counts the
-// global operator new calls of one more round.
-template <class Body> void measure(const char* container, const char* allocator, Body body) {
-  body();
-  double ns = median_ns_per_op(body);
-  unsigned long news = hl_count::count(body);
-  report(container, allocator, ns, news);
-}
+ private:
+  struct entry {
+    const char* allocator;
+    std::function<void()> body;
+    std::vector<double> runs;
+  };
+  const char* name_;
+  std::vector<entry> cases_;
+};
 
-template <class List> void bench_list(const char* allocator, List& l) {
-  measure("list<int>", allocator, [&] {
+template <class List> void list_case(workload& w, const char* allocator, List& l) {
+  w.add(allocator, [&] {
     for (int i = 0; i < kOps; i++) l.push_back(i);
     escape(l);
     l.clear();
@@ -69,30 +83,33 @@ template <class List> void bench_list(const char* allocator, List& l) {
 // libstdc++'s map::emplace takes the lower_bound-then-hint shortcut only for
 // std::allocator, which would compare two algorithms instead of two
 // allocators (operator[] and try_emplace take it for every allocator).
-template <class Map> void bench_map(const char* allocator, Map& m) {
-  measure("map<int,int> insert at end", allocator, [&] {
+template <class Map> void map_hint_case(workload& w, const char* allocator, Map& m) {
+  w.add(allocator, [&] {
     for (int i = 0; i < kOps; i++) m.emplace_hint(m.end(), i, i);
     escape(m);
     m.clear();
   });
-  measure("map<int,int> operator[]", allocator, [&] {
+}
+
+template <class Map> void map_index_case(workload& w, const char* allocator, Map& m) {
+  w.add(allocator, [&] {
     for (int i = 0; i < kOps; i++) m[i] = i;
     escape(m);
     m.clear();
   });
 }
 
-template <class Set> void bench_set(const char* allocator, Set& s) {
-  // Keys in a scrambled order, so that the tree rebalances as in real use.
-  measure("set<int>", allocator, [&] {
+// Keys in a scrambled order, so that the tree rebalances as in real use.
+template <class Set> void set_case(workload& w, const char* allocator, Set& s) {
+  w.add(allocator, [&] {
     for (int i = 0; i < kOps; i++) s.insert(static_cast<int>((i * 7919u) % kOps));
     escape(s);
     s.clear();
   });
 }
 
-template <class Make> void bench_string(const char* allocator, Make make) {
-  measure("string growth", allocator, [&] {
+template <class Make> void string_case(workload& w, const char* allocator, Make make) {
+  w.add(allocator, [make] {
     auto s = make();
     for (int i = 0; i < kOps; i++) s.push_back(static_cast<char>('a' + i % 26));
     escape(s);
@@ -109,41 +126,57 @@ int main(int argc, char** argv) {
   hl::bound_allocator<int> bound(mine);
   std::pmr::unsynchronized_pool_resource pmr;
 
+  const char* names[] = {"std::allocator", "hl::pool_allocator", "hl::bound_allocator",
+                         "pmr::unsynchronized_pool"};
   {
     std::list<int> a;
     hl::list<int> b;
     hl::bound::list<int> c(bound);
     std::pmr::list<int> d(&pmr);
-    bench_list("std::allocator", a);
-    bench_list("hl::pool_allocator", b);
-    bench_list("hl::bound_allocator", c);
-    bench_list("pmr::unsynchronized_pool", d);
+    workload w("list<int>");
+    list_case(w, names[0], a);
+    list_case(w, names[1], b);
+    list_case(w, names[2], c);
+    list_case(w, names[3], d);
+    w.run();
   }
   {
     std::map<int, int> a;
     hl::map<int, int> b;
     hl::bound::map<int, int> c(bound);
     std::pmr::map<int, int> d(&pmr);
-    bench_map("std::allocator", a);
-    bench_map("hl::pool_allocator", b);
-    bench_map("hl::bound_allocator", c);
-    bench_map("pmr::unsynchronized_pool", d);
+    workload hint("map<int,int> insert at end"), index("map<int,int> operator[]");
+    map_hint_case(hint, names[0], a);
+    map_hint_case(hint, names[1], b);
+    map_hint_case(hint, names[2], c);
+    map_hint_case(hint, names[3], d);
+    hint.run();
+    map_index_case(index, names[0], a);
+    map_index_case(index, names[1], b);
+    map_index_case(index, names[2], c);
+    map_index_case(index, names[3], d);
+    index.run();
   }
   {
     std::set<int> a;
     hl::set<int> b;
     hl::bound::set<int> c(bound);
     std::pmr::set<int> d(&pmr);
-    bench_set("std::allocator", a);
-    bench_set("hl::pool_allocator", b);
-    bench_set("hl::bound_allocator", c);
-    bench_set("pmr::unsynchronized_pool", d);
+    workload w("set<int>");
+    set_case(w, names[0], a);
+    set_case(w, names[1], b);
+    set_case(w, names[2], c);
+    set_case(w, names[3], d);
+    w.run();
   }
-  bench_string("std::allocator", [] { return std::string(); });
-  bench_string("hl::pool_allocator", [] { return hl::string(); });
-  bench_string("hl::bound_allocator", [&] { return hl::bound::string(bound); });
-  bench_string("pmr::unsynchronized_pool", [&] { return std::pmr::string(&pmr); });
-
+  {
+    workload w("string growth");
+    string_case(w, names[0], [] { return std::string(); });
+    string_case(w, names[1], [] { return hl::string(); });
+    string_case(w, names[2], [&] { return hl::bound::string(bound); });
+    string_case(w, names[3], [&] { return std::pmr::string(&pmr); });
+    w.run();
+  }
   hl_allocator_destroy(mine);
   return 0;
 }
