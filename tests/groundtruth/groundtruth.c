@@ -1044,6 +1044,8 @@ static const char any_types[] =
     "struct AS_copy_throw_move_noexcept { int x = 1; AS_copy_throw_move_noexcept() = default; AS_copy_throw_move_noexcept(const AS_copy_throw_move_noexcept &o) : x(o.x) {} AS_copy_throw_move_noexcept(AS_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} };\n"
     "struct AS_dtor { int x = 1; ~AS_dtor() {} };\n"
     "struct AS_dtor_noexcept_false { int x = 1; ~AS_dtor_noexcept_false() noexcept(false) {} };\n"
+    "struct DtorThrows { ~DtorThrows() noexcept(false) {} };\n"
+    "struct AS_member_dtor_noexcept_false { int x = 1; DtorThrows m; };\n"
     "struct AS_copy_assign { int x = 1; AS_copy_assign &operator=(const AS_copy_assign &o) { x = o.x; return *this; } };\n"
     "struct AS_virtual { int x = 1; virtual ~AS_virtual() = default; };\n"
     "struct AS_virtual_base : virtual AS8 {};\n"
@@ -1121,6 +1123,8 @@ static const store any_stores[] = {
     {"struct copy may throw, move noexcept", NULL, NULL, "hl_gt::AS_copy_throw_move_noexcept{}", NULL, NULL, NULL},
     {"struct user destructor", NULL, NULL, "hl_gt::AS_dtor{}", NULL, NULL, NULL},
     {"struct destructor noexcept(false)", NULL, NULL, "hl_gt::AS_dtor_noexcept_false{}", NULL, NULL, NULL},
+    {"struct member whose destructor is noexcept(false)", NULL, NULL, "hl_gt::AS_member_dtor_noexcept_false{}", NULL,
+     NULL, NULL},
     {"struct user copy assignment", NULL, NULL, "hl_gt::AS_copy_assign{}", NULL, NULL, NULL},
     {"struct virtual destructor 16 bytes", NULL, NULL, "hl_gt::AS_virtual{}", NULL, NULL, NULL},
     {"struct virtual base", NULL, NULL, "hl_gt::AS_virtual_base{}", NULL, NULL, NULL},
@@ -1211,6 +1215,8 @@ static const char mofunc_types[] =
     "struct M_move_only_throw { long x = 1; M_move_only_throw() = default; M_move_only_throw(const M_move_only_throw &) = delete; M_move_only_throw(M_move_only_throw &&o) : x(o.x) {} void operator()() const {} };\n"
     "struct M_dtor { long x = 1; ~M_dtor() {} void operator()() const {} };\n"
     "struct M_dtor_noexcept_false { long x = 1; ~M_dtor_noexcept_false() noexcept(false) {} void operator()() const {} };\n"
+    "struct MDtorThrows { ~MDtorThrows() noexcept(false) {} };\n"
+    "struct M_member_dtor_noexcept_false { long x = 1; MDtorThrows m; void operator()() const {} };\n"
     "struct M_virtual_16 { long x = 1; virtual void operator()() const {} };\n"
     "struct M_virtual_24 { long x[2] = {}; virtual void operator()() const {} };\n"
     "struct M_virtual_32 { long x[3] = {}; virtual void operator()() const {} };\n"
@@ -1280,6 +1286,8 @@ static const store mofunc_stores[] = {
     {"functor move-only, move may throw", NULL, NULL, "hl_gt::M_move_only_throw{}", NULL, NULL, NULL},
     {"functor user destructor", NULL, NULL, "hl_gt::M_dtor{}", NULL, NULL, NULL},
     {"functor destructor noexcept(false)", NULL, NULL, "hl_gt::M_dtor_noexcept_false{}", NULL, NULL, NULL},
+    {"functor member whose destructor is noexcept(false)", NULL, NULL, "hl_gt::M_member_dtor_noexcept_false{}", NULL,
+     NULL, NULL},
     {"functor virtual 16 bytes", NULL, NULL, "hl_gt::M_virtual_16{}", NULL, NULL, NULL},
     {"functor virtual 24 bytes", NULL, NULL, "hl_gt::M_virtual_24{}", NULL, NULL, NULL},
     {"functor virtual 32 bytes", NULL, NULL, "hl_gt::M_virtual_32{}", NULL, NULL, NULL},
