@@ -77,7 +77,7 @@ struct heap {
   heap *next_heap;      /* every heap of the source */
   heap *next_abandoned; /* heaps of exited threads, waiting for a new thread */
   chunk *empty;         /* retained empty chunks */
-  size_t nempty;
+  _Atomic size_t nempty; /* owner-written, read by statistics */
   chunk *all;           /* private allocator: every chunk, for destroy */
   int shared;           /* part of the process-wide allocator */
   cls cls[];
@@ -452,10 +452,10 @@ static HL_NOINLINE void chunk_retire(heap *h, chunk *k) {
   cls *c = &h->cls[k->cls];
   stat_set(&c->chunks, stat_getz(&c->chunks) - 1);
   k->kind = KIND_EMPTY;
-  if (h->nempty < h->src->retain) {
+  if (stat_getz(&h->nempty) < h->src->retain) {
     k->next = h->empty;
     h->empty = k;
-    h->nempty++;
+    stat_set(&h->nempty, stat_getz(&h->nempty) + 1);
     k->listed = LIST_EMPTY;
   } else {
     all_unlink(h, k);
@@ -548,7 +548,7 @@ static int refill(heap *h, uint32_t ci) {
   chunk *k = h->empty;
   if (k) {
     h->empty = k->next;
-    h->nempty--;
+    stat_set(&h->nempty, stat_getz(&h->nempty) - 1);
   } else if ((k = chunk_get(h->src)) != NULL) {
     all_link(h, k);
   } else if ((k = steal_idle_chunk(h)) == NULL) {
@@ -785,7 +785,7 @@ static size_t heap_trim(heap *h) {
     chunk_put(h->src, k);
     n++;
   }
-  h->nempty = 0;
+  stat_set(&h->nempty, 0);
   return n;
 }
 
@@ -825,7 +825,7 @@ static hl_status stats_collect(source *s, size_t index, hl_pool_stats *out) {
   for (heap *h = s->heaps; h; h = h->next_heap) {
     for (uint32_t ci = 0; ci < s->nclasses; ci++)
       if (ci == index || index == s->nclasses + 1) stats_add_class(s, h, ci, out);
-    if (index == s->nclasses + 1) out->chunks += h->nempty;
+    if (index == s->nclasses + 1) out->chunks += stat_getz(&h->nempty);
   }
   return HL_OK;
 }

@@ -8,8 +8,11 @@
 
 _Noreturn void hl_dbg_fatal(const char *pool, size_t block_size, const void *p, const char *what) {
   char line[320];
-  snprintf(line, sizeof line, "heaplint: %s %p (pool '%s', block size %zu)", what, p, pool,
-           block_size);
+  if (block_size)
+    snprintf(line, sizeof line, "heaplint: %s %p (pool '%s', block size %zu)", what, p, pool,
+             block_size);
+  else
+    snprintf(line, sizeof line, "heaplint: %s %p (pool '%s')", what, p, pool);
   hl_report_handler()(line);
   abort();
 }

@@ -25,8 +25,9 @@
 
 enum { HL_FILL_ALLOC = 0xCD, HL_FILL_FREE = 0xDD, HL_FILL_GUARD = 0xFD };
 
-/* Formats "heaplint: <what> <p> (pool '<pool>', block size N)", hands it to
- * the report handler and aborts. */
+/* Formats "heaplint: <what> <p> (pool '<pool>', block size N)" (without the
+ * size when it is 0, i.e. unknown), hands it to the report handler and
+ * aborts. */
 _Noreturn void hl_dbg_fatal(const char *pool, size_t block_size, const void *p, const char *what);
 
 /* A block is being handed out: checks that a reused block was not written

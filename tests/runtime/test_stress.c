@@ -19,7 +19,7 @@
 #include "heaplint/pool.h"
 
 #define THREADS 4
-#define OPS 60000
+#define OPS 40000
 #define SLOTS 128
 #define MAILBOXES 64
 
