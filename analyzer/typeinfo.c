@@ -14,7 +14,7 @@ typedef struct answer {
   char *key;       /* library "\n" canonical spelling */
   int answered;    /* the compiler was asked */
   int failed;      /* ...and could not answer (the type was not nameable there) */
-  unsigned bits;   /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move */
+  unsigned bits;   /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
 } answer;
 
 struct hl_trait_cache {
@@ -85,6 +85,7 @@ void hl_traits_free(hl_traits *t) {
   free(t->trivially_copyable.why);
   free(t->nothrow_copy.why);
   free(t->nothrow_move.why);
+  free(t->nothrow_destroy.why);
   memset(t, 0, sizeof *t);
 }
 
@@ -189,6 +190,7 @@ static void all(hl_traits *t, hl_tri v, const char *why) {
   set(&t->trivially_copyable, v, why ? hl_xstrdup(why) : NULL);
   set(&t->nothrow_copy, v, why ? hl_xstrdup(why) : NULL);
   set(&t->nothrow_move, v, why ? hl_xstrdup(why) : NULL);
+  set(&t->nothrow_destroy, v, why ? hl_xstrdup(why) : NULL);
 }
 
 /* A culprit clause: why begins with a space when it is about the type itself
@@ -210,15 +212,19 @@ static void fold_all(hl_traits *acc, const hl_traits *part, const char *desc) {
   fold(&acc->trivially_copyable, &part->trivially_copyable, desc);
   fold(&acc->nothrow_copy, &part->nothrow_copy, desc);
   fold(&acc->nothrow_move, &part->nothrow_move, desc);
+  fold(&acc->nothrow_destroy, &part->nothrow_destroy, desc);
+}
+
+static void copy_trait(hl_trait *dst, const hl_trait *src) {
+  dst->value = src->value;
+  dst->why = src->why ? hl_xstrdup(src->why) : NULL;
 }
 
 static void copy_traits(hl_traits *dst, const hl_traits *src) {
-  dst->trivially_copyable.value = src->trivially_copyable.value;
-  dst->nothrow_copy.value = src->nothrow_copy.value;
-  dst->nothrow_move.value = src->nothrow_move.value;
-  dst->trivially_copyable.why = src->trivially_copyable.why ? hl_xstrdup(src->trivially_copyable.why) : NULL;
-  dst->nothrow_copy.why = src->nothrow_copy.why ? hl_xstrdup(src->nothrow_copy.why) : NULL;
-  dst->nothrow_move.why = src->nothrow_move.why ? hl_xstrdup(src->nothrow_move.why) : NULL;
+  copy_trait(&dst->trivially_copyable, &src->trivially_copyable);
+  copy_trait(&dst->nothrow_copy, &src->nothrow_copy);
+  copy_trait(&dst->nothrow_move, &src->nothrow_move);
+  copy_trait(&dst->nothrow_destroy, &src->nothrow_destroy);
 }
 
 /* what, followed by " (file:line)" of c. */
@@ -452,6 +458,18 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   else if (s.dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s.dtor));
   else set(tc, memb.trivially_copyable.value, dup_why(&memb.trivially_copyable));
 
+  /* Nothrow destruction: its own destructor's noexcept, or the parts'. */
+  hl_trait *ds = &out->nothrow_destroy;
+  if (s.dtor_decl) {
+    hl_tri v = declared_nothrow(s.dtor, &as_members);
+    if (as_members) set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
+    else if (v == HL_NO) set(ds, HL_NO, at(T, " has a destructor that may throw", s.dtor));
+    else if (v == HL_UNKNOWN)
+      set(ds, HL_UNKNOWN, at(T, " has a destructor whose noexcept heaplint cannot evaluate", s.dtor));
+  } else {
+    set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
+  }
+
   /* Nothrow copy construction. */
   hl_trait *cp = &out->nothrow_copy;
   if (s.copy_decl && s.copy_deleted) {
@@ -486,6 +504,10 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   } else {
     set(mv, memb.nothrow_move.value, dup_why(&memb.nothrow_move));
   }
+
+  /* Constructing T(x) in a nothrow context also destroys it. */
+  fold(cp, ds, "");
+  fold(mv, ds, "");
   hl_traits_free(&memb);
 }
 
@@ -546,6 +568,8 @@ static void answered_traits(const answer *a, hl_traits *out) {
       (a->bits & 2) ? NULL : hl_xstrdup(" may throw when copied"));
   set(&out->nothrow_move, (a->bits & 4) ? HL_YES : HL_NO,
       (a->bits & 4) ? NULL : hl_xstrdup(" may throw when moved"));
+  set(&out->nothrow_destroy, (a->bits & 16) ? HL_YES : HL_NO,
+      (a->bits & 16) ? NULL : hl_xstrdup(" may throw when destroyed"));
 }
 
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
@@ -577,6 +601,7 @@ static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out)
 size_t hl_types_pending(const hl_types *T) { return T->npend; }
 
 #define QUERY_PREFIX "__heaplint_trait_query_"
+#define QUERY_TYPE "__heaplint_trait_type_"
 
 typedef struct collect {
   hl_types *T;
@@ -596,7 +621,7 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
     if (r && i < k->T->npend && clang_EvalResult_getKind(r) == CXEval_Int) {
       long long v = clang_EvalResult_getAsLongLong(r);
       if (v & 8) {
-        k->bits[i] = (unsigned)v & 7;
+        k->bits[i] = (unsigned)v & (1 | 2 | 4 | 16);
         k->found[i] = 1;
       }
     }
@@ -606,14 +631,18 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Continue;
 }
 
+/* One alias and one constant per question; the alias also names the
+ * destructor, which a qualified template-id cannot. */
 static void append_queries(const hl_types *T, hl_sb *src) {
   for (size_t i = 0; i < T->npend; i++) {
-    const char *t = T->pend[i].spelling;
+    hl_sb_printf(src, "using " QUERY_TYPE "%zu = %s;\n", i, T->pend[i].spelling);
     hl_sb_printf(src,
-                 "constexpr int " QUERY_PREFIX "%zu = 8 | (__is_trivially_copyable(%s) ? 1 : 0)"
-                 " | (__is_nothrow_constructible(%s, const %s &) ? 2 : 0)"
-                 " | (__is_nothrow_constructible(%s, %s &&) ? 4 : 0);\n",
-                 i, t, t, t, t, t);
+                 "constexpr int " QUERY_PREFIX "%zu = 8"
+                 " | (__is_trivially_copyable(" QUERY_TYPE "%zu) ? 1 : 0)"
+                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, const " QUERY_TYPE "%zu &) ? 2 : 0)"
+                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, " QUERY_TYPE "%zu &&) ? 4 : 0)"
+                 " | (noexcept(static_cast<" QUERY_TYPE "%zu *>(nullptr)->~" QUERY_TYPE "%zu()) ? 16 : 0);\n",
+                 i, i, i, i, i, i, i, i);
   }
 }
 
@@ -780,8 +809,8 @@ static void type_traits(hl_types *T, CXType t, int ask, const char *const *names
   /* An unknown may still become known (the compiler's answers arrive later,
    * or a later call asks for them): only settled results are kept. */
   if (!names && out->trivially_copyable.value != HL_UNKNOWN && out->nothrow_copy.value != HL_UNKNOWN &&
-      out->nothrow_move.value != HL_UNKNOWN) {
-    memo m = {canon, {{0}, {0}, {0}}};
+      out->nothrow_move.value != HL_UNKNOWN && out->nothrow_destroy.value != HL_UNKNOWN) {
+    memo m = {canon, {{0}, {0}, {0}, {0}}};
     copy_traits(&m.traits, out);
     HL_PUSH(T->memos, T->nmemos, T->capmemos, m);
   }

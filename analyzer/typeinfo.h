@@ -31,8 +31,12 @@ typedef struct hl_trait {
   char *why;  /* for NO and UNKNOWN: the culprit, e.g. "capture 'sp' (std::shared_ptr<int>) is not trivially copyable" */
 } hl_trait;
 
+/* nothrow_copy and nothrow_move are what std::is_nothrow_copy/move_-
+ * constructible say, and so include a destructor that may throw: the
+ * compilers' __is_nothrow_constructible counts it, and the libraries ask
+ * exactly that. */
 typedef struct hl_traits {
-  hl_trait trivially_copyable, nothrow_copy, nothrow_move;
+  hl_trait trivially_copyable, nothrow_copy, nothrow_move, nothrow_destroy;
 } hl_traits;
 
 /* Answers of the compiler queries, shared by every translation unit of a

@@ -656,13 +656,11 @@ static void reasons(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdic
     sep = "; ";
   }
   if (v->failed & HL_REQ_NOTHROW_COPY) {
-    hl_sb_printf(b, "%sits copy constructor may throw, and %s stores only nothrow-copy-constructible targets inline",
-                 sep, L);
+    hl_sb_printf(b, "%sit is not nothrow copy constructible, which %s requires for inline storage", sep, L);
     sep = "; ";
   }
   if (v->failed & HL_REQ_NOTHROW_MOVE)
-    hl_sb_printf(b, "%sits move constructor may throw, and %s stores only nothrow-move-constructible values inline",
-                 sep, L);
+    hl_sb_printf(b, "%sit is not nothrow move constructible, which %s requires for inline storage", sep, L);
 }
 
 static void why_note(hl_finding *f, const hl_loc *loc, const char *what, const char *type, const hl_trait *t) {
@@ -722,8 +720,8 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
                                                                                       : hl_type_spelling(s->stored);
   if (v->failed & HL_REQ_TRIVIALLY_COPYABLE)
     why_note(f, &s->loc, "not trivially copyable", tname, &v->traits.trivially_copyable);
-  if (v->failed & HL_REQ_NOTHROW_COPY) why_note(f, &s->loc, "copy may throw", tname, &v->traits.nothrow_copy);
-  if (v->failed & HL_REQ_NOTHROW_MOVE) why_note(f, &s->loc, "move may throw", tname, &v->traits.nothrow_move);
+  if (v->failed & HL_REQ_NOTHROW_COPY) why_note(f, &s->loc, "not nothrow copy constructible", tname, &v->traits.nothrow_copy);
+  if (v->failed & HL_REQ_NOTHROW_MOVE) why_note(f, &s->loc, "not nothrow move constructible", tname, &v->traits.nothrow_move);
   free(tname);
   S->wording->fix(ctx, s, v, f);
   hl_findings_add(ctx->out, f);

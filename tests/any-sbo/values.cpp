@@ -9,6 +9,8 @@
 
 struct Pair { long a, b; };
 struct Quad { long a, b, c, d; };
+struct ThrowingDtor { long x = 0; ~ThrowingDtor() noexcept(false) {} };
+struct HasThrowingDtor { ThrowingDtor member; };
 struct ThrowingMove {
   long x = 0;
   ThrowingMove() = default;
@@ -35,11 +37,22 @@ void classes(std::string s) {
   // GNU: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'Quad' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
   // LLVM: values.cpp:[[@LINE+1]]:19: warning: {{.*}}'Quad' on the heap: 32 bytes (align 8) exceeds libc++'s inline buffer of 24 bytes
   std::any quad = Quad{};
-  // GNU: values.cpp:[[@LINE+4]]:19: warning: std::any stores this value of type 'ThrowingMove' on the heap: 8 bytes (align 8) would fit libstdc++'s 8-byte inline buffer, but its move constructor may throw, and libstdc++ stores only nothrow-move-constructible values inline [any-sbo]
-  // GNU: note: move may throw: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
-  // LLVM: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'ThrowingMove' on the heap: 8 bytes (align 8) would fit libc++'s 24-byte inline buffer, but its move constructor may throw
-  // LLVM: note: move may throw: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
+  // GNU: values.cpp:[[@LINE+4]]:19: warning: std::any stores this value of type 'ThrowingMove' on the heap: 8 bytes (align 8) would fit libstdc++'s 8-byte inline buffer, but it is not nothrow move constructible, which libstdc++ requires for inline storage [any-sbo]
+  // GNU: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
+  // LLVM: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'ThrowingMove' on the heap: 8 bytes (align 8) would fit libc++'s 24-byte inline buffer, but it is not nothrow move constructible
+  // LLVM: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
   std::any move = ThrowingMove{};
+  // A destructor that may throw makes the move "may throw" too: the
+  // libraries ask is_nothrow_move_constructible, which counts it.
+  // GNU: values.cpp:[[@LINE+4]]:19: warning: std::any stores this value of type 'ThrowingDtor' on the heap: 8 bytes (align 8) would fit libstdc++'s 8-byte inline buffer, but it is not nothrow move constructible, which libstdc++ requires for inline storage [any-sbo]
+  // GNU: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:10)
+  // LLVM: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'ThrowingDtor' on the heap: 8 bytes (align 8) would fit libc++'s 24-byte inline buffer, but it is not nothrow move constructible
+  // LLVM: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:10)
+  std::any dtor = ThrowingDtor{};
+  // GNU: values.cpp:[[@LINE+3]]:19: warning: {{.*}}'HasThrowingDtor'{{.*}}not nothrow move constructible
+  // GNU: note: not nothrow move constructible: member 'member' (ThrowingDtor) has a destructor that may throw ({{.*}}values.cpp:10)
+  // LLVM: values.cpp:[[@LINE+1]]:19: warning: {{.*}}'HasThrowingDtor'{{.*}}not nothrow move constructible
+  std::any memb = HasThrowingDtor{};
   // std::string: 32 bytes on libstdc++; 24 and nothrow-movable on libc++.
   // GNU: values.cpp:[[@LINE+1]]:19: warning: std::any stores this value of type 'std::string' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
   std::any text = s;

@@ -18,7 +18,7 @@ void f(long a, long b, long c, long d, std::unique_ptr<int> up) {
   std::move_only_function<void()> unique = [p = std::move(up)] {};
   // GNU: move-only-function.cpp:[[@LINE+1]]:42: warning: std::move_only_function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 24 bytes [function-sbo]
   std::move_only_function<void()> four = [a, b, c, d] {};
-  // GNU: move-only-function.cpp:[[@LINE+2]]:44: warning: std::move_only_function<void ()> stores this functor 'ThrowingMove' on the heap: 8 bytes (align 8) would fit libstdc++'s 24-byte inline buffer, but its move constructor may throw, and libstdc++ stores only nothrow-move-constructible values inline [function-sbo]
-  // GNU: note: move may throw: ThrowingMove has a move constructor that may throw ({{.*}}move-only-function.cpp:12)
+  // GNU: move-only-function.cpp:[[@LINE+2]]:44: warning: std::move_only_function<void ()> stores this functor 'ThrowingMove' on the heap: 8 bytes (align 8) would fit libstdc++'s 24-byte inline buffer, but it is not nothrow move constructible, which libstdc++ requires for inline storage [function-sbo]
+  // GNU: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}move-only-function.cpp:12)
   std::move_only_function<void()> moving = ThrowingMove{};
 }

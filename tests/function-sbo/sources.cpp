@@ -59,9 +59,9 @@ void lambdas(long a, long b, long c, long d, char ch) {
   std::function<void()> nested = [=] { [=] { (void)(a + b + c); }(); };
   // GNU: sources.cpp:[[@LINE+5]]:32: warning: {{.*}}this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   // GNU: note: captures: s (32)
-  // LLVM: sources.cpp:[[@LINE+3]]:32: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) would fit libc++'s 32-byte inline buffer, but its copy constructor may throw, and libc++ stores only nothrow-copy-constructible targets inline [function-sbo]
+  // LLVM: sources.cpp:[[@LINE+3]]:32: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) would fit libc++'s 32-byte inline buffer, but it is not nothrow copy constructible, which libc++ requires for inline storage [function-sbo]
   // LLVM: note: captures: s (24)
-  // LLVM: note: copy may throw: capture 's' (std::string) may throw when copied
+  // LLVM: note: not nothrow copy constructible: capture 's' (std::string) may throw when copied
   std::function<void()> text = [s = std::string("x")] { (void)s; };
 }
 

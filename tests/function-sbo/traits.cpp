@@ -30,14 +30,14 @@ void traits() {
   // GNU: note: use hl::inplace_function<void(), 8> (<heaplint/inplace_function.hpp>), which keeps targets of up to 8 bytes inline and never allocates{{$}}
   std::function<void()> user_copy = UserCopy{};
   // GNU: traits.cpp:[[@LINE+4]]:41: warning: {{.*}}'ThrowingCopy' on the heap: 8 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
-  // LLVM: traits.cpp:[[@LINE+3]]:41: warning: std::function<void ()> stores this functor 'ThrowingCopy' on the heap: 8 bytes (align 8) would fit libc++'s 32-byte inline buffer, but its copy constructor may throw, and libc++ stores only nothrow-copy-constructible targets inline [function-sbo]
-  // LLVM: note: copy may throw: ThrowingCopy has a copy constructor that may throw ({{.*}}traits.cpp:12)
+  // LLVM: traits.cpp:[[@LINE+3]]:41: warning: std::function<void ()> stores this functor 'ThrowingCopy' on the heap: 8 bytes (align 8) would fit libc++'s 32-byte inline buffer, but it is not nothrow copy constructible, which libc++ requires for inline storage [function-sbo]
+  // LLVM: note: not nothrow copy constructible: ThrowingCopy has a copy constructor that may throw ({{.*}}traits.cpp:12)
   // LLVM: note: use hl::inplace_function<void(), 8>
   std::function<void()> throwing_copy = ThrowingCopy{};
   // noexcept(false) and noexcept(<true expression>) are told apart.
   // GNU: traits.cpp:[[@LINE+3]]:38: warning: {{.*}}'FalseCopy'{{.*}}not trivially copyable
-  // LLVM: traits.cpp:[[@LINE+2]]:38: warning: {{.*}}'FalseCopy'{{.*}}its copy constructor may throw
-  // LLVM: note: copy may throw: FalseCopy has a copy constructor that may throw ({{.*}}traits.cpp:13)
+  // LLVM: traits.cpp:[[@LINE+2]]:38: warning: {{.*}}'FalseCopy'{{.*}}it is not nothrow copy constructible
+  // LLVM: note: not nothrow copy constructible: FalseCopy has a copy constructor that may throw ({{.*}}traits.cpp:13)
   std::function<void()> false_copy = FalseCopy{};
   // GNU: traits.cpp:[[@LINE+1]]:37: warning: {{.*}}'TrueCopy'{{.*}}not trivially copyable
   std::function<void()> true_copy = TrueCopy{};
@@ -52,17 +52,17 @@ void traits() {
   std::function<void()> virt = Virtual{};
   // GNU: traits.cpp:[[@LINE+4]]:35: warning: {{.*}}'Derived'{{.*}}not trivially copyable
   // GNU: note: not trivially copyable: base Base has a user-provided copy constructor ({{.*}}traits.cpp:18)
-  // LLVM: traits.cpp:[[@LINE+2]]:35: warning: {{.*}}'Derived'{{.*}}its copy constructor may throw
-  // LLVM: note: copy may throw: base Base has a copy constructor that may throw ({{.*}}traits.cpp:18)
+  // LLVM: traits.cpp:[[@LINE+2]]:35: warning: {{.*}}'Derived'{{.*}}it is not nothrow copy constructible
+  // LLVM: note: not nothrow copy constructible: base Base has a copy constructor that may throw ({{.*}}traits.cpp:18)
   std::function<void()> derived = Derived{};
   // GNU: traits.cpp:[[@LINE+4]]:34: warning: {{.*}}'Member'{{.*}}not trivially copyable
   // GNU: note: not trivially copyable: member 'b' (Base) has a user-provided copy constructor ({{.*}}traits.cpp:18)
-  // LLVM: traits.cpp:[[@LINE+2]]:34: warning: {{.*}}'Member'{{.*}}its copy constructor may throw
-  // LLVM: note: copy may throw: member 'b' (Base) has a copy constructor that may throw ({{.*}}traits.cpp:18)
+  // LLVM: traits.cpp:[[@LINE+2]]:34: warning: {{.*}}'Member'{{.*}}it is not nothrow copy constructible
+  // LLVM: note: not nothrow copy constructible: member 'b' (Base) has a copy constructor that may throw ({{.*}}traits.cpp:18)
   std::function<void()> member = Member{};
   // Defaulted, but not on its first declaration: user-provided.
   // GNU: traits.cpp:[[@LINE+2]]:39: warning: {{.*}}'OutOfLine'{{.*}}not trivially copyable
-  // LLVM: traits.cpp:[[@LINE+1]]:39: warning: {{.*}}'OutOfLine'{{.*}}its copy constructor may throw
+  // LLVM: traits.cpp:[[@LINE+1]]:39: warning: {{.*}}'OutOfLine'{{.*}}it is not nothrow copy constructible
   std::function<void()> out_of_line = OutOfLine{};
 }
 
