@@ -38,9 +38,9 @@ void classes(std::string s) {
   // LLVM: values.cpp:[[@LINE+1]]:19: warning: {{.*}}'Quad' on the heap: 32 bytes (align 8) exceeds libc++'s inline buffer of 24 bytes
   std::any quad = Quad{};
   // GNU: values.cpp:[[@LINE+4]]:19: warning: std::any stores this value of type 'ThrowingMove' on the heap: 8 bytes (align 8) would fit libstdc++'s 8-byte inline buffer, but it is not nothrow move constructible, which libstdc++ requires for inline storage [any-sbo]
-  // GNU: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
+  // GNU: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:18)
   // LLVM: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'ThrowingMove' on the heap: 8 bytes (align 8) would fit libc++'s 24-byte inline buffer, but it is not nothrow move constructible
-  // LLVM: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:16)
+  // LLVM: note: not nothrow move constructible: ThrowingMove has a move constructor that may throw ({{.*}}values.cpp:18)
   std::any move = ThrowingMove{};
   // A destructor that may throw makes the move "may throw" too: the
   // libraries ask is_nothrow_move_constructible, which counts it.
