@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "block.h"
 #include "debug.h"
 #include "sys.h"
 
@@ -124,18 +125,6 @@ struct hl_allocator {
 #define HL_NOINLINE
 #define HL_INLINE inline
 #endif
-
-static void *link_get(const void *b) {
-  void *next;
-  memcpy(&next, b, sizeof next);
-  return next;
-}
-
-static void link_set(void *b, const void *next) { memcpy(b, &next, sizeof next); }
-
-static int is_pow2(size_t n) { return n && (n & (n - 1)) == 0; }
-
-static size_t align_up(size_t a, size_t m) { return (a + m - 1) & ~(m - 1); }
 
 static size_t low_bit(size_t n) { return n & (~n + 1); }
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "block.h"
 #include "debug.h"
 #include "sys.h"
 
@@ -43,22 +44,6 @@ _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTE
                "HL_POOL_CONTROL_BYTES must bound the control block");
 _Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES,
                "pool.h and debug.h must agree on the guard size");
-
-static void *link_get(const void *b) {
-  void *next;
-  memcpy(&next, b, sizeof next);
-  return next;
-}
-
-static void link_set(void *b, const void *next) { memcpy(b, &next, sizeof next); }
-
-static int is_pow2(size_t n) { return n && (n & (n - 1)) == 0; }
-
-/* a rounded up to a multiple of m, or 0 on overflow (m a power of two). */
-static size_t align_up(size_t a, size_t m) {
-  if (a > SIZE_MAX - (m - 1)) return 0;
-  return (a + m - 1) & ~(m - 1);
-}
 
 static size_t bitmap_bytes(size_t blocks) { return HL_CHECKED ? (blocks + 7) / 8 : 0; }
 

@@ -11,20 +11,10 @@
 #include <string>
 #include <type_traits>
 
+#include "check.hpp"
 #include "count_new.hpp"
 #include "heaplint/containers.hpp"
 #include "heaplint/memory_resource.hpp"
-
-static int failures;
-
-#define CHECK(cond)                                                         \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                  \
-      failures++;                                                           \
-    }                                                                       \
-  } while (0)
 
 // Runs f and checks that it made no global allocation and that the pools
 // were used (allocations went up) and given everything back (in_use).
@@ -279,6 +269,5 @@ int main() {
   bound_aliases_over_a_static_arena();
   pmr_adapter();
   allocator_semantics();
-  if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return hl_test::failures();
 }

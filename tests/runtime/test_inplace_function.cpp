@@ -13,20 +13,10 @@
 #include <typeinfo>
 #include <utility>
 
+#include "check.hpp"
 #include "count_new.hpp"
 #include "heaplint/function_ref.hpp"
 #include "heaplint/inplace_function.hpp"
-
-static int failures;
-
-#define CHECK(cond)                                                         \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                  \
-      failures++;                                                           \
-    }                                                                       \
-  } while (0)
 
 // ---- zero allocations for every size and alignment that fits -------------
 
@@ -321,6 +311,5 @@ int main() {
   layout();
   function_refs();
   CHECK(tracked::alive == 0);
-  if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return hl_test::failures();
 }
