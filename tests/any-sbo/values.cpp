@@ -45,12 +45,12 @@ void classes(std::string s) {
   // A destructor that may throw makes the move "may throw" too: the
   // libraries ask is_nothrow_move_constructible, which counts it.
   // GNU: values.cpp:[[@LINE+4]]:19: warning: std::any stores this value of type 'ThrowingDtor' on the heap: 8 bytes (align 8) would fit libstdc++'s 8-byte inline buffer, but it is not nothrow move constructible, which libstdc++ requires for inline storage [any-sbo]
-  // GNU: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:10)
+  // GNU: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:12)
   // LLVM: values.cpp:[[@LINE+2]]:19: warning: {{.*}}'ThrowingDtor' on the heap: 8 bytes (align 8) would fit libc++'s 24-byte inline buffer, but it is not nothrow move constructible
-  // LLVM: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:10)
+  // LLVM: note: not nothrow move constructible: ThrowingDtor has a destructor that may throw ({{.*}}values.cpp:12)
   std::any dtor = ThrowingDtor{};
   // GNU: values.cpp:[[@LINE+3]]:19: warning: {{.*}}'HasThrowingDtor'{{.*}}not nothrow move constructible
-  // GNU: note: not nothrow move constructible: member 'member' (ThrowingDtor) has a destructor that may throw ({{.*}}values.cpp:10)
+  // GNU: note: not nothrow move constructible: member 'member' (ThrowingDtor) has a destructor that may throw ({{.*}}values.cpp:12)
   // LLVM: values.cpp:[[@LINE+1]]:19: warning: {{.*}}'HasThrowingDtor'{{.*}}not nothrow move constructible
   std::any memb = HasThrowingDtor{};
   // std::string: 32 bytes on libstdc++; 24 and nothrow-movable on libc++.
