@@ -12,7 +12,7 @@ cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
 echo "### Node containers: 10,000 inserts then clear (median ns per insert)"
 echo
-"$build/bench_containers" "$reps" | awk -F '\t' '
+"$build/hl_bench_containers" "$reps" | awk -F '\t' '
   { ns[$1 " " $2] = $3; news[$1 " " $2] = $4
     if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
   END {
@@ -37,7 +37,7 @@ for opt in O2 O0; do
   echo
   echo "### Callables at -$opt (ns per construct+destroy, ns per call, global allocations per construction)"
   echo
-  "$build/bench_callables_$opt" "$reps" | awk '
+  "$build/hl_bench_callables_$opt" "$reps" | awk '
     { key = $1; w = ($2 == "std::function") ? "s" : "h"
       c[key w] = $3; k[key w] = $4; a[key w] = $5
       if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
