@@ -157,34 +157,54 @@ static int in_list(const char *s, const char *const *v, size_t n) {
   return 0;
 }
 
-/* A standard container's emplacing member called with exactly one value for
- * a wrapper element: returns the wrapper and its type. */
-static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype) {
+static int is_pair(CXType t) {
+  CXType c = clang_getCanonicalType(unref(t));
+  char *name = class_name(c);
+  int r = !strcmp(name, "std::pair") && clang_Type_getNumTemplateArguments(c) == 2;
+  free(name);
+  return r;
+}
+
+/* A standard container's member that builds a wrapper element (or mapped
+ * value) inside the library from the one value it is given: returns the
+ * wrapper, its type and the type of the value it is built from. */
+static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype, CXType *stored) {
   static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",       "emplace_after",
-                                          "emplace_hint", "try_emplace",   "insert_or_assign"};
+                                          "emplace_hint", "try_emplace",   "insert_or_assign", "insert"};
   char *name = cx(clang_getCursorSpelling(fn));
   const hl_wrapper *w = NULL;
   if (!in_list(name, emplacers, sizeof emplacers / sizeof *emplacers)) goto out;
+  CXType fty = clang_getCursorType(fn);
   CXType ct = clang_getCursorType(clang_getCursorSemanticParent(fn));
   char *cname = class_name(ct);
-  int np = clang_getNumArgTypes(clang_getCursorType(fn));
+  int np = clang_getNumArgTypes(fty);
   int map = in_list(cname, map_containers, 4);
-  if (!map && hl_starts_with(cname, "std::")) {
+  CXType last = np > 0 ? clang_getArgType(fty, (unsigned)(np - 1)) : (CXType){CXType_Invalid, {0, 0}};
+  if (!map && hl_starts_with(cname, "std::") && strcmp(name, "insert")) {
     /* A position comes first for emplace_after/_hint and a sequence's emplace. */
     int positional = !strcmp(name, "emplace_after") || !strcmp(name, "emplace_hint") ||
                      (!strcmp(name, "emplace") && in_list(cname, sequence_containers, 3));
     if (np == 1 + positional) {
       *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+      *stored = last;
       w = hl_ctx_wrapper_of_type(ctx, *wtype);
     }
-  } else if (map && strcmp(name, "emplace_back") && strcmp(name, "emplace_front")) {
+  } else if (map && (!strcmp(name, "insert") || !strcmp(name, "emplace") || !strcmp(name, "emplace_hint")) &&
+             np >= 1 && np <= 2 && is_pair(last)) {
+    /* One pair (after a hint) whose second member becomes the mapped value:
+     * m.insert(std::make_pair(k, f)), m.emplace(p). */
+    *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
+    *stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(unref(last)), 1);
+    w = hl_ctx_wrapper_of_type(ctx, *wtype);
+  } else if (map && strcmp(name, "insert") && strcmp(name, "emplace_back") && strcmp(name, "emplace_front")) {
     /* key, value (after a hint for emplace_hint and the hinted overloads). */
     int hinted = !strcmp(name, "emplace_hint") ||
                  ((!strcmp(name, "try_emplace") || !strcmp(name, "insert_or_assign")) && np == 3);
     if (np == 2 + hinted) {
-      char *p0 = class_name(clang_getArgType(clang_getCursorType(fn), 0));
+      char *p0 = class_name(clang_getArgType(fty, 0));
       if (strcmp(p0, "std::piecewise_construct_t")) {
         *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
+        *stored = last;
         w = hl_ctx_wrapper_of_type(ctx, *wtype);
       }
       free(p0);
@@ -330,8 +350,7 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     free(name);
     if (!ok) return 0;
   } else if (fk == CXCursor_CXXMethod && is_function_template_specialization(fn) &&
-             (w = container_store(ctx, fn, &wtype))) {
-    stored = clang_getArgType(fty, (unsigned)(np - 1));
+             (w = container_store(ctx, fn, &wtype, &stored))) {
     if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
   } else {
     return 0;
@@ -402,6 +421,50 @@ static size_t init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
   }
   free(C.v);
   free(F.v);
+  return n;
+}
+
+/* ---- stores through std::pair, std::tuple and std::optional ---- */
+
+static const char *const tuple_likes[] = {"std::pair", "std::tuple", "std::optional"};
+
+/* A forwarding constructor of a pair, tuple or optional whose element is a
+ * wrapper builds that wrapper inside the library, from the matching
+ * argument — or from the matching element of a pair or tuple argument:
+ * m.insert({1, f}), std::tuple<int, std::function<void()>> t{1, f}. */
+static size_t tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
+  *out = NULL;
+  CXCursor fn = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(fn) != CXCursor_Constructor || !is_function_template_specialization(fn)) return 0;
+  CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
+  char *cname = class_name(ct);
+  int known = in_list(cname, tuple_likes, 3);
+  free(cname);
+  if (!known) return 0;
+  int nelem = clang_Type_getNumTemplateArguments(ct);
+  CXType fty = clang_getCursorType(fn);
+  int np = clang_getNumArgTypes(fty), nargs = clang_Cursor_getNumArguments(c);
+  if (nelem <= 0 || np <= 0) return 0;
+  CXType p0 = clang_getCanonicalType(unref(clang_getArgType(fty, 0)));
+  char *p0name = class_name(p0);
+  int tagged = !strcmp(p0name, "std::piecewise_construct_t") || !strcmp(p0name, "std::allocator_arg_t") ||
+               !strcmp(p0name, "std::in_place_t");
+  int from_tuple = np == 1 && in_list(p0name, tuple_likes, 3) && clang_Type_getNumTemplateArguments(p0) == nelem;
+  free(p0name);
+  if (tagged || (np != nelem && !from_tuple)) return 0;
+  size_t n = 0, cap = 0;
+  for (int i = 0; i < nelem; i++) {
+    CXType elem = clang_Type_getTemplateArgumentAsType(ct, (unsigned)i);
+    const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, elem);
+    if (!w) continue;
+    CXType source = from_tuple ? clang_Type_getTemplateArgumentAsType(p0, (unsigned)i) : clang_getArgType(fty, (unsigned)i);
+    int arg = from_tuple ? 0 : i;
+    CXCursor expr = arg < nargs ? clang_Cursor_getArgument(c, (unsigned)arg) : clang_getNullCursor();
+    hl_sbo_site s;
+    if (fill_site(ctx, &s, w, elem, source, from_tuple ? clang_getNullCursor() : expr,
+                  clang_Cursor_isNull(expr) ? c : expr))
+      HL_PUSH(*out, n, cap, s);
+  }
   return n;
 }
 
@@ -594,6 +657,9 @@ static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   const hl_wrapper *w = s->wrapper;
   if (s->decays) {
     v->size = v->align = ctx->pointer_width / 8;
+  } else if (s->size > 0) {
+    v->size = s->size;
+    v->align = s->align;
   } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
     v->allocates = HL_UNKNOWN;
     return;
@@ -683,7 +749,10 @@ static enum CXVisitorResult describe_field(CXCursor f, CXClientData d) {
   cap_layout *c = d;
   long size = 0, align = 0;
   hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
-  long off = clang_Cursor_getOffsetOfField(f) / 8;
+  /* Inside a template libclang has no offsets: lay the field out as the
+   * compiler would, after the previous one at its alignment. */
+  long bits = clang_Cursor_getOffsetOfField(f);
+  long off = bits >= 0 ? bits / 8 : align_up(c->end, align > 0 ? align : 1);
   if (c->index > 0 && off > c->end) hl_sb_printf(c->b, ", +%ld padding", off - c->end);
   if (c->index > 0) hl_sb_puts(c->b, "), ");
   hl_sb_printf(c->b, "%s (%ld", c->s->captures[c->index], size);
@@ -746,31 +815,88 @@ static void keep(hl_sbo *S, hl_sbo_site *s) {
   HL_PUSH(S->sites, S->n, S->cap, *s);
 }
 
-/* A wrapper variable initialized, inside a template, from a value whose
- * type depends on the template's parameters: not judged (no guessing), but
- * -v says so. */
-static void dependent_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, clang_getCursorType(var));
+typedef struct closure_layout {
+  const hl_types *T;
+  long size, align;
+  int ok;
+} closure_layout;
+
+static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
+  closure_layout *L = d;
+  long size, align;
+  if (hl_type_layout(L->T, clang_getCursorType(f), &size, &align)) {
+    L->ok = 0;
+    return CXVisit_Break;
+  }
+  L->size = align_up(L->size, align) + size;
+  if (align > L->align) L->align = align;
+  return CXVisit_Continue;
+}
+
+/* Inside a template clang treats every lambda's closure type as dependent,
+ * so it has no size. A lambda that lists its captures (no = or & default,
+ * which a template resolves only when instantiated) and whose captures all
+ * have a layout is laid out here as the compiler lays out any class: each
+ * capture at its alignment, in order, the whole padded to the largest. */
+static int template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align) {
+  int has_default;
+  char **names;
+  size_t n = explicit_captures(lambda, &names, &has_default);
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
+  if (has_default) return -1;
+  closure_layout L = {ctx->types, 0, 1, 1};
+  size_t nfields = 0;
+  fields F = {0};
+  clang_Type_visitFields(clang_getCursorType(lambda), list_field, &F);
+  nfields = F.n;
+  free(F.v);
+  if (nfields != n) return -1;
+  clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
+  if (!L.ok) return -1;
+  *size = nfields ? align_up(L.size, L.align) : 1;
+  *align = L.align;
+  return 0;
+}
+
+/* A wrapper variable or member initialized inside a template from a value
+ * whose type depends on the template: a lambda with listed captures is laid
+ * out from them; anything else is not judged (no guessing), and -v says so. */
+static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
+  CXType wtype = clang_getCursorType(var);
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
   if (!w || strcmp(w->rule, S->rule)) return;
   CXCursor init = last_child(var);
   if (!clang_isExpression(clang_getCursorKind(init)) ||
       clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
     return;
+  CXCursor lambda = init;
+  while (clang_getCursorKind(lambda) == CXCursor_UnexposedExpr || clang_getCursorKind(lambda) == CXCursor_ParenExpr)
+    lambda = first_child(lambda);
+  long size, align;
+  hl_sbo_site s;
+  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !template_lambda_layout(ctx, lambda, &size, &align) &&
+      fill_site(ctx, &s, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
+    s.size = size;
+    s.align = align;
+    keep(S, &s);
+    return;
+  }
   hl_loc loc;
-  if (hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
+  if (!ctx->verbose || hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
   hl_ctx_remark(ctx, &loc, "%s: not decided: the stored type depends on a template parameter", S->rule);
   hl_loc_free(&loc);
 }
 
 void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (ctx->verbose && (k == CXCursor_VarDecl || k == CXCursor_FieldDecl)) dependent_init(ctx, S, c);
-  if (k == CXCursor_InitListExpr) {
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, S, c);
+  if (k == CXCursor_InitListExpr || k == CXCursor_CallExpr) {
     hl_sbo_site *v;
-    size_t n = init_list_sites(ctx, c, &v);
+    size_t n = k == CXCursor_InitListExpr ? init_list_sites(ctx, c, &v) : tuple_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(S, &v[i]);
     free(v);
-    return;
+    if (k == CXCursor_InitListExpr || n) return;
   }
   hl_sbo_site s;
   if (match(ctx, c, &s)) keep(S, &s);

@@ -24,6 +24,8 @@ typedef struct hl_sbo_site {
   char *signature;         /* "void()" when the wrapper's first template argument is a function type */
   CXType stored;           /* the type kept by the wrapper (sugar kept, see decays) */
   int decays;              /* a function or array, stored as a pointer */
+  long size, align;        /* the stored type's layout when libclang has none
+                              (a lambda in a template), else 0 */
   CXCursor expr;           /* the stored expression, or a null cursor */
   CXCursor lambda;         /* the lambda whose closure is stored, or a null cursor */
   CXCursor callee;         /* the function called (std::bind, std::ref, ...) to make it, or null */

@@ -8,10 +8,13 @@
 // RUN: %heaplint %s -- %libcxx 2>%t.llvm.err | %FileCheck %s --allow-empty --check-prefix=LLVM --implicit-check-not=warning:
 // RUN: %FileCheck %s --check-prefix=LLVM-SUMMARY < %t.llvm.err
 //
-// GNU-SUMMARY: 21 warnings in 1 file (libstdc++, x86_64)
+// GNU-SUMMARY: 26 warnings in 1 file (libstdc++, x86_64)
 // LLVM-SUMMARY: 0 warnings in 1 file (libc++, x86_64)
 #include <functional>
 #include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 struct Timer {
@@ -89,6 +92,17 @@ void f(long a, long b, long c) {
   m[3] = [a, b, c] {};
   // GNU: contexts.cpp:[[@LINE+1]]:25: warning: {{.*}} 24 bytes (align 8) exceeds
   m.insert_or_assign(4, [a, b, c] {});
+  // Built inside std::pair, std::tuple or std::optional from the argument.
+  // GNU: contexts.cpp:[[@LINE+1]]:16: warning: {{.*}} 24 bytes (align 8) exceeds
+  m.insert({5, [a, b, c] {}});
+  // GNU: contexts.cpp:[[@LINE+1]]:12: warning: {{.*}} 24 bytes (align 8) exceeds
+  m.insert(std::make_pair(6, [a, b, c] {}));
+  // GNU: contexts.cpp:[[@LINE+1]]:52: warning: {{.*}} 24 bytes (align 8) exceeds
+  std::pair<const int, std::function<void()>> p{7, [a, b, c] {}};
+  // GNU: contexts.cpp:[[@LINE+1]]:53: warning: {{.*}} 24 bytes (align 8) exceeds
+  std::tuple<int, std::function<void()>, long> t{8, [a, b, c] {}, 9L};
+  // GNU: contexts.cpp:[[@LINE+1]]:42: warning: {{.*}} 24 bytes (align 8) exceeds
+  std::optional<std::function<void()>> o{[a, b, c] {}};
 }
 
 // LLVM-NOT: warning
