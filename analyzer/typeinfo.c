@@ -572,10 +572,22 @@ static void answered_traits(const answer *a, hl_traits *out) {
       (a->bits & 16) ? NULL : hl_xstrdup(" may throw when destroyed"));
 }
 
+
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
   char *spelling = nameable(c, 0) ? query_spelling(c) : NULL;
   if (!spelling) {
     all(out, HL_UNKNOWN, " cannot be named outside its scope, so its traits are not known");
+    /* Its fields are visible even so, and one that is not trivially
+     * copyable makes any class not trivially copyable, whatever its own
+     * special members (std::bind of a lambda holds a std::tuple). */
+    hl_traits memb;
+    memset(&memb, 0, sizeof memb);
+    all(&memb, HL_YES, NULL);
+    field_walk fw = {T, ask, NULL, 0, 0, 0, &memb};
+    clang_Type_visitFields(c, fold_field, &fw);
+    if (memb.trivially_copyable.value == HL_NO)
+      set(&out->trivially_copyable, HL_NO, dup_why(&memb.trivially_copyable));
+    hl_traits_free(&memb);
     return;
   }
   char *key = hl_xasprintf("%s\n%s", T->library, spelling);

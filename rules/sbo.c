@@ -927,9 +927,10 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
       const hl_trait *t = (v.unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v.traits.trivially_copyable
                           : (v.unknown & HL_REQ_NOTHROW_COPY)    ? &v.traits.nothrow_copy
                                                                  : &v.traits.nothrow_move;
-      hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s", S->rule,
+      const char *why = v.unknown && t->why ? t->why : "";
+      hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s%s", S->rule,
                     v.unknown ? "the stored type" : "its layout is not known (a dependent type)",
-                    v.unknown && t->why ? t->why : "");
+                    why[0] && why[0] != ' ' ? ": " : "", why);
     }
     hl_traits_free(&v.traits);
     site_free(s);
