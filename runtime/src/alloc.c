@@ -30,7 +30,7 @@
 #define CHUNK_MAX ((size_t)16 << 20)
 #define LUT_MAX 1024 /* sizes up to this find their class in a table */
 
-enum { KIND_EMPTY = 0, KIND_CLASS = 1, KIND_LARGE = 2 };
+enum { KIND_EMPTY = 0, KIND_CLASS = 1, KIND_LARGE = 2, KIND_CACHED = 3 /* a freed large block */ };
 enum { LIST_NONE = 0, LIST_PARTIAL = 1, LIST_EMPTY = 2 };
 
 typedef struct heap heap;
@@ -104,7 +104,9 @@ struct source {
   /* checked build: sorted addresses of the chunks outside the arena */
   uintptr_t *reg;
   size_t nreg, capreg;
-  /* fallback ("large") requests */
+  /* fallback ("large") requests; freed ones kept for reuse under lock */
+  chunk *large_cache;
+  size_t large_cached, large_limit;
   _Atomic uint64_t large_allocations, large_frees, large_failures;
   _Atomic size_t large_in_use, large_high_water;
 };
@@ -241,6 +243,7 @@ static hl_status source_setup(source *s, const hl_allocator_config *cfg, int are
   s->chunk_size = cs;
   s->mask = ~(uintptr_t)(cs - 1);
   s->retain = cfg->retain_chunks;
+  s->large_limit = s->retain > SIZE_MAX / cs ? SIZE_MAX : s->retain * cs;
   s->nclasses = class_size(class_index(max)) == max ? class_index(max) + 1 : class_index(max);
   s->max_class = class_size(s->nclasses - 1);
   s->fallback = cfg->fallback ? *cfg->fallback : arena ? hl_fallback_none : *DEFAULT_FALLBACK;
@@ -612,27 +615,86 @@ static size_t large_offset(size_t align) {
   return align_up(sizeof(chunk), align > HEADER_ALIGN ? align : HEADER_ALIGN);
 }
 
+/* Freed large blocks are kept, up to retain_chunks * chunk_size bytes, and
+ * handed out again to requests that fit them without wasting more than
+ * half: giving a block back to the system allocator and asking again at
+ * once (a string or a buffer that grows and dies, over and over) costs a
+ * trim-and-grow of its heap and fresh pages every time. */
+static chunk *large_cache_take(source *s, size_t need) {
+  pthread_mutex_lock(&s->lock);
+  chunk **best = NULL;
+  for (chunk **l = &s->large_cache; *l; l = &(*l)->next) {
+    size_t have = (*l)->large_total;
+    if (have >= need && have / 2 <= need && (!best || have < (*best)->large_total)) best = l;
+  }
+  chunk *k = NULL;
+  if (best) {
+    k = *best;
+    *best = k->next;
+    s->large_cached -= k->large_total;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return k;
+}
+
+static int large_cache_put(source *s, chunk *k) {
+  int kept = 0;
+  pthread_mutex_lock(&s->lock);
+  if (k->large_total <= s->large_limit - s->large_cached) {
+    k->kind = KIND_CACHED;
+    k->next = s->large_cache;
+    s->large_cache = k;
+    s->large_cached += k->large_total;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return kept;
+}
+
+static void large_release(source *s, chunk *k) {
+  if (HL_CHECKED && !in_arena(s, (uintptr_t)k)) reg_remove(s, (uintptr_t)k);
+  s->fallback.free(s->fallback.ctx, k, k->large_total);
+}
+
+/* Returns the kept large blocks to the fallback; how many. */
+static size_t large_cache_release(source *s) {
+  pthread_mutex_lock(&s->lock);
+  chunk *list = s->large_cache;
+  s->large_cache = NULL;
+  s->large_cached = 0;
+  pthread_mutex_unlock(&s->lock);
+  size_t n = 0;
+  for (chunk *next; list; list = next, n++) {
+    next = list->next;
+    large_release(s, list);
+  }
+  return n;
+}
+
 static HL_NOINLINE void *large_alloc(source *s, heap *h, size_t size, size_t align) {
   size_t off = large_offset(align);
-  void *m = NULL;
-  if (align < s->chunk_size && size <= SIZE_MAX - off - HL_GUARD_BYTES)
-    m = s->fallback.alloc(s->fallback.ctx, off + size + HL_GUARD_BYTES, s->chunk_size);
-  if (m && HL_CHECKED && !in_arena(s, (uintptr_t)m) && !reg_add(s, (uintptr_t)m)) {
-    s->fallback.free(s->fallback.ctx, m, off + size + HL_GUARD_BYTES);
-    m = NULL;
+  size_t need = off + size + HL_GUARD_BYTES;
+  chunk *k = NULL;
+  if (align < s->chunk_size && size <= SIZE_MAX - off - HL_GUARD_BYTES) {
+    if ((k = large_cache_take(s, need)) != NULL) {
+      need = k->large_total;
+    } else if ((k = s->fallback.alloc(s->fallback.ctx, need, s->chunk_size)) != NULL &&
+               HL_CHECKED && !in_arena(s, (uintptr_t)k) && !reg_add(s, (uintptr_t)k)) {
+      s->fallback.free(s->fallback.ctx, k, need);
+      k = NULL;
+    }
   }
-  if (!m) {
+  if (!k) {
     atomic_fetch_add(&s->large_failures, 1);
     exhausted(s, s->name, size);
     return NULL;
   }
-  chunk *k = m;
   memset(k, 0, sizeof *k);
   k->owner = h;
   k->kind = KIND_LARGE;
   k->cls = (uint16_t)s->nclasses;
   k->large_size = size;
-  k->large_total = off + size + HL_GUARD_BYTES;
+  k->large_total = need;
   k->bump = (unsigned char *)k + off;
   all_link(h, k);
   atomic_fetch_add(&s->large_allocations, 1);
@@ -649,8 +711,7 @@ static HL_NOINLINE void large_free(source *s, chunk *k) {
   if (!k->owner->shared) all_unlink(k->owner, k);
   atomic_fetch_add(&s->large_frees, 1);
   atomic_fetch_sub(&s->large_in_use, 1);
-  if (HL_CHECKED && !in_arena(s, (uintptr_t)k)) reg_remove(s, (uintptr_t)k);
-  s->fallback.free(s->fallback.ctx, k, k->large_total);
+  if (!large_cache_put(s, k)) large_release(s, k);
 }
 
 /* ---- allocate / free / realloc on one heap (callers do the locking) ----- */
@@ -667,7 +728,7 @@ static size_t malloc_align(size_t size) { return size >= HL_MAX_ALIGN ? HL_MAX_A
 /* Checked build: validates p before anything reads its chunk header. */
 static chunk *checked_chunk(source *s, const void *p) {
   chunk *k = chunk_of(s, p);
-  if (!chunk_known(s, (uintptr_t)k) || k->kind == KIND_EMPTY)
+  if (!chunk_known(s, (uintptr_t)k) || k->kind == KIND_EMPTY || k->kind == KIND_CACHED)
     hl_dbg_fatal(s->name, 0, p, "free of a pointer that no pool of the allocator owns:");
   if (k->kind == KIND_LARGE) {
     if ((const unsigned char *)p != k->bump)
@@ -888,6 +949,7 @@ hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_s
 void hl_allocator_destroy(hl_allocator *a) {
   if (!a) return;
   source *s = &a->src;
+  large_cache_release(s);
   if (!a->is_static) {
     for (chunk *k = a->heap->all, *next; k; k = next) {
       next = k->anext;
@@ -954,7 +1016,7 @@ size_t hl_allocator_usable_size(hl_allocator *a, const void *p) {
 
 size_t hl_allocator_trim(hl_allocator *a) {
   lock_a(a);
-  size_t n = heap_trim(a->heap);
+  size_t n = heap_trim(a->heap) + large_cache_release(&a->src);
   unlock_a(a);
   return n;
 }
@@ -1096,7 +1158,10 @@ size_t hl_usable_size(const void *p) {
   return usable_size(&g_src, p);
 }
 
-size_t hl_trim(void) { return tl_heap ? heap_trim(tl_heap) : 0; }
+size_t hl_trim(void) {
+  if (!atomic_load_explicit(&g_ready, memory_order_acquire)) return 0;
+  return (tl_heap ? heap_trim(tl_heap) : 0) + large_cache_release(&g_src);
+}
 
 size_t hl_class_count(void) { return default_ready() ? g_src.nclasses : 0; }
 

@@ -247,19 +247,39 @@ static void large_requests_go_to_the_fallback(void **state) {
   hl_allocator_class_stats(a, n, &st);
   assert_int_equal(st.allocations, 1);
   assert_int_equal(st.in_use, 1);
+
+  /* A freed large block is kept and serves the next request it fits. */
   hl_allocator_free(a, big);
-  assert_int_equal(fb_frees, 1);
-  assert_int_equal(fb_bytes, 0);
+  assert_int_equal(fb_frees, 0);
   hl_allocator_class_stats(a, n, &st);
   assert_int_equal(st.frees, 1);
   assert_int_equal(st.in_use, 0);
   assert_int_equal(st.high_water, 1);
+  unsigned char *again = hl_allocator_malloc(a, 4097);
+  assert_ptr_equal(again, big);
+  assert_int_equal(fb_allocs, 1);
+  hl_allocator_free(a, again);
+  unsigned char *other = hl_allocator_malloc(a, 20000); /* would waste more than half */
+  assert_ptr_not_equal(other, big);
+  assert_int_equal(fb_allocs, 2);
+  hl_allocator_free(a, other);
+  assert_int_equal(hl_allocator_trim(a), 2);
+  assert_int_equal(fb_frees, 2);
+  assert_int_equal(fb_bytes, 0);
+
   /* destroy hands back what is still out. */
   assert_non_null(hl_allocator_malloc(a, 1 << 20));
   hl_allocator_free(a, small);
   hl_allocator_destroy(a);
-  assert_int_equal(fb_frees, 2);
+  assert_int_equal(fb_frees, 3);
   assert_int_equal(fb_bytes, 0);
+
+  /* Keeping nothing gives every freed block back at once. */
+  cfg.retain_chunks = 0;
+  assert_int_equal(hl_allocator_create(&a, &cfg), HL_OK);
+  hl_allocator_free(a, hl_allocator_malloc(a, 10000));
+  assert_int_equal(fb_frees, 4);
+  hl_allocator_destroy(a);
 }
 
 static void no_fallback_fails_large_requests(void **state) {

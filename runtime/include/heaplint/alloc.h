@@ -47,7 +47,8 @@ typedef struct hl_allocator_config {
   const char *name;      /* shown in statistics and debug reports (copied, 31 chars) */
   size_t chunk_size;     /* power of two, 4 KiB .. 16 MiB */
   size_t max_class;      /* largest request served by a size class, <= chunk_size / 4 */
-  size_t retain_chunks;  /* empty chunks each heap keeps for reuse instead of releasing */
+  size_t retain_chunks;  /* empty chunks each heap keeps for reuse instead of releasing;
+                            freed large blocks are kept up to retain_chunks * chunk_size bytes */
   void *arena;           /* static mode: all chunks come from [arena, arena + arena_size) */
   size_t arena_size;
   const hl_fallback *fallback; /* NULL: system in chunk mode, none in static mode */
@@ -81,7 +82,8 @@ void *hl_allocator_realloc(hl_allocator *a, void *p, size_t size);
 void *hl_allocator_aligned_alloc(hl_allocator *a, size_t align, size_t size);
 void hl_allocator_free(hl_allocator *a, void *p);
 size_t hl_allocator_usable_size(hl_allocator *a, const void *p);
-/* Releases empty chunks kept for reuse; returns how many. */
+/* Releases the empty chunks and freed large blocks kept for reuse; returns
+ * how many. */
 size_t hl_allocator_trim(hl_allocator *a);
 
 /* Statistics per size class: index 0 .. class_count - 1 are the classes in
@@ -104,7 +106,8 @@ size_t hl_usable_size(const void *p);
 /* Configures the process-wide allocator; only before its first use
  * (HL_EBUSY after). cfg->flags is ignored: it is always thread-safe. */
 hl_status hl_configure(const hl_allocator_config *cfg);
-/* Releases the calling thread's retained empty chunks. */
+/* Releases the calling thread's retained empty chunks and the kept large
+ * blocks; returns how many. */
 size_t hl_trim(void);
 /* Statistics of the process-wide allocator, summed over all threads' heaps.
  * The high-water mark is the sum of the per-thread marks (an upper bound). */
