@@ -33,6 +33,18 @@ echo
     print ""
   }'
 
+echo
+echo "### Allocate/free pairs of a 24-byte block (median ns per pair)"
+echo
+"$build/hl_bench_pairs" "$reps" | awk -F '\t' '
+  { ns[$1] = $2; order[n++] = $1 }
+  END {
+    print "| malloc | hl_malloc | hl_allocator | hl_pool | malloc / hl_malloc |"
+    print "|---:|---:|---:|---:|---:|"
+    printf "| %.2f | %.2f | %.2f | %.2f | %.2fx |\n", ns["malloc"], ns["hl_malloc"], ns["hl_allocator"],
+      ns["hl_pool"], ns["malloc"] / ns["hl_malloc"]
+  }'
+
 for opt in O2 O0; do
   echo
   echo "### Callables at -$opt (ns per construct+destroy, ns per call, global allocations per construction)"
