@@ -37,9 +37,13 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_f
   (void)ctx;
   if (!s->signature) return;
   long cap = hl_sbo_capacity(v->size);
-  /* hl::inplace_function's default alignment is alignof(std::max_align_t). */
-  char *type = v->align > 16 ? hl_xasprintf("hl::inplace_function<%s, %ld, %ld>", s->signature, cap, v->align)
-                             : hl_xasprintf("hl::inplace_function<%s, %ld>", s->signature, cap);
+  /* A move-only wrapper keeps its meaning (and its move-only targets) in
+   * hl::inplace_move_function; hl::inplace_function copies, like
+   * std::function. Both default to alignof(std::max_align_t). */
+  const char *repl = !strcmp(s->wrapper->name, "std::move_only_function") ? "hl::inplace_move_function"
+                                                                         : "hl::inplace_function";
+  char *type = v->align > 16 ? hl_xasprintf("%s<%s, %ld, %ld>", repl, s->signature, cap, v->align)
+                             : hl_xasprintf("%s<%s, %ld>", repl, s->signature, cap);
   int lambda = !clang_Cursor_isNull(s->lambda);
   char *m = hl_xasprintf("use %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
                          "and never allocates%s",
