@@ -68,10 +68,10 @@ medians() {
 }
 
 echo "heaplint $("$heaplint" --version | sed -n 's/^heaplint \([^ ]*\).*/\1/p') and clang $cl_version;" \
-  "$runs runs of each side; medians, wall time (CPU user+sys)"
+  "$runs runs of each side; medians of wall time (CPU time, user+sys)"
 echo
-echo "| build dir | TUs | clang -fsyntax-only | libclang parse only | heaplint | heaplint / clang (CPU) |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| build dir | TUs | clang -fsyntax-only | libclang parse only | heaplint | heaplint / clang | heaplint / libclang |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for dir in "$@"; do
   tus=$("$replay" count "$dir")
   # A warm-up of each side fills the page cache, and shows that every
@@ -105,8 +105,8 @@ EOF2
 $(medians "$work/heaplint")
 EOF2
   awk -v d="$dir" -v n="$tus" -v cw="$cw" -v cc="$cc_" -v lw="$lw" -v lc="$lc" -v hw="$hw" -v hc="$hc" 'BEGIN {
-    printf "| %s | %d | %.2f s (%.2f) | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) |\n",
-      d, n, cw, cc, lw, lc, hw, hc, hw / cw, hc / cc }'
+    printf "| %s | %d | %.2f s (%.2f) | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f (%.2f) |\n",
+      d, n, cw, cc, lw, lc, hw, hc, hw / cw, hc / cc, hw / lw, hc / lc }'
 done
 
 if [ "$breakdown" -eq 1 ]; then
