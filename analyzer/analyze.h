@@ -6,7 +6,10 @@
 #define HEAPLINT_ANALYZE_H
 
 #include <clang-c/Index.h>
+#include <pthread.h>
+#include <stdio.h>
 
+#include "config.h"
 #include "finding.h"
 #include "jobs.h"
 #include "profile.h"
@@ -14,13 +17,13 @@
 
 struct hl_rule;
 
+/* What every translation unit of a run shares. Workers run in parallel:
+ * the trait cache locks itself, and lock guards warned. */
 typedef struct hl_run {
-  CXIndex index;
   const hl_profile_set *profiles;
-  const struct hl_rule *const *rules; /* enabled rules, NULL-terminated */
   hl_trait_cache *cache;
-  hl_findings *out;
   int verbose;
+  pthread_mutex_t lock;
   hl_msgs warned;                     /* "no profile for ..." said once per library and width */
 } hl_run;
 
@@ -29,14 +32,21 @@ typedef enum hl_result {
   HL_NOT_PARSED,    /* libclang could not parse it, or it has compile errors */
 } hl_result;
 
-typedef struct hl_tu_summary {
+typedef struct hl_tu_result {
+  hl_result result;
   char *library;    /* "libstdc++", or NULL when no standard library header was included */
   char *arch;       /* "x86_64" */
   int pointer_width;
-} hl_tu_summary;
+  hl_findings findings;
+  char **profiles;  /* the profiles that decided, base first (file names) */
+  size_t nprofiles;
+} hl_tu_result;
 
-/* Analyzes job; compile errors and libclang failures are printed to stderr
- * (naming the file), findings go to run->out. */
-hl_result hl_analyze(hl_run *run, const hl_job *job, hl_tu_summary *summary);
+/* Analyzes job with index (one per thread), under the job's config.
+ * Compile errors, libclang failures and remarks go to log, naming the
+ * file; findings to res, with the config's severities and header filter
+ * applied. */
+void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res);
+void hl_tu_result_free(hl_tu_result *res);
 
 #endif

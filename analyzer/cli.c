@@ -6,33 +6,50 @@
 #include "util.h"
 
 const char hl_cli_usage[] =
-    "usage: heaplint [options] <file>... [-- <compiler flags>]\n"
+    "usage: heaplint [options] <file>... [-- <compiler flags> | -- <compiler> <arguments>]\n"
     "       heaplint [options] -p <build dir> [<file>...]\n"
+    "       heaplint merge-sarif <log.sarif>...\n"
     "\n"
     "Finds the heap allocations C++ hides: callables and values that std::function\n"
     "and std::any cannot keep in their inline buffer, on the standard library and\n"
     "target each translation unit is compiled for.\n"
     "\n"
-    "options:\n"
+    "input:\n"
     "  -p <dir>                 read <dir>/compile_commands.json; analyze the files\n"
     "                           named, or every C++ entry when none is named\n"
     "  --extra-arg=<arg>        add <arg> after each compile command's arguments\n"
     "  --extra-arg-before=<arg> add <arg> before them\n"
+    "  -j <n>                   analyze <n> translation units at a time (default: one\n"
+    "                           per processor); the output does not depend on <n>\n"
+    "  --shard=<k>/<n>          analyze only the k-th of n disjoint slices of the input\n"
+    "rules and profiles:\n"
+    "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
+    "                           found by walking up from each source file\n"
+    "  --dump-config            print the configuration that applies and exit\n"
     "  --profile=<file>         lay a library profile (e.g. from 'heaplint calibrate')\n"
     "                           over the shipped one; may be repeated\n"
     "  --profile-dir=<dir>      where the shipped profiles are\n"
     "                           (default: $HEAPLINT_PROFILE_DIR, else share/heaplint/profiles)\n"
-    "  --werror                 exit with 1 when there are warnings\n"
     "  --list-rules             print the rules and exit\n"
+    "output:\n"
+    "  --format=<fmt>           text (clang's diagnostic format; default), json, sarif\n"
+    "  -o <file>                write the report to <file> (atomically) instead of stdout\n"
+    "  --source-root=<dir>      paths in json and sarif, and in baselines, are relative\n"
+    "                           to <dir> (default: the current directory)\n"
+    "  --baseline=<file>        report only findings the baseline does not record\n"
+    "  --write-baseline=<file>  record today's findings in <file>\n"
+    "  --werror                 exit with 1 when there are warnings\n"
+    "  -q, --quiet              no summary line on stderr\n"
     "  -v, --verbose            explain sites heaplint could not decide\n"
     "  --version                print the version and exit\n"
     "  -h, --help               print this help and exit\n"
     "\n"
     "exit status:\n"
     "  0  analysis ran (warnings alone do not fail it)\n"
-    "  1  there were warnings and --werror was given\n"
-    "  2  usage or input error: bad option, missing file, unusable compile database\n"
-    "     or profile\n"
+    "  1  there were errors (a rule set to error, warnings-as-errors, an unmatched\n"
+    "     NOLINTBEGIN), or warnings and --werror was given\n"
+    "  2  usage or input error: bad option, missing file, unusable compile database,\n"
+    "     profile, configuration or baseline, unwritable output\n"
     "  3  a translation unit could not be parsed (the others are still analyzed)\n";
 
 static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
@@ -59,9 +76,21 @@ static const char *value_of(int argc, char **argv, int *i, const char *name, int
   return NULL;
 }
 
+static int number(const char *s, unsigned *out) {
+  char *end;
+  unsigned long v = strtoul(s, &end, 10);
+  if (end == s || *end || v > 4096) return -1;
+  *out = (unsigned)v;
+  return 0;
+}
+
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   memset(o, 0, sizeof *o);
-  static const char *const with_value[] = {"-p", "--extra-arg", "--extra-arg-before", "--profile", "--profile-dir"};
+  o->format = "text";
+  static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
+                                           "--profile-dir", "--format",  "-o",                 "--source-root",
+                                           "--baseline", "--write-baseline", "--config-file",  "-j",
+                                           "--shard"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -75,7 +104,9 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     }
     if (!strcmp(a, "--werror")) o->werror = 1;
     else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->verbose = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
+    else if (!strcmp(a, "--dump-config")) o->dump_config = 1;
     else if (!strcmp(a, "--version")) o->version = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
     else {
@@ -83,9 +114,9 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       size_t k;
       const char *v = NULL;
       for (k = 0; k < sizeof with_value / sizeof *with_value; k++) {
-        /* --extra-arg must not swallow --extra-arg-before. */
-        int prefix_of_longer = !strcmp(with_value[k], "--extra-arg") && !strncmp(a, "--extra-arg-before", 18);
-        if (prefix_of_longer) continue;
+        /* --extra-arg must not swallow --extra-arg-before, nor --profile --profile-dir. */
+        if (!strcmp(with_value[k], "--extra-arg") && !strncmp(a, "--extra-arg-before", 18)) continue;
+        if (!strcmp(with_value[k], "--profile") && !strncmp(a, "--profile-dir", 13)) continue;
         v = value_of(argc, argv, &i, with_value[k], &matched);
         if (matched) break;
       }
@@ -97,20 +128,42 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
         *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
         return -1;
       }
-      switch (k) {
-      case 0: o->build_path = v; break;
-      case 1: add(&o->extra_after, v); break;
-      case 2: add(&o->extra_before, v); break;
-      case 3: add(&o->profiles, v); break;
-      default: o->profile_dir = v; break;
+      const char *name = with_value[k];
+      if (!strcmp(name, "-p")) o->build_path = v;
+      else if (!strcmp(name, "--extra-arg")) add(&o->extra_after, v);
+      else if (!strcmp(name, "--extra-arg-before")) add(&o->extra_before, v);
+      else if (!strcmp(name, "--profile")) add(&o->profiles, v);
+      else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
+      else if (!strcmp(name, "-o")) o->output = v;
+      else if (!strcmp(name, "--source-root")) o->source_root = v;
+      else if (!strcmp(name, "--baseline")) o->baseline = v;
+      else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
+      else if (!strcmp(name, "--config-file")) o->config_file = v;
+      else if (!strcmp(name, "--format")) {
+        if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
+          *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
+          return -1;
+        }
+        o->format = v;
+      } else if (!strcmp(name, "-j")) {
+        if (number(v, &o->jobs) || o->jobs == 0) {
+          *err = hl_xasprintf("-j takes a number of jobs from 1 to 4096, not '%s'", v);
+          return -1;
+        }
+      } else {
+        const char *slash = strchr(v, '/');
+        char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
+        int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
+                  o->shard_k == 0 || o->shard_k > o->shard_n;
+        free(k_part);
+        if (bad) {
+          *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
+          return -1;
+        }
       }
     }
   }
   if (o->help || o->version || o->list_rules) return 0;
-  if (o->build_path && o->dashdash) {
-    *err = hl_xstrdup("-p and '--' cannot be combined: flags come from the compile database (add some with --extra-arg)");
-    return -1;
-  }
   if (!o->build_path && o->files.n == 0) {
     *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
     return -1;

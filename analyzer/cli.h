@@ -12,14 +12,21 @@ typedef struct hl_strs {
 
 typedef struct hl_options {
   hl_strs files;         /* files named on the command line */
-  hl_strs flags;         /* compiler flags after "--" */
+  hl_strs flags;         /* after "--": compiler flags, or a whole compiler command */
   int dashdash;          /* "--" was given */
   const char *build_path;/* -p */
   hl_strs extra_before;  /* --extra-arg-before */
   hl_strs extra_after;   /* --extra-arg */
   hl_strs profiles;      /* --profile */
   const char *profile_dir;
-  int werror, verbose, list_rules, version, help;
+  const char *format;    /* text (default), json, sarif */
+  const char *output;    /* -o: the report goes there instead of stdout */
+  const char *source_root;
+  const char *baseline, *write_baseline;
+  const char *config_file;
+  unsigned jobs;         /* -j; 0: one per processor */
+  unsigned shard_k, shard_n;
+  int werror, verbose, quiet, list_rules, version, help, dump_config;
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */

@@ -61,8 +61,8 @@ void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...) {
   if (!ctx->verbose) return;
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s:%u:%u: remark: ", hl_display_path(at->file), at->line, at->col);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  fprintf(ctx->log, "%s:%u:%u: remark: ", hl_display_path(at->file), at->line, at->col);
+  vfprintf(ctx->log, fmt, ap);
+  fputc('\n', ctx->log);
   va_end(ap);
 }

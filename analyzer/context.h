@@ -9,6 +9,7 @@
 #define HEAPLINT_CONTEXT_H
 
 #include <clang-c/Index.h>
+#include <stdio.h>
 
 #include "finding.h"
 #include "jobs.h"
@@ -24,7 +25,7 @@ typedef struct hl_ctx {
   int pointer_width;            /* 64 */
   const hl_profile *library;    /* the detected library's base profile, or NULL */
   const char *library_name;     /* its name, or NULL when none was included */
-  const hl_wrapper **wrappers;  /* from the selected profiles */
+  const hl_wrapper *const *wrappers;  /* from the selected profiles */
   size_t nwrappers;
 
   CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
@@ -32,6 +33,7 @@ typedef struct hl_ctx {
 
   hl_types *types;
   hl_findings *out;
+  FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
 } hl_ctx;
 

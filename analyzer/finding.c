@@ -1,8 +1,11 @@
 #include "finding.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "source.h"
 #include "util.h"
 
 hl_loc hl_loc_copy(const hl_loc *l) {
@@ -39,6 +42,7 @@ void hl_finding_free(hl_finding *f) {
   free(f->notes);
   hl_loc_free(&f->loc);
   free(f->message);
+  free(f->fingerprint);
   free(f);
 }
 
@@ -75,4 +79,65 @@ void hl_findings_free(hl_findings *all) {
   for (size_t i = 0; i < all->n; i++) hl_finding_free(all->v[i]);
   free(all->v);
   memset(all, 0, sizeof *all);
+}
+
+void hl_findings_take(hl_findings *all, hl_findings *from) {
+  for (size_t i = 0; i < from->n; i++) hl_findings_add(all, from->v[i]);
+  free(from->v);
+  memset(from, 0, sizeof *from);
+}
+
+const char *hl_relative_to(const char *path, const char *root) {
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/') n--;
+  if (n > 1 && !strncmp(path, root, n) && path[n] == '/') return path + n + 1;
+  if (n == 1 && root[0] == '/') return path + (path[0] == '/');
+  return path;
+}
+
+/* FNV-1a, 64 bits: stable across runs and machines. */
+static uint64_t fnv(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+static char *folded_line(hl_sources *S, const hl_loc *loc) {
+  size_t len = 0;
+  const char *p = hl_source_line(S, loc->file, loc->line, &len);
+  hl_sb b = {0};
+  int space = 0;
+  for (size_t i = 0; p && i < len; i++) {
+    if (isspace((unsigned char)p[i])) {
+      space = b.len > 0;
+      continue;
+    }
+    if (space) hl_sb_putc(&b, ' ');
+    space = 0;
+    hl_sb_putc(&b, p[i]);
+  }
+  return hl_sb_take(&b);
+}
+
+void hl_findings_fingerprint(hl_findings *all, hl_sources *S, const char *root) {
+  char **keys = hl_xcalloc(all->n ? all->n : 1, sizeof *keys);
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    char *text = folded_line(S, &f->loc);
+    keys[i] = hl_xasprintf("%s%c%s%c%s", f->rule, 0x1f, hl_relative_to(f->loc.file, root), 0x1f, text);
+    free(text);
+  }
+  for (size_t i = 0; i < all->n; i++) {
+    unsigned nth = 0;
+    for (size_t k = 0; k < i; k++) nth += !strcmp(keys[k], keys[i]);
+    char *key = hl_xasprintf("%s%c%u", keys[i], 0x1f, nth);
+    uint64_t h = fnv(0xcbf29ce484222325ULL, key, strlen(key));
+    free(key);
+    free(all->v[i]->fingerprint);
+    all->v[i]->fingerprint = hl_xasprintf("%016llx", (unsigned long long)h);
+  }
+  for (size_t i = 0; i < all->n; i++) free(keys[i]);
+  free(keys);
 }

@@ -30,6 +30,7 @@ typedef struct hl_finding {
   char *message;
   hl_note *notes;
   size_t nnotes, capnotes;
+  char *fingerprint;   /* see hl_findings_fingerprint; NULL until then */
 } hl_finding;
 
 /* Builds a finding; the strings are copied. */
@@ -49,6 +50,21 @@ typedef struct hl_findings {
 void hl_findings_add(hl_findings *all, hl_finding *f);
 /* Sorts by file, line, column, rule, message and drops exact duplicates. */
 void hl_findings_finish(hl_findings *all);
+
+/* Moves every finding of from into all (from is left empty). */
+void hl_findings_take(hl_findings *all, hl_findings *from);
+
+struct hl_sources;
+
+/* Gives each finding (sorted) a fingerprint that survives unrelated edits:
+ * a hash of its rule, its file relative to root, the text of its line with
+ * white space folded, and which of the findings with that same rule, file
+ * and text it is, in order. Line numbers are not part of it, so code added
+ * above a finding does not change it. */
+void hl_findings_fingerprint(hl_findings *all, struct hl_sources *S, const char *root);
+
+/* path relative to root when it lies below it, else path. */
+const char *hl_relative_to(const char *path, const char *root);
 void hl_findings_free(hl_findings *all);
 
 #endif

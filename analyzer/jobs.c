@@ -77,34 +77,6 @@ static const char *x_flag_in(char *const *flags, size_t n) {
   return x;
 }
 
-void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
-                       hl_msgs *errs) {
-  const char *x = x_flag_in(flags, nflags);
-  for (size_t i = 0; i < nfiles; i++) {
-    if (check_source(files[i], errs)) continue;
-    /* Named on the command line with no driver: a .h header counts as C++,
-     * since that is what a C++ analyzer is asked about; a .c file is C. */
-    hl_lang lang = hl_lang_of(files[i], x, 0);
-    if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
-    if (lang != HL_LANG_CXX) {
-      hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
-                  files[i], lang_name(lang), x ? "-x flag" : "extension");
-      continue;
-    }
-    hl_job j = {0};
-    j.file = hl_abspath(files[i]);
-    j.source = hl_xstrdup(files[i]);
-    j.lang = lang;
-    for (size_t k = 0; k < nflags; k++) job_arg(&j, flags[k]);
-    /* A header named alone still parses as C++. */
-    if (!x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
-      job_arg(&j, "-x");
-      job_arg(&j, "c++");
-    }
-    HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
-  }
-}
-
 /* Whether argv[0] is a C++ driver (g++, clang++-19, c++, ...). */
 static int is_cxx_driver(const char *argv0) {
   const char *base = strrchr(argv0, '/');
@@ -135,6 +107,26 @@ static char *resolve(const char *dir, const char *path) {
   return abs;
 }
 
+/* Copies a compiler command's arguments (without argv[0]) into j, without
+ * what only a real compile needs and without the source file itself. */
+static void add_command_args(hl_job *j, char *const *argv, size_t n) {
+  int skip_next = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (skip_next) {
+      skip_next = 0;
+      continue;
+    }
+    if (skip_arg(argv[i], &skip_next)) continue;
+    if (argv[i][0] != '-') {
+      char *abs = resolve(j->directory, argv[i]);
+      int is_source = !strcmp(abs, j->file);
+      free(abs);
+      if (is_source) continue;
+    }
+    job_arg(j, argv[i]);
+  }
+}
+
 static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msgs *errs) {
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
@@ -154,21 +146,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   }
   const char *x = n > 1 ? x_flag_in(argv + 1, n - 1) : NULL;
   j.lang = hl_lang_of(j.file, x, n > 0 && is_cxx_driver(argv[0]));
-  int skip_next = 0;
-  for (unsigned i = 1; i < n; i++) {
-    if (skip_next) {
-      skip_next = 0;
-      continue;
-    }
-    if (skip_arg(argv[i], &skip_next)) continue;
-    if (argv[i][0] != '-') {
-      char *abs = resolve(j.directory, argv[i]);
-      int is_source = !strcmp(abs, j.file);
-      free(abs);
-      if (is_source) continue;
-    }
-    job_arg(&j, argv[i]);
-  }
+  if (n > 1) add_command_args(&j, argv + 1, n - 1);
   for (unsigned i = 0; i < n; i++) free(argv[i]);
   free(argv);
 
@@ -190,6 +168,41 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   job_arg(&j, j.directory);
   HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
   return 0;
+}
+
+void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
+                       hl_msgs *errs) {
+  /* After "--" either flags, or a whole compiler command (what CMake's
+   * <LANG>_CLANG_TIDY hook passes): its driver decides the language. */
+  int command = nflags > 0 && flags[0][0] != '-';
+  const char *x = x_flag_in(flags + command, nflags - (size_t)command);
+  for (size_t i = 0; i < nfiles; i++) {
+    if (check_source(files[i], errs)) continue;
+    /* Named on the command line with no driver: a .h header counts as C++,
+     * since that is what a C++ analyzer is asked about; a .c file is C. */
+    hl_lang lang = hl_lang_of(files[i], x, command && is_cxx_driver(flags[0]));
+    if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
+    if (lang != HL_LANG_CXX) {
+      hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
+                  files[i], lang_name(lang), x ? "-x flag" : "extension");
+      continue;
+    }
+    hl_job j = {0};
+    j.file = hl_abspath(files[i]);
+    j.source = hl_xstrdup(files[i]);
+    j.lang = lang;
+    if (command) {
+      add_command_args(&j, flags + 1, nflags - 1);
+    } else {
+      for (size_t k = 0; k < nflags; k++) job_arg(&j, flags[k]);
+    }
+    /* A header named alone, or a .c file a C++ driver compiles, still parses as C++. */
+    if (!x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
+      job_arg(&j, "-x");
+      job_arg(&j, "c++");
+    }
+    HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
+  }
 }
 
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
@@ -317,4 +330,15 @@ void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char
     for (size_t k = 0; k < nafter; k++) job_arg(j, after[k]);
     free(old);
   }
+}
+
+void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n) {
+  size_t out = 0;
+  for (size_t i = 0; i < jobs->n; i++) {
+    if (i % n == k - 1)
+      jobs->v[out++] = jobs->v[i];
+    else
+      job_free(&jobs->v[i]);
+  }
+  jobs->n = out;
 }

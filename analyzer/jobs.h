@@ -32,8 +32,10 @@ typedef struct hl_jobs {
   size_t n, cap;
 } hl_jobs;
 
-/* The files (each must exist and be C++) with the same flags. Files that
- * cannot be analyzed are reported in errs and left out. */
+/* The files (each must exist and be C++) with the same flags — or, when
+ * the first "flag" is a program, with that compiler command (cleaned like a
+ * compile database's). Files that cannot be analyzed are reported in errs
+ * and left out. */
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
                        hl_msgs *errs);
 
@@ -45,6 +47,10 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
 
 /* Adds arguments to every job: before the command's own, or after it. */
 void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);
+
+/* Keeps the k-th (1-based) of n disjoint slices: every n-th job from the
+ * k-th, so that the slices' union is the whole list. */
+void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n);
 
 void hl_jobs_free(hl_jobs *jobs);
 

@@ -1,23 +1,29 @@
 /* heaplint: the command-line tool. Reads the command line, builds the job
- * list, analyzes each translation unit, then hands the deduplicated findings
- * to the emitter and prints a one-line summary on stderr.
+ * list and each job's configuration, analyzes the translation units (in
+ * parallel), then filters the findings (NOLINT, baseline), hands them to
+ * one emitter and prints a one-line summary on stderr.
  *
- * Exit status (also in --help and docs/cli.md): 0 ran; 1 warnings with
- * --werror; 2 usage or input error; 3 a translation unit could not be parsed.
- * When several apply, the highest wins. */
+ * Exit status (also in --help and docs/cli.md): 0 ran; 1 errors, or
+ * warnings with --werror; 2 usage or input error; 3 a translation unit
+ * could not be parsed. When several apply, the highest wins. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <clang-c/Index.h>
 
 #include "../rules/rule.h"
 #include "analyze.h"
+#include "baseline.h"
 #include "cli.h"
+#include "config.h"
 #include "emit.h"
 #include "jobs.h"
 #include "profile.h"
+#include "runner.h"
+#include "source.h"
+#include "suppress.h"
 #include "util.h"
 
 enum { EXIT_RAN = 0, EXIT_FINDINGS = 1, EXIT_INPUT = 2, EXIT_PARSE = 3 };
@@ -55,18 +61,52 @@ static int load_profiles(const hl_options *o, hl_profile_set *set) {
   return rc;
 }
 
-static int is_empty_file(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
-}
-
 static void add_unique(hl_msgs *m, const char *s) {
   for (size_t i = 0; i < m->n; i++)
     if (!strcmp(m->v[i], s)) return;
   hl_msgs_add(m, "%s", s);
 }
 
+static int merge_sarif(int argc, char **argv) {
+  char *err = NULL;
+  if (argc < 3) {
+    fprintf(stderr, "heaplint: error: usage: heaplint merge-sarif <log.sarif>...\n");
+    return EXIT_INPUT;
+  }
+  if (hl_sarif_merge(stdout, argv + 2, (size_t)argc - 2, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    return EXIT_INPUT;
+  }
+  return EXIT_RAN;
+}
+
+/* The report, on stdout or into -o's file (never half-written). */
+static int emit(const hl_options *o, const hl_findings *all, hl_sources *S, const hl_emit_info *info) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = o->output ? open_memstream(&buf, &len) : stdout;
+  int rc = 0;
+  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(out, all, info);
+  else if (!strcmp(o->format, "json")) rc = hl_emit_json(out, all, info);
+  else hl_emit_text(out, all, S);
+  if (!o->output) {
+    fflush(stdout);
+    return rc;
+  }
+  fclose(out);
+  char *err = NULL;
+  if (rc == 0 && hl_write_file_atomic(o->output, buf, len, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    rc = -1;
+  }
+  free(buf);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "merge-sarif")) return merge_sarif(argc, argv);
   hl_options o;
   char *err = NULL;
   if (hl_cli_parse(argc, argv, &o, &err)) {
@@ -82,79 +122,156 @@ int main(int argc, char **argv) {
     hl_cli_free(&o);
     return EXIT_RAN;
   }
+  /* Paths are made relative to the current directory from many threads:
+   * learn it once, first. */
+  hl_display_path("");
 
   int status = EXIT_RAN;
   hl_profile_set profiles = {0};
   hl_jobs jobs = {0};
   hl_msgs errs = {0};
+  hl_configs *configs = hl_configs_new(o.config_file);
+  char *root = hl_abspath(o.source_root ? o.source_root : ".");
+  const hl_config **job_config = NULL;
+  hl_tu_result *results = NULL;
   if (load_profiles(&o, &profiles)) {
     status = EXIT_INPUT;
     goto done;
   }
   int db_unusable = 0;
-  if (o.build_path)
+  /* After "--" the command line is the compile command, as in clang-tidy;
+   * -p is then only a hint a build system passes along. */
+  if (o.build_path && !o.dashdash)
     db_unusable = hl_jobs_from_db(&jobs, o.build_path, o.files.v, o.files.n, &errs) != 0;
   else
     hl_jobs_from_args(&jobs, o.files.v, o.files.n, o.flags.v, o.flags.n, &errs);
   for (size_t i = 0; i < errs.n; i++) fprintf(stderr, "heaplint: error: %s\n", errs.v[i]);
   if (errs.n || db_unusable) status = EXIT_INPUT;
   hl_jobs_extra_args(&jobs, o.extra_before.v, o.extra_before.n, o.extra_after.v, o.extra_after.n);
+  if (o.shard_n) hl_jobs_shard(&jobs, o.shard_k, o.shard_n);
 
-  hl_findings findings = {0};
+  /* Every job's configuration, before any analysis: a bad one stops the run. */
+  job_config = hl_xcalloc(jobs.n ? jobs.n : 1, sizeof *job_config);
+  for (size_t i = 0; i < jobs.n; i++)
+    if (hl_config_for(configs, jobs.v[i].file, &job_config[i], &err)) {
+      fprintf(stderr, "heaplint: error: %s\n", err);
+      free(err);
+      status = EXIT_INPUT;
+      goto done;
+    }
+  if (o.dump_config) {
+    const char *ids[64];
+    size_t n = 0;
+    for (; hl_rules[n] && n < 63; n++) ids[n] = hl_rules[n]->id;
+    ids[n] = NULL;
+    const hl_config *c = NULL;
+    if (jobs.n == 0 && hl_config_for(configs, root, &c, &err)) {
+      fprintf(stderr, "heaplint: error: %s\n", err);
+      free(err);
+      status = EXIT_INPUT;
+      goto done;
+    }
+    for (size_t i = 0; i < (jobs.n ? jobs.n : 1); i++)
+      hl_config_dump(stdout, jobs.n ? job_config[i] : c, jobs.n ? jobs.v[i].file : root, ids);
+    goto done;
+  }
+
   hl_run run;
   memset(&run, 0, sizeof run);
-  run.index = clang_createIndex(0, 0);
   run.profiles = &profiles;
-  run.rules = hl_rules;
   run.cache = hl_trait_cache_new();
-  run.out = &findings;
   run.verbose = o.verbose;
-
-  size_t analyzed = 0, failed = 0;
-  hl_msgs targets = {0};
-  for (size_t i = 0; i < jobs.n; i++) {
-    const hl_job *job = &jobs.v[i];
-    if (is_empty_file(job->file))
-      fprintf(stderr, "heaplint: warning: %s: the file is empty; nothing to analyze\n", hl_display_path(job->file));
-    hl_tu_summary sum;
-    if (hl_analyze(&run, job, &sum) == HL_ANALYZED) {
-      analyzed++;
-      char *t = hl_xasprintf("%s, %s", sum.library ? sum.library : "no standard library", sum.arch);
-      add_unique(&targets, t);
-      free(t);
-    } else {
-      failed++;
-    }
-    free(sum.library);
-    free(sum.arch);
-  }
-
-  hl_findings_finish(&findings);
-  hl_emit_text(stdout, &findings);
-  fflush(stdout);
-
-  size_t warnings = findings.n;
-  hl_sb line = {0};
-  hl_sb_printf(&line, "%zu warning%s in %zu file%s", warnings, warnings == 1 ? "" : "s", analyzed,
-               analyzed == 1 ? "" : "s");
-  if (targets.n) {
-    hl_sb_puts(&line, " (");
-    for (size_t i = 0; i < targets.n; i++) hl_sb_printf(&line, "%s%s", i ? "; " : "", targets.v[i]);
-    hl_sb_puts(&line, ")");
-  }
-  if (failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", failed, failed == 1 ? "" : "s");
-  fprintf(stderr, "%s\n", hl_sb_str(&line));
-  hl_sb_free(&line);
-
-  if (status == EXIT_RAN && failed) status = EXIT_PARSE;
-  if (status == EXIT_RAN && warnings && o.werror) status = EXIT_FINDINGS;
-
-  hl_msgs_free(&targets);
+  pthread_mutex_init(&run.lock, NULL);
+  results = hl_xcalloc(jobs.n ? jobs.n : 1, sizeof *results);
+  hl_run_jobs(&run, &jobs, job_config, o.jobs, isatty(STDERR_FILENO), results);
+  pthread_mutex_destroy(&run.lock);
   hl_msgs_free(&run.warned);
   hl_trait_cache_free(run.cache);
+
+  hl_findings findings = {0};
+  size_t analyzed = 0, failed = 0;
+  hl_msgs targets = {0}, failed_files = {0}, main_files = {0};
+  for (size_t i = 0; i < jobs.n; i++) {
+    hl_tu_result *r = &results[i];
+    if (r->result == HL_ANALYZED) {
+      analyzed++;
+      hl_sb t = {0};
+      hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
+      if (r->nprofiles > 1) {
+        hl_sb_puts(&t, "; profiles: ");
+        for (size_t k = 0; k < r->nprofiles; k++) hl_sb_printf(&t, "%s%s", k ? ", " : "", r->profiles[k]);
+      }
+      add_unique(&targets, hl_sb_str(&t));
+      hl_sb_free(&t);
+      hl_msgs_add(&main_files, "%s", jobs.v[i].file);
+    } else {
+      failed++;
+      hl_msgs_add(&failed_files, "%s", jobs.v[i].file);
+    }
+    hl_findings_take(&findings, &r->findings);
+  }
+
+  hl_sources *S = hl_sources_new();
+  hl_findings_finish(&findings);
+  size_t nolint = hl_suppress(&findings, S, main_files.v, main_files.n);
+  hl_findings_finish(&findings);
+  hl_findings_fingerprint(&findings, S, root);
+  if (o.write_baseline && hl_baseline_write(o.write_baseline, &findings, root, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    status = EXIT_INPUT;
+  }
+  long in_baseline = 0;
+  if (o.baseline && (in_baseline = hl_baseline_apply(o.baseline, &findings, root, &err)) < 0) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    status = EXIT_INPUT;
+    in_baseline = 0;
+  }
+
+  hl_rule_info infos[64];
+  size_t ninfos = 0;
+  for (; hl_rules[ninfos] && ninfos < 64; ninfos++)
+    infos[ninfos] = (hl_rule_info){hl_rules[ninfos]->id, hl_rules[ninfos]->summary, hl_rules[ninfos]->description};
+  hl_emit_info info = {HEAPLINT_VERSION, root, infos, ninfos, analyzed, failed, (const char *const *)failed_files.v};
+  if (emit(&o, &findings, S, &info)) status = EXIT_INPUT;
+  hl_sources_free(S);
+
+  size_t warnings = 0, errors = 0;
+  for (size_t i = 0; i < findings.n; i++) {
+    warnings += findings.v[i]->severity == HL_SEV_WARNING;
+    errors += findings.v[i]->severity == HL_SEV_ERROR;
+  }
+  if (!o.quiet) {
+    hl_sb line = {0};
+    hl_sb_printf(&line, "%zu warning%s", warnings, warnings == 1 ? "" : "s");
+    if (errors) hl_sb_printf(&line, " and %zu error%s", errors, errors == 1 ? "" : "s");
+    hl_sb_printf(&line, " in %zu file%s", analyzed, analyzed == 1 ? "" : "s");
+    if (targets.n) {
+      hl_sb_puts(&line, " (");
+      for (size_t i = 0; i < targets.n; i++) hl_sb_printf(&line, "%s%s", i ? "; " : "", targets.v[i]);
+      hl_sb_puts(&line, ")");
+    }
+    if (nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", nolint);
+    if (in_baseline) hl_sb_printf(&line, "; %ld in the baseline", in_baseline);
+    if (failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", failed, failed == 1 ? "" : "s");
+    fprintf(stderr, "%s\n", hl_sb_str(&line));
+    hl_sb_free(&line);
+  }
+
+  if (status == EXIT_RAN && failed) status = EXIT_PARSE;
+  if (status == EXIT_RAN && (errors || (warnings && o.werror))) status = EXIT_FINDINGS;
+
+  hl_msgs_free(&targets);
+  hl_msgs_free(&failed_files);
+  hl_msgs_free(&main_files);
   hl_findings_free(&findings);
-  clang_disposeIndex(run.index);
 done:
+  for (size_t i = 0; results && i < jobs.n; i++) hl_tu_result_free(&results[i]);
+  free(results);
+  free(job_config);
+  free(root);
+  hl_configs_free(configs);
   hl_msgs_free(&errs);
   hl_jobs_free(&jobs);
   hl_profiles_free(&profiles);

@@ -91,9 +91,8 @@ static void wrapper_free(hl_wrapper *w) {
   free(w->emplacers);
 }
 
-static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w) {
+static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
   if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "a wrapper", L->err)) return -1;
-  int have_buffer = 0;
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
     yaml_node_t *k = hl_yaml_node(&L->y, p->key), *v = hl_yaml_node(&L->y, p->value);
     const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
@@ -104,24 +103,30 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w) {
       char **dst = key[0] == 'n' ? &w->name : key[0] == 'r' ? &w->rule : &w->source;
       free(*dst);
       *dst = hl_xstrdup(s);
+      w->given |= key[0] == 'r' ? HL_W_RULE : key[0] == 's' ? HL_W_SOURCE : 0;
     } else if (!strcmp(key, "buffer")) {
       if (size_align(L, v, "buffer", &w->buffer_size, &w->buffer_align, NULL)) return -1;
-      have_buffer = 1;
+      w->given |= HL_W_BUFFER;
     } else if (!strcmp(key, "header")) {
       if (size_align(L, v, "header", &w->header_size, &w->header_align, &w->header_what)) return -1;
+      w->given |= HL_W_HEADER;
     } else if (!strcmp(key, "max-align")) {
+      w->given |= HL_W_MAX_ALIGN;
       if (hl_yaml_uint(&L->y, v, "max-align", &w->max_align, L->err)) return -1;
       if (!is_pow2(w->max_align)) {
         *L->err = hl_yaml_error(&L->y, v, "max-align must be a power of two, not %ld", w->max_align);
         return -1;
       }
     } else if (!strcmp(key, "requires")) {
+      w->given |= HL_W_REQUIRES;
       if (hl_yaml_expect(&L->y, v, YAML_SEQUENCE_NODE, "requires", L->err)) return -1;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
         if (requirement(L, hl_yaml_node(&L->y, *it), &w->requires)) return -1;
     } else if (!strcmp(key, "factories")) {
+      w->given |= HL_W_FACTORIES;
       if (str_list(L, v, "factories", &w->factories, &w->nfactories)) return -1;
     } else if (!strcmp(key, "emplace")) {
+      w->given |= HL_W_EMPLACE;
       if (str_list(L, v, "emplace", &w->emplacers, &w->nemplacers)) return -1;
     } else {
       *L->err = hl_yaml_error(&L->y, k,
@@ -130,18 +135,35 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w) {
       return -1;
     }
   }
-  if (!w->name || !w->rule || !have_buffer) {
-    *L->err = hl_yaml_error(&L->y, node, "a wrapper needs name, rule and buffer");
+  if (!w->name || (!partial && (!w->rule || !(w->given & HL_W_BUFFER)))) {
+    *L->err = hl_yaml_error(&L->y, node, partial ? "a wrapper needs a name" : "a wrapper needs name, rule and buffer");
     return -1;
   }
-  if (w->buffer_size == 0) {
+  if ((w->given & HL_W_BUFFER) && w->buffer_size == 0) {
     *L->err = hl_yaml_error(&L->y, node, "wrapper '%s': buffer size must be positive", w->name);
     return -1;
   }
-  if (w->header_size >= w->buffer_size) {
+  if ((w->given & HL_W_BUFFER) && w->header_size >= w->buffer_size) {
     *L->err = hl_yaml_error(&L->y, node, "wrapper '%s': header (%ld bytes) leaves no room in a %ld-byte buffer",
                             w->name, w->header_size, w->buffer_size);
     return -1;
+  }
+  return 0;
+}
+
+int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_profile *p, char **err) {
+  yaml_node_t *seq = seq_node;
+  if (hl_yaml_expect(y, seq, YAML_SEQUENCE_NODE, "wrappers", err)) return -1;
+  loader L = {*y, err};
+  size_t cap = p->nwrappers;
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+    hl_wrapper w = {0};
+    w.profile = p;
+    if (wrapper(&L, hl_yaml_node(y, *it), &w, partial)) {
+      wrapper_free(&w);
+      return -1;
+    }
+    HL_PUSH(p->wrappers, p->nwrappers, cap, w);
   }
   return 0;
 }
@@ -207,7 +229,7 @@ static int profile_body(loader *L, hl_profile *P) {
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
         hl_wrapper w = {0};
         w.profile = P;
-        int rc = wrapper(L, hl_yaml_node(&L->y, *it), &w);
+        int rc = wrapper(L, hl_yaml_node(&L->y, *it), &w, 0);
         if (rc) {
           wrapper_free(&w);
           return -1;
@@ -326,29 +348,87 @@ static int applies(const hl_profile *p, const char *library, int pointer_width) 
   return p->pointer_width == 0 || p->pointer_width == pointer_width;
 }
 
-size_t hl_profiles_select(const hl_profile_set *set, const char *library, int pointer_width,
-                          const hl_wrapper ***out, const hl_profile **base) {
-  const hl_wrapper **v = NULL;
-  size_t n = 0, cap = 0;
-  *base = NULL;
-  for (size_t i = 0; i < set->nbase && !*base; i++)
-    if (set->base[i]->library && applies(set->base[i], library, pointer_width)) *base = set->base[i];
-  if (*base)
-    for (size_t i = 0; i < (*base)->nwrappers; i++) HL_PUSH(v, n, cap, &(*base)->wrappers[i]);
-  for (size_t i = 0; i < set->nextra; i++) {
-    const hl_profile *p = set->extra[i];
-    if (!applies(p, library, pointer_width)) continue;
-    for (size_t j = 0; j < p->nwrappers; j++) {
-      size_t k = 0;
-      while (k < n && strcmp(v[k]->name, p->wrappers[j].name)) k++;
-      if (k < n)
-        v[k] = &p->wrappers[j];
-      else
-        HL_PUSH(v, n, cap, &p->wrappers[j]);
-    }
+static void used(hl_selection *sel, const hl_profile *p) {
+  for (size_t i = 0; i < sel->nused; i++)
+    if (sel->used[i] == p) return;
+  HL_PUSH(sel->used, sel->nused, sel->capused, p);
+}
+
+void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width) {
+  memset(sel, 0, sizeof *sel);
+  for (size_t i = 0; i < set->nbase && !sel->base; i++)
+    if (set->base[i]->library && applies(set->base[i], library, pointer_width)) sel->base = set->base[i];
+  if (sel->base) hl_selection_layer(sel, sel->base, library, pointer_width);
+  for (size_t i = 0; i < set->nextra; i++) hl_selection_layer(sel, set->extra[i], library, pointer_width);
+}
+
+void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width) {
+  if (!applies(p, library, pointer_width) || p->nwrappers == 0) return;
+  used(sel, p);
+  for (size_t j = 0; j < p->nwrappers; j++) {
+    size_t k = 0;
+    while (k < sel->n && strcmp(sel->v[k]->name, p->wrappers[j].name)) k++;
+    if (k < sel->n)
+      sel->v[k] = &p->wrappers[j];
+    else
+      HL_PUSH(sel->v, sel->n, sel->cap, &p->wrappers[j]);
   }
-  *out = v;
-  return n;
+}
+
+static char **dup_list(char *const *v, size_t n) {
+  char **r = hl_xcalloc(n ? n : 1, sizeof *r);
+  for (size_t i = 0; i < n; i++) r[i] = hl_xstrdup(v[i]);
+  return r;
+}
+
+static char *dup_opt(const char *s) { return s ? hl_xstrdup(s) : NULL; }
+
+void hl_selection_overlay(hl_selection *sel, const hl_profile *p) {
+  for (size_t j = 0; j < p->nwrappers; j++) {
+    const hl_wrapper *o = &p->wrappers[j];
+    size_t k = 0;
+    while (k < sel->n && strcmp(sel->v[k]->name, o->name)) k++;
+    if (k == sel->n) {
+      /* Naming no selected wrapper, only a complete entry can stand. */
+      if ((o->given & (HL_W_RULE | HL_W_BUFFER)) == (HL_W_RULE | HL_W_BUFFER)) HL_PUSH(sel->v, sel->n, sel->cap, o);
+      continue;
+    }
+    const hl_wrapper *b = sel->v[k];
+    hl_wrapper *m = hl_xcalloc(1, sizeof *m);
+    m->given = b->given | o->given;
+    m->name = hl_xstrdup(b->name);
+    m->rule = hl_xstrdup((o->given & HL_W_RULE) ? o->rule : b->rule);
+    const hl_wrapper *buf = (o->given & HL_W_BUFFER) ? o : b, *hdr = (o->given & HL_W_HEADER) ? o : b;
+    m->buffer_size = buf->buffer_size;
+    m->buffer_align = buf->buffer_align;
+    m->header_size = hdr->header_size;
+    m->header_align = hdr->header_align;
+    m->header_what = dup_opt(hdr->header_what);
+    m->max_align = ((o->given & HL_W_MAX_ALIGN) ? o : b)->max_align;
+    m->requires = ((o->given & HL_W_REQUIRES) ? o : b)->requires;
+    const hl_wrapper *fa = (o->given & HL_W_FACTORIES) ? o : b, *em = (o->given & HL_W_EMPLACE) ? o : b;
+    m->factories = dup_list(fa->factories, fa->nfactories);
+    m->nfactories = fa->nfactories;
+    m->emplacers = dup_list(em->emplacers, em->nemplacers);
+    m->nemplacers = em->nemplacers;
+    m->source = dup_opt(((o->given & HL_W_SOURCE) ? o : b)->source);
+    /* Its numbers now come from the override's file. */
+    m->profile = p;
+    HL_PUSH(sel->owned, sel->nowned, sel->capowned, m);
+    sel->v[k] = m;
+  }
+  if (p->nwrappers) used(sel, p);
+}
+
+void hl_selection_free(hl_selection *sel) {
+  for (size_t i = 0; i < sel->nowned; i++) {
+    wrapper_free(sel->owned[i]);
+    free(sel->owned[i]);
+  }
+  free(sel->owned);
+  free(sel->v);
+  free(sel->used);
+  memset(sel, 0, sizeof *sel);
 }
 
 char *hl_profiles_default_dir(void) {

@@ -20,7 +20,20 @@ enum {
 
 typedef struct hl_profile hl_profile;
 
+/* Which fields a wrapper entry states (a config's override states few). */
+enum {
+  HL_W_RULE = 1u << 0,
+  HL_W_BUFFER = 1u << 1,
+  HL_W_HEADER = 1u << 2,
+  HL_W_MAX_ALIGN = 1u << 3,
+  HL_W_REQUIRES = 1u << 4,
+  HL_W_FACTORIES = 1u << 5,
+  HL_W_EMPLACE = 1u << 6,
+  HL_W_SOURCE = 1u << 7,
+};
+
 typedef struct hl_wrapper {
+  unsigned given;      /* HL_W_* */
   char *name;          /* qualified, without inline namespaces: "std::function" */
   char *rule;          /* the rule that reports it: "function-sbo" */
   long buffer_size;    /* bytes of the inline buffer */
@@ -68,12 +81,31 @@ void hl_profiles_free(hl_profile_set *set);
 /* The library whose detect_include ends included_path, or NULL. */
 const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path);
 
-/* The wrappers that apply to a TU using `library` on a `pointer_width`-bit
- * target: the base profile's, overridden or extended by --profile files.
- * Returns the count; *out is malloc'd (pointers into the set). *base is the
- * base profile used, or NULL when none matches. */
-size_t hl_profiles_select(const hl_profile_set *set, const char *library, int pointer_width,
-                          const hl_wrapper ***out, const hl_profile **base);
+/* The wrappers that apply to one translation unit, layer by layer: the
+ * base profile of its library and pointer width, then each --profile file,
+ * then the config's profiles and its wrapper overrides. */
+typedef struct hl_selection {
+  const hl_wrapper **v;
+  size_t n, cap;
+  hl_wrapper **owned;  /* merged overrides, freed with the selection */
+  size_t nowned, capowned;
+  const hl_profile *base; /* NULL when no base profile matches */
+  const hl_profile **used; /* every profile that contributed, base first */
+  size_t nused, capused;
+} hl_selection;
+
+void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width);
+/* Complete entries of p replace the same-named ones or are added. */
+void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width);
+/* Entries of p that state only some fields change just those fields of the
+ * same-named wrapper (an entry naming no selected wrapper must be complete). */
+void hl_selection_overlay(hl_selection *sel, const hl_profile *p);
+void hl_selection_free(hl_selection *sel);
+
+/* Reads a YAML list of wrapper entries into p (for a config's "wrappers");
+ * with partial, an entry needs only its name. Returns 0 or -1 with *err. */
+struct hl_yaml;
+int hl_profile_wrappers_from_yaml(struct hl_yaml *y, void *seq_node, int partial, hl_profile *p, char **err);
 
 /* The directory holding the shipped profiles: $HEAPLINT_PROFILE_DIR, else
  * <dir of the executable>/../share/heaplint/profiles. Caller frees. */

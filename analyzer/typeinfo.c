@@ -1,5 +1,6 @@
 #include "typeinfo.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +18,49 @@ typedef struct answer {
   unsigned bits;   /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
 } answer;
 
+/* Shared by the worker threads of a run: every access holds the lock, and
+ * answers are copied out, never pointed into (the vector moves as it grows). */
 struct hl_trait_cache {
+  pthread_mutex_t lock;
   answer *v;
   size_t n, cap;
 };
 
-hl_trait_cache *hl_trait_cache_new(void) { return hl_xcalloc(1, sizeof(hl_trait_cache)); }
+hl_trait_cache *hl_trait_cache_new(void) {
+  hl_trait_cache *c = hl_xcalloc(1, sizeof(hl_trait_cache));
+  pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
 
 void hl_trait_cache_free(hl_trait_cache *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n; i++) free(c->v[i].key);
   free(c->v);
+  pthread_mutex_destroy(&c->lock);
   free(c);
 }
 
-static size_t cache_find(hl_trait_cache *c, const char *key) {
-  for (size_t i = 0; i < c->n; i++)
-    if (!strcmp(c->v[i].key, key)) return i;
-  answer a = {hl_xstrdup(key), 0, 0, 0};
-  HL_PUSH(c->v, c->n, c->cap, a);
-  return c->n - 1;
+/* The entry for key (made when new), copied into *out; returns its index. */
+static size_t cache_lookup(hl_trait_cache *c, const char *key, answer *out) {
+  pthread_mutex_lock(&c->lock);
+  size_t i = 0;
+  while (i < c->n && strcmp(c->v[i].key, key)) i++;
+  if (i == c->n) {
+    answer a = {hl_xstrdup(key), 0, 0, 0};
+    HL_PUSH(c->v, c->n, c->cap, a);
+  }
+  *out = c->v[i];
+  out->key = NULL;
+  pthread_mutex_unlock(&c->lock);
+  return i;
+}
+
+static void cache_store(hl_trait_cache *c, size_t i, int failed, unsigned bits) {
+  pthread_mutex_lock(&c->lock);
+  c->v[i].answered = 1;
+  c->v[i].failed = failed;
+  c->v[i].bits = bits;
+  pthread_mutex_unlock(&c->lock);
 }
 
 /* ---- per translation unit ---- */
@@ -591,11 +615,11 @@ static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out)
     return;
   }
   char *key = hl_xasprintf("%s\n%s", T->library, spelling);
-  size_t idx = cache_find(T->cache, key);
+  answer found;
+  size_t idx = cache_lookup(T->cache, key, &found);
   free(key);
-  const answer *a = &T->cache->v[idx];
-  if (a->answered) {
-    answered_traits(a, out);
+  if (found.answered) {
+    answered_traits(&found, out);
     free(spelling);
     return;
   }
@@ -755,10 +779,7 @@ int hl_types_answer(hl_types *T, char **why) {
     }
   }
   for (size_t i = 0; i < T->npend; i++) {
-    answer *a = &T->cache->v[T->pend[i].answer];
-    a->answered = 1;
-    a->failed = !found[i];
-    a->bits = bits[i];
+    cache_store(T->cache, T->pend[i].answer, !found[i], bits[i]);
     free(T->pend[i].spelling);
   }
   T->npend = 0;

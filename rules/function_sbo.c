@@ -66,5 +66,10 @@ static void end(hl_ctx *ctx, void *st) { hl_sbo_end(ctx, st); }
 const hl_rule hl_rule_function_sbo = {
     "function-sbo",
     "a callable stored in std::function (or another callback wrapper) that does not fit its inline buffer",
+    "A callable stored into std::function, std::move_only_function or a callback wrapper a profile describes "
+    "that the standard library cannot keep in the wrapper's inline buffer (too big, too aligned, or missing a "
+    "trait the library requires: trivially copyable on libstdc++, a nothrow copy on libc++). Constructing, "
+    "assigning, copying and destroying such a wrapper calls the global heap. Fix: hl::inplace_function<Sig, N> "
+    "from heaplint's runtime keeps targets of up to N bytes inline and never allocates.",
     begin, visit, prepare, end,
 };

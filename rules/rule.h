@@ -15,6 +15,7 @@
 typedef struct hl_rule {
   const char *id;       /* kebab-case, e.g. "function-sbo" */
   const char *summary;  /* one line, for --list-rules and SARIF */
+  const char *description; /* a paragraph: what it finds, why, the fix */
   void *(*begin)(hl_ctx *ctx);
   void (*visit)(hl_ctx *ctx, void *state, CXCursor c);
   void (*prepare)(hl_ctx *ctx, void *state);

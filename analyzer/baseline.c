@@ -1,0 +1,104 @@
+#include "baseline.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define BASELINE_FORMAT 1
+
+int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err) {
+  char *tmp = hl_xasprintf("%s.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  /* mkstemp makes the file 0600; an output file gets the usual mode. */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  FILE *f = fdopen(fd, "wb");
+  int ok = f && fwrite(data, 1, len, f) == len;
+  if (f) ok = (fclose(f) == 0) && ok;
+  else close(fd);
+  if (ok && rename(tmp, path) != 0) ok = 0;
+  if (!ok) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    unlink(tmp);
+  }
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+int hl_baseline_write(const char *path, const hl_findings *all, const char *root, char **err) {
+  json_t *entries = json_array();
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    json_array_append_new(entries, json_pack("{s:s, s:s, s:s, s:s}", "rule", f->rule, "file",
+                                             hl_relative_to(f->loc.file, root), "fingerprint",
+                                             f->fingerprint ? f->fingerprint : "", "message", f->message));
+  }
+  json_t *doc = json_pack("{s:i, s:s, s:o}", "heaplint-baseline", BASELINE_FORMAT, "note",
+                          "findings recorded by heaplint --write-baseline; heaplint --baseline reports only others",
+                          "findings", entries);
+  char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(doc);
+  hl_sb b = {0};
+  hl_sb_puts(&b, text);
+  hl_sb_putc(&b, '\n');
+  free(text);
+  int rc = hl_write_file_atomic(path, b.s, b.len, err);
+  hl_sb_free(&b);
+  return rc;
+}
+
+long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err) {
+  json_error_t e;
+  json_t *doc = json_load_file(path, 0, &e);
+  if (!doc) {
+    *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: malformed baseline: %s", path, e.line, e.column, e.text)
+                      : hl_xasprintf("%s: cannot read the baseline: %s", path, e.text);
+    return -1;
+  }
+  json_t *entries = json_object_get(doc, "findings");
+  if (json_integer_value(json_object_get(doc, "heaplint-baseline")) != BASELINE_FORMAT || !json_is_array(entries)) {
+    *err = hl_xasprintf("%s: not a heaplint baseline (format %d)", path, BASELINE_FORMAT);
+    json_decref(doc);
+    return -1;
+  }
+  size_t n = json_array_size(entries);
+  char *used = hl_xcalloc(n ? n : 1, 1);
+  long dropped = 0;
+  size_t out = 0;
+  for (size_t i = 0; i < all->n; i++) {
+    hl_finding *f = all->v[i];
+    const char *rel = hl_relative_to(f->loc.file, root);
+    int match = 0;
+    for (size_t k = 0; k < n && !match; k++) {
+      json_t *x = json_array_get(entries, k);
+      const char *rule = json_string_value(json_object_get(x, "rule"));
+      const char *file = json_string_value(json_object_get(x, "file"));
+      const char *fp = json_string_value(json_object_get(x, "fingerprint"));
+      if (!used[k] && rule && file && fp && f->fingerprint && !strcmp(rule, f->rule) && !strcmp(file, rel) &&
+          !strcmp(fp, f->fingerprint))
+        used[k] = match = 1;
+    }
+    if (match) {
+      hl_finding_free(f);
+      dropped++;
+    } else {
+      all->v[out++] = f;
+    }
+  }
+  all->n = out;
+  free(used);
+  json_decref(doc);
+  return dropped;
+}

@@ -1,0 +1,21 @@
+/* source: the text of source files as the emitters, suppressions and
+ * fingerprints read it after the analysis — each file read once, lines
+ * found by number. Not thread-safe: used by the main thread only. */
+#ifndef HEAPLINT_SOURCE_H
+#define HEAPLINT_SOURCE_H
+
+#include <stddef.h>
+
+typedef struct hl_sources hl_sources;
+
+hl_sources *hl_sources_new(void);
+void hl_sources_free(hl_sources *S);
+
+/* Line number line (1-based) of path, without its line ending: *len bytes
+ * at the returned pointer. NULL when the file or the line cannot be read. */
+const char *hl_source_line(hl_sources *S, const char *path, unsigned line, size_t *len);
+
+/* The whole file (NULL when unreadable); *nlines lines. */
+const char *hl_source_text(hl_sources *S, const char *path, size_t *len, unsigned *nlines);
+
+#endif
