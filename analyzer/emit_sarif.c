@@ -145,8 +145,8 @@ static int result_order(const void *pa, const void *pb) {
 
 int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
   json_t *merged = NULL, *run = NULL, *rules = NULL;
-  json_t **all = NULL;
-  size_t nall = 0, cap = 0;
+  json_t **all = NULL, **all_notes = NULL;
+  size_t nall = 0, cap = 0, nnotes = 0, capnotes = 0;
   int ok = 1, success = 1;
   for (size_t i = 0; i < n && ok; i++) {
     json_error_t e;
@@ -180,6 +180,10 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
       }
       json_t *inv = json_array_get(json_object_get(r, "invocations"), 0);
       if (json_is_false(json_object_get(inv, "executionSuccessful"))) success = 0;
+      json_t *notes = json_object_get(inv, "toolExecutionNotifications");
+      size_t k2;
+      json_t *note;
+      json_array_foreach(notes, k2, note) HL_PUSH(all_notes, nnotes, capnotes, json_incref(note));
       size_t k;
       json_t *res;
       json_array_foreach(json_object_get(r, "results"), k, res) HL_PUSH(all, nall, cap, json_incref(res));
@@ -205,12 +209,19 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
     }
     json_object_set_new(run, "results", results);
     json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
-    if (inv) json_object_set_new(inv, "executionSuccessful", json_boolean(success));
+    if (inv) {
+      json_object_set_new(inv, "executionSuccessful", json_boolean(success));
+      json_t *notes = json_array();
+      for (size_t i = 0; i < nnotes; i++) json_array_append(notes, all_notes[i]);
+      json_object_set_new(inv, "toolExecutionNotifications", notes);
+    }
     ok = json_dumpf(merged, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF;
     if (!ok) *err = hl_xstrdup("merge-sarif: cannot write the output");
   }
   for (size_t i = 0; i < nall; i++) json_decref(all[i]);
   free(all);
+  for (size_t i = 0; i < nnotes; i++) json_decref(all_notes[i]);
+  free(all_notes);
   json_decref(merged);
   return ok ? 0 : -1;
 }

@@ -13,7 +13,7 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
   y->path = hl_xstrdup(path);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    *err = hl_xasprintf("%s: cannot read: %s", path, strerror(errno));
+    *err = hl_xasprintf("%s: cannot read: %s", hl_display_path(path), strerror(errno));
     return -1;
   }
   yaml_parser_t parser;
@@ -28,7 +28,7 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
     const yaml_mark_t *m = parser.context ? &parser.context_mark : &parser.problem_mark;
     if (parser.problem)
       m = &parser.problem_mark;
-    *err = hl_xasprintf("%s:%zu:%zu: YAML syntax error: %s%s%s", path, m->line + 1, m->column + 1,
+    *err = hl_xasprintf("%s:%zu:%zu: YAML syntax error: %s%s%s", hl_display_path(path), m->line + 1, m->column + 1,
                         parser.problem ? parser.problem : "malformed document",
                         parser.context ? " " : "", parser.context ? parser.context : "");
   }
@@ -37,7 +37,7 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
   if (!ok) return -1;
   y->loaded = 1;
   if (!yaml_document_get_root_node(&y->doc)) {
-    *err = hl_xasprintf("%s: the file is empty (expected a YAML mapping)", path);
+    *err = hl_xasprintf("%s: the file is empty (expected a YAML mapping)", hl_display_path(path));
     return -1;
   }
   return 0;
@@ -55,10 +55,11 @@ yaml_node_t *hl_yaml_node(hl_yaml *y, int index) { return yaml_document_get_node
 
 char *hl_yaml_error(hl_yaml *y, yaml_node_t *node, const char *fmt, ...) {
   hl_sb b = {0};
+  const char *path = hl_display_path(y->path);
   if (node)
-    hl_sb_printf(&b, "%s:%zu:%zu: ", y->path, node->start_mark.line + 1, node->start_mark.column + 1);
+    hl_sb_printf(&b, "%s:%zu:%zu: ", path, node->start_mark.line + 1, node->start_mark.column + 1);
   else
-    hl_sb_printf(&b, "%s: ", y->path);
+    hl_sb_printf(&b, "%s: ", path);
   va_list ap;
   va_start(ap, fmt);
   hl_sb_vprintf(&b, fmt, ap);

@@ -26,11 +26,18 @@ config.substitutions.extend([
     ("%heaplint", config.heaplint),
     ("%FileCheck", config.filecheck),
     ("%not", config.not_tool),
+    ("%count", os.path.join(os.path.dirname(config.not_tool), "count")),
     ("%clangxx", config.clangxx),
     ("%gxx", config.gxx),
     ("%groundtruth", config.groundtruth),
     ("%support", inputs),
     ("%src_root", config.heaplint_src_root),
+    # SARIF checked against the 2.1.0 schema (vendored in tests/support),
+    # with Debian's python3-jsonschema.
+    ("%validate-sarif",
+     "/usr/bin/python3 -c \"import json, sys, jsonschema; "
+     "jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))\" "
+     + os.path.join(inputs, "sarif-2.1.0-rtm.5.json")),
     # The two standard libraries every rule is checked against.
     ("%libstdcxx", "-std=c++17"),
     ("%libcxx", "-std=c++17 -stdlib=libc++"),

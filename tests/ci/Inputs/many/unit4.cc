@@ -1,0 +1,5 @@
+#include "shared.h"
+void unit4(long a, long b, long c) {
+  std::function<void()> f = [a, b, c] {};
+  std::function<void()> g = [a] {};
+}
