@@ -38,6 +38,9 @@ const char hl_cli_usage[] =
     "                           to <dir> (default: the current directory)\n"
     "  --baseline=<file>        report only findings the baseline does not record\n"
     "  --write-baseline=<file>  record today's findings in <file>\n"
+    "fixes:\n"
+    "  --fix                    apply the fixes in place (safely: see docs/fixes.md)\n"
+    "  --export-fixes=<file>    write the fixes as clang-apply-replacements YAML\n"
     "  --werror                 exit with 1 when there are warnings\n"
     "  -q, --quiet              no summary line on stderr\n"
     "  -v, --verbose            explain sites heaplint could not decide\n"
@@ -50,7 +53,9 @@ const char hl_cli_usage[] =
     "     NOLINTBEGIN), or warnings and --werror was given\n"
     "  2  usage or input error: bad option, missing file, unusable compile database,\n"
     "     profile, configuration or baseline, unwritable output\n"
-    "  3  a translation unit could not be parsed (the others are still analyzed)\n";
+    "  3  a translation unit could not be parsed (the others are still analyzed)\n"
+    "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
+    "     read-only, or two fixes conflict); the others were applied\n";
 
 static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
 
@@ -90,7 +95,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
                                            "--profile-dir", "--format",  "-o",                 "--source-root",
                                            "--baseline", "--write-baseline", "--config-file",  "-j",
-                                           "--shard"};
+                                           "--shard", "--export-fixes"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -107,6 +112,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
     else if (!strcmp(a, "--dump-config")) o->dump_config = 1;
+    else if (!strcmp(a, "--fix")) o->fix = 1;
     else if (!strcmp(a, "--version")) o->version = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
     else {
@@ -139,6 +145,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       else if (!strcmp(name, "--baseline")) o->baseline = v;
       else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
       else if (!strcmp(name, "--config-file")) o->config_file = v;
+      else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
       else if (!strcmp(name, "--format")) {
         if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
           *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);

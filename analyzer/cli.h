@@ -24,6 +24,8 @@ typedef struct hl_options {
   const char *source_root;
   const char *baseline, *write_baseline;
   const char *config_file;
+  const char *export_fixes;
+  int fix;
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;

@@ -30,6 +30,31 @@ static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
   hl_sb_free(&caret);
 }
 
+/* An edit the way clang shows a fix-it: the line, the replaced range
+ * underlined, the new text under it. */
+static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
+  size_t len;
+  const char *line = hl_source_line(S, e->file, e->line, &len);
+  if (e->length == 0) {
+    hl_sb text = {0};
+    for (const char *p = e->text; *p; p++)
+      if (*p != '\n') hl_sb_putc(&text, *p);
+    fprintf(out, "%s:%u:%u: note: fix: insert '%s'\n", hl_display_path(e->file), e->line, e->col, hl_sb_str(&text));
+    hl_sb_free(&text);
+    return;
+  }
+  fprintf(out, "%s:%u:%u: note: fix: replace with '%s'\n", hl_display_path(e->file), e->line, e->col, e->text);
+  if (!line || e->col == 0 || e->col - 1 + e->length > len) return;
+  hl_sb pad = {0}, under = {0};
+  for (unsigned i = 1; i < e->col; i++) hl_sb_putc(&pad, line[i - 1] == '\t' ? '\t' : ' ');
+  hl_sb_putc(&under, '^');
+  for (unsigned i = 1; i < e->length; i++) hl_sb_putc(&under, '~');
+  fprintf(out, "%5u | %.*s\n      | %s%s\n      | %s%s\n", e->line, (int)len, line, hl_sb_str(&pad), hl_sb_str(&under),
+          hl_sb_str(&pad), e->text);
+  hl_sb_free(&pad);
+  hl_sb_free(&under);
+}
+
 static const char *severity_name(hl_severity s) {
   switch (s) {
   case HL_SEV_ERROR: return "error";
@@ -53,5 +78,6 @@ void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S) {
       fprintf(out, "%s:%u:%u: note: %s\n", hl_display_path(n->loc.file), n->loc.line, n->loc.col, n->message);
       if (!same_place(&n->loc, &f->loc)) context(out, S, &n->loc);
     }
+    for (size_t j = 0; j < f->nedits; j++) edit(out, S, &f->edits[j]);
   }
 }

@@ -1,7 +1,6 @@
 #include "finding.h"
 
 #include <ctype.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +32,20 @@ void hl_finding_note(hl_finding *f, const hl_loc *loc, const char *message) {
   HL_PUSH(f->notes, f->nnotes, f->capnotes, n);
 }
 
+void hl_finding_edit(hl_finding *f, const hl_edit *e) {
+  hl_edit c = *e;
+  c.file = hl_xstrdup(e->file);
+  c.text = hl_xstrdup(e->text);
+  HL_PUSH(f->edits, f->nedits, f->capedits, c);
+}
+
 void hl_finding_free(hl_finding *f) {
   if (!f) return;
+  for (size_t i = 0; i < f->nedits; i++) {
+    free(f->edits[i].file);
+    free(f->edits[i].text);
+  }
+  free(f->edits);
   for (size_t i = 0; i < f->nnotes; i++) {
     hl_loc_free(&f->notes[i].loc);
     free(f->notes[i].message);
@@ -95,15 +106,6 @@ const char *hl_relative_to(const char *path, const char *root) {
   return path;
 }
 
-/* FNV-1a, 64 bits: stable across runs and machines. */
-static uint64_t fnv(uint64_t h, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 static char *folded_line(hl_sources *S, const hl_loc *loc) {
   size_t len = 0;
   const char *p = hl_source_line(S, loc->file, loc->line, &len);
@@ -133,10 +135,10 @@ void hl_findings_fingerprint(hl_findings *all, hl_sources *S, const char *root) 
     unsigned nth = 0;
     for (size_t k = 0; k < i; k++) nth += !strcmp(keys[k], keys[i]);
     char *key = hl_xasprintf("%s%c%u", keys[i], 0x1f, nth);
-    uint64_t h = fnv(0xcbf29ce484222325ULL, key, strlen(key));
+    unsigned long long h = hl_fnv1a(key, strlen(key));
     free(key);
     free(all->v[i]->fingerprint);
-    all->v[i]->fingerprint = hl_xasprintf("%016llx", (unsigned long long)h);
+    all->v[i]->fingerprint = hl_xasprintf("%016llx", h);
   }
   for (size_t i = 0; i < all->n; i++) free(keys[i]);
   free(keys);

@@ -23,6 +23,18 @@ typedef struct hl_note {
   char *message;
 } hl_note;
 
+/* One replacement of the fix that removes a finding: length bytes at offset
+ * become text (an insertion when length is 0). file_hash is the FNV-1a hash
+ * of the file as it was analyzed: --fix writes only a file that has not
+ * changed since. A finding's edits are applied all or none. */
+typedef struct hl_edit {
+  char *file;          /* absolute path */
+  unsigned offset, length;
+  unsigned line, col;  /* where offset is, for messages */
+  char *text;
+  unsigned long long file_hash;
+} hl_edit;
+
 typedef struct hl_finding {
   const char *rule;    /* static rule id, e.g. "function-sbo" */
   hl_severity severity;
@@ -31,11 +43,14 @@ typedef struct hl_finding {
   hl_note *notes;
   size_t nnotes, capnotes;
   char *fingerprint;   /* see hl_findings_fingerprint; NULL until then */
+  hl_edit *edits;
+  size_t nedits, capedits;
 } hl_finding;
 
 /* Builds a finding; the strings are copied. */
 hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message);
 void hl_finding_note(hl_finding *f, const hl_loc *loc, const char *message);
+void hl_finding_edit(hl_finding *f, const hl_edit *e);
 void hl_finding_free(hl_finding *f);
 
 hl_loc hl_loc_copy(const hl_loc *l);

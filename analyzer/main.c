@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "config.h"
 #include "emit.h"
+#include "fixes.h"
 #include "jobs.h"
 #include "profile.h"
 #include "runner.h"
@@ -26,7 +27,7 @@
 #include "suppress.h"
 #include "util.h"
 
-enum { EXIT_RAN = 0, EXIT_FINDINGS = 1, EXIT_INPUT = 2, EXIT_PARSE = 3 };
+enum { EXIT_RAN = 0, EXIT_FINDINGS = 1, EXIT_INPUT = 2, EXIT_PARSE = 3, EXIT_UNFIXED = 4 };
 
 static void print_version(void) {
   CXString v = clang_getClangVersion();
@@ -236,6 +237,17 @@ int main(int argc, char **argv) {
   hl_emit_info info = {HEAPLINT_VERSION, root, infos, ninfos, analyzed, failed, (const char *const *)failed_files.v};
   if (emit(&o, &findings, S, &info)) status = EXIT_INPUT;
   hl_sources_free(S);
+  if (o.export_fixes) {
+    char *build = hl_abspath(o.build_path ? o.build_path : ".");
+    if (hl_fixes_export(o.export_fixes, &findings, jobs.n ? jobs.v[0].file : "", build, &err)) {
+      fprintf(stderr, "heaplint: error: %s\n", err);
+      free(err);
+      status = EXIT_INPUT;
+    }
+    free(build);
+  }
+  hl_fix_result fixed = {0};
+  if (o.fix) hl_fixes_apply(&findings, stderr, &fixed);
 
   size_t warnings = 0, errors = 0;
   for (size_t i = 0; i < findings.n; i++) {
@@ -254,12 +266,16 @@ int main(int argc, char **argv) {
     }
     if (nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", nolint);
     if (in_baseline) hl_sb_printf(&line, "; %ld in the baseline", in_baseline);
+    if (o.fix)
+      hl_sb_printf(&line, "; %zu fixed in %zu file%s%s", fixed.findings_fixed, fixed.files_written,
+                   fixed.files_written == 1 ? "" : "s", fixed.findings_skipped ? ", some not (see above)" : "");
     if (failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", failed, failed == 1 ? "" : "s");
     fprintf(stderr, "%s\n", hl_sb_str(&line));
     hl_sb_free(&line);
   }
 
   if (status == EXIT_RAN && failed) status = EXIT_PARSE;
+  if (status == EXIT_RAN && fixed.findings_skipped) status = EXIT_UNFIXED;
   if (status == EXIT_RAN && (errors || (warnings && o.werror))) status = EXIT_FINDINGS;
 
   hl_msgs_free(&targets);

@@ -165,3 +165,14 @@ void hl_msgs_free(hl_msgs *m) {
   m->v = NULL;
   m->n = m->cap = 0;
 }
+
+unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+unsigned long long hl_fnv1a(const void *data, size_t n) { return hl_fnv1a_more(0xcbf29ce484222325ULL, data, n); }

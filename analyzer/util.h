@@ -64,6 +64,10 @@ typedef struct hl_msgs {
 void hl_msgs_add(hl_msgs *m, const char *fmt, ...) HL_PRINTF(2, 3);
 void hl_msgs_free(hl_msgs *m);
 
+/* FNV-1a, 64 bits: stable across runs and machines. */
+unsigned long long hl_fnv1a(const void *data, size_t n);
+unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n);
+
 int hl_ends_with(const char *s, const char *suffix);
 int hl_starts_with(const char *s, const char *prefix);
 

@@ -16,9 +16,10 @@ static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   return r;
 }
 
-static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_finding *f) {
+static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f) {
   (void)ctx;
   (void)v;
+  (void)fx;
   const hl_wrapper *w = s->wrapper;
   hl_sb b = {0};
   hl_sb_printf(&b, "%s keeps a value inline only up to %ld bytes", s->wrapper_spelling, w->buffer_size);
@@ -29,7 +30,7 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_f
   hl_sb_free(&b);
 }
 
-static const hl_sbo_wording wording = {noun, fix};
+static const hl_sbo_wording wording = {noun, NULL, NULL, fix};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;

@@ -33,27 +33,33 @@ static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   return r;
 }
 
-static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_finding *f) {
+/* A move-only wrapper keeps its meaning (and its move-only targets) in
+ * hl::inplace_move_function; hl::inplace_function copies, like
+ * std::function. */
+static const char *replacement(const hl_sbo_site *s) {
+  if (!s->signature) return NULL;
+  return !strcmp(s->wrapper->name, "std::move_only_function") ? "hl::inplace_move_function" : "hl::inplace_function";
+}
+
+static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f) {
   (void)ctx;
-  if (!s->signature) return;
-  long cap = hl_sbo_capacity(v->size);
-  /* A move-only wrapper keeps its meaning (and its move-only targets) in
-   * hl::inplace_move_function; hl::inplace_function copies, like
-   * std::function. Both default to alignof(std::max_align_t). */
-  const char *repl = !strcmp(s->wrapper->name, "std::move_only_function") ? "hl::inplace_move_function"
-                                                                         : "hl::inplace_function";
-  char *type = v->align > 16 ? hl_xasprintf("%s<%s, %ld, %ld>", repl, s->signature, cap, v->align)
-                             : hl_xasprintf("%s<%s, %ld>", repl, s->signature, cap);
+  const char *repl = replacement(s);
+  if (!repl) return;
+  /* Both default to alignof(std::max_align_t). */
+  char *type = fx->align > 16 ? hl_xasprintf("%s<%s, %ld, %ld>", repl, s->signature, fx->capacity, fx->align)
+                              : hl_xasprintf("%s<%s, %ld>", repl, s->signature, fx->capacity);
   int lambda = !clang_Cursor_isNull(s->lambda);
-  char *m = hl_xasprintf("use %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
-                         "and never allocates%s",
-                         type, cap, lambda && v->too_big ? ", or capture less" : "");
+  char *m = hl_xasprintf("%s %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
+                         "and never allocates%s%s%s",
+                         fx->rewritten ? "fix: retype the declaration as" : "use", type, fx->capacity,
+                         lambda && v->too_big && !fx->rewritten ? ", or capture less" : "",
+                         fx->blocked ? "; not rewritten automatically: " : "", fx->blocked ? fx->blocked : "");
   hl_finding_note(f, &s->loc, m);
   free(m);
   free(type);
 }
 
-static const hl_sbo_wording wording = {noun, fix};
+static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;

@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "../analyzer/util.h"
+#include "rewrite.h"
 
 struct hl_sbo {
   const char *rule;
   const hl_sbo_wording *wording;
   hl_sbo_site *sites;
   size_t n, cap;
+  hl_retype *retype;
 };
 
 /* ---- small AST helpers ---- */
@@ -289,6 +291,9 @@ static int fill_site(hl_ctx *ctx, hl_sbo_site *s, const hl_wrapper *w, CXType wt
   if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
   memset(s, 0, sizeof *s);
   s->wrapper = w;
+  s->call = clang_getNullCursor();
+  s->store_kind = HL_STORE_OTHER;
+  s->target = -1;
   s->stored = hl_type_stored(readable(stored, expr), &s->decays);
   s->expr = expr;
   origin(expr, &s->lambda, &s->callee);
@@ -309,6 +314,7 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
   const hl_wrapper *w = NULL;
   CXType wtype = {0}, stored = {0};
   CXCursor expr = clang_getNullCursor(), at = c;
+  hl_store_kind kind = HL_STORE_OTHER;
 
   if (fk == CXCursor_FunctionDecl) {
     if (!is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
@@ -319,6 +325,7 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     if (!w) return 0;
     stored = clang_Cursor_getTemplateArgumentType(fn, 0);
     wtype = clang_getCursorType(c);
+    kind = HL_STORE_OTHER;
   } else if ((w = hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))) {
     if (!is_function_template_specialization(fn) || np < (fk == CXCursor_Constructor ? 1 : 0)) return 0;
     char *name = cx(clang_getCursorSpelling(fn));
@@ -334,12 +341,15 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
       }
       free(p0name);
       wtype = clang_getCursorType(c);
+      kind = HL_STORE_CONSTRUCT;
     } else if (!strcmp(name, "operator=") && np == 1) {
+      kind = HL_STORE_ASSIGN;
       stored = clang_getArgType(fty, 0);
       if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
       wtype = nargs >= 2 ? clang_getCursorType(clang_Cursor_getArgument(c, 0))
                          : clang_getCursorType(clang_getCursorSemanticParent(fn));
     } else if (name_in(name, w->emplacers, w->nemplacers)) {
+      kind = HL_STORE_OTHER;
       stored = unref(clang_getResultType(fty));
       wtype = clang_getCursorType(clang_getCursorSemanticParent(fn));
       CXCursor callee = first_child(c);
@@ -351,12 +361,16 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     if (!ok) return 0;
   } else if (fk == CXCursor_CXXMethod && is_function_template_specialization(fn) &&
              (w = container_store(ctx, fn, &wtype, &stored))) {
+    kind = HL_STORE_CONTAINER;
     if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
   } else {
     return 0;
   }
 
-  return fill_site(ctx, s, w, wtype, stored, expr, at);
+  if (!fill_site(ctx, s, w, wtype, stored, expr, at)) return 0;
+  s->call = c;
+  s->store_kind = kind;
+  return 1;
 }
 
 /* ---- stores through brace initialization of arrays and aggregates ---- */
@@ -639,6 +653,7 @@ static void name_captures(hl_sbo_site *s) {
 }
 
 static void site_free(hl_sbo_site *s) {
+  free(s->untargeted);
   free(s->wrapper_spelling);
   free(s->signature);
   hl_loc_free(&s->loc);
@@ -773,7 +788,74 @@ static char *captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo
   return hl_sb_take(&b);
 }
 
-static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+/* The rewrite of one declaration: its type's edit, the include, and the
+ * capacity that holds every callable stored into it. */
+typedef struct plan {
+  int made;
+  const char *blocked;   /* points into retype, or blocked_own */
+  char *blocked_own;
+  long capacity, align;
+  hl_edit type, include;
+  int has_include;
+} plan;
+
+static void plan_free(plan *p) {
+  free(p->blocked_own);
+  hl_edit_free(&p->type);
+  hl_edit_free(&p->include);
+}
+
+/* "std::function<void()>" -> "hl::inplace_function<void(), 24>" */
+static char *retyped(const char *written, const char *replacement, long capacity, long align) {
+  const char *lt = strchr(written, '<');
+  const char *gt = strrchr(written, '>');
+  if (!lt || !gt || gt < lt) return NULL;
+  hl_sb b = {0};
+  hl_sb_puts(&b, replacement);
+  hl_sb_putn(&b, lt, (size_t)(gt - lt));
+  hl_sb_printf(&b, ", %ld", capacity);
+  if (align > 16) hl_sb_printf(&b, ", %ld", align);
+  hl_sb_putc(&b, '>');
+  return hl_sb_take(&b);
+}
+
+static void make_plan(hl_ctx *ctx, hl_sbo *S, int t, const hl_sbo_verdict *verdicts, plan *p) {
+  p->made = 1;
+  p->blocked = hl_retype_blocked(S->retype, t);
+  if (p->blocked) return;
+  long size = 1, align = 1;
+  const hl_sbo_site *any = NULL;
+  for (size_t i = 0; i < S->n; i++) {
+    if (S->sites[i].target != t) continue;
+    if (verdicts[i].allocates == HL_UNKNOWN) {
+      p->blocked = "the size of a callable stored into it is not known";
+      return;
+    }
+    if (verdicts[i].size > size) size = verdicts[i].size;
+    if (verdicts[i].align > align) align = verdicts[i].align;
+    any = &S->sites[i];
+  }
+  p->capacity = hl_sbo_capacity(size);
+  p->align = align;
+  int container;
+  CXCursor decl = hl_retype_decl(S->retype, t, &container);
+  char *written = NULL, *alias = NULL;
+  int r = hl_rewrite_template_range(ctx, decl, any->wrapper->name, &p->type, &written, &alias);
+  if (r == 1) {
+    p->blocked = p->blocked_own =
+        hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+  } else if (r < 0) {
+    p->blocked = "heaplint cannot find where its type is written";
+  } else {
+    p->type.text = retyped(written, S->wording->replacement(any), p->capacity, p->align);
+    if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
+    else p->has_include = hl_rewrite_include(ctx, p->type.file, S->wording->header, &p->include) == 0;
+  }
+  free(written);
+  free(alias);
+}
+
+static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const plan *p) {
   char *noun = S->wording->noun(ctx, s);
   hl_sb m = {0};
   hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
@@ -792,7 +874,17 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
   if (v->failed & HL_REQ_NOTHROW_COPY) why_note(f, &s->loc, "not nothrow copy constructible", tname, &v->traits.nothrow_copy);
   if (v->failed & HL_REQ_NOTHROW_MOVE) why_note(f, &s->loc, "not nothrow move constructible", tname, &v->traits.nothrow_move);
   free(tname);
-  S->wording->fix(ctx, s, v, f);
+  hl_sbo_fix fx = {hl_sbo_capacity(v->size), v->align, s->untargeted, 0};
+  if (p && !p->blocked) {
+    fx.capacity = p->capacity;
+    fx.align = p->align;
+    fx.rewritten = 1;
+    hl_finding_edit(f, &p->type);
+    if (p->has_include) hl_finding_edit(f, &p->include);
+  } else if (p) {
+    fx.blocked = p->blocked;
+  }
+  S->wording->fix(ctx, s, v, &fx, f);
   hl_findings_add(ctx->out, f);
   free(noun);
 }
@@ -803,15 +895,19 @@ hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
   hl_sbo *S = hl_xcalloc(1, sizeof *S);
   S->rule = rule_id;
   S->wording = wording;
+  S->retype = hl_retype_new();
   return S;
 }
 
-static void keep(hl_sbo *S, hl_sbo_site *s) {
+static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
   if (strcmp(s->wrapper->rule, S->rule)) {
     site_free(s);
     return;
   }
   name_captures(s);
+  if (S->wording->replacement && S->wording->replacement(s))
+    s->target = hl_retype_store(S->retype, ctx, s->call, clang_Cursor_isNull(s->call) ? HL_STORE_OTHER : s->store_kind,
+                                s->wrapper, &s->untargeted);
   HL_PUSH(S->sites, S->n, S->cap, *s);
 }
 
@@ -879,7 +975,7 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
       fill_site(ctx, &s, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
     s.size = size;
     s.align = align;
-    keep(S, &s);
+    keep(ctx, S, &s);
     return;
   }
   hl_loc loc;
@@ -894,12 +990,13 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   if (k == CXCursor_InitListExpr || k == CXCursor_CallExpr) {
     hl_sbo_site *v;
     size_t n = k == CXCursor_InitListExpr ? init_list_sites(ctx, c, &v) : tuple_sites(ctx, c, &v);
-    for (size_t i = 0; i < n; i++) keep(S, &v[i]);
+    for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
     free(v);
     if (k == CXCursor_InitListExpr || n) return;
   }
   hl_sbo_site s;
-  if (match(ctx, c, &s)) keep(S, &s);
+  if (match(ctx, c, &s)) keep(ctx, S, &s);
+  if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
 }
 
 void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
@@ -917,24 +1014,42 @@ void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
 }
 
 void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
+  hl_retype_finish(S->retype);
+  hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
+  int ntargets = 0;
+  for (size_t i = 0; i < S->n; i++) {
+    judge(ctx, &S->sites[i], 0, &verdicts[i]);
+    if (S->sites[i].target >= ntargets) ntargets = S->sites[i].target + 1;
+  }
+  plan *plans = hl_xcalloc(ntargets ? (size_t)ntargets : 1, sizeof *plans);
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_site *s = &S->sites[i];
-    hl_sbo_verdict v;
-    judge(ctx, s, 0, &v);
-    if (v.allocates == HL_YES) {
-      report(ctx, S, s, &v);
-    } else if (v.allocates == HL_UNKNOWN) {
-      const hl_trait *t = (v.unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v.traits.trivially_copyable
-                          : (v.unknown & HL_REQ_NOTHROW_COPY)    ? &v.traits.nothrow_copy
-                                                                 : &v.traits.nothrow_move;
-      const char *why = v.unknown && t->why ? t->why : "";
+    hl_sbo_verdict *v = &verdicts[i];
+    if (v->allocates == HL_YES) {
+      plan *p = NULL;
+      if (s->target >= 0) {
+        p = &plans[s->target];
+        if (!p->made) make_plan(ctx, S, s->target, verdicts, p);
+      }
+      report(ctx, S, s, v, p);
+    } else if (v->allocates == HL_UNKNOWN) {
+      const hl_trait *t = (v->unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v->traits.trivially_copyable
+                          : (v->unknown & HL_REQ_NOTHROW_COPY)    ? &v->traits.nothrow_copy
+                                                                  : &v->traits.nothrow_move;
+      const char *why = v->unknown && t->why ? t->why : "";
       hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s%s", S->rule,
-                    v.unknown ? "the stored type" : "its layout is not known (a dependent type)",
+                    v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
                     why[0] && why[0] != ' ' ? ": " : "", why);
     }
-    hl_traits_free(&v.traits);
-    site_free(s);
   }
+  for (size_t i = 0; i < S->n; i++) {
+    hl_traits_free(&verdicts[i].traits);
+    site_free(&S->sites[i]);
+  }
+  for (int t = 0; t < ntargets; t++) plan_free(&plans[t]);
+  free(plans);
+  free(verdicts);
   free(S->sites);
+  hl_retype_free(S->retype);
   free(S);
 }

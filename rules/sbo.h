@@ -16,6 +16,7 @@
 #ifndef HEAPLINT_RULES_SBO_H
 #define HEAPLINT_RULES_SBO_H
 
+#include "retype.h"
 #include "rule.h"
 
 typedef struct hl_sbo_site {
@@ -33,6 +34,10 @@ typedef struct hl_sbo_site {
   int in_loop;             /* runs on every iteration of an enclosing loop */
   char **captures;         /* lambda: each capture's name, field by field, or NULL */
   size_t ncaptures;
+  CXCursor call;           /* the call that stores (a null cursor for brace init) */
+  hl_store_kind store_kind;
+  int target;              /* the declaration it stores into (retype.h), or -1 */
+  char *untargeted;        /* why it has none */
 } hl_sbo_site;
 
 typedef struct hl_sbo_verdict {
@@ -47,12 +52,23 @@ typedef struct hl_sbo_verdict {
 
 typedef struct hl_sbo hl_sbo;
 
+/* The fix of one finding, as the engine planned it. */
+typedef struct hl_sbo_fix {
+  long capacity, align;  /* of the replacement: holds every callable stored into the declaration */
+  const char *blocked;   /* why the declaration is not rewritten, or NULL when it is */
+  int rewritten;         /* the finding carries the edits */
+} hl_sbo_fix;
+
 /* The hooks of one small-buffer rule: word the stored thing and the fix. */
 typedef struct hl_sbo_wording {
   /* "lambda", "functor 'Big'", "value of type 'Big'" */
   char *(*noun)(hl_ctx *ctx, const hl_sbo_site *s);
+  /* The type replacing the wrapper in its declaration ("hl::inplace_function"),
+   * or NULL when the rule has no rewrite; and the header declaring it. */
+  const char *(*replacement)(const hl_sbo_site *s);
+  const char *header;
   /* The note that points at the fix (may add nothing). */
-  void (*fix)(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_finding *f);
+  void (*fix)(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f);
 } hl_sbo_wording;
 
 hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording);

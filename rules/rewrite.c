@@ -1,0 +1,198 @@
+#include "rewrite.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzer/util.h"
+
+void hl_edit_free(hl_edit *e) {
+  free(e->file);
+  free(e->text);
+  memset(e, 0, sizeof *e);
+}
+
+static char *cx(CXString s) {
+  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+/* The parsed contents of the file at path, from the translation unit. */
+static const char *contents(hl_ctx *ctx, const char *path, CXFile *file, size_t *size) {
+  *file = clang_getFile(ctx->tu, path);
+  if (!*file) return NULL;
+  return clang_getFileContents(ctx->tu, *file, size);
+}
+
+typedef struct refs {
+  const char *name;
+  CXCursor found;    /* TemplateRef to the template */
+  CXCursor alias;    /* TypeRef to a typedef or alias */
+} refs;
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  refs *r = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_TemplateRef && clang_Cursor_isNull(r->found)) {
+    char *n = hl_decl_name(clang_getCursorReferenced(c));
+    if (!strcmp(n, r->name)) r->found = c;
+    free(n);
+  } else if (k == CXCursor_TypeRef && clang_Cursor_isNull(r->alias)) {
+    enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(c));
+    if (rk == CXCursor_TypedefDecl || rk == CXCursor_TypeAliasDecl) r->alias = c;
+  }
+  /* Only the declared type: not the initializer. */
+  return (k == CXCursor_TemplateRef || k == CXCursor_TypeRef || k == CXCursor_NamespaceRef) ? CXChildVisit_Continue
+                                                                                            : CXChildVisit_Break;
+}
+
+int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written,
+                              char **alias) {
+  memset(e, 0, sizeof *e);
+  *written = NULL;
+  *alias = NULL;
+  refs r = {template_name, clang_getNullCursor(), clang_getNullCursor()};
+  clang_visitChildren(decl, find_ref, &r);
+  if (clang_Cursor_isNull(r.found)) {
+    if (clang_Cursor_isNull(r.alias)) return -1;
+    *alias = cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
+    return 1;
+  }
+  /* A template named inside a macro cannot be edited where it is written. */
+  CXSourceLocation at = clang_getCursorLocation(r.found);
+  CXFile file;
+  unsigned line, col, off;
+  clang_getSpellingLocation(at, &file, &line, &col, &off);
+  CXFile efile;
+  unsigned eoff;
+  clang_getFileLocation(at, &efile, NULL, NULL, &eoff);
+  if (!file || eoff != off) return -1;
+  size_t size;
+  const char *text = clang_getFileContents(ctx->tu, file, &size);
+  if (!text || off >= size) return -1;
+
+  /* Back over the qualification (std::, ::std::), forward over the
+   * template arguments to the matching '>' (which may be half of a '>>'). */
+  unsigned start = off;
+  for (;;) {
+    unsigned p = start;
+    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
+    if (p < 2 || text[p - 1] != ':' || text[p - 2] != ':') break;
+    p -= 2;
+    start = p;
+    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
+    unsigned id_end = p;
+    while (p > 0 && (isalnum((unsigned char)text[p - 1]) || text[p - 1] == '_')) p--;
+    if (p == id_end) break; /* a leading "::" */
+    start = p;
+  }
+  unsigned p = off;
+  while (p < size && (isalnum((unsigned char)text[p]) || text[p] == '_')) p++;
+  while (p < size && isspace((unsigned char)text[p])) p++;
+  if (p >= size || text[p] != '<') return -1;
+  int angle = 0, paren = 0;
+  unsigned end = 0;
+  for (; p < size; p++) {
+    char ch = text[p];
+    if (ch == '(' || ch == '[' || ch == '{') paren++;
+    else if (ch == ')' || ch == ']' || ch == '}') paren--;
+    else if (paren == 0 && ch == '<') angle++;
+    else if (paren == 0 && ch == '>' && --angle == 0) {
+      end = p + 1;
+      break;
+    }
+  }
+  if (!end) return -1;
+  e->file = hl_file_abspath(file, ctx->job->directory);
+  e->offset = start;
+  e->length = end - start;
+  e->line = line;
+  e->col = col - (off - start);
+  e->file_hash = hl_fnv1a(text, size);
+  *written = hl_xstrndup(text + start, end - start);
+  return 0;
+}
+
+/* A line's first token is a directive named d ("include", "pragma"). */
+static int directive(const char *line, size_t n, const char *d, const char **rest) {
+  size_t i = 0;
+  while (i < n && isspace((unsigned char)line[i])) i++;
+  if (i >= n || line[i] != '#') return 0;
+  i++;
+  while (i < n && isspace((unsigned char)line[i])) i++;
+  size_t dl = strlen(d);
+  if (n - i < dl || strncmp(line + i, d, dl) || (i + dl < n && isalnum((unsigned char)line[i + dl]))) return 0;
+  if (rest) *rest = line + i + dl;
+  return 1;
+}
+
+int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e) {
+  memset(e, 0, sizeof *e);
+  CXFile f;
+  size_t size;
+  const char *text = contents(ctx, file, &f, &size);
+  if (!text) return -1;
+  char *angled = hl_xasprintf("<%s>", header), *quoted = hl_xasprintf("\"%s\"", header);
+  /* Scan the directives at the top level (depth 0, or 1 inside an include
+   * guard): the insertion goes after the last #include among them, else
+   * after the guard's #define or #pragma once, else at the top. */
+  int depth = 0, guard = 0, in_comment = 0, present = 0;
+  size_t after_include = (size_t)-1, after_guard = 0, line_no = 0, insert_line = 0, guard_line = 0;
+  int first_directive = 1;
+  for (size_t pos = 0; pos < size;) {
+    const char *nl = memchr(text + pos, '\n', size - pos);
+    size_t end = nl ? (size_t)(nl - text) + 1 : size, n = end - pos;
+    const char *line = text + pos, *rest;
+    line_no++;
+    /* Block comments spanning lines are skipped whole. */
+    int was_comment = in_comment;
+    for (size_t i = 0; i + 1 < n; i++) {
+      if (!in_comment && line[i] == '/' && line[i + 1] == '/') break;
+      if (!in_comment && line[i] == '/' && line[i + 1] == '*') in_comment = 1, i++;
+      else if (in_comment && line[i] == '*' && line[i + 1] == '/') in_comment = 0, i++;
+    }
+    if (!was_comment) {
+      if (directive(line, n, "if", NULL) || directive(line, n, "ifdef", NULL) || directive(line, n, "ifndef", NULL)) {
+        if (first_directive && directive(line, n, "ifndef", NULL)) guard = 1;
+        depth++;
+        first_directive = 0;
+      } else if (directive(line, n, "endif", NULL)) {
+        depth--;
+      } else if (guard == 1 && directive(line, n, "define", NULL)) {
+        guard = 2;
+        after_guard = end;
+        guard_line = line_no;
+      } else if (directive(line, n, "pragma", &rest) && strstr(rest, "once") && !guard) {
+        after_guard = end;
+        guard_line = line_no;
+        first_directive = 0;
+      } else if (directive(line, n, "include", &rest)) {
+        if (strstr(rest, angled) || strstr(rest, quoted)) present = 1;
+        if (depth == (guard ? 1 : 0)) {
+          after_include = end;
+          insert_line = line_no + 1;
+        }
+        first_directive = 0;
+      } else if (line[strspn(line, " \t")] == '#') {
+        first_directive = 0;
+      }
+    }
+    pos = end;
+  }
+  free(angled);
+  free(quoted);
+  if (present) return 1;
+  size_t at = after_include != (size_t)-1 ? after_include : after_guard;
+  unsigned line = after_include != (size_t)-1 ? (unsigned)insert_line : (unsigned)guard_line + 1;
+  int needs_newline = at > 0 && text[at - 1] != '\n';
+  e->file = hl_xstrdup(file);
+  e->offset = (unsigned)at;
+  e->length = 0;
+  e->line = line ? line : 1;
+  e->col = 1;
+  e->text = hl_xasprintf("%s#include <%s>\n", needs_newline ? "\n" : "", header);
+  e->file_hash = hl_fnv1a(text, size);
+  return 0;
+}

@@ -1,0 +1,158 @@
+#include "uses.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzer/util.h"
+
+static int transparent(enum CXCursorKind k) { return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr; }
+
+static char *cx(CXString s) {
+  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+CXCursor hl_use_target(CXCursor ref) {
+  enum CXCursorKind k = clang_getCursorKind(ref);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return clang_getNullCursor();
+  CXCursor d = clang_getCursorReferenced(ref);
+  enum CXCursorKind dk = clang_getCursorKind(d);
+  if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl) return clang_getNullCursor();
+  return clang_getCanonicalCursor(d);
+}
+
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+static CXCursor first_child(CXCursor c) {
+  CXCursor r = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &r);
+  return r;
+}
+
+/* The name of the function a call or construction calls, for messages. */
+static char *callee_name(CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
+  char *n = cx(clang_getCursorSpelling(fn));
+  char *r = hl_xasprintf("%s()", n);
+  free(n);
+  return r;
+}
+
+static void escape(hl_use *u, char *how) {
+  u->kind = HL_USE_ESCAPE;
+  u->how = how;
+}
+
+int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
+  memset(u, 0, sizeof *u);
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(ref), &u->loc)) return -1;
+  size_t k = 0;
+  CXCursor below = ref, p = hl_ctx_ancestor(ctx, 0);
+  while (transparent(clang_getCursorKind(p))) {
+    below = p;
+    p = hl_ctx_ancestor(ctx, ++k);
+  }
+  enum CXCursorKind pk = clang_getCursorKind(p);
+  if (pk == CXCursor_MemberRefExpr) {
+    /* ref.member(...) */
+    size_t m = k + 1;
+    CXCursor q = hl_ctx_ancestor(ctx, m);
+    while (transparent(clang_getCursorKind(q))) q = hl_ctx_ancestor(ctx, ++m);
+    CXCursor method = clang_getCursorReferenced(p);
+    enum CXCursorKind mk = clang_getCursorKind(method);
+    /* An implicit conversion (if (cb)) calls operator bool this way. */
+    if (clang_getCursorKind(q) == CXCursor_CallExpr && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
+      u->kind = HL_USE_MEMBER;
+      u->call = q;
+      u->call_depth = m;
+      u->method = method;
+      char *name = cx(clang_getCursorSpelling(method));
+      snprintf(u->method_name, sizeof u->method_name, "%s", name);
+      free(name);
+      return 0;
+    }
+    escape(u, hl_xstrdup("a member of it is used"));
+    return 0;
+  }
+  if (pk == CXCursor_CallExpr) {
+    CXCursor fn = clang_getCursorReferenced(p);
+    enum CXCursorKind fk = clang_getCursorKind(fn);
+    /* An operator called on it (cb(), cb = x, v[i], if (cb)): the object is
+     * the call's first child. */
+    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(first_child(p), below)) {
+      u->kind = HL_USE_MEMBER;
+      u->call = p;
+      u->call_depth = k;
+      u->method = fn;
+      char *name = cx(clang_getCursorSpelling(fn));
+      snprintf(u->method_name, sizeof u->method_name, "%s", name);
+      free(name);
+      return 0;
+    }
+    if (fk == CXCursor_Constructor) {
+      /* Copied or moved: say into what. */
+      size_t m = k + 1;
+      CXCursor q = hl_ctx_ancestor(ctx, m);
+      while (transparent(clang_getCursorKind(q))) q = hl_ctx_ancestor(ctx, ++m);
+      enum CXCursorKind qk = clang_getCursorKind(q);
+      if (qk == CXCursor_CallExpr) escape(u, hl_xasprintf("passed to %s", callee_name(q)));
+      else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
+      else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
+        char *n = cx(clang_getCursorSpelling(q));
+        escape(u, hl_xasprintf("copied into '%s'", n));
+        free(n);
+      } else
+        escape(u, hl_xstrdup("copied"));
+      return 0;
+    }
+    char *f = callee_name(p);
+    escape(u, hl_xasprintf("passed to %s", f));
+    free(f);
+    return 0;
+  }
+  if (pk == CXCursor_CXXForRangeStmt) {
+    u->kind = HL_USE_RANGE_FOR;
+    u->loop_var = first_child(p);
+    return 0;
+  }
+  switch (pk) {
+  case CXCursor_ReturnStmt: escape(u, hl_xstrdup("returned")); break;
+  case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
+  case CXCursor_UnaryOperator: escape(u, hl_xstrdup("its address is taken")); break;
+  case CXCursor_VarDecl: {
+    char *n = cx(clang_getCursorSpelling(p));
+    escape(u, hl_xasprintf("bound to '%s'", n));
+    free(n);
+    break;
+  }
+  default: escape(u, hl_xstrdup("used in an expression heaplint does not follow")); break;
+  }
+  return 0;
+}
+
+int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
+  if (u->kind != HL_USE_MEMBER) return 0;
+  size_t m = u->call_depth + 1;
+  CXCursor below = u->call, q = hl_ctx_ancestor(ctx, m);
+  while (transparent(clang_getCursorKind(q))) {
+    below = q;
+    q = hl_ctx_ancestor(ctx, ++m);
+  }
+  if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(first_child(q), below)) return 0;
+  char *name = cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
+  int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
+  free(name);
+  return ok;
+}
+
+void hl_use_free(hl_use *u) {
+  free(u->how);
+  hl_loc_free(&u->loc);
+  memset(u, 0, sizeof *u);
+}
