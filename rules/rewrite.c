@@ -128,6 +128,13 @@ static int directive(const char *line, size_t n, const char *d, const char **res
   return 1;
 }
 
+/* "#pragma once", with rest the text after "pragma" up to the line's end. */
+static int once(const char *rest, size_t n) {
+  size_t i = 0;
+  while (i < n && isspace((unsigned char)rest[i])) i++;
+  return n - i >= 4 && !strncmp(rest + i, "once", 4) && (n - i == 4 || !isalnum((unsigned char)rest[i + 4]));
+}
+
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e) {
   memset(e, 0, sizeof *e);
   CXFile f;
@@ -164,12 +171,14 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
         guard = 2;
         after_guard = end;
         guard_line = line_no;
-      } else if (directive(line, n, "pragma", &rest) && strstr(rest, "once") && !guard) {
+      } else if (directive(line, n, "pragma", &rest) && !guard && once(rest, (size_t)(line + n - rest))) {
         after_guard = end;
         guard_line = line_no;
         first_directive = 0;
       } else if (directive(line, n, "include", &rest)) {
-        if (strstr(rest, angled) || strstr(rest, quoted)) present = 1;
+        char *target = hl_xstrndup(rest, (size_t)(line + n - rest));
+        if (strstr(target, angled) || strstr(target, quoted)) present = 1;
+        free(target);
         if (depth == (guard ? 1 : 0)) {
           after_include = end;
           insert_line = line_no + 1;

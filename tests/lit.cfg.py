@@ -27,6 +27,7 @@ config.substitutions.extend([
     ("%FileCheck", config.filecheck),
     ("%not", config.not_tool),
     ("%count", os.path.join(os.path.dirname(config.not_tool), "count")),
+    ("%clang-apply-replacements", os.path.join(os.path.dirname(config.not_tool), "clang-apply-replacements")),
     ("%clangxx", config.clangxx),
     ("%gxx", config.gxx),
     ("%groundtruth", config.groundtruth),
