@@ -22,6 +22,8 @@ config.environment["LC_ALL"] = "C"
 config.environment.pop("HEAPLINT_PROFILE_DIR", None)
 
 inputs = os.path.join(config.test_source_root, "support")
+# The counting global operator new (count_new.hpp), heaplint calibrate's own.
+probes = os.path.join(config.heaplint_src_root, "analyzer", "probes")
 config.substitutions.extend([
     ("%heaplint", config.heaplint),
     ("%FileCheck", config.filecheck),
@@ -32,6 +34,7 @@ config.substitutions.extend([
     ("%gxx", config.gxx),
     ("%groundtruth", config.groundtruth),
     ("%support", inputs),
+    ("%probes", probes),
     ("%src_root", config.heaplint_src_root),
     # SARIF checked against the 2.1.0 schema (vendored in tests/support),
     # with Debian's python3-jsonschema.

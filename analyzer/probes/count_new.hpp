@@ -1,15 +1,17 @@
 // Counting replacements for every replaceable global allocation function.
 //
-// Include this header in exactly one translation unit of a test program: it
+// Include this header in exactly one translation unit of a program: it
 // defines (not declares) the global operator new/delete overloads, so that
 // every allocation a standard library makes is counted. The align_val_t
 // overloads matter: without them an over-aligned target is allocated by the
 // library through an uncounted path and a probe reports a false "zero".
 //
-// Used by the measured ground-truth tests of the analyzer, the runtime's
-// allocation-count tests and the calibration probes.
-#ifndef HEAPLINT_TESTS_COUNT_NEW_HPP
-#define HEAPLINT_TESTS_COUNT_NEW_HPP
+// heaplint calibrate's probe programs are built on it (heaplint embeds this
+// file at build time, see cmake/HeaplintEmbed.cmake); the measured
+// ground-truth tests of the analyzer, the runtime's allocation-count tests
+// and the benchmarks include it from here.
+#ifndef HEAPLINT_PROBES_COUNT_NEW_HPP
+#define HEAPLINT_PROBES_COUNT_NEW_HPP
 
 #include <atomic>
 #include <cstddef>
