@@ -6,7 +6,7 @@
 # For each build directory (one with a compile_commands.json) it times, RUNS
 # times over, in turn: clang++ -fsyntax-only on every C++ entry of the
 # database, libclang parsing the same entries (no analysis), and
-# heaplint -p on the directory. It prints the median wall and CPU (user+sys)
+# heaplint -j1 -p on the directory. It prints the median wall and CPU (user+sys)
 # times and heaplint's ratio to clang, as a Markdown table. Everything is
 # single-threaded: one translation unit at a time, one process at a time.
 # -b adds, per directory, where heaplint's time goes by libclang call.
@@ -81,7 +81,7 @@ for dir in "$@"; do
     exit 1
   fi
   rc=0
-  "$heaplint" -p "$dir" >/dev/null 2>"$work/heaplint.err" || rc=$?
+  "$heaplint" -j1 -p "$dir" >/dev/null 2>"$work/heaplint.err" || rc=$?
   if [ "$rc" -ge 2 ]; then
     cat "$work/heaplint.err" >&2
     echo "$0: $dir: heaplint exited with $rc; not comparable" >&2
@@ -92,7 +92,7 @@ for dir in "$@"; do
   while [ "$i" -lt "$runs" ]; do
     "$replay" time "$replay" syntax --clang "$clang" "$dir" >>"$work/clang"
     "$replay" time "$replay" libclang "$dir" >>"$work/libclang"
-    "$replay" time "$heaplint" -p "$dir" >>"$work/heaplint"
+    "$replay" time "$heaplint" -j1 -p "$dir" >>"$work/heaplint"
     i=$((i + 1))
   done
   read -r cw cc_ <<EOF2
@@ -114,6 +114,6 @@ if [ "$breakdown" -eq 1 ]; then
   for dir in "$@"; do
     echo
     echo "where heaplint's time goes on $dir (one run):"
-    LD_PRELOAD=$work/apitime.so "$heaplint" -p "$dir" 2>&1 >/dev/null | sed -n 's/^apitime: /    /p'
+    LD_PRELOAD=$work/apitime.so "$heaplint" -j1 -p "$dir" 2>&1 >/dev/null | sed -n 's/^apitime: /    /p'
   done
 fi
