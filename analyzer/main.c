@@ -16,6 +16,7 @@
 #include "../rules/rule.h"
 #include "analyze.h"
 #include "baseline.h"
+#include "calibrate.h"
 #include "cli.h"
 #include "config.h"
 #include "emit.h"
@@ -108,6 +109,7 @@ static int emit(const hl_options *o, const hl_findings *all, hl_sources *S, cons
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "merge-sarif")) return merge_sarif(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], "calibrate")) return hl_calibrate_main(argc - 1, argv + 1);
   hl_options o;
   char *err = NULL;
   if (hl_cli_parse(argc, argv, &o, &err)) {
