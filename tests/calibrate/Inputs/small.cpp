@@ -1,0 +1,2 @@
+#include <functional>
+void f() { std::function<void()> g = [] {}; }
