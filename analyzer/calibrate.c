@@ -17,7 +17,9 @@
 #include "profile_write.h"
 #include "util.h"
 
-enum { CAL_OK = 0, CAL_DIFFERS = 1, CAL_INPUT = 2, CAL_PROBES = 4, CAL_NO_FIT = 5 };
+/* 3 and 4 are the analyzer's (a file not parsed, fixes not applied): every
+ * status means one thing across heaplint. */
+enum { CAL_OK = 0, CAL_DIFFERS = 1, CAL_INPUT = 2, CAL_PROBES = 5, CAL_NO_FIT = 6 };
 
 /* A probe program runs in well under a second: a minute means it hangs. */
 #define RUN_TIMEOUT 60
@@ -55,9 +57,9 @@ static const char usage[] =
     "  1  --compare found differences\n"
     "  2  usage or input error: bad option, a compiler that cannot be run, an\n"
     "     unwritable -o file, an unreadable --compare profile\n"
-    "  4  the probes could not be built or run: they did not compile, crashed or\n"
+    "  5  the probes could not be built or run: they did not compile, crashed or\n"
     "     timed out\n"
-    "  5  no profile rule fits what was measured\n";
+    "  6  no profile rule fits what was measured\n";
 
 /* The standard libraries probe.hpp tells apart, as profiles name them. */
 static const struct library {

@@ -8,9 +8,10 @@
  *
  * Exit status: 0 written (or --compare found no difference); 1 --compare
  * found differences; 2 usage or input error (bad option, a compiler that
- * cannot be run, an unwritable -o, an unreadable --compare profile); 4 the
+ * cannot be run, an unwritable -o, an unreadable --compare profile); 5 the
  * probes could not be built or run (they did not compile, crashed or timed
- * out); 5 no profile rule fits what was measured. */
+ * out); 6 no profile rule fits what was measured. (3 and 4 are the
+ * analyzer's.) */
 #ifndef HEAPLINT_CALIBRATE_H
 #define HEAPLINT_CALIBRATE_H
 
