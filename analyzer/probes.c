@@ -25,12 +25,14 @@ const char *hl_kind_name(int kind) {
 static const char *sig_of(const hl_probe_wrapper *w) { return w->signature ? w->signature : "hl_probe::no_call"; }
 
 /* The part of the program both kinds share: the harness and the headers of
- * the wrappers, with count_new.hpp in the one part that defines main(). */
+ * the wrappers, with count_new.hpp in the one part that defines main(). The
+ * harness comes first: its check of the C++ standard is then the first
+ * error a compiler in C++14 mode reports. */
 static void prologue(hl_sb *b, const hl_probe_plan *plan, int part, int parts) {
   hl_sb_printf(b, "// Written by heaplint calibrate: part %d of %d.\n", part, parts);
   hl_sb_printf(b, "#define HL_PROBE_PART %d\n#define HL_PROBE_PARTS %d\n", part, parts);
-  if (part == 0) hl_sb_puts(b, hl_embedded_count_new_hpp);
   hl_sb_puts(b, hl_embedded_probe_hpp);
+  if (part == 0) hl_sb_puts(b, hl_embedded_count_new_hpp);
   for (size_t i = 0; i < plan->nincludes; i++) hl_sb_printf(b, "#include %s\n", plan->includes[i]);
   if (part == 0) hl_sb_puts(b, "unsigned long hl_probe::allocations() { return hl_count::allocations(); }\n");
 }
