@@ -1,0 +1,590 @@
+/* node-container: a local std::list, forward_list, map, multimap, set,
+ * multiset, unordered_map or unordered_set with the default allocator that
+ * the function inserts into in a loop. Each element inserted is a node of
+ * its own, so the loop calls the global operator new once per element.
+ * Fix: the hl:: alias of the same container (heaplint/containers.hpp),
+ * whose allocator takes nodes from heaplint's pools.
+ * See docs/rules/node-container.md.
+ *
+ * Uses of a variable can come before the insertion that makes it a
+ * finding, so the walk only records them; end() judges them. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyzer/util.h"
+#include "rewrite.h"
+#include "uses.h"
+
+#define RULE "node-container"
+#define HEADER "heaplint/containers.hpp"
+
+typedef struct container {
+  const char *name;        /* the class template, without inline namespaces */
+  const char *alias;       /* heaplint's alias: same parameters but the allocator */
+  unsigned allocator;      /* index of the allocator parameter */
+  int pair;                /* elements are std::pair<const Key, T> */
+  int hashed;              /* has a bucket array as well */
+} container;
+
+static const container containers[] = {
+    {"std::list", "hl::list", 1, 0, 0},
+    {"std::forward_list", "hl::forward_list", 1, 0, 0},
+    {"std::map", "hl::map", 3, 1, 0},
+    {"std::multimap", "hl::multimap", 3, 1, 0},
+    {"std::set", "hl::set", 2, 0, 0},
+    {"std::multiset", "hl::multiset", 2, 0, 0},
+    {"std::unordered_map", "hl::unordered_map", 4, 1, 1},
+    {"std::unordered_set", "hl::unordered_set", 3, 0, 1},
+};
+
+/* The members that insert an element. Of these containers only map and
+ * unordered_map have operator[], which inserts a key it does not find. */
+static const char *const inserters[] = {
+    "insert",      "emplace",       "emplace_hint", "emplace_back", "emplace_front",    "push_back",
+    "push_front",  "emplace_after", "insert_after", "try_emplace",  "insert_or_assign", "operator[]",
+};
+
+/* A local variable of one of the containers, with the default allocator. */
+typedef struct var {
+  CXCursor decl;           /* canonical */
+  CXType type;             /* canonical */
+  const container *kind;
+  hl_loc loc;              /* its name */
+  char *name;
+  char *blocked;           /* why its declaration cannot be retyped, or NULL */
+  int in_loop;             /* inserted into in the body of a loop */
+  hl_loc insert_loc;       /* the first such insertion */
+  char *insert_method;
+  const char *loop_kind;
+} var;
+
+/* A use read during the walk, judged in end(). */
+typedef struct pending {
+  size_t var;
+  hl_use use;
+} pending;
+
+typedef struct state {
+  var *vars;
+  size_t nvars, capvars;
+  pending *uses;
+  size_t nuses, capuses;
+} state;
+
+/* ---- small AST helpers ---- */
+
+static char *cx(CXString s) {
+  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Continue;
+}
+
+static CXCursor first_child(CXCursor c) {
+  CXCursor r = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &r);
+  return r;
+}
+
+static CXCursor last_child(CXCursor c) {
+  CXCursor r = clang_getNullCursor();
+  clang_visitChildren(c, take_last, &r);
+  return r;
+}
+
+static CXCursor strip(CXCursor c) {
+  while (clang_getCursorKind(c) == CXCursor_UnexposedExpr || clang_getCursorKind(c) == CXCursor_ParenExpr)
+    c = first_child(c);
+  return c;
+}
+
+static CXType unref(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  return c.kind == CXType_LValueReference || c.kind == CXType_RValueReference
+             ? clang_getCanonicalType(clang_getPointeeType(c))
+             : c;
+}
+
+/* The qualified name of the class template t specializes, or "". */
+static char *template_name(CXType t) {
+  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_Cursor_isNull(d)) return hl_xstrdup("");
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
+  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
+}
+
+static int is_template(CXType t, const char *name) {
+  char *n = template_name(t);
+  int r = !strcmp(n, name);
+  free(n);
+  return r;
+}
+
+static const container *container_of(CXType t) {
+  char *n = template_name(t);
+  const container *k = NULL;
+  for (size_t i = 0; i < sizeof containers / sizeof *containers && !k; i++)
+    if (!strcmp(n, containers[i].name)) k = &containers[i];
+  free(n);
+  return k;
+}
+
+static int same_class(CXType a, CXType b) {
+  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(a));
+  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(b));
+  return !clang_Cursor_isNull(da) && !clang_Cursor_isNull(db) &&
+         clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
+}
+
+static int is_function_like(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_LambdaExpr;
+}
+
+static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
+
+/* The loop whose body the visited cursor is in, or a null cursor. Only the
+ * body repeats (a for-init or range-init runs once), and the search stops
+ * at the enclosing function or lambda: a loop around a lambda does not run
+ * the lambda's body. */
+static CXCursor enclosing_loop(const hl_ctx *ctx) {
+  for (size_t k = 1;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    enum CXCursorKind ak = clang_getCursorKind(a);
+    if (clang_Cursor_isNull(a) || ak == CXCursor_TranslationUnit || is_function_like(ak)) return clang_getNullCursor();
+    if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_CXXForRangeStmt || ak == CXCursor_DoStmt) {
+      CXCursor body = ak == CXCursor_DoStmt ? first_child(a) : last_child(a);
+      if (clang_equalCursors(hl_ctx_ancestor(ctx, k - 1), body)) return a;
+    }
+  }
+}
+
+static const char *loop_kind(CXCursor loop) {
+  switch (clang_getCursorKind(loop)) {
+  case CXCursor_ForStmt: return "for loop";
+  case CXCursor_WhileStmt: return "while loop";
+  case CXCursor_DoStmt: return "do-while loop";
+  default: return "range-based for loop";
+  }
+}
+
+/* ---- what a retype would break ---- */
+
+/* t is one of the container's own arguments (its key, mapped or element
+ * type): those do not change with the allocator. */
+static int own_argument(const var *v, CXType t) {
+  for (unsigned i = 0; i < v->kind->allocator; i++)
+    if (same_class(clang_Type_getTemplateArgumentAsType(v->type, i), t)) return 1;
+  return 0;
+}
+
+static int names_allocator(CXType t) {
+  int n = clang_Type_getNumTemplateArguments(t);
+  for (int i = 0; i < n; i++)
+    if (is_template(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), "std::allocator")) return 1;
+  return 0;
+}
+
+/* Why a type in the signature of a member (or constructor) that the code
+ * calls would not match once the allocator is heaplint's, or NULL: another
+ * standard node container (swap, merge, splice, copy), an allocator, or a
+ * type built on the allocator (a node handle). Iterators are the same types
+ * with either allocator on libstdc++ and libc++ (its pointer is T*), so
+ * they do not count; arguments of a member template (emplace, insert of a
+ * range) are the caller's types, not the container's. */
+static char *tied(const var *v, CXType param, int member_template, int result) {
+  CXType t = unref(param);
+  if (clang_Cursor_isNull(clang_getTypeDeclaration(t)) || own_argument(v, t)) return NULL;
+  if (result && same_class(t, v->type)) return NULL; /* operator= returns *this */
+  const container *k = container_of(t);
+  if (k) return hl_xasprintf("a %s, and %s is a different type", k->name, v->kind->alias);
+  if (is_template(t, "std::allocator")) return hl_xstrdup("a std::allocator");
+  if (!member_template && names_allocator(t)) return hl_xstrdup("a type that names its std::allocator");
+  return NULL;
+}
+
+static int is_member_template(CXCursor fn) {
+  CXCursor t = clang_getSpecializedCursorTemplate(fn);
+  return !clang_Cursor_isNull(t) && clang_getCursorKind(t) == CXCursor_FunctionTemplate;
+}
+
+/* Why the call of member method (through its first nparams parameters)
+ * would not compile on the retyped container, or NULL. */
+static char *signature_blocks(const var *v, CXCursor method, int nparams, const char **verb) {
+  CXType fty = clang_getCursorType(method);
+  int tmpl = is_member_template(method);
+  int np = clang_getNumArgTypes(fty);
+  if (nparams >= 0 && nparams < np) np = nparams;
+  for (int i = 0; i < np; i++) {
+    char *why = tied(v, clang_getArgType(fty, (unsigned)i), tmpl, 0);
+    if (why) {
+      *verb = "takes";
+      return why;
+    }
+  }
+  *verb = "returns";
+  return clang_getCursorKind(method) == CXCursor_Constructor ? NULL : tied(v, clang_getResultType(fty), tmpl, 1);
+}
+
+/* The arguments a call writes: default arguments (the allocator_type()
+ * most constructors end with) have no place in the source. */
+static int written_arguments(CXCursor call) {
+  int n = clang_Cursor_getNumArguments(call), given = 0;
+  while (given < n && !clang_Range_isNull(clang_getCursorExtent(clang_Cursor_getArgument(call, (unsigned)given))))
+    given++;
+  return given;
+}
+
+/* Why the initializer keeps the declaration from being retyped, or NULL:
+ * a copy of another container, a container made elsewhere, an allocator. */
+static char *init_blocks(const var *v, CXCursor decl) {
+  CXCursor init = strip(last_child(decl));
+  if (!clang_isExpression(clang_getCursorKind(init))) return NULL;
+  CXCursor fn = clang_getCursorReferenced(init);
+  if (clang_getCursorKind(init) == CXCursor_CallExpr && clang_getCursorKind(fn) == CXCursor_Constructor) {
+    const char *verb;
+    char *why = signature_blocks(v, fn, written_arguments(init), &verb);
+    if (!why) return NULL;
+    char *r = hl_xasprintf("it is constructed from %s", why);
+    free(why);
+    return r;
+  }
+  if (clang_getCursorKind(init) == CXCursor_CallExpr && !clang_Cursor_isNull(fn)) {
+    char *name = cx(clang_getCursorSpelling(fn));
+    char *r = hl_xasprintf("it is initialized with the %s that %s() returns, and %s is a different type",
+                           v->kind->name, name, v->kind->alias);
+    free(name);
+    return r;
+  }
+  return hl_xasprintf("it is initialized from a %s, and %s is a different type", v->kind->name, v->kind->alias);
+}
+
+typedef struct sibling {
+  CXCursor self;
+  char *name;  /* another variable the same statement declares */
+} sibling;
+
+static enum CXChildVisitResult find_sibling(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  sibling *s = d;
+  if (clang_getCursorKind(c) != CXCursor_VarDecl || clang_equalCursors(c, s->self)) return CXChildVisit_Continue;
+  s->name = cx(clang_getCursorSpelling(c));
+  return CXChildVisit_Break;
+}
+
+/* Why the statement that declares it cannot be retyped for it alone, or
+ * NULL: the type written once for two variables, a range-for's variable. */
+static char *statement_blocks(const hl_ctx *ctx, CXCursor decl) {
+  CXCursor stmt = hl_ctx_ancestor(ctx, 0);
+  enum CXCursorKind k = clang_getCursorKind(stmt);
+  if (k == CXCursor_CXXForRangeStmt) return hl_xstrdup("it is the variable of a range-based for, copied from each element");
+  if (k != CXCursor_DeclStmt) return hl_xstrdup("it is not declared in a declaration statement of its own");
+  sibling s = {decl, NULL};
+  clang_visitChildren(stmt, find_sibling, &s);
+  if (!s.name) return NULL;
+  char *r = hl_xasprintf("its declaration also declares '%s'; declare it on its own", s.name);
+  free(s.name);
+  return r;
+}
+
+/* ---- the walk ---- */
+
+static void *begin(hl_ctx *ctx) {
+  (void)ctx;
+  return hl_xcalloc(1, sizeof(state));
+}
+
+/* A local variable (not static, thread_local or extern) whose type is one
+ * of the containers with std::allocator as its allocator, written or not. */
+static void declare(hl_ctx *ctx, state *S, CXCursor c) {
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
+  if (!is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(c))) || sc == CX_SC_Static ||
+      sc == CX_SC_Extern || clang_getCursorTLSKind(c) != CXTLS_None)
+    return;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  if (t.kind != CXType_Record) return;
+  const container *k = container_of(t);
+  if (!k || clang_Type_getNumTemplateArguments(t) <= (int)k->allocator ||
+      !is_template(clang_Type_getTemplateArgumentAsType(t, k->allocator), "std::allocator"))
+    return;
+  var v = {clang_getCanonicalCursor(c), t, k, {0}, NULL, NULL, 0, {0}, NULL, NULL};
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &v.loc)) return;
+  v.name = cx(clang_getCursorSpelling(c));
+  v.blocked = statement_blocks(ctx, c);
+  if (!v.blocked) v.blocked = init_blocks(&v, c);
+  HL_PUSH(S->vars, S->nvars, S->capvars, v);
+}
+
+static int is_inserter(const char *method) {
+  for (size_t i = 0; i < sizeof inserters / sizeof *inserters; i++)
+    if (!strcmp(method, inserters[i])) return 1;
+  return 0;
+}
+
+static void use(hl_ctx *ctx, state *S, CXCursor ref) {
+  CXCursor decl = hl_use_target(ref);
+  if (clang_Cursor_isNull(decl)) return;
+  size_t i = 0;
+  while (i < S->nvars && !clang_equalCursors(S->vars[i].decl, decl)) i++;
+  if (i == S->nvars) return;
+  pending p = {i, {0}};
+  if (hl_use_of(ctx, ref, &p.use)) return;
+  var *v = &S->vars[i];
+  if (!v->in_loop && p.use.kind == HL_USE_MEMBER && is_inserter(p.use.method_name)) {
+    CXCursor loop = enclosing_loop(ctx);
+    if (!clang_Cursor_isNull(loop)) {
+      v->in_loop = 1;
+      v->insert_loc = hl_loc_copy(&p.use.loc);
+      v->insert_method = hl_xstrdup(p.use.method_name);
+      v->loop_kind = loop_kind(loop);
+    }
+  }
+  HL_PUSH(S->uses, S->nuses, S->capuses, p);
+}
+
+static void visit(hl_ctx *ctx, void *st, CXCursor c) {
+  state *S = st;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_VarDecl) declare(ctx, S, c);
+  else if (k == CXCursor_DeclRefExpr && S->nvars) use(ctx, S, c);
+}
+
+/* Sizes come from libclang's layout of this translation unit's types: the
+ * compiler is asked nothing after the walk. */
+static void prepare(hl_ctx *ctx, void *st) {
+  (void)ctx;
+  (void)st;
+}
+
+/* ---- the finding and its fix ---- */
+
+/* Why a use keeps the variable from being retyped, or NULL. A member call
+ * is fine unless its signature names another container or the allocator;
+ * a range-for only iterates; anything else lets the std type escape. */
+static char *use_blocks(const var *v, const hl_use *u) {
+  if (u->kind == HL_USE_RANGE_FOR) return NULL;
+  char *at = where(&u->loc), *r = NULL;
+  if (u->kind == HL_USE_MEMBER) {
+    const char *verb;
+    char *why = signature_blocks(v, u->method, -1, &verb);
+    if (why) r = hl_xasprintf("its %s() at %s %s %s", u->method_name, at, verb, why);
+    free(why);
+  } else {
+    /* uses.c words most escapes as a participle ("passed to take()"), a
+     * few as a clause of their own ("its address is taken"). */
+    int clause = hl_starts_with(u->how, "its ") || hl_starts_with(u->how, "a ");
+    r = hl_xasprintf("%s%s at %s", clause ? "" : "it is ", u->how, at);
+  }
+  free(at);
+  return r;
+}
+
+/* A comparator, hash or equality argument that is the standard default
+ * for the key (std::less<Key>, ...): not worth showing. */
+static int default_argument(const var *v, unsigned i) {
+  static const char *const defaults[] = {"std::less", "std::hash", "std::equal_to"};
+  CXType a = clang_Type_getTemplateArgumentAsType(v->type, i);
+  CXType key = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 0));
+  for (size_t d = 0; d < sizeof defaults / sizeof *defaults; d++)
+    if (is_template(a, defaults[d]) && clang_Type_getNumTemplateArguments(a) == 1 &&
+        clang_equalTypes(clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(a, 0)), key))
+      return 1;
+  return 0;
+}
+
+/* The arguments before the allocator: as the declaration writes them when
+ * it names the template itself, else as the compiler spells them, without
+ * the standard defaults at the end. */
+static char **arguments(const var *v, int written, size_t *n) {
+  CXType t = written ? clang_getCursorType(v->decl) : v->type;
+  int nargs = clang_Type_getNumTemplateArguments(t);
+  *n = nargs < 0 ? 0 : (size_t)nargs < v->kind->allocator ? (size_t)nargs : v->kind->allocator;
+  if (!written)
+    while (*n > (v->kind->pair ? 2u : 1u) && default_argument(v, (unsigned)(*n - 1))) (*n)--;
+  char **a = hl_xcalloc(*n ? *n : 1, sizeof *a);
+  for (size_t i = 0; i < *n; i++) a[i] = hl_type_spelling(clang_Type_getTemplateArgumentAsType(t, (unsigned)i));
+  return a;
+}
+
+static long align_up(long x, long a) { return a > 0 ? (x + a - 1) / a * a : x; }
+
+/* "each node holds one std::pair<const int, std::string> (40 bytes) ...":
+ * the element's size is the compiler's; the links around it in the node
+ * are the library's own business and are not stated. */
+static char *element_note(const var *v, char *const *args, size_t nargs) {
+  CXType key = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 0));
+  long size = clang_Type_getSizeOf(key);
+  char *elem;
+  if (v->kind->pair && nargs >= 2) {
+    CXType mapped = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 1));
+    long ka = clang_Type_getAlignOf(key), ms = clang_Type_getSizeOf(mapped), ma = clang_Type_getAlignOf(mapped);
+    size = size < 0 || ka < 0 || ms < 0 || ma < 0 ? -1 : align_up(align_up(size, ma) + ms, ka > ma ? ka : ma);
+    elem = hl_xasprintf("std::pair<const %s, %s>", args[0], args[1]);
+  } else {
+    elem = hl_xstrdup(nargs ? args[0] : "element");
+  }
+  char *bytes = size >= 0 ? hl_xasprintf(" (%ld bytes)", size) : hl_xstrdup("");
+  char *r = hl_xasprintf("each node holds one %s%s and the library's links to other nodes%s", elem, bytes,
+                         v->kind->hashed ? "; the bucket array is allocated again as the table grows" : "");
+  free(bytes);
+  free(elem);
+  return r;
+}
+
+/* "std::map<int, std::string, Cmp, std::allocator<...>>" ->
+ * "hl::map<int, std::string, Cmp>": the user's spelling of every argument,
+ * the allocator dropped. NULL when the text does not read as a template-id. */
+static char *retyped(const char *written, const container *k) {
+  const char *lt = strchr(written, '<');
+  size_t len = strlen(written);
+  if (!lt || len < 2 || written[len - 1] != '>') return NULL;
+  const char *cut = written + len - 1; /* the closing '>' */
+  unsigned args = 1;
+  int angle = 0, paren = 0;
+  for (const char *p = lt + 1; p < written + len - 1; p++) {
+    if (*p == '(' || *p == '[' || *p == '{') paren++;
+    else if (*p == ')' || *p == ']' || *p == '}') paren--;
+    else if (!paren && *p == '<') angle++;
+    else if (!paren && *p == '>') angle--;
+    else if (!paren && !angle && *p == ',' && args++ == k->allocator) {
+      cut = p;
+      break;
+    }
+  }
+  return hl_xasprintf("%s%.*s>", k->alias, (int)(cut - lt), lt);
+}
+
+/* Why the type's text cannot be found: the macro that writes it, when one
+ * does (named where it is used). */
+static char *written_by_macro(const hl_ctx *ctx, CXCursor decl) {
+  CXSourceLocation at = clang_getCursorLocation(first_child(decl));
+  CXFile file;
+  unsigned spelled, expanded;
+  clang_getSpellingLocation(at, NULL, NULL, NULL, &spelled);
+  clang_getFileLocation(at, &file, NULL, NULL, &expanded);
+  size_t size;
+  const char *text = file ? clang_getFileContents(ctx->tu, file, &size) : NULL;
+  if (spelled == expanded || !text || expanded >= size)
+    return hl_xstrdup("heaplint cannot find where its type is written");
+  size_t n = 0;
+  while (expanded + n < size && (isalnum((unsigned char)text[expanded + n]) || text[expanded + n] == '_')) n++;
+  return hl_xasprintf("its type is written by the macro '%.*s'", (int)n, text + expanded);
+}
+
+static void report(hl_ctx *ctx, state *S, var *v) {
+  hl_edit type, include;
+  memset(&include, 0, sizeof include);
+  char *written = NULL, *alias = NULL, *blocked = v->blocked, *replacement = NULL;
+  v->blocked = NULL;
+  int r = hl_rewrite_template_range(ctx, v->decl, v->kind->name, &type, &written, &alias);
+  if (r != 0) {
+    free(blocked);
+    if (r == 1)
+      blocked = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias",
+                             alias);
+    else if (clang_getCursorType(v->decl).kind == CXType_Auto)
+      blocked = hl_xstrdup("its type is deduced (auto) from its initializer");
+    else
+      blocked = written_by_macro(ctx, v->decl);
+  } else if (!(replacement = retyped(written, v->kind)) && !blocked) {
+    blocked = hl_xstrdup("heaplint cannot read its type as written");
+  }
+  for (size_t i = 0; i < S->nuses && !blocked; i++)
+    if (&S->vars[S->uses[i].var] == v) blocked = use_blocks(v, &S->uses[i].use);
+
+  size_t nargs;
+  char **args = arguments(v, r == 0, &nargs);
+  if (!replacement) {
+    hl_sb b = {0};
+    hl_sb_printf(&b, "%s<", v->kind->alias);
+    for (size_t i = 0; i < nargs; i++) hl_sb_printf(&b, "%s%s", i ? ", " : "", args[i]);
+    hl_sb_putc(&b, '>');
+    replacement = hl_sb_take(&b);
+  }
+  hl_sb shown = {0};
+  hl_sb_printf(&shown, "%s<", v->kind->name);
+  for (size_t i = 0; i < nargs; i++) hl_sb_printf(&shown, "%s%s", i ? ", " : "", args[i]);
+  hl_sb_putc(&shown, '>');
+
+  char *at = where(&v->insert_loc);
+  char *m = hl_xasprintf("%s '%s' allocates a node on the global heap for every element inserted; it is inserted "
+                         "into in a loop at %s",
+                         hl_sb_str(&shown), v->name, at);
+  hl_finding *f = hl_finding_new(RULE, HL_SEV_WARNING, &v->loc, m);
+  free(m);
+  free(at);
+  m = hl_xasprintf("%s%s here is in the body of a %s", v->insert_method,
+                   strcmp(v->insert_method, "operator[]") ? "()" : "", v->loop_kind);
+  hl_finding_note(f, &v->insert_loc, m);
+  free(m);
+  m = element_note(v, args, nargs);
+  hl_finding_note(f, &v->loc, m);
+  free(m);
+  m = hl_xasprintf("%s %s (<" HEADER ">), which allocates its nodes from heaplint's pools and never calls the "
+                   "global operator new%s%s",
+                   blocked ? "use" : "fix: retype the declaration as", replacement,
+                   blocked ? "; not rewritten automatically: " : "", blocked ? blocked : "");
+  hl_finding_note(f, &v->loc, m);
+  free(m);
+  if (!blocked) {
+    type.text = replacement;
+    replacement = NULL;
+    hl_finding_edit(f, &type);
+    if (hl_rewrite_include(ctx, type.file, HEADER, &include) == 0) hl_finding_edit(f, &include);
+  }
+  hl_findings_add(ctx->out, f);
+
+  for (size_t i = 0; i < nargs; i++) free(args[i]);
+  free(args);
+  hl_sb_free(&shown);
+  hl_edit_free(&type);
+  hl_edit_free(&include);
+  free(replacement);
+  free(blocked);
+  free(written);
+  free(alias);
+}
+
+static void end(hl_ctx *ctx, void *st) {
+  state *S = st;
+  for (size_t i = 0; i < S->nvars; i++)
+    if (S->vars[i].in_loop) report(ctx, S, &S->vars[i]);
+  for (size_t i = 0; i < S->nvars; i++) {
+    var *v = &S->vars[i];
+    hl_loc_free(&v->loc);
+    hl_loc_free(&v->insert_loc);
+    free(v->name);
+    free(v->blocked);
+    free(v->insert_method);
+  }
+  for (size_t i = 0; i < S->nuses; i++) hl_use_free(&S->uses[i].use);
+  free(S->vars);
+  free(S->uses);
+  free(S);
+}
+
+const hl_rule hl_rule_node_container = {
+    RULE,
+    "a local node container (std::list, std::map, std::unordered_map, ...) inserted into in a loop, one global "
+    "heap allocation per element",
+    "A local std::list, std::forward_list, std::map, std::multimap, std::set, std::multiset, std::unordered_map "
+    "or std::unordered_set with the default allocator that the function inserts into in the body of a loop. "
+    "Every element inserted is a node of its own, allocated with the global operator new and freed one by one: "
+    "a call into malloc per element, and nodes scattered over the heap. Fix: the hl:: alias of the same "
+    "container from heaplint's runtime (<heaplint/containers.hpp>, same template parameters minus the "
+    "allocator) takes its nodes from heaplint's pools and never calls the global operator new.",
+    begin, visit, prepare, end,
+};
