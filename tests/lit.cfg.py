@@ -36,6 +36,7 @@ config.substitutions.extend([
     ("%support", inputs),
     ("%probes", probes),
     ("%src_root", config.heaplint_src_root),
+    ("%runtime_lib", config.runtime_lib),
     # SARIF checked against the 2.1.0 schema (vendored in tests/support),
     # with Debian's python3-jsonschema.
     ("%validate-sarif",
