@@ -27,7 +27,8 @@ static int has_traits(unsigned requires, int kind) {
   return 1;
 }
 
-int hl_fit_inline(const hl_rule_fit *f, long size, long align, int kind) {
+/* Whether the rule keeps a target of this size, alignment and kind inline. */
+static int predicts_inline(const hl_rule_fit *f, long size, long align, int kind) {
   return needed(f->header_size, f->header_align, size, align) <= f->buffer_size &&
          (f->max_align == 0 || align <= f->max_align) && has_traits(f->requires, kind);
 }
@@ -50,7 +51,10 @@ static size_t at_align(const hl_probed *p, long align, const hl_probe ***out) {
   return n;
 }
 
-char *hl_fit_describe(const hl_probed *p) {
+/* The measurements of one wrapper in a few lines, each starting with two
+ * spaces: per alignment, the sizes kept inline and those allocated, and
+ * where the target was found; then the trait variants. */
+static char *describe(const hl_probed *p) {
   hl_sb b = {0};
   hl_sb_printf(&b, "  the wrapper: %ld bytes, align %ld\n", p->size, p->align);
   for (size_t a = 0; a < NALIGNS; a++) {
@@ -85,7 +89,7 @@ char *hl_fit_describe(const hl_probed *p) {
 }
 
 static int refuse(const hl_probed *p, char **why, const char *reason) {
-  char *m = hl_fit_describe(p);
+  char *m = describe(p);
   size_t n = strlen(m);
   if (n && m[n - 1] == '\n') m[n - 1] = '\0';
   *why = hl_xasprintf("%s; measured:\n%s", reason, m);
@@ -254,6 +258,11 @@ int hl_fit(const hl_probed *p, hl_rule_fit *fit, char **why) {
     return refuse(p, why, "no buffer size, header and alignment limit predict these measurements");
   const char *reason;
   if (fit_traits(p, fit, &reason)) return refuse(p, why, reason);
+  /* The layout was fitted to the trivially copyable targets and the traits
+   * to their twins; the whole rule must predict every store. */
+  for (size_t i = 0; i < p->n; i++)
+    if (predicts_inline(fit, p->v[i].size, p->v[i].align, p->v[i].kind) != is_inline(&p->v[i]))
+      return refuse(p, why, "no rule predicts the trait variants and the sizes together");
   return 0;
 }
 

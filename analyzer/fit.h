@@ -24,17 +24,9 @@ typedef struct hl_rule_fit {
  * lines: why, then what was measured). */
 int hl_fit(const hl_probed *p, hl_rule_fit *fit, char **why);
 
-/* Whether fit keeps a target of this size, alignment and kind inline. */
-int hl_fit_inline(const hl_rule_fit *fit, long size, long align, int kind);
-
 /* std::string's small-buffer capacity: the longest string made without
  * allocating, from allocs[n] for n = 0.. chars; -1 when the measurements
  * show none (the empty string allocates, or none does). */
 long hl_fit_sso(const long *allocs, size_t n);
-
-/* The measurements of one wrapper in a few lines, each starting with two
- * spaces: per alignment, the sizes kept inline and those allocated, and
- * where the target was found. Caller frees. */
-char *hl_fit_describe(const hl_probed *p);
 
 #endif
