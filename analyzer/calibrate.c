@@ -46,6 +46,9 @@ static const char usage[] =
     "                       library: a class template with its arguments, e.g.\n"
     "                       'my::Callback<void()>'; may be repeated\n"
     "  --header=<file>      a header the wrappers need; may be repeated\n"
+    "  --replacement=<type> what heaplint --fix retypes the wrappers to (for a\n"
+    "                       move-only wrapper: hl::inplace_move_function; 'none':\n"
+    "                       no fix); default hl::inplace_function\n"
     "  -I <dir>             add <dir> to the probes' include path\n"
     "  --compare=<profile>  compare the result with <profile> field by field (the\n"
     "                       profile itself is then written only with -o)\n"
@@ -79,14 +82,16 @@ static const struct std_wrapper {
   const char *name, *rule;
   hl_probe_wrapper probe;
   const char *factory, *emplace;
+  const char *replacement; /* what function-sbo's fix retypes it to, when not its default */
 } std_wrappers[] = {
-    {"std::function", "function-sbo", {"std::function<void()>", "void()", NULL, 0}, NULL, NULL},
+    {"std::function", "function-sbo", {"std::function<void()>", "void()", NULL, 0}, NULL, NULL, NULL},
     {"std::move_only_function",
      "function-sbo",
      {"std::move_only_function<void()>", "void()", "__cpp_lib_move_only_function", 1},
      NULL,
-     NULL},
-    {"std::any", "any-sbo", {"std::any", NULL, NULL, 0}, "std::make_any", "emplace"},
+     NULL,
+     "hl::inplace_move_function"},
+    {"std::any", "any-sbo", {"std::any", NULL, NULL, 0}, "std::make_any", "emplace", NULL},
 };
 #define NSTD (sizeof std_wrappers / sizeof *std_wrappers)
 
@@ -117,12 +122,13 @@ typedef struct target {
   char *name;        /* the profile's name: "std::function", "my::Callback" */
   const char *rule;
   const char *factory, *emplace;
+  const char *replacement;
   int fitted;
   hl_rule_fit fit;
 } target;
 
 typedef struct cal {
-  const char *output, *compare;
+  const char *output, *compare, *replacement;
   int report, keep;
   strv wrapper_args, headers, include_dirs, command;
 
@@ -190,7 +196,7 @@ static const char *value_of(int argc, char **argv, int *i, const char *name, int
 
 /* Returns 0, 1 for --help, or -1 with *err. */
 static int parse_options(cal *c, int argc, char **argv, char **err) {
-  static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare"};
+  static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare", "--replacement"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -224,15 +230,16 @@ static int parse_options(cal *c, int argc, char **argv, char **err) {
     case 1: strv_add(&c->wrapper_args, v); break;
     case 2: strv_add(&c->headers, v); break;
     case 3: strv_add(&c->include_dirs, v); break;
-    default: c->compare = v; break;
+    case 4: c->compare = v; break;
+    default: c->replacement = v; break;
     }
   }
   if (c->command.n == 0) {
     *err = hl_xstrdup("calibrate: no compiler: give it after '--', e.g. heaplint calibrate -- g++ -std=c++17");
     return -1;
   }
-  if (c->headers.n && !c->wrapper_args.n) {
-    *err = hl_xstrdup("calibrate: --header is for the wrappers named with --wrapper");
+  if ((c->headers.n || c->replacement) && !c->wrapper_args.n) {
+    *err = hl_xasprintf("calibrate: %s is for the wrappers named with --wrapper", c->headers.n ? "--header" : "--replacement");
     return -1;
   }
   return 0;
@@ -307,7 +314,7 @@ static int make_plan(cal *c, char **err) {
     for (size_t i = 0; i < NSTD; i++) {
       c->pw[i] = std_wrappers[i].probe;
       c->targets[i] = (target){hl_xstrdup(std_wrappers[i].name), std_wrappers[i].rule, std_wrappers[i].factory,
-                               std_wrappers[i].emplace, 0, {0}};
+                               std_wrappers[i].emplace, std_wrappers[i].replacement, 0, {0}};
     }
     c->plan.includes = hl_xcalloc(2, sizeof *c->plan.includes);
     c->plan.includes[c->plan.nincludes++] = hl_xstrdup("<functional>");
@@ -322,7 +329,7 @@ static int make_plan(cal *c, char **err) {
       char *name, *sig;
       if (parse_wrapper(c->wrapper_args.v[i], &name, &sig, err)) return -1;
       c->pw[i] = (hl_probe_wrapper){c->wrapper_args.v[i], sig, NULL, 0};
-      c->targets[i] = (target){name, "function-sbo", NULL, NULL, 0, {0}};
+      c->targets[i] = (target){name, "function-sbo", NULL, NULL, c->replacement, 0, {0}};
     }
     c->plan.includes = hl_xcalloc(c->headers.n ? c->headers.n : 1, sizeof *c->plan.includes);
     for (size_t i = 0; i < c->headers.n; i++) {
@@ -710,6 +717,7 @@ static hl_profile *make_profile(const cal *c) {
       w.factories = hl_xcalloc(1, sizeof *w.factories);
       w.factories[w.nfactories++] = hl_xstrdup(t->factory);
     }
+    if (t->replacement) w.replacement = hl_xstrdup(t->replacement);
     if (t->emplace) {
       w.emplacers = hl_xcalloc(1, sizeof *w.emplacers);
       w.emplacers[w.nemplacers++] = hl_xstrdup(t->emplace);

@@ -85,6 +85,7 @@ static void wrapper_free(hl_wrapper *w) {
   free(w->rule);
   free(w->header_what);
   free(w->source);
+  free(w->replacement);
   for (size_t i = 0; i < w->nfactories; i++) free(w->factories[i]);
   free(w->factories);
   for (size_t i = 0; i < w->nemplacers; i++) free(w->emplacers[i]);
@@ -98,12 +99,14 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
     const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
     const char *s;
     if (!key) return -1;
-    if (!strcmp(key, "name") || !strcmp(key, "rule") || !strcmp(key, "source")) {
+    if (!strcmp(key, "name") || !strcmp(key, "rule") || !strcmp(key, "source") || !strcmp(key, "replacement")) {
       if (!(s = hl_yaml_scalar(&L->y, v, key, L->err))) return -1;
-      char **dst = key[0] == 'n' ? &w->name : key[0] == 'r' ? &w->rule : &w->source;
+      char **dst = !strcmp(key, "name") ? &w->name : !strcmp(key, "rule") ? &w->rule
+                   : !strcmp(key, "source") ? &w->source : &w->replacement;
       free(*dst);
       *dst = hl_xstrdup(s);
-      w->given |= key[0] == 'r' ? HL_W_RULE : key[0] == 's' ? HL_W_SOURCE : 0;
+      w->given |= !strcmp(key, "rule") ? HL_W_RULE : !strcmp(key, "source") ? HL_W_SOURCE
+                  : !strcmp(key, "replacement") ? HL_W_REPLACEMENT : 0;
     } else if (!strcmp(key, "buffer")) {
       if (size_align(L, v, "buffer", &w->buffer_size, &w->buffer_align, NULL)) return -1;
       w->given |= HL_W_BUFFER;
@@ -131,7 +134,7 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
     } else {
       *L->err = hl_yaml_error(&L->y, k,
                               "unknown key '%s' in a wrapper (expected name, rule, buffer, header, "
-                              "max-align, requires, factories, emplace, source)", key);
+                              "max-align, requires, factories, emplace, replacement, source)", key);
       return -1;
     }
   }
@@ -412,6 +415,7 @@ void hl_selection_overlay(hl_selection *sel, const hl_profile *p) {
     m->emplacers = dup_list(em->emplacers, em->nemplacers);
     m->nemplacers = em->nemplacers;
     m->source = dup_opt(((o->given & HL_W_SOURCE) ? o : b)->source);
+    m->replacement = dup_opt(((o->given & HL_W_REPLACEMENT) ? o : b)->replacement);
     /* Its numbers now come from the override's file. */
     m->profile = p;
     HL_PUSH(sel->owned, sel->nowned, sel->capowned, m);

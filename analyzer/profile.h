@@ -30,6 +30,7 @@ enum {
   HL_W_FACTORIES = 1u << 5,
   HL_W_EMPLACE = 1u << 6,
   HL_W_SOURCE = 1u << 7,
+  HL_W_REPLACEMENT = 1u << 8,
 };
 
 typedef struct hl_wrapper {
@@ -48,6 +49,8 @@ typedef struct hl_wrapper {
   char **emplacers;    /* members replacing the stored value: stored type = result type */
   size_t nemplacers;
   char *source;        /* where the rule comes from (library source, measurement) */
+  char *replacement;   /* the type a fix retypes the wrapper to ("hl::inplace_move_function");
+                          NULL: the rule's default; "none": no fix */
   const hl_profile *profile; /* the profile this entry came from */
 } hl_wrapper;
 

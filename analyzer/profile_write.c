@@ -116,6 +116,7 @@ static void wrapper(writer *w, const hl_wrapper *x) {
   sequence_end(w);
   string_list(w, "factories", x->factories, x->nfactories);
   string_list(w, "emplace", x->emplacers, x->nemplacers);
+  key_text(w, "replacement", x->replacement);
   key_text(w, "source", x->source);
   mapping_end(w);
 }
@@ -229,6 +230,7 @@ static void wrapper_diff(const hl_wrapper *g, const hl_wrapper *w, hl_msgs *out)
   list_field(out, where, "factories", list_text(g->factories, g->nfactories),
              list_text(w->factories, w->nfactories));
   list_field(out, where, "emplace", list_text(g->emplacers, g->nemplacers), list_text(w->emplacers, w->nemplacers));
+  text_field(out, where, "replacement", g->replacement, w->replacement);
   free(where);
 }
 

@@ -33,12 +33,13 @@ static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   return r;
 }
 
-/* A move-only wrapper keeps its meaning (and its move-only targets) in
- * hl::inplace_move_function; hl::inplace_function copies, like
- * std::function. */
+/* hl::inplace_function copies, like std::function; a profile names another
+ * replacement for a move-only wrapper (hl::inplace_move_function keeps it
+ * move-only), or "none" where heaplint has none to offer. */
 static const char *replacement(const hl_sbo_site *s) {
-  if (!s->signature) return NULL;
-  return !strcmp(s->wrapper->name, "std::move_only_function") ? "hl::inplace_move_function" : "hl::inplace_function";
+  const char *r = s->wrapper->replacement;
+  if (!s->signature || (r && !strcmp(r, "none"))) return NULL;
+  return r ? r : "hl::inplace_function";
 }
 
 static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f) {

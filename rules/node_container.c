@@ -160,18 +160,6 @@ static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_pa
  * body repeats (a for-init or range-init runs once), and the search stops
  * at the enclosing function or lambda: a loop around a lambda does not run
  * the lambda's body. */
-static CXCursor enclosing_loop(const hl_ctx *ctx) {
-  for (size_t k = 1;; k++) {
-    CXCursor a = hl_ctx_ancestor(ctx, k);
-    enum CXCursorKind ak = clang_getCursorKind(a);
-    if (clang_Cursor_isNull(a) || ak == CXCursor_TranslationUnit || is_function_like(ak)) return clang_getNullCursor();
-    if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_CXXForRangeStmt || ak == CXCursor_DoStmt) {
-      CXCursor body = ak == CXCursor_DoStmt ? first_child(a) : last_child(a);
-      if (clang_equalCursors(hl_ctx_ancestor(ctx, k - 1), body)) return a;
-    }
-  }
-}
-
 static const char *loop_kind(CXCursor loop) {
   switch (clang_getCursorKind(loop)) {
   case CXCursor_ForStmt: return "for loop";
@@ -344,7 +332,7 @@ static void use(hl_ctx *ctx, state *S, CXCursor ref) {
   if (hl_use_of(ctx, ref, &p.use)) return;
   var *v = &S->vars[i];
   if (!v->in_loop && p.use.kind == HL_USE_MEMBER && is_inserter(p.use.method_name)) {
-    CXCursor loop = enclosing_loop(ctx);
+    CXCursor loop = hl_loop_around(ctx, ref);
     if (!clang_Cursor_isNull(loop)) {
       v->in_loop = 1;
       v->insert_loc = hl_loc_copy(&p.use.loc);
@@ -383,10 +371,7 @@ static char *use_blocks(const var *v, const hl_use *u) {
     if (why) r = hl_xasprintf("its %s() at %s %s %s", u->method_name, at, verb, why);
     free(why);
   } else {
-    /* uses.c words most escapes as a participle ("passed to take()"), a
-     * few as a clause of their own ("its address is taken"). */
-    int clause = hl_starts_with(u->how, "its ") || hl_starts_with(u->how, "a ");
-    r = hl_xasprintf("%s%s at %s", clause ? "" : "it is ", u->how, at);
+    r = hl_xasprintf("it is %s at %s", u->how, at);
   }
   free(at);
   return r;

@@ -5,6 +5,7 @@
 
 #include "../analyzer/util.h"
 #include "rewrite.h"
+#include "uses.h"
 
 struct hl_sbo {
   const char *rule;
@@ -218,36 +219,6 @@ out:
   return w;
 }
 
-static int in_loop_body(const hl_ctx *ctx) {
-  for (size_t k = 0;; k++) {
-    CXCursor a = hl_ctx_ancestor(ctx, k);
-    if (clang_Cursor_isNull(a)) return 0;
-    switch (clang_getCursorKind(a)) {
-    case CXCursor_ForStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_CXXForRangeStmt:
-    case CXCursor_DoStmt: {
-      /* Only the body repeats: a for-init or range-init runs once. */
-      CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? first_child(a) : last_child(a);
-      CXCursor below = k == 0 ? clang_getNullCursor() : hl_ctx_ancestor(ctx, k - 1);
-      if (k > 0 && clang_equalCursors(below, body)) return 1;
-      break;
-    }
-    case CXCursor_LambdaExpr:
-    case CXCursor_FunctionDecl:
-    case CXCursor_CXXMethod:
-    case CXCursor_Constructor:
-    case CXCursor_Destructor:
-    case CXCursor_ConversionFunction:
-    case CXCursor_FunctionTemplate:
-    case CXCursor_TranslationUnit:
-      return 0;
-    default:
-      break;
-    }
-  }
-}
-
 /* "void ()" -> "void()": how people write a signature. */
 static char *signature_of(CXType wtype) {
   CXType canon = clang_getCanonicalType(unref(wtype));
@@ -284,8 +255,8 @@ static CXType readable(CXType stored, CXCursor expr) {
 /* Fills s for a store of a value of type stored (made by expr, or at the
  * call at) into a wrapper w of type wtype. Returns 0 when nothing new is
  * stored: copies and moves of the wrapper itself, nullptr. */
-static int fill_site(hl_ctx *ctx, hl_sbo_site *s, const hl_wrapper *w, CXType wtype, CXType stored, CXCursor expr,
-                     CXCursor at) {
+static int fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wrapper *w, CXType wtype, CXType stored,
+                     CXCursor expr, CXCursor at) {
   if (stored.kind == CXType_Invalid) return 0;
   CXType canon = clang_getCanonicalType(unref(stored));
   if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
@@ -300,7 +271,7 @@ static int fill_site(hl_ctx *ctx, hl_sbo_site *s, const hl_wrapper *w, CXType wt
   if (hl_ctx_loc(ctx, clang_getCursorLocation(clang_Cursor_isNull(expr) ? at : expr), &s->loc)) return 0;
   s->wrapper_spelling = wrapper_display(w, wtype);
   s->signature = signature_of(wtype);
-  s->in_loop = in_loop_body(ctx);
+  s->in_loop = !clang_Cursor_isNull(hl_loop_around(ctx, visited));
   return 1;
 }
 
@@ -367,7 +338,7 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     return 0;
   }
 
-  if (!fill_site(ctx, s, w, wtype, stored, expr, at)) return 0;
+  if (!fill_site(ctx, s, c, w, wtype, stored, expr, at)) return 0;
   s->call = c;
   s->store_kind = kind;
   return 1;
@@ -431,7 +402,7 @@ static size_t init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
     /* A nested braced list is its own cursor, judged when visited. */
     if (!w || clang_getCursorKind(C.v[i]) == CXCursor_InitListExpr) continue;
     hl_sbo_site s;
-    if (fill_site(ctx, &s, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i])) HL_PUSH(*out, n, cap, s);
+    if (fill_site(ctx, &s, list, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i])) HL_PUSH(*out, n, cap, s);
   }
   free(C.v);
   free(F.v);
@@ -475,7 +446,7 @@ static size_t tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
     int arg = from_tuple ? 0 : i;
     CXCursor expr = arg < nargs ? clang_Cursor_getArgument(c, (unsigned)arg) : clang_getNullCursor();
     hl_sbo_site s;
-    if (fill_site(ctx, &s, w, elem, source, from_tuple ? clang_getNullCursor() : expr,
+    if (fill_site(ctx, &s, c, w, elem, source, from_tuple ? clang_getNullCursor() : expr,
                   clang_Cursor_isNull(expr) ? c : expr))
       HL_PUSH(*out, n, cap, s);
   }
@@ -706,9 +677,12 @@ static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   else v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
 }
 
+/* Whose inline buffer it is: the library's, or, for a wrapper a profile
+ * adds on top of any library (my::Callback), the wrapper's own. */
 static const char *lib(const hl_ctx *ctx, const hl_sbo_site *s) {
+  (void)ctx;
   const hl_profile *p = s->wrapper->profile;
-  return p->library ? p->library : ctx->library_name ? ctx->library_name : "the library";
+  return p->library ? p->library : s->wrapper->name;
 }
 
 /* The numbers and the library's rule, e.g. "24 bytes (align 8) exceeds
@@ -972,7 +946,7 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
   long size, align;
   hl_sbo_site s;
   if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !template_lambda_layout(ctx, lambda, &size, &align) &&
-      fill_site(ctx, &s, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
+      fill_site(ctx, &s, var, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
     s.size = size;
     s.align = align;
     keep(ctx, S, &s);

@@ -77,7 +77,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       free(name);
       return 0;
     }
-    escape(u, hl_xstrdup("a member of it is used"));
+    escape(u, hl_xstrdup("accessed through one of its members"));
     return 0;
   }
   if (pk == CXCursor_CallExpr) {
@@ -101,7 +101,11 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       CXCursor q = hl_ctx_ancestor(ctx, m);
       while (transparent(clang_getCursorKind(q))) q = hl_ctx_ancestor(ctx, ++m);
       enum CXCursorKind qk = clang_getCursorKind(q);
-      if (qk == CXCursor_CallExpr) escape(u, hl_xasprintf("passed to %s", callee_name(q)));
+      if (qk == CXCursor_CallExpr) {
+        char *f = callee_name(q);
+        escape(u, hl_xasprintf("passed to %s", f));
+        free(f);
+      }
       else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
       else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
         char *n = cx(clang_getCursorSpelling(q));
@@ -124,7 +128,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   switch (pk) {
   case CXCursor_ReturnStmt: escape(u, hl_xstrdup("returned")); break;
   case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
-  case CXCursor_UnaryOperator: escape(u, hl_xstrdup("its address is taken")); break;
+  case CXCursor_UnaryOperator: escape(u, hl_xstrdup("taken by address")); break;
   case CXCursor_VarDecl: {
     char *n = cx(clang_getCursorSpelling(p));
     escape(u, hl_xasprintf("bound to '%s'", n));
@@ -134,6 +138,43 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   default: escape(u, hl_xstrdup("used in an expression heaplint does not follow")); break;
   }
   return 0;
+}
+
+static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Continue;
+}
+
+CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    switch (clang_getCursorKind(a)) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_DoStmt: {
+      /* Only the body repeats: a for-init or a range-init runs once. */
+      CXCursor body = clang_getNullCursor();
+      clang_visitChildren(a, clang_getCursorKind(a) == CXCursor_DoStmt ? take_first : take_last, &body);
+      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body)) return a;
+      break;
+    }
+    case CXCursor_LambdaExpr:
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_TranslationUnit:
+    case CXCursor_InvalidFile:
+      return clang_getNullCursor();
+    default:
+      if (clang_Cursor_isNull(a)) return a;
+      break;
+    }
+  }
 }
 
 int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {

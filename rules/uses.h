@@ -22,7 +22,7 @@ typedef struct hl_use {
   char method_name[64];
   CXCursor loop_var; /* HL_USE_RANGE_FOR */
   size_t call_depth; /* HL_USE_MEMBER: the call is ancestor call_depth */
-  char *how;         /* HL_USE_ESCAPE: "passed to take()", "returned", ... */
+  char *how;         /* HL_USE_ESCAPE, completing "it is ...": "passed to take()", "returned" */
   hl_loc loc;        /* where the use is */
 } hl_use;
 
@@ -34,6 +34,12 @@ CXCursor hl_use_target(CXCursor ref);
  * parents). Returns 0, or -1 when it has no location. Free with hl_use_free. */
 int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u);
 void hl_use_free(hl_use *u);
+
+/* The innermost loop (for, while, do, range-for) whose body holds self,
+ * the cursor being visited, within its function: a lambda or function
+ * boundary stops the search (a lambda's body runs when it is called, not
+ * per iteration). A null cursor when there is none. */
+CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self);
 
 /* For a member call that returns an element (operator[], front): whether
  * the element is only called — v[i]() — or tested as a bool. */

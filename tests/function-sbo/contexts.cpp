@@ -31,7 +31,7 @@ struct Timer {
     // GNU-NEXT: {{^}}      |                                ^
     std::function<void()> cb = [this, id = id, deadline = deadline] { fire(id, deadline); };
     // GNU-NEXT: contexts.cpp:[[@LINE-1]]:32: note: captures: this (8), id (8), deadline (8)
-    // GNU-NEXT: contexts.cpp:[[@LINE-2]]:32: note: use hl::inplace_function<void(), 24> (<heaplint/inplace_function.hpp>), which keeps targets of up to 24 bytes inline and never allocates, or capture less
+    // GNU-NEXT: contexts.cpp:[[@LINE-2]]:32: note: fix: retype the declaration as hl::inplace_function<void(), 24> (<heaplint/inplace_function.hpp>), which keeps targets of up to 24 bytes inline and never allocates
     cb();
   }
 };

@@ -185,7 +185,7 @@ long notes(int n, std::map<int, int> &other, std::list<int> &other_list) {
   std::map<int, int> copied;
   auto copy = copied;
   // FIXED: {{^}}  std::map<int, int> pointed;
-  // NOTES: fixes.cpp.tmp.cpp:[[@LINE+1]]:22: note: use hl::map<int, int> {{.*}}; not rewritten automatically: its address is taken at {{.*}}fixes.cpp.tmp.cpp:[[@LINE+2]]
+  // NOTES: fixes.cpp.tmp.cpp:[[@LINE+1]]:22: note: use hl::map<int, int> {{.*}}; not rewritten automatically: it is taken by address at {{.*}}fixes.cpp.tmp.cpp:[[@LINE+2]]
   std::map<int, int> pointed;
   std::map<int, int> *pointer = &pointed;
   // FIXED: {{^}}  std::map<int, int> referred;
