@@ -12,9 +12,20 @@
 #include <type_traits>
 
 #include "check.hpp"
+
 #include "count_new.hpp"
 #include "heaplint/containers.hpp"
 #include "heaplint/memory_resource.hpp"
+
+// A container retyped from std:: to its hl:: alias keeps its iterator types
+// (code that names them still compiles after heaplint --fix): the allocator
+// does not enter them, and the unordered aliases hash like std::.
+static_assert(std::is_same<std::map<int, int>::iterator, hl::map<int, int>::iterator>::value, "map iterators");
+static_assert(std::is_same<std::unordered_map<std::string, int>::iterator,
+                           hl::unordered_map<std::string, int>::iterator>::value,
+              "unordered_map iterators");
+static_assert(std::is_same<std::unordered_set<int>::const_iterator, hl::unordered_set<int>::const_iterator>::value,
+              "unordered_set iterators");
 
 // Runs f and checks that it made no global allocation and that the pools
 // were used (allocations went up) and given everything back (in_use).

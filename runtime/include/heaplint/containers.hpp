@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 
@@ -45,6 +46,20 @@ template <class C, class Traits, class A> struct hash<std::basic_string<C, Trait
   }
 };
 
+// The unordered aliases' default hash: std::hash<K> itself wherever it
+// applies, so that a container retyped from std:: keeps its iterator types
+// (libstdc++ picks the node layout from the hash type); hl::hash only for
+// strings with another allocator, which std::hash does not take.
+template <class K> struct default_hash {
+  using type = std::hash<K>;
+};
+template <class C, class Traits, class A> struct default_hash<std::basic_string<C, Traits, A>> {
+  using type = typename std::conditional<std::is_same<A, std::allocator<C>>::value,
+                                         std::hash<std::basic_string<C, Traits, A>>,
+                                         hash<std::basic_string<C, Traits, A>>>::type;
+};
+template <class K> using default_hash_t = typename default_hash<K>::type;
+
 template <class T> using list = std::list<T, pool_allocator<T>>;
 template <class T> using forward_list = std::forward_list<T, pool_allocator<T>>;
 template <class T> using deque = std::deque<T, pool_allocator<T>>;
@@ -58,14 +73,14 @@ using set = std::set<K, Compare, pool_allocator<K>>;
 template <class K, class Compare = std::less<K>>
 using multiset = std::multiset<K, Compare, pool_allocator<K>>;
 
-template <class K, class V, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class V, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_map = std::unordered_map<K, V, Hash, Eq, pool_allocator<std::pair<const K, V>>>;
-template <class K, class V, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class V, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_multimap =
     std::unordered_multimap<K, V, Hash, Eq, pool_allocator<std::pair<const K, V>>>;
-template <class K, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_set = std::unordered_set<K, Hash, Eq, pool_allocator<K>>;
-template <class K, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_multiset = std::unordered_multiset<K, Hash, Eq, pool_allocator<K>>;
 
 template <class C, class Traits = std::char_traits<C>>
@@ -107,14 +122,14 @@ using set = std::set<K, Compare, bound_allocator<K>>;
 template <class K, class Compare = std::less<K>>
 using multiset = std::multiset<K, Compare, bound_allocator<K>>;
 
-template <class K, class V, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class V, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_map = std::unordered_map<K, V, Hash, Eq, bound_allocator<std::pair<const K, V>>>;
-template <class K, class V, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class V, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_multimap =
     std::unordered_multimap<K, V, Hash, Eq, bound_allocator<std::pair<const K, V>>>;
-template <class K, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_set = std::unordered_set<K, Hash, Eq, bound_allocator<K>>;
-template <class K, class Hash = hl::hash<K>, class Eq = std::equal_to<K>>
+template <class K, class Hash = default_hash_t<K>, class Eq = std::equal_to<K>>
 using unordered_multiset = std::unordered_multiset<K, Hash, Eq, bound_allocator<K>>;
 
 template <class C, class Traits = std::char_traits<C>>
