@@ -1,3 +1,4 @@
+#include "ast.h"
 #include "typeinfo.h"
 
 #include <pthread.h>
@@ -125,13 +126,7 @@ void hl_types_free(hl_types *T) {
 
 /* ---- names ---- */
 
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
-}
-
-char *hl_type_spelling(CXType t) { return cx(clang_getTypeSpelling(t)); }
+char *hl_type_spelling(CXType t) { return hl_cx(clang_getTypeSpelling(t)); }
 
 char *hl_type_readable(CXType t) {
   char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
@@ -164,7 +159,7 @@ char *hl_decl_name(CXCursor decl) {
     if (clang_Cursor_isNull(c) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
     if (c.kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
     if (n > 0 && !is_scope(k)) break; /* a local class: its function is no scope */
-    parts[n++] = cx(clang_getCursorSpelling(c));
+    parts[n++] = hl_cx(clang_getCursorSpelling(c));
   }
   hl_sb b = {0};
   while (n > 0) {
@@ -177,11 +172,9 @@ char *hl_decl_name(CXCursor decl) {
 
 /* ---- layout ---- */
 
-static int is_ref(CXType t) { return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference; }
-
 CXType hl_type_stored(CXType t, int *decays) {
-  if (is_ref(t)) t = clang_getPointeeType(t);
-  else if (is_ref(clang_getCanonicalType(t))) t = clang_getPointeeType(clang_getCanonicalType(t));
+  if (hl_is_ref(t)) t = clang_getPointeeType(t);
+  else if (hl_is_ref(clang_getCanonicalType(t))) t = clang_getPointeeType(clang_getCanonicalType(t));
   CXType c = clang_getCanonicalType(t);
   *decays = c.kind == CXType_FunctionProto || c.kind == CXType_FunctionNoProto || c.kind == CXType_ConstantArray ||
             c.kind == CXType_IncompleteArray || c.kind == CXType_VariableArray ||
@@ -191,7 +184,7 @@ CXType hl_type_stored(CXType t, int *decays) {
 
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
   CXType c = clang_getCanonicalType(t);
-  if (is_ref(c)) {
+  if (hl_is_ref(c)) {
     *size = *align = T->pointer_width / 8;
     return 0;
   }
@@ -288,7 +281,7 @@ static int method_is_deleted(CXCursor m) {
 
 /* 0: not an assignment operator of cls; 1: copy assignment; 2: move. */
 static int assignment_kind(CXCursor m, CXCursor cls) {
-  char *name = cx(clang_getCursorSpelling(m));
+  char *name = hl_cx(clang_getCursorSpelling(m));
   int is_op = !strcmp(name, "operator=");
   free(name);
   if (!is_op) return 0;
@@ -296,7 +289,7 @@ static int assignment_kind(CXCursor m, CXCursor cls) {
   if (clang_getNumArgTypes(ft) != 1) return 0;
   CXType p = clang_getArgType(ft, 0);
   int kind = p.kind == CXType_RValueReference ? 2 : 1;
-  if (is_ref(p)) p = clang_getPointeeType(p);
+  if (hl_is_ref(p)) p = clang_getPointeeType(p);
   CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(p));
   return clang_equalCursors(clang_getCanonicalCursor(d), clang_getCanonicalCursor(cls)) ? kind : 0;
 }
@@ -319,7 +312,7 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
     /* libclang folds noexcept(true) and noexcept(false) into one kind, but
      * the canonical function type, whose expression is evaluated, is spelled
      * with "noexcept" only when it is true ("noexcept(expr)" when dependent). */
-    char *s = cx(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
+    char *s = hl_cx(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
     hl_tri r = hl_ends_with(s, " noexcept") ? HL_YES : strstr(s, "noexcept(") ? HL_UNKNOWN : HL_NO;
     free(s);
     return r;
@@ -422,7 +415,7 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   else if (w->lambda)
     desc = hl_xasprintf("a capture of type %s", tname);
   else {
-    char *fname = cx(clang_getCursorSpelling(field));
+    char *fname = hl_cx(clang_getCursorSpelling(field));
     desc = *fname ? hl_xasprintf("member '%s' (%s)", fname, tname) : hl_xasprintf("a member of type %s", tname);
     free(fname);
   }
@@ -548,7 +541,7 @@ static int is_local_scope(enum CXCursorKind k) {
 static int nameable(CXType t, int depth) {
   if (depth > 16) return 0;
   CXType c = clang_getCanonicalType(t);
-  while (is_ref(c) || c.kind == CXType_Pointer) c = clang_getCanonicalType(clang_getPointeeType(c));
+  while (hl_is_ref(c) || c.kind == CXType_Pointer) c = clang_getCanonicalType(clang_getPointeeType(c));
   CXCursor decl = clang_getTypeDeclaration(c);
   if (!clang_Cursor_isNull(decl))
     for (CXCursor p = clang_getCursorSemanticParent(decl); !clang_Cursor_isNull(p) &&
@@ -650,7 +643,7 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
   collect *k = data;
   if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
-  char *name = cx(clang_getCursorSpelling(c));
+  char *name = hl_cx(clang_getCursorSpelling(c));
   if (hl_starts_with(name, QUERY_PREFIX)) {
     size_t i = strtoul(name + strlen(QUERY_PREFIX), NULL, 10);
     CXEvalResult r = clang_Cursor_Evaluate(c);

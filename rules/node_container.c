@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzer/ast.h"
 #include "../analyzer/util.h"
 #include "rewrite.h"
 #include "uses.h"
@@ -74,42 +75,6 @@ typedef struct state {
 
 /* ---- small AST helpers ---- */
 
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
-}
-
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Break;
-}
-
-static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Continue;
-}
-
-static CXCursor first_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &r);
-  return r;
-}
-
-static CXCursor last_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_last, &r);
-  return r;
-}
-
-static CXCursor strip(CXCursor c) {
-  while (clang_getCursorKind(c) == CXCursor_UnexposedExpr || clang_getCursorKind(c) == CXCursor_ParenExpr)
-    c = first_child(c);
-  return c;
-}
-
 static CXType unref(CXType t) {
   CXType c = clang_getCanonicalType(t);
   return c.kind == CXType_LValueReference || c.kind == CXType_RValueReference
@@ -146,12 +111,6 @@ static int same_class(CXType a, CXType b) {
   CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(b));
   return !clang_Cursor_isNull(da) && !clang_Cursor_isNull(db) &&
          clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
-}
-
-static int is_function_like(enum CXCursorKind k) {
-  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
-         k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate ||
-         k == CXCursor_LambdaExpr;
 }
 
 static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
@@ -239,7 +198,7 @@ static int written_arguments(CXCursor call) {
 /* Why the initializer keeps the declaration from being retyped, or NULL:
  * a copy of another container, a container made elsewhere, an allocator. */
 static char *init_blocks(const var *v, CXCursor decl) {
-  CXCursor init = strip(last_child(decl));
+  CXCursor init = hl_strip(hl_last_child(decl));
   if (!clang_isExpression(clang_getCursorKind(init))) return NULL;
   CXCursor fn = clang_getCursorReferenced(init);
   if (clang_getCursorKind(init) == CXCursor_CallExpr && clang_getCursorKind(fn) == CXCursor_Constructor) {
@@ -251,7 +210,7 @@ static char *init_blocks(const var *v, CXCursor decl) {
     return r;
   }
   if (clang_getCursorKind(init) == CXCursor_CallExpr && !clang_Cursor_isNull(fn)) {
-    char *name = cx(clang_getCursorSpelling(fn));
+    char *name = hl_cx(clang_getCursorSpelling(fn));
     char *r = hl_xasprintf("it is initialized with the %s that %s() returns, and %s is a different type",
                            v->kind->name, name, v->kind->alias);
     free(name);
@@ -269,7 +228,7 @@ static enum CXChildVisitResult find_sibling(CXCursor c, CXCursor parent, CXClien
   (void)parent;
   sibling *s = d;
   if (clang_getCursorKind(c) != CXCursor_VarDecl || clang_equalCursors(c, s->self)) return CXChildVisit_Continue;
-  s->name = cx(clang_getCursorSpelling(c));
+  s->name = hl_cx(clang_getCursorSpelling(c));
   return CXChildVisit_Break;
 }
 
@@ -299,7 +258,7 @@ static void *begin(hl_ctx *ctx) {
  * of the containers with std::allocator as its allocator, written or not. */
 static void declare(hl_ctx *ctx, state *S, CXCursor c) {
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
-  if (!is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(c))) || sc == CX_SC_Static ||
+  if (!hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(c))) || sc == CX_SC_Static ||
       sc == CX_SC_Extern || clang_getCursorTLSKind(c) != CXTLS_None)
     return;
   CXType t = clang_getCanonicalType(clang_getCursorType(c));
@@ -310,7 +269,7 @@ static void declare(hl_ctx *ctx, state *S, CXCursor c) {
     return;
   var v = {clang_getCanonicalCursor(c), t, k, {0}, NULL, NULL, 0, {0}, NULL, NULL};
   if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &v.loc)) return;
-  v.name = cx(clang_getCursorSpelling(c));
+  v.name = hl_cx(clang_getCursorSpelling(c));
   v.blocked = statement_blocks(ctx, c);
   if (!v.blocked) v.blocked = init_blocks(&v, c);
   HL_PUSH(S->vars, S->nvars, S->capvars, v);
@@ -455,7 +414,7 @@ static char *retyped(const char *written, const container *k) {
 /* Why the type's text cannot be found: the macro that writes it, when one
  * does (named where it is used). */
 static char *written_by_macro(const hl_ctx *ctx, CXCursor decl) {
-  CXSourceLocation at = clang_getCursorLocation(first_child(decl));
+  CXSourceLocation at = clang_getCursorLocation(hl_first_child(decl));
   CXFile file;
   unsigned spelled, expanded;
   clang_getSpellingLocation(at, NULL, NULL, NULL, &spelled);

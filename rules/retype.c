@@ -1,3 +1,4 @@
+#include "../analyzer/ast.h"
 #include "retype.h"
 
 #include <stdlib.h>
@@ -63,34 +64,6 @@ void hl_retype_free(hl_retype *R) {
   for (size_t i = 0; i < R->nuses; i++) hl_use_free(&R->uses[i].use);
   free(R->uses);
   free(R);
-}
-
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
-}
-
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Break;
-}
-
-static CXCursor first_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &r);
-  return r;
-}
-
-static int transparent(CXCursor c) {
-  enum CXCursorKind k = clang_getCursorKind(c);
-  return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;
-}
-
-static CXCursor strip(CXCursor c) {
-  while (transparent(c)) c = first_child(c);
-  return c;
 }
 
 /* The class template a type instantiates, by qualified name. */
@@ -167,7 +140,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
 /* The target the object expression of a call refers to (directly, or
  * through a range-for alias of a container's elements). */
 static int object_target(hl_retype *R, const hl_ctx *ctx, CXCursor object, const hl_wrapper *w, int want_container) {
-  object = strip(object);
+  object = hl_strip(object);
   enum CXCursorKind k = clang_getCursorKind(object);
   if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return -1;
   CXCursor decl = clang_getCanonicalCursor(clang_getCursorReferenced(object));
@@ -198,16 +171,16 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
   *why = NULL;
   int t = -1;
   if (kind == HL_STORE_ASSIGN) {
-    t = object_target(R, ctx, first_child(call), w, 0);
+    t = object_target(R, ctx, hl_first_child(call), w, 0);
     if (t < 0) *why = hl_xstrdup("it is assigned to something heaplint cannot retype");
   } else if (kind == HL_STORE_CONTAINER) {
-    CXCursor callee = first_child(call);
-    t = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? object_target(R, ctx, first_child(callee), w, 1) : -1;
+    CXCursor callee = hl_first_child(call);
+    t = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? object_target(R, ctx, hl_first_child(callee), w, 1) : -1;
     if (t < 0) *why = hl_xstrdup("it goes into a container heaplint cannot retype");
   } else if (kind == HL_STORE_CONSTRUCT) {
     size_t k = 0;
     CXCursor below = call, p = hl_ctx_ancestor(ctx, 0);
-    while (transparent(p)) {
+    while (hl_is_transparent(p)) {
       below = p;
       p = hl_ctx_ancestor(ctx, ++k);
     }
@@ -222,14 +195,14 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
       if (t >= 0 && R->v[t].container) t = -1;
     } else if (pk == CXCursor_CallExpr) {
       /* Converted for a container's push_back/insert: the container. */
-      CXCursor fn = clang_getCursorReferenced(p), callee = first_child(p);
-      char *name = cx(clang_getCursorSpelling(fn));
+      CXCursor fn = clang_getCursorReferenced(p), callee = hl_first_child(p);
+      char *name = hl_cx(clang_getCursorSpelling(fn));
       if (clang_getCursorKind(fn) == CXCursor_CXXMethod && IN(name, store_methods) &&
           clang_getCursorKind(callee) == CXCursor_MemberRefExpr) {
-        t = object_target(R, ctx, first_child(callee), w, 1);
+        t = object_target(R, ctx, hl_first_child(callee), w, 1);
         if (t >= 0) HL_PUSH(R->stores, R->nstores, R->capstores, p);
       } else {
-        char *f = cx(clang_getCursorSpelling(fn));
+        char *f = hl_cx(clang_getCursorSpelling(fn));
         *why = hl_xasprintf("it is passed to %s() as a std::function", f);
         free(f);
       }

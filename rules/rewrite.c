@@ -1,3 +1,4 @@
+#include "../analyzer/ast.h"
 #include "rewrite.h"
 
 #include <ctype.h>
@@ -10,12 +11,6 @@ void hl_edit_free(hl_edit *e) {
   free(e->file);
   free(e->text);
   memset(e, 0, sizeof *e);
-}
-
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
 }
 
 /* The parsed contents of the file at path, from the translation unit. */
@@ -57,7 +52,7 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   clang_visitChildren(decl, find_ref, &r);
   if (clang_Cursor_isNull(r.found)) {
     if (clang_Cursor_isNull(r.alias)) return -1;
-    *alias = cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
+    *alias = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
     return 1;
   }
   /* A template named inside a macro cannot be edited where it is written. */

@@ -1,3 +1,4 @@
+#include "../analyzer/ast.h"
 #include "sbo.h"
 
 #include <stdlib.h>
@@ -17,56 +18,13 @@ struct hl_sbo {
 
 /* ---- small AST helpers ---- */
 
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
-}
-
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Break;
-}
-
-static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Continue;
-}
-
-static CXCursor first_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &r);
-  return r;
-}
-
-static CXCursor last_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_last, &r);
-  return r;
-}
-
-static int is_function_template_specialization(CXCursor fn) {
-  CXCursor t = clang_getSpecializedCursorTemplate(fn);
-  return !clang_Cursor_isNull(t) && clang_getCursorKind(t) == CXCursor_FunctionTemplate;
-}
-
-static int is_ref(CXType t) { return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference; }
-
 /* The referred-to type, keeping the code's spelling where the reference is
  * spelled directly (a typedef to a reference loses it). */
-static CXType unref(CXType t) {
-  if (is_ref(t)) return clang_getPointeeType(t);
-  CXType c = clang_getCanonicalType(t);
-  return is_ref(c) ? clang_getPointeeType(c) : t;
-}
-
 /* "std::function<void ()>": the profile's name for the wrapper and its
  * template arguments as the compiler spells them, without the library's
  * inline namespaces (std::__1) or the typedefs it returns through. */
 static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
-  char *canon = hl_type_spelling(clang_getCanonicalType(unref(wtype)));
+  char *canon = hl_type_spelling(clang_getCanonicalType(hl_unref(wtype)));
   const char *last = strrchr(w->name, ':');
   last = last ? last + 1 : w->name;
   size_t n = strlen(last);
@@ -83,22 +41,22 @@ static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
 
 /* Qualified name of the class template a type instantiates, or of the class. */
 static char *class_name(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(unref(t)));
+  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(t)));
   if (clang_Cursor_isNull(d)) return hl_xstrdup("");
   CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
   return hl_decl_name(clang_Cursor_isNull(tmpl) ? d : tmpl);
 }
 
 static int same_class(CXType a, CXType b) {
-  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(unref(a)));
-  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(unref(b)));
+  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(a)));
+  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(b)));
   return !clang_Cursor_isNull(da) && clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
 }
 
 /* The same type but for references and cv-qualifiers. */
 static int same_type(CXType a, CXType b) {
-  char *x = hl_type_spelling(clang_getCanonicalType(unref(a)));
-  char *y = hl_type_spelling(clang_getCanonicalType(unref(b)));
+  char *x = hl_type_spelling(clang_getCanonicalType(hl_unref(a)));
+  char *y = hl_type_spelling(clang_getCanonicalType(hl_unref(b)));
   const char *px = hl_starts_with(x, "const ") ? x + 6 : x, *py = hl_starts_with(y, "const ") ? y + 6 : y;
   int r = !strcmp(px, py);
   free(x);
@@ -124,7 +82,7 @@ static void origin(CXCursor e, CXCursor *lambda, CXCursor *callee) {
       return;
     }
     if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr) {
-      e = first_child(e);
+      e = hl_first_child(e);
       continue;
     }
     if (k == CXCursor_CallExpr) {
@@ -140,7 +98,7 @@ static void origin(CXCursor e, CXCursor *lambda, CXCursor *callee) {
       /* auto cb = [..]{..}; std::function<void()> f = cb; */
       CXCursor var = clang_getCursorReferenced(e);
       if (clang_getCursorKind(var) != CXCursor_VarDecl) return;
-      e = last_child(var);
+      e = hl_last_child(var);
       if (clang_getCursorKind(e) == CXCursor_TypeRef || clang_getCursorKind(e) == CXCursor_NamespaceRef) return;
       continue;
     }
@@ -161,7 +119,7 @@ static int in_list(const char *s, const char *const *v, size_t n) {
 }
 
 static int is_pair(CXType t) {
-  CXType c = clang_getCanonicalType(unref(t));
+  CXType c = clang_getCanonicalType(hl_unref(t));
   char *name = class_name(c);
   int r = !strcmp(name, "std::pair") && clang_Type_getNumTemplateArguments(c) == 2;
   free(name);
@@ -174,7 +132,7 @@ static int is_pair(CXType t) {
 static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype, CXType *stored) {
   static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",       "emplace_after",
                                           "emplace_hint", "try_emplace",   "insert_or_assign", "insert"};
-  char *name = cx(clang_getCursorSpelling(fn));
+  char *name = hl_cx(clang_getCursorSpelling(fn));
   const hl_wrapper *w = NULL;
   if (!in_list(name, emplacers, sizeof emplacers / sizeof *emplacers)) goto out;
   CXType fty = clang_getCursorType(fn);
@@ -197,7 +155,7 @@ static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType 
     /* One pair (after a hint) whose second member becomes the mapped value:
      * m.insert(std::make_pair(k, f)), m.emplace(p). */
     *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
-    *stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(unref(last)), 1);
+    *stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(hl_unref(last)), 1);
     w = hl_ctx_wrapper_of_type(ctx, *wtype);
   } else if (map && strcmp(name, "insert") && strcmp(name, "emplace_back") && strcmp(name, "emplace_front")) {
     /* key, value (after a hint for emplace_hint and the hinted overloads). */
@@ -221,7 +179,7 @@ out:
 
 /* "void ()" -> "void()": how people write a signature. */
 static char *signature_of(CXType wtype) {
-  CXType canon = clang_getCanonicalType(unref(wtype));
+  CXType canon = clang_getCanonicalType(hl_unref(wtype));
   if (clang_Type_getNumTemplateArguments(canon) < 1) return NULL;
   CXType sig = clang_Type_getTemplateArgumentAsType(canon, 0);
   if (sig.kind != CXType_FunctionProto && sig.kind != CXType_FunctionNoProto) return NULL;
@@ -236,13 +194,13 @@ static char *signature_of(CXType wtype) {
  * the shortest reads best: library typedefs ("typename _Bind_helper<...>::
  * type") are long, the code's own names are short. */
 static CXType readable(CXType stored, CXCursor expr) {
-  CXType cands[3] = {stored, clang_getCanonicalType(unref(stored)), stored};
+  CXType cands[3] = {stored, clang_getCanonicalType(hl_unref(stored)), stored};
   size_t n = 2;
   if (!clang_Cursor_isNull(expr) && same_type(clang_getCursorType(expr), stored)) cands[n++] = clang_getCursorType(expr);
   CXType best = stored;
   size_t best_len = (size_t)-1;
   for (size_t i = 0; i < n; i++) {
-    char *sp = hl_type_spelling(unref(cands[i]));
+    char *sp = hl_type_spelling(hl_unref(cands[i]));
     if (strlen(sp) < best_len) {
       best_len = strlen(sp);
       best = cands[i];
@@ -258,7 +216,7 @@ static CXType readable(CXType stored, CXCursor expr) {
 static int fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wrapper *w, CXType wtype, CXType stored,
                      CXCursor expr, CXCursor at) {
   if (stored.kind == CXType_Invalid) return 0;
-  CXType canon = clang_getCanonicalType(unref(stored));
+  CXType canon = clang_getCanonicalType(hl_unref(stored));
   if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
   memset(s, 0, sizeof *s);
   s->wrapper = w;
@@ -288,7 +246,7 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
   hl_store_kind kind = HL_STORE_OTHER;
 
   if (fk == CXCursor_FunctionDecl) {
-    if (!is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
+    if (!hl_is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
     char *name = hl_decl_name(fn);
     for (size_t i = 0; i < ctx->nwrappers && !w; i++)
       if (name_in(name, ctx->wrappers[i]->factories, ctx->wrappers[i]->nfactories)) w = ctx->wrappers[i];
@@ -298,14 +256,14 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     wtype = clang_getCursorType(c);
     kind = HL_STORE_OTHER;
   } else if ((w = hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))) {
-    if (!is_function_template_specialization(fn) || np < (fk == CXCursor_Constructor ? 1 : 0)) return 0;
-    char *name = cx(clang_getCursorSpelling(fn));
+    if (!hl_is_function_template_specialization(fn) || np < (fk == CXCursor_Constructor ? 1 : 0)) return 0;
+    char *name = hl_cx(clang_getCursorSpelling(fn));
     int ok = 1;
     if (fk == CXCursor_Constructor) {
       CXType p0 = clang_getArgType(fty, 0);
       char *p0name = class_name(p0);
       if (!strcmp(p0name, "std::in_place_type_t")) {
-        stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(unref(p0)), 0);
+        stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(hl_unref(p0)), 0);
       } else {
         stored = p0;
         if (nargs >= 1) expr = clang_Cursor_getArgument(c, 0);
@@ -321,16 +279,16 @@ static int match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
                          : clang_getCursorType(clang_getCursorSemanticParent(fn));
     } else if (name_in(name, w->emplacers, w->nemplacers)) {
       kind = HL_STORE_OTHER;
-      stored = unref(clang_getResultType(fty));
+      stored = hl_unref(clang_getResultType(fty));
       wtype = clang_getCursorType(clang_getCursorSemanticParent(fn));
-      CXCursor callee = first_child(c);
+      CXCursor callee = hl_first_child(c);
       if (!clang_Cursor_isNull(callee)) at = callee;
     } else {
       ok = 0;
     }
     free(name);
     if (!ok) return 0;
-  } else if (fk == CXCursor_CXXMethod && is_function_template_specialization(fn) &&
+  } else if (fk == CXCursor_CXXMethod && hl_is_function_template_specialization(fn) &&
              (w = container_store(ctx, fn, &wtype, &stored))) {
     kind = HL_STORE_CONTAINER;
     if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
@@ -420,7 +378,7 @@ static const char *const tuple_likes[] = {"std::pair", "std::tuple", "std::optio
 static size_t tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   *out = NULL;
   CXCursor fn = clang_getCursorReferenced(c);
-  if (clang_getCursorKind(fn) != CXCursor_Constructor || !is_function_template_specialization(fn)) return 0;
+  if (clang_getCursorKind(fn) != CXCursor_Constructor || !hl_is_function_template_specialization(fn)) return 0;
   CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
   char *cname = class_name(ct);
   int known = in_list(cname, tuple_likes, 3);
@@ -430,7 +388,7 @@ static size_t tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   CXType fty = clang_getCursorType(fn);
   int np = clang_getNumArgTypes(fty), nargs = clang_Cursor_getNumArguments(c);
   if (nelem <= 0 || np <= 0) return 0;
-  CXType p0 = clang_getCanonicalType(unref(clang_getArgType(fty, 0)));
+  CXType p0 = clang_getCanonicalType(hl_unref(clang_getArgType(fty, 0)));
   char *p0name = class_name(p0);
   int tagged = !strcmp(p0name, "std::piecewise_construct_t") || !strcmp(p0name, "std::allocator_arg_t") ||
                !strcmp(p0name, "std::in_place_t");
@@ -474,11 +432,6 @@ static int outside_lambda(const cap_walk *w, CXCursor decl) {
   return off < offset_of(clang_getRangeStart(w->range)) || off > offset_of(clang_getRangeEnd(w->range));
 }
 
-static int is_function_like(enum CXCursorKind k) {
-  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
-         k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate;
-}
-
 static void candidate(cap_walk *w, const char *name, CXType t) {
   for (size_t i = 0; i < w->n; i++)
     if (!strcmp(w->names[i], name)) return;
@@ -496,13 +449,13 @@ static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientDa
     CXCursor decl = clang_getCursorReferenced(c);
     enum CXCursorKind dk = clang_getCursorKind(decl);
     if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
-        is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
-      char *name = cx(clang_getCursorSpelling(decl));
+        hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
+      char *name = hl_cx(clang_getCursorSpelling(decl));
       candidate(w, name, clang_getCursorType(decl));
       free(name);
     }
   } else if (k == CXCursor_CXXThisExpr ||
-             (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(first_child(c)) &&
+             (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c)) &&
               clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)) {
     CXType none = {CXType_Invalid, {0, 0}};
     candidate(w, "this", none);
@@ -525,7 +478,7 @@ static enum CXVisitorResult list_field(CXCursor f, CXClientData d) {
 static int holds(CXType f, CXType v) {
   if (v.kind == CXType_Invalid) return clang_getCanonicalType(f).kind == CXType_Pointer; /* this */
   CXType fc = clang_getCanonicalType(f);
-  CXType vt = clang_getCanonicalType(unref(v));
+  CXType vt = clang_getCanonicalType(hl_unref(v));
   if (fc.kind == CXType_LValueReference || fc.kind == CXType_RValueReference)
     fc = clang_getCanonicalType(clang_getPointeeType(fc));
   char *a = hl_type_spelling(fc), *b = hl_type_spelling(vt);
@@ -547,7 +500,7 @@ static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default
   *has_default = 0;
   *names = NULL;
   char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
-  for (unsigned i = 0; i < n; i++) sp[i] = cx(clang_getTokenSpelling(tu, toks[i]));
+  for (unsigned i = 0; i < n; i++) sp[i] = hl_cx(clang_getTokenSpelling(tu, toks[i]));
   if (n > 0 && !strcmp(sp[0], "[")) {
     unsigned i = 1;
     while (i < n && strcmp(sp[i], "]")) {
@@ -596,7 +549,7 @@ static void name_captures(hl_sbo_site *s) {
     cap_walk w = {0};
     w.lambda = s->lambda;
     w.range = clang_getCursorExtent(s->lambda);
-    CXCursor body = last_child(s->lambda);
+    CXCursor body = hl_last_child(s->lambda);
     clang_visitChildren(body, find_uses, &w);
     /* Implicit captures follow in order of first use; uses that capture
      * nothing (constants, statics) have no field and are skipped. */
@@ -936,13 +889,13 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
   CXType wtype = clang_getCursorType(var);
   const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
   if (!w || strcmp(w->rule, S->rule)) return;
-  CXCursor init = last_child(var);
+  CXCursor init = hl_last_child(var);
   if (!clang_isExpression(clang_getCursorKind(init)) ||
       clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
     return;
   CXCursor lambda = init;
   while (clang_getCursorKind(lambda) == CXCursor_UnexposedExpr || clang_getCursorKind(lambda) == CXCursor_ParenExpr)
-    lambda = first_child(lambda);
+    lambda = hl_first_child(lambda);
   long size, align;
   hl_sbo_site s;
   if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !template_lambda_layout(ctx, lambda, &size, &align) &&

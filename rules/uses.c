@@ -3,15 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analyzer/ast.h"
 #include "../analyzer/util.h"
-
-static int transparent(enum CXCursorKind k) { return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr; }
-
-static char *cx(CXString s) {
-  char *r = hl_xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-  clang_disposeString(s);
-  return r;
-}
 
 CXCursor hl_use_target(CXCursor ref) {
   enum CXCursorKind k = clang_getCursorKind(ref);
@@ -22,23 +15,11 @@ CXCursor hl_use_target(CXCursor ref) {
   return clang_getCanonicalCursor(d);
 }
 
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Break;
-}
-
-static CXCursor first_child(CXCursor c) {
-  CXCursor r = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &r);
-  return r;
-}
-
 /* The name of the function a call or construction calls, for messages. */
 static char *callee_name(CXCursor call) {
   CXCursor fn = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
-  char *n = cx(clang_getCursorSpelling(fn));
+  char *n = hl_cx(clang_getCursorSpelling(fn));
   char *r = hl_xasprintf("%s()", n);
   free(n);
   return r;
@@ -54,7 +35,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   if (hl_ctx_loc(ctx, clang_getCursorLocation(ref), &u->loc)) return -1;
   size_t k = 0;
   CXCursor below = ref, p = hl_ctx_ancestor(ctx, 0);
-  while (transparent(clang_getCursorKind(p))) {
+  while (hl_is_transparent(p)) {
     below = p;
     p = hl_ctx_ancestor(ctx, ++k);
   }
@@ -63,7 +44,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     /* ref.member(...) */
     size_t m = k + 1;
     CXCursor q = hl_ctx_ancestor(ctx, m);
-    while (transparent(clang_getCursorKind(q))) q = hl_ctx_ancestor(ctx, ++m);
+    while (hl_is_transparent(q)) q = hl_ctx_ancestor(ctx, ++m);
     CXCursor method = clang_getCursorReferenced(p);
     enum CXCursorKind mk = clang_getCursorKind(method);
     /* An implicit conversion (if (cb)) calls operator bool this way. */
@@ -72,7 +53,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       u->call = q;
       u->call_depth = m;
       u->method = method;
-      char *name = cx(clang_getCursorSpelling(method));
+      char *name = hl_cx(clang_getCursorSpelling(method));
       snprintf(u->method_name, sizeof u->method_name, "%s", name);
       free(name);
       return 0;
@@ -85,12 +66,12 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     enum CXCursorKind fk = clang_getCursorKind(fn);
     /* An operator called on it (cb(), cb = x, v[i], if (cb)): the object is
      * the call's first child. */
-    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(first_child(p), below)) {
+    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(hl_first_child(p), below)) {
       u->kind = HL_USE_MEMBER;
       u->call = p;
       u->call_depth = k;
       u->method = fn;
-      char *name = cx(clang_getCursorSpelling(fn));
+      char *name = hl_cx(clang_getCursorSpelling(fn));
       snprintf(u->method_name, sizeof u->method_name, "%s", name);
       free(name);
       return 0;
@@ -99,7 +80,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       /* Copied or moved: say into what. */
       size_t m = k + 1;
       CXCursor q = hl_ctx_ancestor(ctx, m);
-      while (transparent(clang_getCursorKind(q))) q = hl_ctx_ancestor(ctx, ++m);
+      while (hl_is_transparent(q)) q = hl_ctx_ancestor(ctx, ++m);
       enum CXCursorKind qk = clang_getCursorKind(q);
       if (qk == CXCursor_CallExpr) {
         char *f = callee_name(q);
@@ -108,7 +89,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       }
       else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
       else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
-        char *n = cx(clang_getCursorSpelling(q));
+        char *n = hl_cx(clang_getCursorSpelling(q));
         escape(u, hl_xasprintf("copied into '%s'", n));
         free(n);
       } else
@@ -122,7 +103,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   }
   if (pk == CXCursor_CXXForRangeStmt) {
     u->kind = HL_USE_RANGE_FOR;
-    u->loop_var = first_child(p);
+    u->loop_var = hl_first_child(p);
     return 0;
   }
   switch (pk) {
@@ -130,7 +111,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
   case CXCursor_UnaryOperator: escape(u, hl_xstrdup("taken by address")); break;
   case CXCursor_VarDecl: {
-    char *n = cx(clang_getCursorSpelling(p));
+    char *n = hl_cx(clang_getCursorSpelling(p));
     escape(u, hl_xasprintf("bound to '%s'", n));
     free(n);
     break;
@@ -138,12 +119,6 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   default: escape(u, hl_xstrdup("used in an expression heaplint does not follow")); break;
   }
   return 0;
-}
-
-static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  *(CXCursor *)d = c;
-  return CXChildVisit_Continue;
 }
 
 CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
@@ -155,8 +130,7 @@ CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
     case CXCursor_CXXForRangeStmt:
     case CXCursor_DoStmt: {
       /* Only the body repeats: a for-init or a range-init runs once. */
-      CXCursor body = clang_getNullCursor();
-      clang_visitChildren(a, clang_getCursorKind(a) == CXCursor_DoStmt ? take_first : take_last, &body);
+      CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? hl_first_child(a) : hl_last_child(a);
       if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body)) return a;
       break;
     }
@@ -181,12 +155,12 @@ int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
   if (u->kind != HL_USE_MEMBER) return 0;
   size_t m = u->call_depth + 1;
   CXCursor below = u->call, q = hl_ctx_ancestor(ctx, m);
-  while (transparent(clang_getCursorKind(q))) {
+  while (hl_is_transparent(q)) {
     below = q;
     q = hl_ctx_ancestor(ctx, ++m);
   }
-  if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(first_child(q), below)) return 0;
-  char *name = cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
+  if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(hl_first_child(q), below)) return 0;
+  char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
   int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
   free(name);
   return ok;

@@ -1,0 +1,32 @@
+/* ast: the small cursor and type helpers the rules and the type queries
+ * share — the first or last child of a cursor, looking through implicit
+ * conversions, references, a libclang string as a C string. */
+#ifndef HEAPLINT_AST_H
+#define HEAPLINT_AST_H
+
+#include <clang-c/Index.h>
+
+/* The string's text, malloc'd; s is disposed. */
+char *hl_cx(CXString s);
+
+CXCursor hl_first_child(CXCursor c);
+CXCursor hl_last_child(CXCursor c);
+
+/* An implicit conversion or parentheses: nothing a rule judges by. */
+int hl_is_transparent(CXCursor c);
+/* c, through implicit conversions and parentheses. */
+CXCursor hl_strip(CXCursor c);
+
+/* A specialization of a function template (not merely a member of a class
+ * template's specialization). */
+int hl_is_function_template_specialization(CXCursor fn);
+
+/* Functions, methods, lambdas: a local variable's scope. */
+int hl_is_function_like(enum CXCursorKind k);
+
+int hl_is_ref(CXType t);
+/* The referred-to type, keeping the code's spelling where the reference is
+ * spelled directly (a typedef to a reference loses it); t when not one. */
+CXType hl_unref(CXType t);
+
+#endif
