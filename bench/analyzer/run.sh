@@ -6,9 +6,11 @@
 # For each build directory (one with a compile_commands.json) it times, RUNS
 # times over, in turn: clang++ -fsyntax-only on every C++ entry of the
 # database, libclang parsing the same entries (no analysis), and
-# heaplint -j1 -p on the directory. It prints the median wall and CPU (user+sys)
-# times and heaplint's ratio to clang, as a Markdown table. Everything is
-# single-threaded: one translation unit at a time, one process at a time.
+# heaplint -j1 -p on the directory, and heaplint -jN with N the processors
+# (the parallel speed-up). It prints the median wall and CPU (user+sys)
+# times and heaplint's ratio to clang, as a Markdown table. The first table is
+# single-threaded on every side: one translation unit at a time, one process
+# at a time. The second compares heaplint -j1 with heaplint -jN.
 # -b adds, per directory, where heaplint's time goes by libclang call.
 #
 # Defaults: 5 runs, HEAPLINT=build/bin/heaplint, LLVM_PREFIX=/usr/lib/llvm-19
@@ -70,6 +72,8 @@ medians() {
 echo "heaplint $("$heaplint" --version | sed -n 's/^heaplint \([^ ]*\).*/\1/p') and clang $cl_version;" \
   "$runs runs of each side; medians of wall time (CPU time, user+sys)"
 echo
+cores=$(nproc 2>/dev/null || echo 1)
+: >"$work/jobs"
 echo "| build dir | TUs | clang -fsyntax-only | libclang parse only | heaplint | heaplint / clang | heaplint / libclang |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for dir in "$@"; do
@@ -87,12 +91,13 @@ for dir in "$@"; do
     echo "$0: $dir: heaplint exited with $rc; not comparable" >&2
     exit 1
   fi
-  : >"$work/clang" && : >"$work/libclang" && : >"$work/heaplint"
+  : >"$work/clang" && : >"$work/libclang" && : >"$work/heaplint" && : >"$work/parallel"
   i=0
   while [ "$i" -lt "$runs" ]; do
     "$replay" time "$replay" syntax --clang "$clang" "$dir" >>"$work/clang"
     "$replay" time "$replay" libclang "$dir" >>"$work/libclang"
     "$replay" time "$heaplint" -j1 -p "$dir" >>"$work/heaplint"
+    "$replay" time "$heaplint" -j"$cores" -p "$dir" >>"$work/parallel"
     i=$((i + 1))
   done
   read -r cw cc_ <<EOF2
@@ -104,10 +109,21 @@ EOF2
   read -r hw hc <<EOF2
 $(medians "$work/heaplint")
 EOF2
+  read -r pw pc <<EOF2
+$(medians "$work/parallel")
+EOF2
   awk -v d="$dir" -v n="$tus" -v cw="$cw" -v cc="$cc_" -v lw="$lw" -v lc="$lc" -v hw="$hw" -v hc="$hc" 'BEGIN {
     printf "| %s | %d | %.2f s (%.2f) | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f (%.2f) |\n",
       d, n, cw, cc, lw, lc, hw, hc, hw / cw, hc / cc, hw / lw, hc / lc }'
+  awk -v d="$dir" -v j="$cores" -v hw="$hw" -v pw="$pw" 'BEGIN {
+    printf "%s|%d|%.2f|%.2f|%.2f\n", d, j, hw, pw, pw / hw }' >>"$work/jobs"
 done
+
+# Parallel runs: the same database with one job per processor.
+echo
+echo "| build dir | heaplint -j1 | heaplint -j N | N | -jN / -j1 (ideal 1/N) |"
+echo "|---|---:|---:|---:|---:|"
+awk -F'|' '{ printf "| %s | %.2f s | %.2f s | %d | **%.2f** |\n", $1, $3, $4, $2, $5 }' "$work/jobs"
 
 if [ "$breakdown" -eq 1 ]; then
   cc -O2 -shared -fPIC -I"$llvm/include" -o "$work/apitime.so" "$here/apitime.c" -ldl
