@@ -463,17 +463,6 @@ static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Recurse;
 }
 
-typedef struct fields {
-  CXType *v;
-  size_t n, cap;
-} fields;
-
-static enum CXVisitorResult list_field(CXCursor f, CXClientData d) {
-  fields *F = d;
-  HL_PUSH(F->v, F->n, F->cap, clang_getCursorType(f));
-  return CXVisit_Continue;
-}
-
 /* Whether a field of type f can hold the variable of type v. */
 static int holds(CXType f, CXType v) {
   if (v.kind == CXType_Invalid) return clang_getCanonicalType(f).kind == CXType_Pointer; /* this */
@@ -537,8 +526,8 @@ static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default
  * fields cannot be matched to captures with certainty. */
 static void name_captures(hl_sbo_site *s) {
   if (clang_Cursor_isNull(s->lambda)) return;
-  fields F = {0};
-  clang_Type_visitFields(clang_getCursorType(s->lambda), list_field, &F);
+  field_types F = {0};
+  clang_Type_visitFields(clang_getCursorType(s->lambda), list_field_type, &F);
   int has_default;
   char **names;
   size_t nexplicit = explicit_captures(s->lambda, &names, &has_default);
@@ -870,8 +859,8 @@ static int template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size
   if (has_default) return -1;
   closure_layout L = {ctx->types, 0, 1, 1};
   size_t nfields = 0;
-  fields F = {0};
-  clang_Type_visitFields(clang_getCursorType(lambda), list_field, &F);
+  field_types F = {0};
+  clang_Type_visitFields(clang_getCursorType(lambda), list_field_type, &F);
   nfields = F.n;
   free(F.v);
   if (nfields != n) return -1;

@@ -30,6 +30,18 @@ static void escape(hl_use *u, char *how) {
   u->how = how;
 }
 
+/* A member function of the wrapper called on it: call is that call, depth
+ * its ancestor index. */
+static void member_use(hl_use *u, CXCursor call, size_t depth, CXCursor method) {
+  u->kind = HL_USE_MEMBER;
+  u->call = call;
+  u->call_depth = depth;
+  u->method = method;
+  char *name = hl_cx(clang_getCursorSpelling(method));
+  snprintf(u->method_name, sizeof u->method_name, "%s", name);
+  free(name);
+}
+
 int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   memset(u, 0, sizeof *u);
   if (hl_ctx_loc(ctx, clang_getCursorLocation(ref), &u->loc)) return -1;
@@ -49,13 +61,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     enum CXCursorKind mk = clang_getCursorKind(method);
     /* An implicit conversion (if (cb)) calls operator bool this way. */
     if (clang_getCursorKind(q) == CXCursor_CallExpr && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
-      u->kind = HL_USE_MEMBER;
-      u->call = q;
-      u->call_depth = m;
-      u->method = method;
-      char *name = hl_cx(clang_getCursorSpelling(method));
-      snprintf(u->method_name, sizeof u->method_name, "%s", name);
-      free(name);
+      member_use(u, q, m, method);
       return 0;
     }
     escape(u, hl_xstrdup("accessed through one of its members"));
@@ -67,13 +73,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     /* An operator called on it (cb(), cb = x, v[i], if (cb)): the object is
      * the call's first child. */
     if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(hl_first_child(p), below)) {
-      u->kind = HL_USE_MEMBER;
-      u->call = p;
-      u->call_depth = k;
-      u->method = fn;
-      char *name = hl_cx(clang_getCursorSpelling(fn));
-      snprintf(u->method_name, sizeof u->method_name, "%s", name);
-      free(name);
+      member_use(u, p, k, fn);
       return 0;
     }
     if (fk == CXCursor_Constructor) {
