@@ -44,7 +44,8 @@ static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
     return;
   }
   fprintf(out, "%s:%u:%u: note: fix: replace with '%s'\n", hl_display_path(e->file), e->line, e->col, e->text);
-  if (!line || e->col == 0 || e->col - 1 + e->length > len) return;
+  /* Underlined only when the range lies within its one line. */
+  if (!line || e->col == 0 || (size_t)e->col - 1 > len || e->length > len - ((size_t)e->col - 1)) return;
   hl_sb pad = {0}, under = {0};
   for (unsigned i = 1; i < e->col; i++) hl_sb_putc(&pad, line[i - 1] == '\t' ? '\t' : ' ');
   hl_sb_putc(&under, '^');

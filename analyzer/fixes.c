@@ -113,12 +113,14 @@ static int same_edit(const hl_edit *a, const hl_edit *b) {
   return a->offset == b->offset && a->length == b->length && !strcmp(a->text, b->text);
 }
 
-/* Two edits that cannot both be made: overlapping ranges, or an insertion
- * and a replacement at one place. Two insertions at one place (two
- * #includes after the same line) both go in, in a fixed order. */
+/* Two edits that cannot both be made: overlapping ranges, or two
+ * different replacements starting at one place. Insertions at one place (two
+ * #includes after the same line) all go in, in a fixed order, and before a
+ * replacement starting there (an #include above a declaration on line 1),
+ * as clang-apply-replacements orders them. */
 static int conflict(const hl_edit *a, const hl_edit *b) {
   if (same_edit(a, b)) return 0;
-  if (a->offset == b->offset) return a->length || b->length;
+  if (a->offset == b->offset) return a->length && b->length;
   const hl_edit *lo = a->offset < b->offset ? a : b, *hi = lo == a ? b : a;
   return lo->offset + lo->length > hi->offset;
 }

@@ -110,6 +110,33 @@ static void block(hl_retype *R, int t, char *why) {
 
 static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
 
+/* Another declaration of a variable in the main file (extern, then the
+ * definition; a static member's in-class declaration, then its
+ * definition): retyping one of them alone would not compile. */
+typedef struct redecl_walk {
+  CXCursor decl, found;
+} redecl_walk;
+
+static enum CXChildVisitResult find_redecl(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  redecl_walk *w = d;
+  if (!clang_Location_isFromMainFile(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_VarDecl:
+    if (!clang_equalCursors(c, w->decl) && clang_equalCursors(clang_getCanonicalCursor(c), w->decl)) {
+      w->found = c;
+      return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+  case CXCursor_Namespace:
+  case CXCursor_LinkageSpec:
+  case CXCursor_StructDecl:
+  case CXCursor_ClassDecl:
+  case CXCursor_UnionDecl: return CXChildVisit_Recurse;
+  default: return CXChildVisit_Continue;
+  }
+}
+
 /* The target for decl (made on first sight), or -1 when decl is not a
  * wrapper variable, member or container of wrappers. */
 static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wrapper *w) {
@@ -131,6 +158,17 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
       if (strcmp(loc.file, ctx->job->file))
         block(R, t, hl_xasprintf("it is declared in %s, which other translation units may include",
                                  hl_display_path(loc.file)));
+      hl_loc_free(&loc);
+    }
+  }
+  if (k == CXCursor_VarDecl && !is_local(decl)) {
+    redecl_walk rw = {decl, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_redecl, &rw);
+    hl_loc loc;
+    if (!clang_Cursor_isNull(rw.found) && !hl_ctx_loc(ctx, clang_getCursorLocation(rw.found), &loc)) {
+      char *at = where(&loc);
+      block(R, t, hl_xasprintf("it is declared more than once (again at %s), and heaplint retypes a single declaration only", at));
+      free(at);
       hl_loc_free(&loc);
     }
   }

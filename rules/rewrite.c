@@ -58,8 +58,8 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   /* A template named inside a macro cannot be edited where it is written. */
   CXSourceLocation at = clang_getCursorLocation(r.found);
   CXFile file;
-  unsigned line, col, off;
-  clang_getSpellingLocation(at, &file, &line, &col, &off);
+  unsigned line, off;
+  clang_getSpellingLocation(at, &file, &line, NULL, &off);
   CXFile efile;
   unsigned eoff;
   clang_getFileLocation(at, &efile, NULL, NULL, &eoff);
@@ -103,8 +103,13 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   e->file = hl_file_abspath(file, ctx->job->directory);
   e->offset = start;
   e->length = end - start;
+  /* The qualification may start on an earlier line (std::\n function). */
   e->line = line;
-  e->col = col - (off - start);
+  for (unsigned q = start; q < off; q++)
+    if (text[q] == '\n') e->line--;
+  unsigned bol = start;
+  while (bol > 0 && text[bol - 1] != '\n') bol--;
+  e->col = start - bol + 1;
   e->file_hash = hl_fnv1a(text, size);
   *written = hl_xstrndup(text + start, end - start);
   return 0;
@@ -130,6 +135,75 @@ static int once(const char *rest, size_t n) {
   return n - i >= 4 && !strncmp(rest + i, "once", 4) && (n - i == 4 || !isalnum((unsigned char)rest[i + 4]));
 }
 
+/* The next line of text from *pos: its length n, whether it starts inside a
+ * block comment, and whether it has anything outside comments. */
+static int next_line(const char *text, size_t size, size_t *pos, int *in_comment, const char **line, size_t *n,
+                     int *starts_in_comment, int *code) {
+  if (*pos >= size) return 0;
+  const char *nl = memchr(text + *pos, '\n', size - *pos);
+  size_t end = nl ? (size_t)(nl - text) + 1 : size;
+  *line = text + *pos;
+  *n = end - *pos;
+  *starts_in_comment = *in_comment;
+  *code = 0;
+  for (size_t i = 0; i < *n; i++) {
+    char c = (*line)[i], d = i + 1 < *n ? (*line)[i + 1] : 0;
+    if (*in_comment) {
+      if (c == '*' && d == '/') *in_comment = 0, i++;
+    } else if (c == '/' && d == '/') {
+      break;
+    } else if (c == '/' && d == '*') {
+      *in_comment = 1, i++;
+    } else if (!isspace((unsigned char)c)) {
+      *code = 1;
+    }
+  }
+  *pos = end;
+  return 1;
+}
+
+/* The macro a directive names (its rest after the directive word). */
+static size_t macro_name(const char *rest, size_t n, const char **name) {
+  size_t i = 0;
+  while (i < n && (rest[i] == ' ' || rest[i] == '\t')) i++;
+  *name = rest + i;
+  size_t j = i;
+  while (j < n && (isalnum((unsigned char)rest[j]) || rest[j] == '_')) j++;
+  return j - i;
+}
+
+/* Whether the file is wrapped in an include guard: its first code is
+ * "#ifndef X", the next "#define X", and the #endif closing that #ifndef is
+ * the last code in the file. A leading "#ifndef NDEBUG" block is not one. */
+static int include_guarded(const char *text, size_t size) {
+  size_t pos = 0, n, len = 0;
+  int in_comment = 0, starts_in_comment, code, state = 0, depth = 0;
+  const char *line, *rest, *name = NULL;
+  while (next_line(text, size, &pos, &in_comment, &line, &n, &starts_in_comment, &code)) {
+    if (!code) continue;
+    if (state == 3) return 0; /* code after the guard's #endif */
+    if (starts_in_comment) return 0;
+    if (state == 0) {
+      if (!directive(line, n, "ifndef", &rest)) return 0;
+      len = macro_name(rest, (size_t)(line + n - rest), &name);
+      if (!len) return 0;
+      state = 1, depth = 1;
+    } else if (state == 1) {
+      const char *defined;
+      if (!directive(line, n, "define", &rest) || macro_name(rest, (size_t)(line + n - rest), &defined) != len ||
+          strncmp(defined, name, len))
+        return 0;
+      state = 2;
+    } else if (directive(line, n, "if", NULL) || directive(line, n, "ifdef", NULL) ||
+               directive(line, n, "ifndef", NULL)) {
+      depth++;
+    } else if (directive(line, n, "endif", NULL) && --depth == 0) {
+      state = 3;
+    }
+  }
+  return state == 3;
+}
+
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e) {
   memset(e, 0, sizeof *e);
   CXFile f;
@@ -142,7 +216,7 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
    * after the guard's #define or #pragma once, else at the top. */
   int depth = 0, guard = 0, in_comment = 0, present = 0;
   size_t after_include = (size_t)-1, after_guard = 0, line_no = 0, insert_line = 0, guard_line = 0;
-  int first_directive = 1;
+  int first_directive = 1, guarded = include_guarded(text, size);
   for (size_t pos = 0; pos < size;) {
     const char *nl = memchr(text + pos, '\n', size - pos);
     size_t end = nl ? (size_t)(nl - text) + 1 : size, n = end - pos;
@@ -157,7 +231,7 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
     }
     if (!was_comment) {
       if (directive(line, n, "if", NULL) || directive(line, n, "ifdef", NULL) || directive(line, n, "ifndef", NULL)) {
-        if (first_directive && directive(line, n, "ifndef", NULL)) guard = 1;
+        if (first_directive && guarded && directive(line, n, "ifndef", NULL)) guard = 1;
         depth++;
         first_directive = 0;
       } else if (directive(line, n, "endif", NULL)) {
