@@ -1,5 +1,6 @@
 #include "ast.h"
 
+#include "typeinfo.h"
 #include "util.h"
 
 char *hl_cx(CXString s) {
@@ -60,4 +61,18 @@ CXType hl_unref(CXType t) {
   if (hl_is_ref(t)) return clang_getPointeeType(t);
   CXType c = clang_getCanonicalType(t);
   return hl_is_ref(c) ? clang_getPointeeType(c) : t;
+}
+
+char *hl_template_name(CXType t) {
+  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_Cursor_isNull(d)) return hl_xstrdup("");
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
+  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
+}
+
+int hl_same_class(CXType a, CXType b) {
+  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(a)));
+  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(b)));
+  return !clang_Cursor_isNull(da) && !clang_Cursor_isNull(db) &&
+         clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
 }

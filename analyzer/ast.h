@@ -29,4 +29,10 @@ int hl_is_ref(CXType t);
  * spelled directly (a typedef to a reference loses it); t when not one. */
 CXType hl_unref(CXType t);
 
+/* The qualified name of the class template t specializes ("std::map"), or
+ * "" when it is no specialization; malloc'd. */
+char *hl_template_name(CXType t);
+/* Whether a and b (references looked through) name the same class. */
+int hl_same_class(CXType a, CXType b);
+
 #endif

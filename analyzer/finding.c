@@ -18,6 +18,8 @@ void hl_loc_free(hl_loc *l) {
   l->file = NULL;
 }
 
+char *hl_loc_where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
+
 hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message) {
   hl_finding *f = hl_xcalloc(1, sizeof *f);
   f->rule = rule;

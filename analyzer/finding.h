@@ -55,6 +55,8 @@ void hl_finding_free(hl_finding *f);
 
 hl_loc hl_loc_copy(const hl_loc *l);
 void hl_loc_free(hl_loc *l);
+/* "file:line" for a message, the file as displayed; malloc'd. */
+char *hl_loc_where(const hl_loc *l);
 
 typedef struct hl_findings {
   hl_finding **v;

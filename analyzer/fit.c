@@ -12,12 +12,11 @@ static const long aligns[] = {1, 2, 4, 8, 16, 32, 64};
 
 static int is_inline(const hl_probe *p) { return p->allocations == 0; }
 
-static long align_up(long v, long a) { return (v + a - 1) / a * a; }
 
 /* Bytes of the buffer a target takes, its header in front (docs/profiles.md). */
 static long needed(long h, long ha, long size, long align) {
   if (h == 0) return size;
-  return align_up(align_up(h, align) + size, ha > align ? ha : align);
+  return hl_align_up(hl_align_up(h, align) + size, ha > align ? ha : align);
 }
 
 static int has_traits(unsigned requires, int kind) {
@@ -123,14 +122,14 @@ static int gather_offsets(const hl_probed *p, offsets *o) {
   return 0;
 }
 
-/* A header of h bytes puts a target of alignment A at start + align_up(h, A);
+/* A header of h bytes puts a target of alignment A at start + hl_align_up(h, A);
  * without one, every target is at the same place. */
 static int offsets_fit(const offsets *o, long h) {
   if (o->n == 0) return 1;
-  long start = o->at[0] - align_up(h, o->align[0]);
+  long start = o->at[0] - hl_align_up(h, o->align[0]);
   if (start < 0) return 0;
   for (size_t i = 1; i < o->n; i++)
-    if (o->at[i] != start + align_up(h, o->align[i])) return 0;
+    if (o->at[i] != start + hl_align_up(h, o->align[i])) return 0;
   return 1;
 }
 

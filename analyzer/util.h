@@ -71,4 +71,7 @@ unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t 
 int hl_ends_with(const char *s, const char *suffix);
 int hl_starts_with(const char *s, const char *prefix);
 
+/* v rounded up to a multiple of a (v itself when a is not positive). */
+static inline long hl_align_up(long v, long a) { return a > 0 ? (v + a - 1) / a * a : v; }
+
 #endif

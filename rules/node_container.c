@@ -75,45 +75,21 @@ typedef struct state {
 
 /* ---- small AST helpers ---- */
 
-static CXType unref(CXType t) {
-  CXType c = clang_getCanonicalType(t);
-  return c.kind == CXType_LValueReference || c.kind == CXType_RValueReference
-             ? clang_getCanonicalType(clang_getPointeeType(c))
-             : c;
-}
-
-/* The qualified name of the class template t specializes, or "". */
-static char *template_name(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
-  if (clang_Cursor_isNull(d)) return hl_xstrdup("");
-  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
-  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
-}
-
 static int is_template(CXType t, const char *name) {
-  char *n = template_name(t);
+  char *n = hl_template_name(t);
   int r = !strcmp(n, name);
   free(n);
   return r;
 }
 
 static const container *container_of(CXType t) {
-  char *n = template_name(t);
+  char *n = hl_template_name(t);
   const container *k = NULL;
   for (size_t i = 0; i < sizeof containers / sizeof *containers && !k; i++)
     if (!strcmp(n, containers[i].name)) k = &containers[i];
   free(n);
   return k;
 }
-
-static int same_class(CXType a, CXType b) {
-  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(a));
-  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(b));
-  return !clang_Cursor_isNull(da) && !clang_Cursor_isNull(db) &&
-         clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
-}
-
-static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
 
 /* The loop whose body the visited cursor is in, or a null cursor. Only the
  * body repeats (a for-init or range-init runs once), and the search stops
@@ -134,7 +110,7 @@ static const char *loop_kind(CXCursor loop) {
  * type): those do not change with the allocator. */
 static int own_argument(const var *v, CXType t) {
   for (unsigned i = 0; i < v->kind->allocator; i++)
-    if (same_class(clang_Type_getTemplateArgumentAsType(v->type, i), t)) return 1;
+    if (hl_same_class(clang_Type_getTemplateArgumentAsType(v->type, i), t)) return 1;
   return 0;
 }
 
@@ -153,9 +129,9 @@ static int names_allocator(CXType t) {
  * they do not count; arguments of a member template (emplace, insert of a
  * range) are the caller's types, not the container's. */
 static char *tied(const var *v, CXType param, int member_template, int result) {
-  CXType t = unref(param);
+  CXType t = clang_getCanonicalType(hl_unref(param));
   if (clang_Cursor_isNull(clang_getTypeDeclaration(t)) || own_argument(v, t)) return NULL;
-  if (result && same_class(t, v->type)) return NULL; /* operator= returns *this */
+  if (result && hl_same_class(t, v->type)) return NULL; /* operator= returns *this */
   const container *k = container_of(t);
   if (k) return hl_xasprintf("a %s, and %s is a different type", k->name, v->kind->alias);
   if (is_template(t, "std::allocator")) return hl_xstrdup("a std::allocator");
@@ -323,7 +299,7 @@ static void prepare(hl_ctx *ctx, void *st) {
  * a range-for only iterates; anything else lets the std type escape. */
 static char *use_blocks(const var *v, const hl_use *u) {
   if (u->kind == HL_USE_RANGE_FOR) return NULL;
-  char *at = where(&u->loc), *r = NULL;
+  char *at = hl_loc_where(&u->loc), *r = NULL;
   if (u->kind == HL_USE_MEMBER) {
     const char *verb;
     char *why = signature_blocks(v, u->method, -1, &verb);
@@ -363,7 +339,6 @@ static char **arguments(const var *v, int written, size_t *n) {
   return a;
 }
 
-static long align_up(long x, long a) { return a > 0 ? (x + a - 1) / a * a : x; }
 
 /* "each node holds one std::pair<const int, std::string> (40 bytes) ...":
  * the element's size is the compiler's; the links around it in the node
@@ -375,7 +350,7 @@ static char *element_note(const var *v, char *const *args, size_t nargs) {
   if (v->kind->pair && nargs >= 2) {
     CXType mapped = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 1));
     long ka = clang_Type_getAlignOf(key), ms = clang_Type_getSizeOf(mapped), ma = clang_Type_getAlignOf(mapped);
-    size = size < 0 || ka < 0 || ms < 0 || ma < 0 ? -1 : align_up(align_up(size, ma) + ms, ka > ma ? ka : ma);
+    size = size < 0 || ka < 0 || ms < 0 || ma < 0 ? -1 : hl_align_up(hl_align_up(size, ma) + ms, ka > ma ? ka : ma);
     elem = hl_xasprintf("std::pair<const %s, %s>", args[0], args[1]);
   } else {
     elem = hl_xstrdup(nargs ? args[0] : "element");
@@ -463,7 +438,7 @@ static void report(hl_ctx *ctx, state *S, var *v) {
   for (size_t i = 0; i < nargs; i++) hl_sb_printf(&shown, "%s%s", i ? ", " : "", args[i]);
   hl_sb_putc(&shown, '>');
 
-  char *at = where(&v->insert_loc);
+  char *at = hl_loc_where(&v->insert_loc);
   char *m = hl_xasprintf("%s '%s' allocates a node on the global heap for every element inserted; it is inserted "
                          "into in a loop at %s",
                          hl_sb_str(&shown), v->name, at);

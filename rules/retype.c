@@ -66,13 +66,6 @@ void hl_retype_free(hl_retype *R) {
   free(R);
 }
 
-/* The class template a type instantiates, by qualified name. */
-static char *template_of(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
-  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
-  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
-}
-
 /* Whether decl's type is the wrapper w itself (1), a standard container of
  * it (2), or neither (0). */
 static int shape(const hl_ctx *ctx, CXCursor decl, const hl_wrapper *w) {
@@ -80,7 +73,7 @@ static int shape(const hl_ctx *ctx, CXCursor decl, const hl_wrapper *w) {
   if (t.kind != CXType_Record) return 0;
   const hl_wrapper *direct = hl_ctx_wrapper_of_type(ctx, t);
   if (direct) return (!w || direct == w) ? 1 : 0;
-  char *name = template_of(t);
+  char *name = hl_template_name(t);
   int r = 0;
   if (IN(name, container_templates)) {
     int mapped = strstr(name, "map") != NULL;
@@ -107,8 +100,6 @@ static void block(hl_retype *R, int t, char *why) {
   if (R->v[t].blocked) free(why);
   else R->v[t].blocked = why;
 }
-
-static char *where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
 
 /* Another declaration of a variable in the main file (extern, then the
  * definition; a static member's in-class declaration, then its
@@ -166,7 +157,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_redecl, &rw);
     hl_loc loc;
     if (!clang_Cursor_isNull(rw.found) && !hl_ctx_loc(ctx, clang_getCursorLocation(rw.found), &loc)) {
-      char *at = where(&loc);
+      char *at = hl_loc_where(&loc);
       block(R, t, hl_xasprintf("it is declared more than once (again at %s), and heaplint retypes a single declaration only", at));
       free(at);
       hl_loc_free(&loc);
@@ -273,7 +264,7 @@ static int assigns_null(CXCursor call) {
 /* A use of the wrapper itself (a variable, a member, or a container's
  * element through a range-for alias). */
 static void direct_use(hl_retype *R, int t, const hl_use *u) {
-  char *at = where(&u->loc);
+  char *at = hl_loc_where(&u->loc);
   if (u->kind == HL_USE_MEMBER) {
     const char *m = u->method_name;
     if (!strcmp(m, "operator()") || !strcmp(m, "operator bool") || !strcmp(m, "target") ||
@@ -291,7 +282,7 @@ static void direct_use(hl_retype *R, int t, const hl_use *u) {
 }
 
 static void container_use(hl_retype *R, int t, const hl_use *u, int result_called) {
-  char *at = where(&u->loc);
+  char *at = hl_loc_where(&u->loc);
   if (u->kind == HL_USE_MEMBER) {
     const char *m = u->method_name;
     if (IN(m, store_methods)) {

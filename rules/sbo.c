@@ -18,8 +18,6 @@ struct hl_sbo {
 
 /* ---- small AST helpers ---- */
 
-/* The referred-to type, keeping the code's spelling where the reference is
- * spelled directly (a typedef to a reference loses it). */
 /* "std::function<void ()>": the profile's name for the wrapper and its
  * template arguments as the compiler spells them, without the library's
  * inline namespaces (std::__1) or the typedefs it returns through. */
@@ -45,12 +43,6 @@ static char *class_name(CXType t) {
   if (clang_Cursor_isNull(d)) return hl_xstrdup("");
   CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
   return hl_decl_name(clang_Cursor_isNull(tmpl) ? d : tmpl);
-}
-
-static int same_class(CXType a, CXType b) {
-  CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(a)));
-  CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(b)));
-  return !clang_Cursor_isNull(da) && clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
 }
 
 /* The same type but for references and cv-qualifiers. */
@@ -217,7 +209,7 @@ static int fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
                      CXCursor expr, CXCursor at) {
   if (stored.kind == CXType_Invalid) return 0;
   CXType canon = clang_getCanonicalType(hl_unref(stored));
-  if (canon.kind == CXType_NullPtr || same_class(stored, wtype)) return 0;
+  if (canon.kind == CXType_NullPtr || hl_same_class(stored, wtype)) return 0;
   memset(s, 0, sizeof *s);
   s->wrapper = w;
   s->call = clang_getNullCursor();
@@ -576,9 +568,8 @@ static void site_free(hl_sbo_site *s) {
 
 /* ---- judging ---- */
 
-static long align_up(long v, long a) { return (v + a - 1) / a * a; }
 
-long hl_sbo_capacity(long size) { return align_up(size < 8 ? 8 : size, 8); }
+long hl_sbo_capacity(long size) { return hl_align_up(size < 8 ? 8 : size, 8); }
 
 static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
   memset(v, 0, sizeof *v);
@@ -596,7 +587,7 @@ static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
    * target at its own alignment; the whole must fit the buffer. */
   if (w->header_size > 0) {
     long whole_align = v->align > w->header_align ? v->align : w->header_align;
-    v->needed = align_up(align_up(w->header_size, v->align) + v->size, whole_align);
+    v->needed = hl_align_up(hl_align_up(w->header_size, v->align) + v->size, whole_align);
   } else {
     v->needed = v->size;
   }
@@ -683,7 +674,7 @@ static enum CXVisitorResult describe_field(CXCursor f, CXClientData d) {
   /* Inside a template libclang has no offsets: lay the field out as the
    * compiler would, after the previous one at its alignment. */
   long bits = clang_Cursor_getOffsetOfField(f);
-  long off = bits >= 0 ? bits / 8 : align_up(c->end, align > 0 ? align : 1);
+  long off = bits >= 0 ? bits / 8 : hl_align_up(c->end, align > 0 ? align : 1);
   if (c->index > 0 && off > c->end) hl_sb_printf(c->b, ", +%ld padding", off - c->end);
   if (c->index > 0) hl_sb_puts(c->b, "), ");
   hl_sb_printf(c->b, "%s (%ld", c->s->captures[c->index], size);
@@ -840,7 +831,7 @@ static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
     L->ok = 0;
     return CXVisit_Break;
   }
-  L->size = align_up(L->size, align) + size;
+  L->size = hl_align_up(L->size, align) + size;
   if (align > L->align) L->align = align;
   return CXVisit_Continue;
 }
@@ -866,7 +857,7 @@ static int template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size
   if (nfields != n) return -1;
   clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
   if (!L.ok) return -1;
-  *size = nfields ? align_up(L.size, L.align) : 1;
+  *size = nfields ? hl_align_up(L.size, L.align) : 1;
   *align = L.align;
   return 0;
 }
