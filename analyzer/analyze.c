@@ -181,7 +181,7 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   res->arch = hl_xstrdup(ctx.arch);
   res->pointer_width = ctx.pointer_width;
 
-  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.library_name, ctx.pointer_width, run->cache);
+  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
 
   const hl_rule **rules = NULL;
   size_t nrules = 0, caprules = 0;

@@ -18,10 +18,10 @@
 struct hl_rule;
 
 /* What every translation unit of a run shares. Workers run in parallel:
- * the trait cache locks itself, and lock guards warned. */
+ * lock guards warned. Nothing a rule judges by is shared: a unit's verdicts
+ * depend on that unit alone, not on the order or the workers. */
 typedef struct hl_run {
   const hl_profile_set *profiles;
-  hl_trait_cache *cache;
   int verbose;
   pthread_mutex_t lock;
   hl_msgs warned;                     /* "no profile for ..." said once per library and width */

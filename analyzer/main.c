@@ -182,14 +182,12 @@ int main(int argc, char **argv) {
   hl_run run;
   memset(&run, 0, sizeof run);
   run.profiles = &profiles;
-  run.cache = hl_trait_cache_new();
   run.verbose = o.verbose;
   pthread_mutex_init(&run.lock, NULL);
   results = hl_xcalloc(jobs.n ? jobs.n : 1, sizeof *results);
   hl_run_jobs(&run, &jobs, job_config, o.jobs, isatty(STDERR_FILENO), results);
   pthread_mutex_destroy(&run.lock);
   hl_msgs_free(&run.warned);
-  hl_trait_cache_free(run.cache);
 
   hl_findings findings = {0};
   size_t analyzed = 0, failed = 0;

@@ -1,7 +1,6 @@
 #include "ast.h"
 #include "typeinfo.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,71 +9,25 @@
 #include "context.h"
 #include "util.h"
 
-/* ---- the run-wide answers of compiler queries ---- */
+/* ---- per translation unit ---- */
 
+/* The compiler's answer about one instantiation, kept for this translation
+ * unit only, never shared with the others of the run: the same spelling can
+ * name different classes in two units (each its own anonymous-namespace
+ * Holder<long>, a class that a -D flag or a macro of the file changes, a
+ * name one unit's question cannot resolve), and a verdict must not depend
+ * on which unit was analyzed first, or by which worker. */
 typedef struct answer {
-  char *key;       /* library "\n" canonical spelling */
+  char *spelling;  /* as the query spells the type */
   int answered;    /* the compiler was asked */
   int failed;      /* ...and could not answer (the type was not nameable there) */
   unsigned bits;   /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
 } answer;
 
-/* Shared by the worker threads of a run: every access holds the lock, and
- * answers are copied out, never pointed into (the vector moves as it grows). */
-struct hl_trait_cache {
-  pthread_mutex_t lock;
-  answer *v;
-  size_t n, cap;
-};
-
-hl_trait_cache *hl_trait_cache_new(void) {
-  hl_trait_cache *c = hl_xcalloc(1, sizeof(hl_trait_cache));
-  pthread_mutex_init(&c->lock, NULL);
-  return c;
-}
-
-void hl_trait_cache_free(hl_trait_cache *c) {
-  if (!c) return;
-  for (size_t i = 0; i < c->n; i++) free(c->v[i].key);
-  free(c->v);
-  pthread_mutex_destroy(&c->lock);
-  free(c);
-}
-
-/* The entry for key (made when new), copied into *out; returns its index. */
-static size_t cache_lookup(hl_trait_cache *c, const char *key, answer *out) {
-  pthread_mutex_lock(&c->lock);
-  size_t i = 0;
-  while (i < c->n && strcmp(c->v[i].key, key)) i++;
-  if (i == c->n) {
-    answer a = {hl_xstrdup(key), 0, 0, 0};
-    HL_PUSH(c->v, c->n, c->cap, a);
-  }
-  *out = c->v[i];
-  out->key = NULL;
-  pthread_mutex_unlock(&c->lock);
-  return i;
-}
-
-static void cache_store(hl_trait_cache *c, size_t i, int failed, unsigned bits) {
-  pthread_mutex_lock(&c->lock);
-  c->v[i].answered = 1;
-  c->v[i].failed = failed;
-  c->v[i].bits = bits;
-  pthread_mutex_unlock(&c->lock);
-}
-
-/* ---- per translation unit ---- */
-
 typedef struct memo {
   CXCursor decl;
   hl_traits traits;
 } memo;
-
-typedef struct pending {
-  char *spelling;
-  size_t answer; /* index in the cache */
-} pending;
 
 struct hl_types {
   CXIndex index;
@@ -82,27 +35,25 @@ struct hl_types {
   const hl_job *job;
   const char *const *args;
   size_t nargs;
-  char *library;
   int pointer_width;
-  hl_trait_cache *cache;
   memo *memos;
   size_t nmemos, capmemos;
-  pending *pend;
+  answer *answers;     /* the instantiations met, asked about or not */
+  size_t nanswers, capanswers;
+  size_t *pend;        /* indices in answers of the questions queued */
   size_t npend, cappend;
   int depth;           /* recursion guard */
 };
 
 hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, const char *library, int pointer_width, hl_trait_cache *cache) {
+                       size_t nargs, int pointer_width) {
   hl_types *T = hl_xcalloc(1, sizeof *T);
   T->index = index;
   T->tu = tu;
   T->job = job;
   T->args = args;
   T->nargs = nargs;
-  T->library = hl_xstrdup(library ? library : "");
   T->pointer_width = pointer_width;
-  T->cache = cache;
   return T;
 }
 
@@ -118,9 +69,9 @@ void hl_types_free(hl_types *T) {
   if (!T) return;
   for (size_t i = 0; i < T->nmemos; i++) hl_traits_free(&T->memos[i].traits);
   free(T->memos);
-  for (size_t i = 0; i < T->npend; i++) free(T->pend[i].spelling);
+  for (size_t i = 0; i < T->nanswers; i++) free(T->answers[i].spelling);
+  free(T->answers);
   free(T->pend);
-  free(T->library);
   free(T);
 }
 
@@ -607,24 +558,22 @@ static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out)
     hl_traits_free(&memb);
     return;
   }
-  char *key = hl_xasprintf("%s\n%s", T->library, spelling);
-  answer found;
-  size_t idx = cache_lookup(T->cache, key, &found);
-  free(key);
-  if (found.answered) {
-    answered_traits(&found, out);
+  size_t idx = 0;
+  while (idx < T->nanswers && strcmp(T->answers[idx].spelling, spelling)) idx++;
+  if (idx == T->nanswers) {
+    answer a = {spelling, 0, 0, 0};
+    HL_PUSH(T->answers, T->nanswers, T->capanswers, a);
+  } else {
     free(spelling);
+  }
+  if (T->answers[idx].answered) {
+    answered_traits(&T->answers[idx], out);
     return;
   }
   all(out, HL_UNKNOWN, " is a template instantiation whose traits are not known yet");
   for (size_t i = 0; i < T->npend; i++)
-    if (T->pend[i].answer == idx) ask = 0;
-  if (ask) {
-    pending p = {spelling, idx};
-    HL_PUSH(T->pend, T->npend, T->cappend, p);
-  } else {
-    free(spelling);
-  }
+    if (T->pend[i] == idx) ask = 0;
+  if (ask) HL_PUSH(T->pend, T->npend, T->cappend, idx);
 }
 
 size_t hl_types_pending(const hl_types *T) { return T->npend; }
@@ -664,7 +613,7 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
  * destructor, which a qualified template-id cannot. */
 static void append_queries(const hl_types *T, hl_sb *src) {
   for (size_t i = 0; i < T->npend; i++) {
-    hl_sb_printf(src, "using " QUERY_TYPE "%zu = %s;\n", i, T->pend[i].spelling);
+    hl_sb_printf(src, "using " QUERY_TYPE "%zu = %s;\n", i, T->answers[T->pend[i]].spelling);
     hl_sb_printf(src,
                  "constexpr int " QUERY_PREFIX "%zu = 8"
                  " | (__is_trivially_copyable(" QUERY_TYPE "%zu) ? 1 : 0)"
@@ -772,8 +721,10 @@ int hl_types_answer(hl_types *T, char **why) {
     }
   }
   for (size_t i = 0; i < T->npend; i++) {
-    cache_store(T->cache, T->pend[i].answer, !found[i], bits[i]);
-    free(T->pend[i].spelling);
+    answer *a = &T->answers[T->pend[i]];
+    a->answered = 1;
+    a->failed = !found[i];
+    a->bits = bits[i];
   }
   T->npend = 0;
   free(bits);

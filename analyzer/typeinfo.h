@@ -12,8 +12,9 @@
  * (std::shared_ptr<int>, std::string, a user's Holder<long>), so for those
  * the compiler itself is asked: the questions of one translation unit are
  * batched into one extra parse of it with __is_trivially_copyable /
- * __is_nothrow_constructible appended, and the answers are cached for the
- * run. A type that cannot be named there (local classes, lambdas in template
+ * __is_nothrow_constructible appended, and the answers are kept for that
+ * unit only (the same spelling may name another class in another unit). A
+ * type that cannot be named there (local classes, lambdas in template
  * arguments) stays unknown — and a site whose verdict hinges on an unknown
  * is never reported: no guessing. */
 #ifndef HEAPLINT_TYPEINFO_H
@@ -39,17 +40,11 @@ typedef struct hl_traits {
   hl_trait trivially_copyable, nothrow_copy, nothrow_move, nothrow_destroy;
 } hl_traits;
 
-/* Answers of the compiler queries, shared by every translation unit of a
- * run that uses the same library. */
-typedef struct hl_trait_cache hl_trait_cache;
-hl_trait_cache *hl_trait_cache_new(void);
-void hl_trait_cache_free(hl_trait_cache *c);
-
 typedef struct hl_types hl_types;
 
 /* For one parsed translation unit (tu, parsed from job with args). */
 hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, const char *library, int pointer_width, hl_trait_cache *cache);
+                       size_t nargs, int pointer_width);
 void hl_types_free(hl_types *T);
 
 /* Strips references and top-level qualifiers; *decays is set when t is a

@@ -1,0 +1,2 @@
+#include "box.h"
+void fc() { std::function<void()> f = Box<long>(); f(); }

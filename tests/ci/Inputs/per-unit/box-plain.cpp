@@ -1,0 +1,2 @@
+#include "box.h"
+void fd() { std::function<void()> f = Box<long>(); f(); }
