@@ -12,31 +12,6 @@
 
 #define BASELINE_FORMAT 1
 
-int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err) {
-  char *tmp = hl_xasprintf("%s.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
-    free(tmp);
-    return -1;
-  }
-  /* mkstemp makes the file 0600; an output file gets the usual mode. */
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  FILE *f = fdopen(fd, "wb");
-  int ok = f && fwrite(data, 1, len, f) == len;
-  if (f) ok = (fclose(f) == 0) && ok;
-  else close(fd);
-  if (ok && rename(tmp, path) != 0) ok = 0;
-  if (!ok) {
-    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
-    unlink(tmp);
-  }
-  free(tmp);
-  return ok ? 0 : -1;
-}
-
 int hl_baseline_write(const char *path, const hl_findings *all, const char *root, char **err) {
   json_t *entries = json_array();
   for (size_t i = 0; i < all->n; i++) {

@@ -16,8 +16,4 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
  * finding). Returns how many were dropped, or -1 with *err. */
 long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err);
 
-/* Writes data to path through a temporary file in the same directory and
- * a rename, so that path is never half-written. Returns 0, or -1 with *err. */
-int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
-
 #endif

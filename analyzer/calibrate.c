@@ -139,8 +139,6 @@ typedef struct cal {
   int custom;
 
   char *dir;            /* the probes' work directory */
-  char *tmp_output;     /* -o's temporary file, renamed at the end */
-  int tmp_fd;
   unsigned jobs;
   int built[NPROGRAMS]; /* the measuring program was built (and so is run) */
   hl_measured m;
@@ -400,44 +398,35 @@ static char *first_line(const char *path) {
   return r;
 }
 
-/* -o: a temporary file beside the output, so that the output appears whole
- * (by rename) or not at all; made first, so an unwritable path is said
- * before any measuring. */
+/* -o: checked first, by making (and removing) a temporary file beside the
+ * output, so that an unwritable path is said before any measuring; the
+ * profile is written at the end through hl_write_file_atomic, so that the
+ * output appears whole or not at all. */
 static int open_output(cal *c) {
   struct stat st;
   if (stat(c->output, &st) == 0 && S_ISDIR(st.st_mode)) {
     error("%s: cannot write the profile: it is a directory", c->output);
     return -1;
   }
-  c->tmp_output = hl_xasprintf("%s.XXXXXX", c->output);
-  c->tmp_fd = mkstemp(c->tmp_output);
-  if (c->tmp_fd < 0) {
+  char *tmp = hl_xasprintf("%s.XXXXXX", c->output);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
     error("%s: cannot write the profile: %s", c->output, strerror(errno));
-    free(c->tmp_output);
-    c->tmp_output = NULL;
+    free(tmp);
     return -1;
   }
+  close(fd);
+  unlink(tmp);
+  free(tmp);
   return 0;
 }
 
 static int commit_output(cal *c) {
-  size_t len = strlen(c->text);
-  mode_t mask = umask(0);
-  umask(mask);
-  int rc = write(c->tmp_fd, c->text, len) == (ssize_t)len && fchmod(c->tmp_fd, 0666 & ~mask) == 0 &&
-                   fsync(c->tmp_fd) == 0
-               ? 0
-               : -1;
-  if (close(c->tmp_fd)) rc = -1;
-  c->tmp_fd = -1;
-  if (rc == 0 && rename(c->tmp_output, c->output)) rc = -1;
-  if (rc) {
-    error("%s: cannot write the profile: %s", c->output, strerror(errno));
-    unlink(c->tmp_output);
-  }
-  free(c->tmp_output);
-  c->tmp_output = NULL;
-  return rc;
+  char *err = NULL;
+  if (hl_write_file_atomic(c->output, c->text, strlen(c->text), &err) == 0) return 0;
+  error("%s", err);
+  free(err);
+  return -1;
 }
 
 static void remove_dir(const char *dir) {
@@ -1048,7 +1037,6 @@ int hl_calibrate_main(int argc, char **argv) {
   double t0 = seconds();
   cal c;
   memset(&c, 0, sizeof c);
-  c.tmp_fd = -1;
   char *err = NULL;
   int status = parse_options(&c, argc, argv, &err);
   if (status == 1) {
@@ -1091,11 +1079,6 @@ int hl_calibrate_main(int argc, char **argv) {
     if (c.output && commit_output(&c)) status = CAL_INPUT;
     else if (!c.output && !c.compare) fputs(c.text, stdout);
     if (status != CAL_INPUT) say_done(&c, seconds() - t0);
-  }
-  if (c.tmp_output) {
-    close(c.tmp_fd);
-    unlink(c.tmp_output);
-    free(c.tmp_output);
   }
   if (c.dir && c.keep) note("the probe programs are in %s", c.dir);
   else if (c.dir) remove_dir(c.dir);

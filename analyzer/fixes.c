@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "baseline.h"
 #include "util.h"
 
 /* ---- --export-fixes ---- */
@@ -165,12 +164,16 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
     int err = 0;
     if (stat(F->path, &stats[j]) != 0 || (err = hl_read_file(F->path, &contents[j], &lengths[j])) != 0)
       why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), strerror(err ? err : errno));
-    else if (!(stats[j].st_mode & S_IWUSR))
+    /* Read-only: no write bit at all (root could still write it, but the
+     * owner said not to), or not writable by this user. */
+    else if (!(stats[j].st_mode & 0222) || access(F->path, W_OK) != 0)
       why = hl_xasprintf("%s is read-only", hl_display_path(F->path));
-    else
+    else {
+      unsigned long long hash = hl_fnv1a(contents[j], lengths[j]);
       for (size_t k = 0; k < F->n && !why; k++)
-        if (F->v[k].edit->file_hash != hl_fnv1a(contents[j], lengths[j]))
+        if (F->v[k].edit->file_hash != hash)
           why = hl_xasprintf("%s changed since it was analyzed; run heaplint again", hl_display_path(F->path));
+    }
     if (why) {
       for (size_t k = 0; k < F->n; k++) skip(skipped, F->v[k].finding, all->v[F->v[k].finding], log, why);
       free(contents[j]);
@@ -217,11 +220,10 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
     }
     hl_sb_putn(&out, contents[j] + pos, lengths[j] - pos);
     char *err = NULL;
-    if (hl_write_file_atomic(F->path, hl_sb_str(&out), out.len, &err)) {
+    if (hl_write_file_atomic_mode(F->path, hl_sb_str(&out), out.len, stats[j].st_mode & 07777, &err)) {
       for (size_t k = 0; k < F->n; k++) skip(skipped, F->v[k].finding, all->v[F->v[k].finding], log, err);
       free(err);
     } else {
-      chmod(F->path, stats[j].st_mode & 07777);
       res->files_written++;
     }
     hl_sb_free(&out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void out_of_memory(size_t n) {
@@ -116,6 +117,53 @@ int hl_read_file(const char *path, char **data, size_t *len) {
   *len = b.len;
   *data = hl_sb_take(&b);
   return 0;
+}
+
+mode_t hl_new_file_mode(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err) {
+  char *tmp = hl_xasprintf("%s.XXXXXX", path);
+  int fd = mkstemp(tmp); /* 0600 until the fchmod below */
+  if (fd < 0) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  int ok = 1;
+  for (size_t done = 0; ok && done < len;) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      ok = 0;
+    } else {
+      done += (size_t)n;
+    }
+  }
+  ok = ok && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
+  int saved = errno;
+  if (close(fd) != 0 && ok) {
+    ok = 0;
+    saved = errno;
+  }
+  if (ok && rename(tmp, path) != 0) {
+    ok = 0;
+    saved = errno;
+  }
+  if (!ok) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
+    unlink(tmp);
+  }
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err) {
+  return hl_write_file_atomic_mode(path, data, len, hl_new_file_mode(), err);
 }
 
 static char *cwd_copy(void) {

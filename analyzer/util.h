@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #if defined(__GNUC__)
 #define HL_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -49,6 +50,16 @@ void hl_sb_free(hl_sb *b);
 
 /* Reads a whole file. Returns 0, or an errno value (the file is not read). */
 int hl_read_file(const char *path, char **data, size_t *len);
+
+/* Writes data to path through a temporary file in the same directory, which
+ * gets mode (permission bits) and is flushed to disk before a rename puts it
+ * in place: path is never half-written, and never has the wrong mode, even
+ * for a moment. Returns 0, or -1 with *err naming path and the problem. */
+int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err);
+/* The same with the mode a new file gets (0666 less the umask). */
+int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
+/* 0666 less the process's umask: the mode of a newly created file. */
+mode_t hl_new_file_mode(void);
 
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */

@@ -16,7 +16,7 @@ packages="cmake make gcc g++ python3 pkg-config
   libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev
   libclang-14-dev
   libyaml-dev libjansson-dev libcmocka-dev libboost-dev
-  python3-jsonschema vim"
+  python3-jsonschema vim strace"
 
 install_missing() {
   missing=""

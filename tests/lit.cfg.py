@@ -2,6 +2,8 @@
 # (ctest runs them one by one); tests are the source files themselves, with
 # RUN lines and FileCheck directives next to the code they check.
 import os
+import shutil
+import subprocess
 import lit.formats
 
 config.name = "heaplint"
@@ -20,6 +22,12 @@ config.test_exec_root = os.path.join(config.heaplint_obj_root, "tests", "lit-out
 # Keep the environment small and predictable: no user config leaks in.
 config.environment["LC_ALL"] = "C"
 config.environment.pop("HEAPLINT_PROFILE_DIR", None)
+
+# strace, where it can trace (a container may forbid ptrace): tests that
+# check the order of a written file's fchmod, fsync and rename need it.
+if shutil.which("strace") and subprocess.run(["strace", "-qq", "-o", os.devnull, "true"],
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("strace")
 
 inputs = os.path.join(config.test_source_root, "support")
 # The counting global operator new (count_new.hpp), heaplint calibrate's own.
