@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsontext.h"
 #include "util.h"
 
 #define BASELINE_FORMAT 1
@@ -16,15 +17,19 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
   json_t *entries = json_array();
   for (size_t i = 0; i < all->n; i++) {
     const hl_finding *f = all->v[i];
-    json_array_append_new(entries, json_pack("{s:s, s:s, s:s, s:s}", "rule", f->rule, "file",
-                                             hl_relative_to(f->loc.file, root), "fingerprint",
-                                             f->fingerprint ? f->fingerprint : "", "message", f->message));
+    json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o}", "rule", f->rule, "file",
+                                             hl_json_text(hl_relative_to(f->loc.file, root)), "fingerprint",
+                                             f->fingerprint ? f->fingerprint : "", "message", hl_json_text(f->message)));
   }
   json_t *doc = json_pack("{s:i, s:s, s:o}", "heaplint-baseline", BASELINE_FORMAT, "note",
                           "findings recorded by heaplint --write-baseline; heaplint --baseline reports only others",
                           "findings", entries);
   char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   json_decref(doc);
+  if (!text) {
+    *err = hl_xasprintf("%s: cannot write the baseline: out of memory", path);
+    return -1;
+  }
   hl_sb b = {0};
   hl_sb_puts(&b, text);
   hl_sb_putc(&b, '\n');
@@ -54,7 +59,8 @@ long hl_baseline_apply(const char *path, hl_findings *all, const char *root, cha
   size_t out = 0;
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
-    const char *rel = hl_relative_to(f->loc.file, root);
+    /* As written: bytes that are not UTF-8 became U+FFFD. */
+    char *rel = hl_utf8_valid(hl_relative_to(f->loc.file, root));
     int match = 0;
     for (size_t k = 0; k < n && !match; k++) {
       json_t *x = json_array_get(entries, k);
@@ -65,6 +71,7 @@ long hl_baseline_apply(const char *path, hl_findings *all, const char *root, cha
           !strcmp(fp, f->fingerprint))
         used[k] = match = 1;
     }
+    free(rel);
     if (match) {
       hl_finding_free(f);
       dropped++;

@@ -286,10 +286,15 @@ hl_severity hl_config_severity(const hl_config *c, const char *rule) {
 
 /* ---- --dump-config ---- */
 
+/* libyaml can only write UTF-8 (and loops forever on other bytes): a path
+ * in another encoding is shown with U+FFFD in their place. */
 static int scalar(yaml_emitter_t *e, const char *s) {
   yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, YAML_ANY_SCALAR_STYLE);
-  return yaml_emitter_emit(e, &ev);
+  char *v = hl_utf8_valid(s);
+  int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 1, 1, YAML_ANY_SCALAR_STYLE) &&
+           yaml_emitter_emit(e, &ev);
+  free(v);
+  return ok;
 }
 
 static int begin(yaml_emitter_t *e, int mapping, int flow) {

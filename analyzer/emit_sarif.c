@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "jsontext.h"
 #include "util.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -81,11 +82,11 @@ int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info) {
     for (size_t k = 0; k < f->nnotes; k++) {
       json_t *l = physical(&f->notes[k].loc, info->source_root);
       json_object_set_new(l, "id", json_integer((json_int_t)k));
-      json_object_set_new(l, "message", json_pack("{s:s}", "text", f->notes[k].message));
+      json_object_set_new(l, "message", json_pack("{s:o}", "text", hl_json_text(f->notes[k].message)));
       json_array_append_new(related, l);
     }
-    json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:[o], s:o}", "ruleId", f->rule, "level", level(f->severity),
-                          "message", "text", f->message, "locations", physical(&f->loc, info->source_root),
+    json_t *r = json_pack("{s:s, s:s, s:{s:o}, s:[o], s:o}", "ruleId", f->rule, "level", level(f->severity),
+                          "message", "text", hl_json_text(f->message), "locations", physical(&f->loc, info->source_root),
                           "relatedLocations", related);
     int idx = rule_index(info, f->rule);
     if (idx >= 0) json_object_set_new(r, "ruleIndex", json_integer(idx));
@@ -95,7 +96,7 @@ int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info) {
   json_t *notifications = json_array();
   for (size_t i = 0; i < info->files_failed; i++) {
     char *m = hl_xasprintf("%s could not be parsed and was not analyzed", hl_relative_to(info->failed[i], info->source_root));
-    json_array_append_new(notifications, json_pack("{s:s, s:{s:s}}", "level", "error", "message", "text", m));
+    json_array_append_new(notifications, json_pack("{s:s, s:{s:o}}", "level", "error", "message", "text", hl_json_text(m)));
     free(m);
   }
   char *root_esc = uri_escape(info->source_root);
@@ -107,7 +108,7 @@ int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info) {
   free(root_esc);
   free(root_uri);
   json_t *log = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
-  int rc = json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+  int rc = log && json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
   json_decref(log);
   return rc;
 }

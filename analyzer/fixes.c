@@ -11,11 +11,36 @@
 
 /* ---- --export-fixes ---- */
 
+/* Only valid UTF-8 reaches libyaml (it loops forever on other bytes):
+ * hl_fixes_export checks paths and edits first, messages are cleaned. */
 static int scalar(yaml_emitter_t *e, const char *s, int quoted) {
   yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                               quoted ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
-  return yaml_emitter_emit(e, &ev);
+  if (!hl_utf8_ok(s)) return 0;
+  return yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+                                      quoted ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE) &&
+         yaml_emitter_emit(e, &ev);
+}
+
+static int message(yaml_emitter_t *e, const char *s) {
+  char *v = hl_utf8_valid(s);
+  int ok = scalar(e, v, 1);
+  free(v);
+  return ok;
+}
+
+/* What YAML cannot carry exactly: a path or a replacement that is not
+ * UTF-8 (clang-apply-replacements needs them byte for byte). */
+static const char *not_utf8(const hl_findings *all, const char *main_file, const char *build_dir) {
+  if (main_file && !hl_utf8_ok(main_file)) return main_file;
+  if (!hl_utf8_ok(build_dir)) return build_dir;
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    if (!f->nedits) continue;
+    if (!hl_utf8_ok(f->loc.file)) return f->loc.file;
+    for (size_t k = 0; k < f->nedits; k++)
+      if (!hl_utf8_ok(f->edits[k].file) || !hl_utf8_ok(f->edits[k].text)) return f->edits[k].file;
+  }
+  return NULL;
 }
 
 static int number(yaml_emitter_t *e, unsigned long v) {
@@ -48,6 +73,13 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   hl_sb out = {0};
   yaml_emitter_t e;
   yaml_event_t ev;
+  const char *bad = not_utf8(all, main_file, build_dir);
+  if (bad) {
+    *err = hl_xasprintf("%s: cannot write the fixes: %s: the path or the edit is not valid UTF-8, which YAML "
+                        "cannot carry exactly",
+                        path, hl_display_path(bad));
+    return -1;
+  }
   if (!yaml_emitter_initialize(&e)) {
     *err = hl_xasprintf("%s: cannot start the YAML writer", path);
     return -1;
@@ -64,7 +96,7 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
     if (!f->nedits) continue;
     ok = start(&e, 1) && scalar(&e, "DiagnosticName", 0) && scalar(&e, f->rule, 0) &&
          scalar(&e, "DiagnosticMessage", 0) && start(&e, 1) && scalar(&e, "Message", 0) &&
-         scalar(&e, f->message, 1) && scalar(&e, "FilePath", 0) && scalar(&e, f->loc.file, 1) &&
+         message(&e, f->message) && scalar(&e, "FilePath", 0) && scalar(&e, f->loc.file, 1) &&
          scalar(&e, "FileOffset", 0) && number(&e, f->loc.offset) && scalar(&e, "Replacements", 0) && start(&e, 0);
     for (size_t k = 0; ok && k < f->nedits; k++) {
       const hl_edit *x = &f->edits[k];

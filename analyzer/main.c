@@ -6,6 +6,7 @@
  * Exit status (also in --help and docs/cli.md): 0 ran; 1 errors, or
  * warnings with --werror; 2 usage or input error; 3 a translation unit
  * could not be parsed. When several apply, the highest wins. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,14 @@ static void add_unique(hl_msgs *m, const char *s) {
   hl_msgs_add(m, "%s", s);
 }
 
+/* Everything written to stdout reached it (a full disk, a closed pipe, a
+ * file over quota would otherwise pass silently with exit status 0). */
+static int stdout_ok(void) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 1;
+  fprintf(stderr, "heaplint: error: cannot write to standard output: %s\n", strerror(errno));
+  return 0;
+}
+
 static int merge_sarif(int argc, char **argv) {
   char *err = NULL;
   if (argc < 3) {
@@ -80,7 +89,7 @@ static int merge_sarif(int argc, char **argv) {
     free(err);
     return EXIT_INPUT;
   }
-  return EXIT_RAN;
+  return stdout_ok() ? EXIT_RAN : EXIT_INPUT;
 }
 
 /* The report, on stdout or into -o's file (never half-written). */
@@ -88,17 +97,20 @@ static int emit(const hl_options *o, const hl_findings *all, hl_sources *S, cons
   char *buf = NULL;
   size_t len = 0;
   FILE *out = o->output ? open_memstream(&buf, &len) : stdout;
+  if (!out) {
+    fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
+    return -1;
+  }
   int rc = 0;
   if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(out, all, info);
   else if (!strcmp(o->format, "json")) rc = hl_emit_json(out, all, info);
   else hl_emit_text(out, all, S);
-  if (!o->output) {
-    fflush(stdout);
-    return rc;
-  }
-  fclose(out);
+  if (!o->output) return stdout_ok() && rc == 0 ? 0 : -1;
+  if (fclose(out) != 0) rc = -1;
   char *err = NULL;
-  if (rc == 0 && hl_write_file_atomic(o->output, buf, len, &err)) {
+  if (rc != 0) {
+    fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
+  } else if (hl_write_file_atomic(o->output, buf, len, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
     rc = -1;
@@ -123,7 +135,7 @@ int main(int argc, char **argv) {
     else if (o.version) print_version();
     else list_rules();
     hl_cli_free(&o);
-    return EXIT_RAN;
+    return stdout_ok() ? EXIT_RAN : EXIT_INPUT;
   }
   /* Paths are made relative to the current directory from many threads:
    * learn it once, first. */
@@ -176,6 +188,7 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < (jobs.n ? jobs.n : 1); i++)
       hl_config_dump(stdout, jobs.n ? job_config[i] : c, jobs.n ? jobs.v[i].file : root, ids);
+    if (!stdout_ok()) status = EXIT_INPUT;
     goto done;
   }
 

@@ -224,3 +224,47 @@ unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t 
 }
 
 unsigned long long hl_fnv1a(const void *data, size_t n) { return hl_fnv1a_more(0xcbf29ce484222325ULL, data, n); }
+
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0: overlong
+ * forms, surrogates and code points above U+10FFFF are not valid. */
+static size_t utf8_sequence(const unsigned char *p) {
+  if (p[0] < 0x80) return 1;
+  size_t n;
+  unsigned cp;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF) n = 2, cp = p[0] & 0x1F;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF) n = 3, cp = p[0] & 0x0F;
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4) n = 4, cp = p[0] & 0x07;
+  else return 0;
+  for (size_t i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
+    cp = cp << 6 | (p[i] & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+int hl_utf8_ok(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = utf8_sequence(p);
+    if (!n) return 0;
+    p += n;
+  }
+  return 1;
+}
+
+char *hl_utf8_valid(const char *s) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "");
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = utf8_sequence(p);
+    if (n) {
+      hl_sb_putn(&b, (const char *)p, n);
+      p += n;
+    } else {
+      hl_sb_puts(&b, "\xEF\xBF\xBD"); /* U+FFFD REPLACEMENT CHARACTER */
+      p++;
+    }
+  }
+  return hl_sb_take(&b);
+}

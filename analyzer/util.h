@@ -61,6 +61,13 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
 /* 0666 less the process's umask: the mode of a newly created file. */
 mode_t hl_new_file_mode(void);
 
+/* A copy of s in which every byte that does not belong to a valid UTF-8
+ * sequence is replaced by U+FFFD: JSON (and so SARIF and baselines) can only
+ * carry valid UTF-8, while a path or a source line may be in any encoding. */
+char *hl_utf8_valid(const char *s);
+/* s is valid UTF-8. */
+int hl_utf8_ok(const char *s);
+
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);
