@@ -158,6 +158,15 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
     job_free(&j);
     return named ? -1 : 0;
   }
+  /* A stale database lists files that are gone: say so, not "could not
+   * parse" (exit 2, and the other entries are still analyzed). */
+  struct stat st;
+  if (stat(j.file, &st) != 0 || !S_ISREG(st.st_mode)) {
+    hl_msgs_add(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
+                S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+    job_free(&j);
+    return -1;
+  }
   /* g++ compiles foo.c as C++; libclang, given no driver, would not. */
   if (!x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
     job_arg(&j, "-x");
@@ -208,6 +217,16 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
  * the database is checked here first: 0 when it has the shape of a compile
  * database, else -1 with the reason, line and column in errs. */
+/* "arguments", when present, is a list of strings. */
+static int strings_only(json_t *a) {
+  if (!a) return 1;
+  if (!json_is_array(a)) return 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(a, i, x) if (!json_is_string(x)) return 0;
+  return 1;
+}
+
 static int check_db(const char *json_path, hl_msgs *errs) {
   json_error_t e;
   json_t *root = json_load_file(json_path, 0, &e);
@@ -232,6 +251,12 @@ static int check_db(const char *json_path, hl_msgs *errs) {
                                !json_is_array(json_object_get(entry, "arguments")))
                                 ? "\"command\" or \"arguments\""
                                 : NULL;
+      if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
+        hl_msgs_add(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
+                    json_path, i + 1);
+        json_decref(root);
+        return -1;
+      }
       if (missing) {
         hl_msgs_add(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
                     missing[0] == 'a' ? "" : "complete: it lacks ", missing);
