@@ -171,7 +171,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       }
     }
   }
-  if (o->help || o->version || o->list_rules) return 0;
+  if (o->help || o->version || o->list_rules || (o->dump_config && !o->build_path && o->files.n == 0)) return 0;
   if (!o->build_path && o->files.n == 0) {
     *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
     return -1;

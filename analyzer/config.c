@@ -132,6 +132,13 @@ static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
     char *perr = NULL;
     if (hl_profile_load(path, &p, &perr) == 0) {
       HL_PUSH(c->profiles, c->nprofiles, c->capprofiles, p);
+      /* As for --profile: a rule heaplint does not have is a typo. */
+      for (size_t k = 0; k < p->nwrappers && !rc; k++)
+        if (!hl_rule_find(p->wrappers[k].rule)) {
+          *err = hl_yaml_error(y, n, "profile '%s': wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)",
+                               rel, p->wrappers[k].name, p->wrappers[k].rule);
+          rc = -1;
+        }
     } else {
       *err = hl_yaml_error(y, n, "profile '%s': %s", rel, perr);
       free(perr);
@@ -159,8 +166,6 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 }
 
 static int parse(hl_config *c, char **err) {
-  struct stat st;
-  if (stat(c->path, &st) == 0 && st.st_size == 0) return 0; /* an empty file: the defaults */
   hl_yaml y;
   if (hl_yaml_load(&y, c->path, err)) {
     hl_yaml_free(&y);
@@ -168,6 +173,7 @@ static int parse(hl_config *c, char **err) {
   }
   int rc = 0;
   yaml_node_t *root = hl_yaml_root(&y);
+  if (!root) goto out; /* empty, or only comments: the defaults */
   if (hl_yaml_expect(&y, root, YAML_MAPPING_NODE, "the configuration", err)) {
     rc = -1;
     goto out;

@@ -180,7 +180,12 @@ int main(int argc, char **argv) {
     for (; hl_rules[n] && n < 63; n++) ids[n] = hl_rules[n]->id;
     ids[n] = NULL;
     const hl_config *c = NULL;
-    if (jobs.n == 0 && hl_config_for(configs, root, &c, &err)) {
+    /* No file: the configuration of the source root itself, its own
+     * .heaplint.yaml included (a path inside it, for the walk up). */
+    char *inside = hl_xasprintf("%s/", root);
+    int bad = jobs.n == 0 && hl_config_for(configs, inside, &c, &err);
+    free(inside);
+    if (bad) {
       fprintf(stderr, "heaplint: error: %s\n", err);
       free(err);
       status = EXIT_INPUT;

@@ -188,6 +188,10 @@ static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const cha
 
 static int profile_body(loader *L, hl_profile *P) {
   yaml_node_t *root = hl_yaml_root(&L->y);
+  if (!root) {
+    *L->err = hl_yaml_error(&L->y, NULL, "the file is empty (expected a profile)");
+    return -1;
+  }
   if (hl_yaml_expect(&L->y, root, YAML_MAPPING_NODE, "a profile", L->err)) return -1;
   long version = -1;
   size_t cap = 0;

@@ -8,6 +8,28 @@
 
 #include "util.h"
 
+/* A key given twice in one mapping is an error (YAML says keys are unique;
+ * libyaml keeps both, and the later one would silently win or leak). */
+static int duplicate_keys(hl_yaml *y, char **err) {
+  for (yaml_node_t *m = y->doc.nodes.start; m < y->doc.nodes.top; m++) {
+    if (m->type != YAML_MAPPING_NODE) continue;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+      yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
+      if (!k || k->type != YAML_SCALAR_NODE) continue;
+      for (yaml_node_pair_t *q = m->data.mapping.pairs.start; q < p; q++) {
+        yaml_node_t *e = yaml_document_get_node(&y->doc, q->key);
+        if (e && e->type == YAML_SCALAR_NODE && e->data.scalar.length == k->data.scalar.length &&
+            !memcmp(e->data.scalar.value, k->data.scalar.value, k->data.scalar.length)) {
+          *err = hl_yaml_error(y, k, "duplicate key '%.*s' (first given at line %zu)", (int)k->data.scalar.length,
+                               (const char *)k->data.scalar.value, e->start_mark.line + 1);
+          return -1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
   memset(y, 0, sizeof *y);
   y->path = hl_xstrdup(path);
@@ -36,11 +58,7 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
   fclose(f);
   if (!ok) return -1;
   y->loaded = 1;
-  if (!yaml_document_get_root_node(&y->doc)) {
-    *err = hl_xasprintf("%s: the file is empty (expected a YAML mapping)", hl_display_path(path));
-    return -1;
-  }
-  return 0;
+  return duplicate_keys(y, err);
 }
 
 void hl_yaml_free(hl_yaml *y) {

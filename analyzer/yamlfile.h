@@ -14,8 +14,9 @@ typedef struct hl_yaml {
   int loaded;
 } hl_yaml;
 
-/* Loads path. Returns 0, or -1 with *err set (unreadable, syntax error,
- * empty document). */
+/* Loads path. Returns 0, or -1 with *err set (unreadable, syntax error, a
+ * key given twice in one mapping, named with its line). An empty file, or
+ * one with only comments, loads with no root node (hl_yaml_root is NULL). */
 int hl_yaml_load(hl_yaml *y, const char *path, char **err);
 void hl_yaml_free(hl_yaml *y);
 
