@@ -172,26 +172,6 @@ static void note(const char *fmt, ...) {
 /* ---- the command line ---- */
 
 /* --name=value or --name value (and -Ivalue, -I value). */
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *matched) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  *matched = 0;
-  if (strncmp(a, name, n)) return NULL;
-  if (a[n] == '=' && name[1] == '-') {
-    *matched = 1;
-    return a + n + 1;
-  }
-  if (a[n] == '\0') {
-    *matched = 1;
-    return *i + 1 < argc ? argv[++*i] : NULL;
-  }
-  if (name[1] != '-') {
-    *matched = 1;
-    return a + n;
-  }
-  return NULL;
-}
-
 /* Returns 0, 1 for --help, or -1 with *err. */
 static int parse_options(cal *c, int argc, char **argv, char **err) {
   static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare", "--replacement"};
@@ -214,7 +194,7 @@ static int parse_options(cal *c, int argc, char **argv, char **err) {
     size_t k;
     const char *v = NULL;
     for (k = 0; k < sizeof with_value / sizeof *with_value && !matched; k++)
-      v = value_of(argc, argv, &i, with_value[k], &matched);
+      v = hl_option_value(argc, argv, &i, with_value[k], &matched);
     if (!matched) {
       *err = hl_xasprintf("calibrate: unknown option '%s' (see heaplint calibrate --help)", a);
       return -1;

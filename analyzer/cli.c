@@ -61,27 +61,6 @@ const char hl_cli_usage[] =
 static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
 
 /* --name=value or --name value; -p value or -pvalue. */
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *matched) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  *matched = 0;
-  if (strncmp(a, name, n)) return NULL;
-  if (a[n] == '=') {
-    *matched = 1;
-    return a + n + 1;
-  }
-  if (a[n] == '\0') {
-    *matched = 1;
-    if (*i + 1 < argc) return argv[++*i];
-    return NULL;
-  }
-  if (name[1] != '-' && strlen(name) == 2) { /* -pDIR */
-    *matched = 1;
-    return a + n;
-  }
-  return NULL;
-}
-
 static int number(const char *s, unsigned *out) {
   char *end;
   unsigned long v = strtoul(s, &end, 10);
@@ -124,7 +103,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
         /* --extra-arg must not swallow --extra-arg-before, nor --profile --profile-dir. */
         if (!strcmp(with_value[k], "--extra-arg") && !strncmp(a, "--extra-arg-before", 18)) continue;
         if (!strcmp(with_value[k], "--profile") && !strncmp(a, "--profile-dir", 13)) continue;
-        v = value_of(argc, argv, &i, with_value[k], &matched);
+        v = hl_option_value(argc, argv, &i, with_value[k], &matched);
         if (matched) break;
       }
       if (!matched) {

@@ -295,35 +295,10 @@ hl_severity hl_config_severity(const hl_config *c, const char *rule) {
 /* libyaml can only write UTF-8 (and loops forever on other bytes): a path
  * in another encoding is shown with U+FFFD in their place. */
 static int scalar(yaml_emitter_t *e, const char *s) {
-  yaml_event_t ev;
   char *v = hl_utf8_valid(s);
-  int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 1, 1, YAML_ANY_SCALAR_STYLE) &&
-           yaml_emitter_emit(e, &ev);
+  int ok = hl_yaml_emit_scalar(e, v, YAML_ANY_SCALAR_STYLE);
   free(v);
   return ok;
-}
-
-static int begin(yaml_emitter_t *e, int mapping, int flow) {
-  yaml_event_t ev;
-  if (mapping)
-    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-  else
-    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-                                         flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-  return yaml_emitter_emit(e, &ev);
-}
-
-static int end(yaml_emitter_t *e, int mapping) {
-  yaml_event_t ev;
-  if (mapping) yaml_mapping_end_event_initialize(&ev);
-  else yaml_sequence_end_event_initialize(&ev);
-  return yaml_emitter_emit(e, &ev);
-}
-
-static int number(yaml_emitter_t *e, long v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%ld", v);
-  return scalar(e, buf);
 }
 
 static int write_out(void *data, unsigned char *buf, size_t size) {
@@ -344,39 +319,39 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
   yaml_emitter_set_unicode(&e, 1);
   int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
            yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && yaml_emitter_emit(&e, &ev) &&
-           begin(&e, 1, 0);
-  ok = ok && scalar(&e, "rules") && begin(&e, 1, 0);
+           hl_yaml_emit_open(&e, 1, 0);
+  ok = ok && scalar(&e, "rules") && hl_yaml_emit_open(&e, 1, 0);
   for (size_t i = 0; ok && rule_ids[i]; i++)
     ok = scalar(&e, rule_ids[i]) &&
          scalar(&e, hl_config_enabled(c, rule_ids[i]) ? sev_name(hl_config_severity(c, rule_ids[i])) : "off");
-  ok = ok && end(&e, 1);
+  ok = ok && hl_yaml_emit_close(&e, 1);
   ok = ok && scalar(&e, "warnings-as-errors");
   if (ok && c->nwerror) {
-    ok = begin(&e, 0, 1);
+    ok = hl_yaml_emit_open(&e, 0, 1);
     for (size_t i = 0; ok && i < c->nwerror; i++) ok = scalar(&e, c->werror[i]);
-    ok = ok && end(&e, 0);
+    ok = ok && hl_yaml_emit_close(&e, 0);
   } else if (ok) {
     ok = scalar(&e, c->werror_all ? "true" : "false");
   }
   ok = ok && scalar(&e, "header-filter") && scalar(&e, c->header_filter ? c->header_filter : "");
-  ok = ok && scalar(&e, "profiles") && begin(&e, 0, 0);
+  ok = ok && scalar(&e, "profiles") && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < c->nprofiles; i++) ok = scalar(&e, c->profiles[i]->path);
-  ok = ok && end(&e, 0);
-  ok = ok && scalar(&e, "wrappers") && begin(&e, 0, 0);
+  ok = ok && hl_yaml_emit_close(&e, 0);
+  ok = ok && scalar(&e, "wrappers") && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && c->overrides && i < c->overrides->nwrappers; i++) {
     const hl_wrapper *w = &c->overrides->wrappers[i];
-    ok = begin(&e, 1, 0) && scalar(&e, "name") && scalar(&e, w->name);
+    ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "name") && scalar(&e, w->name);
     if (ok && (w->given & HL_W_RULE)) ok = scalar(&e, "rule") && scalar(&e, w->rule);
     if (ok && (w->given & HL_W_BUFFER))
-      ok = scalar(&e, "buffer") && begin(&e, 1, 1) && scalar(&e, "size") && number(&e, w->buffer_size) &&
-           scalar(&e, "align") && number(&e, w->buffer_align) && end(&e, 1);
+      ok = scalar(&e, "buffer") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") && hl_yaml_emit_number(&e, w->buffer_size) &&
+           scalar(&e, "align") && hl_yaml_emit_number(&e, w->buffer_align) && hl_yaml_emit_close(&e, 1);
     if (ok && (w->given & HL_W_HEADER))
-      ok = scalar(&e, "header") && begin(&e, 1, 1) && scalar(&e, "size") && number(&e, w->header_size) &&
-           scalar(&e, "align") && number(&e, w->header_align) && end(&e, 1);
-    if (ok && (w->given & HL_W_MAX_ALIGN)) ok = scalar(&e, "max-align") && number(&e, w->max_align);
-    ok = ok && end(&e, 1);
+      ok = scalar(&e, "header") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") && hl_yaml_emit_number(&e, w->header_size) &&
+           scalar(&e, "align") && hl_yaml_emit_number(&e, w->header_align) && hl_yaml_emit_close(&e, 1);
+    if (ok && (w->given & HL_W_MAX_ALIGN)) ok = scalar(&e, "max-align") && hl_yaml_emit_number(&e, w->max_align);
+    ok = ok && hl_yaml_emit_close(&e, 1);
   }
-  ok = ok && end(&e, 0) && end(&e, 1);
+  ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1);
   ok = ok && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
        yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
   yaml_emitter_delete(&e);

@@ -8,17 +8,14 @@
 #include <yaml.h>
 
 #include "util.h"
+#include "yamlfile.h"
 
 /* ---- --export-fixes ---- */
 
-/* Only valid UTF-8 reaches libyaml (it loops forever on other bytes):
- * hl_fixes_export checks paths and edits first, messages are cleaned. */
+/* Only valid UTF-8 reaches libyaml: hl_fixes_export checks paths and edits
+ * first, messages are cleaned. */
 static int scalar(yaml_emitter_t *e, const char *s, int quoted) {
-  yaml_event_t ev;
-  if (!hl_utf8_ok(s)) return 0;
-  return yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                                      quoted ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE) &&
-         yaml_emitter_emit(e, &ev);
+  return hl_yaml_emit_scalar(e, s, quoted ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
 }
 
 static int message(yaml_emitter_t *e, const char *s) {
@@ -41,26 +38,6 @@ static const char *not_utf8(const hl_findings *all, const char *main_file, const
       if (!hl_utf8_ok(f->edits[k].file) || !hl_utf8_ok(f->edits[k].text)) return f->edits[k].file;
   }
   return NULL;
-}
-
-static int number(yaml_emitter_t *e, unsigned long v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%lu", v);
-  return scalar(e, buf, 0);
-}
-
-static int start(yaml_emitter_t *e, int mapping) {
-  yaml_event_t ev;
-  if (mapping) yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-  else yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-  return yaml_emitter_emit(e, &ev);
-}
-
-static int stop(yaml_emitter_t *e, int mapping) {
-  yaml_event_t ev;
-  if (mapping) yaml_mapping_end_event_initialize(&ev);
-  else yaml_sequence_end_event_initialize(&ev);
-  return yaml_emitter_emit(e, &ev);
 }
 
 static int to_buffer(void *data, unsigned char *buf, size_t size) {
@@ -89,26 +66,26 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   yaml_emitter_set_width(&e, -1);
   int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
            yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0) && yaml_emitter_emit(&e, &ev) &&
-           start(&e, 1) && scalar(&e, "MainSourceFile", 0) && scalar(&e, main_file ? main_file : "", 1) &&
-           scalar(&e, "Diagnostics", 0) && start(&e, 0);
+           hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "MainSourceFile", 0) && scalar(&e, main_file ? main_file : "", 1) &&
+           scalar(&e, "Diagnostics", 0) && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < all->n; i++) {
     const hl_finding *f = all->v[i];
     if (!f->nedits) continue;
-    ok = start(&e, 1) && scalar(&e, "DiagnosticName", 0) && scalar(&e, f->rule, 0) &&
-         scalar(&e, "DiagnosticMessage", 0) && start(&e, 1) && scalar(&e, "Message", 0) &&
+    ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "DiagnosticName", 0) && scalar(&e, f->rule, 0) &&
+         scalar(&e, "DiagnosticMessage", 0) && hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "Message", 0) &&
          message(&e, f->message) && scalar(&e, "FilePath", 0) && scalar(&e, f->loc.file, 1) &&
-         scalar(&e, "FileOffset", 0) && number(&e, f->loc.offset) && scalar(&e, "Replacements", 0) && start(&e, 0);
+         scalar(&e, "FileOffset", 0) && hl_yaml_emit_number(&e, (long)f->loc.offset) && scalar(&e, "Replacements", 0) && hl_yaml_emit_open(&e, 0, 0);
     for (size_t k = 0; ok && k < f->nedits; k++) {
       const hl_edit *x = &f->edits[k];
-      ok = start(&e, 1) && scalar(&e, "FilePath", 0) && scalar(&e, x->file, 1) && scalar(&e, "Offset", 0) &&
-           number(&e, x->offset) && scalar(&e, "Length", 0) && number(&e, x->length) &&
-           scalar(&e, "ReplacementText", 0) && scalar(&e, x->text, 1) && stop(&e, 1);
+      ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "FilePath", 0) && scalar(&e, x->file, 1) && scalar(&e, "Offset", 0) &&
+           hl_yaml_emit_number(&e, (long)x->offset) && scalar(&e, "Length", 0) && hl_yaml_emit_number(&e, (long)x->length) &&
+           scalar(&e, "ReplacementText", 0) && scalar(&e, x->text, 1) && hl_yaml_emit_close(&e, 1);
     }
-    ok = ok && stop(&e, 0) && stop(&e, 1) && scalar(&e, "Level", 0) &&
+    ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1) && scalar(&e, "Level", 0) &&
          scalar(&e, f->severity == HL_SEV_ERROR ? "Error" : "Warning", 0) && scalar(&e, "BuildDirectory", 0) &&
-         scalar(&e, build_dir, 1) && stop(&e, 1);
+         scalar(&e, build_dir, 1) && hl_yaml_emit_close(&e, 1);
   }
-  ok = ok && stop(&e, 0) && stop(&e, 1) && yaml_document_end_event_initialize(&ev, 0) &&
+  ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1) && yaml_document_end_event_initialize(&ev, 0) &&
        yaml_emitter_emit(&e, &ev) && yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
   yaml_emitter_delete(&e);
   int rc = -1;

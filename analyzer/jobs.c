@@ -131,7 +131,6 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
   hl_job j = {0};
-  j.from_db = 1;
   j.directory = hl_xstrdup(clang_getCString(d));
   j.file = resolve(j.directory, clang_getCString(f));
   j.source = hl_xstrdup(j.file);

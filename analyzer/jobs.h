@@ -24,7 +24,6 @@ typedef struct hl_job {
   char **args;      /* arguments for libclang, without the source file */
   size_t nargs, capargs;
   hl_lang lang;
-  int from_db;
 } hl_job;
 
 typedef struct hl_jobs {

@@ -481,12 +481,6 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
 
 /* ---- asking the compiler, for template instantiations ---- */
 
-static int is_local_scope(enum CXCursorKind k) {
-  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
-         k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate ||
-         k == CXCursor_LambdaExpr;
-}
-
 /* Whether t can be spelled at the end of the main file and mean the same
  * type there: no local classes, no lambdas, recursively in template args. */
 static int nameable(CXType t, int depth) {
@@ -498,7 +492,7 @@ static int nameable(CXType t, int depth) {
     for (CXCursor p = clang_getCursorSemanticParent(decl); !clang_Cursor_isNull(p) &&
                                                             clang_getCursorKind(p) != CXCursor_TranslationUnit;
          p = clang_getCursorSemanticParent(p))
-      if (is_local_scope(clang_getCursorKind(p))) return 0;
+      if (hl_is_function_like(clang_getCursorKind(p))) return 0;
   int n = clang_Type_getNumTemplateArguments(c);
   for (int i = 0; i < n; i++) {
     CXType a = clang_Type_getTemplateArgumentAsType(c, (unsigned)i);

@@ -268,3 +268,23 @@ char *hl_utf8_valid(const char *s) {
   }
   return hl_sb_take(&b);
 }
+
+const char *hl_option_value(int argc, char **argv, int *i, const char *name, int *matched) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  *matched = 0;
+  if (strncmp(a, name, n)) return NULL;
+  if (a[n] == '=') {
+    *matched = 1;
+    return a + n + 1;
+  }
+  if (a[n] == '\0') {
+    *matched = 1;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+  }
+  if (name[1] != '-' && n == 2) { /* -pDIR */
+    *matched = 1;
+    return a + n;
+  }
+  return NULL;
+}

@@ -68,6 +68,12 @@ char *hl_utf8_valid(const char *s);
 /* s is valid UTF-8. */
 int hl_utf8_ok(const char *s);
 
+/* Command-line option name with a value: "--name=v", "--name v", and for a
+ * one-letter option also "-pv". If argv[*i] is that option, sets *matched
+ * and returns the value (advancing *i past a separate one), or NULL when the
+ * value is missing; otherwise *matched is 0. */
+const char *hl_option_value(int argc, char **argv, int *i, const char *name, int *matched);
+
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);

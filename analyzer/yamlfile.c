@@ -134,3 +134,35 @@ int hl_yaml_bool(hl_yaml *y, yaml_node_t *node, const char *what, int *out, char
   *err = hl_yaml_error(y, node, "%s must be true or false, not '%s'", what, s);
   return -1;
 }
+
+/* ---- writing ---- */
+
+int hl_yaml_emit_scalar(yaml_emitter_t *e, const char *s, yaml_scalar_style_t style) {
+  yaml_event_t ev;
+  if (!hl_utf8_ok(s)) return 0; /* libyaml would loop forever on it */
+  return yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style) &&
+         yaml_emitter_emit(e, &ev);
+}
+
+int hl_yaml_emit_number(yaml_emitter_t *e, long v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%ld", v);
+  return hl_yaml_emit_scalar(e, buf, YAML_PLAIN_SCALAR_STYLE);
+}
+
+int hl_yaml_emit_open(yaml_emitter_t *e, int mapping, int flow) {
+  yaml_event_t ev;
+  if (mapping)
+    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+  else
+    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+                                         flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+  return yaml_emitter_emit(e, &ev);
+}
+
+int hl_yaml_emit_close(yaml_emitter_t *e, int mapping) {
+  yaml_event_t ev;
+  if (mapping) yaml_mapping_end_event_initialize(&ev);
+  else yaml_sequence_end_event_initialize(&ev);
+  return yaml_emitter_emit(e, &ev);
+}

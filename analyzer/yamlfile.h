@@ -39,4 +39,12 @@ int hl_yaml_bool(hl_yaml *y, yaml_node_t *node, const char *what, int *out, char
 /* Checks that node is a mapping (or sequence). Returns 0 or -1 with *err. */
 int hl_yaml_expect(hl_yaml *y, yaml_node_t *node, yaml_node_type_t type, const char *what, char **err);
 
+/* Writing, through a libyaml emitter; each returns 1, or 0 on failure. A
+ * scalar that is not valid UTF-8 fails (libyaml would loop forever on it). */
+int hl_yaml_emit_scalar(yaml_emitter_t *e, const char *s, yaml_scalar_style_t style);
+int hl_yaml_emit_number(yaml_emitter_t *e, long v);
+/* Starts a mapping (mapping != 0) or a sequence, in flow style or block. */
+int hl_yaml_emit_open(yaml_emitter_t *e, int mapping, int flow);
+int hl_yaml_emit_close(yaml_emitter_t *e, int mapping);
+
 #endif
