@@ -52,13 +52,16 @@ static const char usage[] =
     "  -I <dir>             add <dir> to the probes' include path\n"
     "  --compare=<profile>  compare the result with <profile> field by field (the\n"
     "                       profile itself is then written only with -o)\n"
+    "  --emulator=<cmd>     run the probe programs through <cmd> (split at spaces),\n"
+    "                       for a target this machine cannot run: e.g.\n"
+    "                       --emulator=qemu-i386 with -- g++ -m32\n"
     "  --keep               keep the probe programs (their directory is printed)\n"
     "  -h, --help           print this help and exit\n"
     "\n"
     "exit status:\n"
     "  0  the profile was written (or --compare found no difference)\n"
     "  1  --compare found differences\n"
-    "  2  usage or input error: bad option, a compiler that cannot be run, an\n"
+    "  2  usage or input error: bad option, a compiler or emulator that cannot be run, an\n"
     "     unwritable -o file, an unreadable --compare profile\n"
     "  5  the probes could not be built or run: they did not compile, crashed or\n"
     "     timed out\n"
@@ -104,6 +107,20 @@ typedef struct strv {
 
 static void strv_add(strv *s, const char *x) { HL_PUSH(s->v, s->n, s->cap, hl_xstrdup(x)); }
 
+/* --emulator's command, split at spaces and tabs (as CMake's
+ * CMAKE_CROSSCOMPILING_EMULATOR is a list); given again, it is replaced. */
+static void emulator_words(strv *s, const char *cmd) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
+  s->n = 0;
+  for (const char *p = cmd; *p;) {
+    while (*p == ' ' || *p == '\t') p++;
+    const char *q = p;
+    while (*q && *q != ' ' && *q != '\t') q++;
+    if (q > p) HL_PUSH(s->v, s->n, s->cap, hl_xstrndup(p, (size_t)(q - p)));
+    p = q;
+  }
+}
+
 /* s->v as an argv: NULL-terminated (the NULL is not counted). */
 static char **strv_argv(strv *s) {
   HL_PUSH(s->v, s->n, s->cap, NULL);
@@ -130,7 +147,7 @@ typedef struct target {
 typedef struct cal {
   const char *output, *compare, *replacement;
   int report, keep;
-  strv wrapper_args, headers, include_dirs, command;
+  strv wrapper_args, headers, include_dirs, command, emulator;
 
   hl_probe_wrapper *pw; /* the plan's wrappers, parallel to targets */
   target *targets;
@@ -174,7 +191,7 @@ static void note(const char *fmt, ...) {
 /* --name=value or --name value (and -Ivalue, -I value). */
 /* Returns 0, 1 for --help, or -1 with *err. */
 static int parse_options(cal *c, int argc, char **argv, char **err) {
-  static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare", "--replacement"};
+  static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare", "--replacement", "--emulator"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -209,7 +226,8 @@ static int parse_options(cal *c, int argc, char **argv, char **err) {
     case 2: strv_add(&c->headers, v); break;
     case 3: strv_add(&c->include_dirs, v); break;
     case 4: c->compare = v; break;
-    default: c->replacement = v; break;
+    case 5: c->replacement = v; break;
+    default: emulator_words(&c->emulator, v); break;
     }
   }
   if (c->command.n == 0) {
@@ -582,20 +600,43 @@ static void say_crash(const cal *c, const hl_proc *p, const char *err_path) {
   free(how);
 }
 
+/* The argv that runs exe: through the emulator when there is one. */
+static char **run_argv(const cal *c, char *exe) {
+  char **argv = hl_xcalloc(c->emulator.n + 2, sizeof *argv);
+  for (size_t i = 0; i < c->emulator.n; i++) argv[i] = c->emulator.v[i];
+  argv[c->emulator.n] = exe;
+  return argv;
+}
+
+/* A program of the probes that could not be started: the emulator is
+ * missing (an input error), or the program is for another machine. */
+static int not_started(const cal *c, const hl_proc *p, const char *what) {
+  if (c->emulator.n) {
+    error("cannot run the emulator '%s': %s", c->emulator.v[0], strerror(p->start_errno));
+    return CAL_INPUT;
+  }
+  error("cannot run the %s: %s%s", what, strerror(p->start_errno),
+        p->start_errno == ENOEXEC ? " (a program for another machine? see --emulator)" : "");
+  return CAL_PROBES;
+}
+
 static int run(cal *c) {
   int status = CAL_OK;
   hl_measured_init(&c->m, c->n);
   for (int p = 0; p < NPROGRAMS && !status; p++) {
     if (!c->built[p]) continue;
     char *exe = in_dir(c, "p%d", p), *out = in_dir(c, "p%d.out", p), *err = in_dir(c, "p%d.err", p);
-    char *argv[] = {exe, NULL};
+    char **argv = run_argv(c, exe);
     hl_proc proc = {.argv = argv, .out_path = out, .err_path = err, .timeout = RUN_TIMEOUT};
     hl_proc_run_all(&proc, 1, 1);
+    free(argv);
     char *text = NULL, *why = NULL;
     size_t len;
     if (hl_read_file(out, &text, &len)) text = hl_xstrdup("");
     int unreadable = hl_probes_read(text, &c->m, &why);
-    if (!hl_proc_ok(&proc)) {
+    if (proc.start_errno) {
+      status = not_started(c, &proc, "probe program");
+    } else if (!hl_proc_ok(&proc)) {
       say_crash(c, &proc, err);
       status = CAL_PROBES;
     } else if (unreadable) {
@@ -838,12 +879,15 @@ static int time_rows(cal *c, hl_timing *t, size_t n) {
     int p = v[i].program, o = v[i].opt;
     char *exe = in_dir(c, "t%d%s", p, opts[o]), *out = in_dir(c, "t%d%s.out", p, opts[o]);
     char *err = in_dir(c, "t%d%s.err", p, opts[o]);
-    char *argv[] = {exe, NULL};
+    char **argv = run_argv(c, exe);
     hl_proc proc = {.argv = argv, .out_path = out, .err_path = err, .timeout = RUN_TIMEOUT};
     hl_proc_run_all(&proc, 1, 1);
+    free(argv);
     char *text = NULL, *why = NULL;
     size_t len;
-    if (!hl_proc_ok(&proc)) {
+    if (proc.start_errno) {
+      status = not_started(c, &proc, "timing program");
+    } else if (!hl_proc_ok(&proc)) {
       char *how = hl_proc_outcome(&proc);
       error("the timing program%s %s", program_label(p), how);
       show(err);
@@ -996,6 +1040,7 @@ static void say_done(const cal *c, double elapsed) {
 static void cal_free(cal *c) {
   strv_free(&c->wrapper_args);
   strv_free(&c->headers);
+  strv_free(&c->emulator);
   strv_free(&c->include_dirs);
   strv_free(&c->command);
   for (size_t i = 0; i < c->n; i++) {

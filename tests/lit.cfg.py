@@ -29,6 +29,33 @@ if shutil.which("strace") and subprocess.run(["strace", "-qq", "-o", os.devnull,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("strace")
 
+# 32-bit x86 (g++ -m32, Debian's g++-multilib): programs run natively where
+# the kernel can, else through qemu-i386 (Debian's qemu-user); %emulator32
+# is the heaplint calibrate option that says which, %run32 the prefix.
+def _m32_runner():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        src, exe = os.path.join(d, "t.cpp"), os.path.join(d, "t")
+        with open(src, "w") as f:
+            f.write("#include <functional>\nint main() { std::function<void()> f = [] {}; f(); }\n")
+        if subprocess.run([config.gxx, "-m32", src, "-o", exe], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            return None
+        for runner in ([], ["qemu-i386"]):
+            try:
+                if subprocess.run(runner + [exe], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL).returncode == 0:
+                    return runner
+            except OSError:
+                pass
+    return None
+
+_runner32 = _m32_runner()
+if _runner32 is not None:
+    config.available_features.add("m32")
+config.substitutions.append(("%emulator32", "--emulator=" + _runner32[0] if _runner32 else ""))
+config.substitutions.append(("%run32", " ".join(_runner32 or [])))
+
 inputs = os.path.join(config.test_source_root, "support")
 # The counting global operator new (count_new.hpp), heaplint calibrate's own.
 probes = os.path.join(config.heaplint_src_root, "analyzer", "probes")

@@ -599,6 +599,12 @@ static const char prelude[] =
     "// Made before any site runs: the sites copy it.\n"
     "std::shared_ptr<int> shared = std::make_shared<int>(1);\n"
     "long g_long = 1;\n"
+    "// The widest integer: __int128 where the target has it (not on i386).\n"
+    "#ifdef __SIZEOF_INT128__\n"
+    "using widest_int = __int128;\n"
+    "#else\n"
+    "using widest_int = long long;\n"
+    "#endif\n"
     "\n"
     "void g0() {}\n"
     "void g0_noexcept() noexcept {}\n"
@@ -1065,7 +1071,7 @@ static const store any_stores[] = {
     {"float", NULL, NULL, "5.0f", NULL, NULL, NULL},
     {"double", NULL, NULL, "5.0", NULL, NULL, NULL},
     {"long double", NULL, NULL, "5.0L", NULL, NULL, NULL},
-    {"__int128", NULL, NULL, "static_cast<__int128>(5)", NULL, NULL, NULL},
+    {"__int128 (long long on i386)", NULL, NULL, "static_cast<hl_gt::widest_int>(5)", NULL, NULL, NULL},
     {"nullptr", NULL, NULL, "nullptr", NULL, NULL, NULL},
     {"pointer", NULL, NULL, "&hl_gt::g_long", NULL, NULL, NULL},
     {"enum class : char", NULL, NULL, "hl_gt::Color::red", NULL, NULL, NULL},
