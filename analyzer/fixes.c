@@ -45,11 +45,59 @@ static int to_buffer(void *data, unsigned char *buf, size_t size) {
   return 1;
 }
 
+/* clang-apply-replacements drops an identical replacement only when two
+ * translation units both bring it; within one (and the whole export is one
+ * MainSourceFile) it applies every copy. So an edit that several findings
+ * share (the #include each fix needs) is written once, with the first. */
+static int exported_before(const hl_edit *const *done, size_t n, const hl_edit *x) {
+  for (size_t i = 0; i < n; i++)
+    if (done[i]->offset == x->offset && done[i]->length == x->length && !strcmp(done[i]->file, x->file) &&
+        !strcmp(done[i]->text, x->text))
+      return 1;
+  return 0;
+}
+
+static int by_text(const void *pa, const void *pb) {
+  return strcmp((*(const hl_edit *const *)pa)->text, (*(const hl_edit *const *)pb)->text);
+}
+
+/* clang-apply-replacements refuses two different insertions at one place
+ * ("the new insertion has the same insert location"), which two fixes that
+ * each need their own #include after the same line make. Those go out as
+ * one insertion, in the order --fix applies them (by text), with the first
+ * finding that needs any of them; all are then marked written. Returns the
+ * joined text, or NULL when x is alone at its place. */
+static char *merged_insertions(const hl_findings *all, const hl_edit *x, const hl_edit ***done, size_t *ndone,
+                               size_t *capdone) {
+  const hl_edit **group = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < all->n; i++)
+    for (size_t k = 0; k < all->v[i]->nedits; k++) {
+      const hl_edit *y = &all->v[i]->edits[k];
+      if (y->length || y->offset != x->offset || strcmp(y->file, x->file) || exported_before(group, n, y)) continue;
+      HL_PUSH(group, n, cap, y);
+    }
+  char *joined = NULL;
+  if (n > 1) {
+    qsort(group, n, sizeof *group, by_text);
+    hl_sb b = {0};
+    for (size_t i = 0; i < n; i++) {
+      hl_sb_puts(&b, group[i]->text);
+      if (!exported_before(*done, *ndone, group[i])) HL_PUSH(*done, *ndone, *capdone, group[i]);
+    }
+    joined = hl_sb_take(&b);
+  }
+  free(group);
+  return joined;
+}
+
 int hl_fixes_export(const char *path, const hl_findings *all, const char *main_file, const char *build_dir,
                     char **err) {
   hl_sb out = {0};
   yaml_emitter_t e;
   yaml_event_t ev;
+  const hl_edit **done = NULL; /* the edits written so far */
+  size_t ndone = 0, capdone = 0;
   const char *bad = not_utf8(all, main_file, build_dir);
   if (bad) {
     *err = hl_xasprintf("%s: cannot write the fixes: %s: the path or the edit is not valid UTF-8, which YAML "
@@ -77,9 +125,14 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
          scalar(&e, "FileOffset", 0) && hl_yaml_emit_number(&e, (long)f->loc.offset) && scalar(&e, "Replacements", 0) && hl_yaml_emit_open(&e, 0, 0);
     for (size_t k = 0; ok && k < f->nedits; k++) {
       const hl_edit *x = &f->edits[k];
+      if (exported_before(done, ndone, x)) continue;
+      HL_PUSH(done, ndone, capdone, x);
+      char *merged = x->length == 0 ? merged_insertions(all, x, &done, &ndone, &capdone) : NULL;
+      const char *text = merged ? merged : x->text;
       ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "FilePath", 0) && scalar(&e, x->file, 1) && scalar(&e, "Offset", 0) &&
            hl_yaml_emit_number(&e, (long)x->offset) && scalar(&e, "Length", 0) && hl_yaml_emit_number(&e, (long)x->length) &&
-           scalar(&e, "ReplacementText", 0) && scalar(&e, x->text, 1) && hl_yaml_emit_close(&e, 1);
+           scalar(&e, "ReplacementText", 0) && scalar(&e, text, 1) && hl_yaml_emit_close(&e, 1);
+      free(merged);
     }
     ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1) && scalar(&e, "Level", 0) &&
          scalar(&e, f->severity == HL_SEV_ERROR ? "Error" : "Warning", 0) && scalar(&e, "BuildDirectory", 0) &&
@@ -88,6 +141,7 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1) && yaml_document_end_event_initialize(&ev, 0) &&
        yaml_emitter_emit(&e, &ev) && yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
   yaml_emitter_delete(&e);
+  free(done);
   int rc = -1;
   if (!ok) *err = hl_xasprintf("%s: cannot write the fixes as YAML", path);
   else rc = hl_write_file_atomic(path, hl_sb_str(&out), out.len, err);
