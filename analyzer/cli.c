@@ -8,7 +8,7 @@
 const char hl_cli_usage[] =
     "usage: heaplint [options] <file>... [-- <compiler flags> | -- <compiler> <arguments>]\n"
     "       heaplint [options] -p <build dir> [<file>...]\n"
-    "       heaplint merge-sarif <log.sarif>...\n"
+    "       heaplint merge-sarif [-o <file>] <log.sarif>...\n"
     "       heaplint calibrate [options] -- <compiler> [<flags>...]\n"
     "\n"
     "Finds the heap allocations C++ hides: callables and values that std::function\n"

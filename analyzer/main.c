@@ -78,18 +78,80 @@ static int stdout_ok(void) {
   return 0;
 }
 
+static const char merge_usage[] =
+    "usage: heaplint merge-sarif [-o <file>] <log.sarif>...\n"
+    "\n"
+    "Joins the SARIF logs of heaplint's shards (--shard=k/n --format=sarif) into\n"
+    "one: the rules' union, every result once, in file and line order, and every\n"
+    "shard's notifications. Written to stdout, or with -o through a temporary\n"
+    "file and a rename.\n";
+
 static int merge_sarif(int argc, char **argv) {
   char *err = NULL;
-  if (argc < 3) {
-    fprintf(stderr, "heaplint: error: usage: heaplint merge-sarif <log.sarif>...\n");
-    return EXIT_INPUT;
+  const char *output = NULL;
+  char **logs = hl_xcalloc((size_t)argc, sizeof *logs);
+  size_t nlogs = 0;
+  int rc = EXIT_RAN;
+  for (int i = 2; i < argc; i++) {
+    int matched = 0;
+    const char *v = hl_option_value(argc, argv, &i, "-o", &matched);
+    if (matched) {
+      if (!v || !*v) {
+        fprintf(stderr, "heaplint: error: merge-sarif: option '-o' needs a value\n");
+        rc = EXIT_INPUT;
+        goto out;
+      }
+      output = v;
+    } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      fputs(merge_usage, stdout);
+      rc = stdout_ok() ? EXIT_RAN : EXIT_INPUT;
+      goto out;
+    } else if (!strcmp(argv[i], "--")) {
+      while (++i < argc) logs[nlogs++] = argv[i];
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "heaplint: error: merge-sarif: unknown option '%s' (see heaplint merge-sarif --help)\n", argv[i]);
+      rc = EXIT_INPUT;
+      goto out;
+    } else {
+      logs[nlogs++] = argv[i];
+    }
   }
-  if (hl_sarif_merge(stdout, argv + 2, (size_t)argc - 2, &err)) {
+  if (!nlogs) {
+    fprintf(stderr, "heaplint: error: usage: heaplint merge-sarif [-o <file>] <log.sarif>...\n");
+    rc = EXIT_INPUT;
+    goto out;
+  }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = output ? open_memstream(&buf, &len) : stdout;
+  if (!out) {
+    fprintf(stderr, "heaplint: error: %s: cannot write: %s\n", output, strerror(errno));
+    rc = EXIT_INPUT;
+    goto out;
+  }
+  if (hl_sarif_merge(out, logs, nlogs, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
-    return EXIT_INPUT;
+    err = NULL;
+    rc = EXIT_INPUT;
   }
-  return stdout_ok() ? EXIT_RAN : EXIT_INPUT;
+  if (!output) {
+    if (!stdout_ok()) rc = EXIT_INPUT;
+  } else {
+    if (fclose(out) != 0 && rc == EXIT_RAN) {
+      fprintf(stderr, "heaplint: error: %s: cannot write: %s\n", output, strerror(errno));
+      rc = EXIT_INPUT;
+    }
+    if (rc == EXIT_RAN && hl_write_file_atomic(output, buf, len, &err)) {
+      fprintf(stderr, "heaplint: error: %s\n", err);
+      free(err);
+      rc = EXIT_INPUT;
+    }
+    free(buf);
+  }
+out:
+  free(logs);
+  return rc;
 }
 
 /* The report, on stdout or into -o's file (never half-written). */
