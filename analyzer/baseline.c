@@ -39,20 +39,34 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
   return rc;
 }
 
-long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err) {
+/* The baseline document, or NULL with *err. */
+static json_t *load(const char *path, char **err) {
   json_error_t e;
   json_t *doc = json_load_file(path, 0, &e);
   if (!doc) {
     *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: malformed baseline: %s", path, e.line, e.column, e.text)
                       : hl_xasprintf("%s: cannot read the baseline: %s", path, e.text);
-    return -1;
+    return NULL;
   }
   json_t *entries = json_object_get(doc, "findings");
   if (json_integer_value(json_object_get(doc, "heaplint-baseline")) != BASELINE_FORMAT || !json_is_array(entries)) {
     *err = hl_xasprintf("%s: not a heaplint baseline (format %d)", path, BASELINE_FORMAT);
     json_decref(doc);
-    return -1;
+    return NULL;
   }
+  return doc;
+}
+
+int hl_baseline_check(const char *path, char **err) {
+  json_t *doc = load(path, err);
+  json_decref(doc);
+  return doc ? 0 : -1;
+}
+
+long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err) {
+  json_t *doc = load(path, err);
+  if (!doc) return -1;
+  json_t *entries = json_object_get(doc, "findings");
   size_t n = json_array_size(entries);
   char *used = hl_xcalloc(n ? n : 1, 1);
   long dropped = 0;

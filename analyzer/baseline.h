@@ -14,6 +14,10 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
 
 /* Drops from all the findings the baseline records (each entry matches one
  * finding). Returns how many were dropped, or -1 with *err. */
+/* Reads and checks the baseline at path, before any analysis: 0, or -1 with
+ * *err (unreadable, malformed with line and column, not a baseline). */
+int hl_baseline_check(const char *path, char **err);
+
 long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err);
 
 #endif

@@ -215,6 +215,14 @@ int main(int argc, char **argv) {
     status = EXIT_INPUT;
     goto done;
   }
+  /* A baseline that cannot be used stops the run before the analysis, as a
+   * bad configuration does: not every finding printed, then exit 2. */
+  if (o.baseline && hl_baseline_check(o.baseline, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    status = EXIT_INPUT;
+    goto done;
+  }
   int db_unusable = 0;
   /* After "--" the command line is the compile command, as in clang-tidy;
    * -p is then only a hint a build system passes along. */
