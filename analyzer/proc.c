@@ -51,7 +51,11 @@ static void start(hl_proc *p) {
     if (!e) {
       /* The limit survives exec; its SIGALRM ends the child. */
       if (p->timeout) alarm(p->timeout);
-      execvp(p->argv[0], p->argv);
+      /* A path is run as it is: execvp would hand a program it cannot
+       * run (ENOEXEC: one for another machine) to /bin/sh, whose syntax
+       * errors would hide the cause. A bare name is looked up in PATH. */
+      if (strchr(p->argv[0], '/')) execv(p->argv[0], p->argv);
+      else execvp(p->argv[0], p->argv);
       e = errno;
     }
     ssize_t w = write(fds[1], &e, sizeof e);

@@ -53,6 +53,8 @@ def _m32_runner():
 _runner32 = _m32_runner()
 if _runner32 is not None:
     config.available_features.add("m32")
+if _runner32:
+    config.available_features.add("m32-emulated")  # the kernel cannot run i386 itself
 config.substitutions.append(("%emulator32", "--emulator=" + _runner32[0] if _runner32 else ""))
 config.substitutions.append(("%run32", " ".join(_runner32 or [])))
 
