@@ -6,7 +6,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${NM} -u ${LIB} failed")
 endif()
 set(heap_functions malloc calloc realloc free posix_memalign aligned_alloc memalign valloc
-    pvalloc reallocarray _Znwm _Znam _ZdlPv _ZdaPv)
+    pvalloc reallocarray strdup strndup wcsdup asprintf vasprintf getline getdelim open_memstream
+    tempnam realpath _Znwm _Znam _ZdlPv _ZdaPv _ZnwmSt11align_val_t _ZnamSt11align_val_t)
 set(found "")
 foreach(fn IN LISTS heap_functions)
   if(undefined MATCHES "(^|\n)[ \t]*U ${fn}(@[^\n]*)?\n")
