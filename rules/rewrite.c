@@ -265,12 +265,17 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
   size_t at = after_include != (size_t)-1 ? after_include : after_guard;
   unsigned line = after_include != (size_t)-1 ? (unsigned)insert_line : (unsigned)guard_line + 1;
   int needs_newline = at > 0 && text[at - 1] != '\n';
+  /* The file's own line ending: that of the line the include follows, else
+   * the first one in the file (a CRLF file stays CRLF). */
+  const char *nl = memchr(text, '\n', size);
+  int crlf = at >= 2 && text[at - 1] == '\n' ? text[at - 2] == '\r' : nl && nl > text && nl[-1] == '\r';
+  const char *eol = crlf ? "\r\n" : "\n";
   e->file = hl_xstrdup(file);
   e->offset = (unsigned)at;
   e->length = 0;
   e->line = line ? line : 1;
   e->col = 1;
-  e->text = hl_xasprintf("%s#include <%s>\n", needs_newline ? "\n" : "", header);
+  e->text = hl_xasprintf("%s#include <%s>%s", needs_newline ? eol : "", header, eol);
   e->file_hash = hl_fnv1a(text, size);
   return 0;
 }
