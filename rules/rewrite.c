@@ -210,6 +210,12 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
   size_t size;
   const char *text = contents(ctx, file, &f, &size);
   if (!text) return -1;
+  /* A UTF-8 byte order mark stays first: the scan and the insertion start
+   * after it. */
+  const char *whole = text;
+  size_t whole_size = size, bom = size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  text += bom;
+  size -= bom;
   char *angled = hl_xasprintf("<%s>", header), *quoted = hl_xasprintf("\"%s\"", header);
   /* Scan the directives at the top level (depth 0, or 1 inside an include
    * guard): the insertion goes after the last #include among them, else
@@ -271,11 +277,11 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
   int crlf = at >= 2 && text[at - 1] == '\n' ? text[at - 2] == '\r' : nl && nl > text && nl[-1] == '\r';
   const char *eol = crlf ? "\r\n" : "\n";
   e->file = hl_xstrdup(file);
-  e->offset = (unsigned)at;
+  e->offset = (unsigned)(at + bom);
   e->length = 0;
   e->line = line ? line : 1;
   e->col = 1;
   e->text = hl_xasprintf("%s#include <%s>%s", needs_newline ? eol : "", header, eol);
-  e->file_hash = hl_fnv1a(text, size);
+  e->file_hash = hl_fnv1a(whole, whole_size);
   return 0;
 }
