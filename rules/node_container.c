@@ -195,32 +195,16 @@ static char *init_blocks(const var *v, CXCursor decl) {
   return hl_xasprintf("it is initialized from a %s, and %s is a different type", v->kind->name, v->kind->alias);
 }
 
-typedef struct sibling {
-  CXCursor self;
-  char *name;  /* another variable the same statement declares */
-} sibling;
-
-static enum CXChildVisitResult find_sibling(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  sibling *s = d;
-  if (clang_getCursorKind(c) != CXCursor_VarDecl || clang_equalCursors(c, s->self)) return CXChildVisit_Continue;
-  s->name = hl_cx(clang_getCursorSpelling(c));
-  return CXChildVisit_Break;
-}
-
 /* Why the statement that declares it cannot be retyped for it alone, or
- * NULL: the type written once for two variables, a range-for's variable. */
+ * NULL: a range-for's variable. (The type written once for two variables
+ * is hl_rewrite_template_range's to say, for every rule.) */
 static char *statement_blocks(const hl_ctx *ctx, CXCursor decl) {
+  (void)decl;
   CXCursor stmt = hl_ctx_ancestor(ctx, 0);
   enum CXCursorKind k = clang_getCursorKind(stmt);
   if (k == CXCursor_CXXForRangeStmt) return hl_xstrdup("it is the variable of a range-based for, copied from each element");
   if (k != CXCursor_DeclStmt) return hl_xstrdup("it is not declared in a declaration statement of its own");
-  sibling s = {decl, NULL};
-  clang_visitChildren(stmt, find_sibling, &s);
-  if (!s.name) return NULL;
-  char *r = hl_xasprintf("its declaration also declares '%s'; declare it on its own", s.name);
-  free(s.name);
-  return r;
+  return NULL;
 }
 
 /* ---- the walk ---- */
@@ -408,12 +392,15 @@ static void report(hl_ctx *ctx, state *S, var *v) {
   memset(&include, 0, sizeof include);
   char *written = NULL, *alias = NULL, *blocked = v->blocked, *replacement = NULL;
   v->blocked = NULL;
-  int r = hl_rewrite_template_range(ctx, v->decl, v->kind->name, &type, &written, &alias);
+  char *reason = NULL;
+  int r = hl_rewrite_template_range(ctx, v->decl, v->kind->name, &type, &written, &alias, &reason);
   if (r != 0) {
     free(blocked);
     if (r == 1)
       blocked = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias",
                              alias);
+    else if (reason)
+      blocked = reason, reason = NULL;
     else if (clang_getCursorType(v->decl).kind == CXType_Auto)
       blocked = hl_xstrdup("its type is deduced (auto) from its initializer");
     else
@@ -475,6 +462,7 @@ static void report(hl_ctx *ctx, state *S, var *v) {
   free(blocked);
   free(written);
   free(alias);
+  free(reason);
 }
 
 static void end(hl_ctx *ctx, void *st) {

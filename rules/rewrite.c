@@ -43,11 +43,72 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
                                                                                             : CXChildVisit_Break;
 }
 
+/* Another name declared in the same declaration as decl ("T a, b;"): its
+ * extent starts where decl's does, at the shared type. Only the cursors of
+ * decl's own file are walked. */
+typedef struct sibling_walk {
+  CXCursor decl;
+  CXFile file;
+  unsigned offset;
+  CXCursor found;
+} sibling_walk;
+
+/* A statement's declarations ("T a = ..., b;"): libclang gives the second
+ * one an extent that starts at its own name, so they are found here. */
+typedef struct stmt_decls {
+  CXCursor decl, other;
+  int has_decl;
+} stmt_decls;
+
+static enum CXChildVisitResult stmt_decl(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  stmt_decls *s = d;
+  if (clang_getCursorKind(c) != CXCursor_VarDecl) return CXChildVisit_Continue;
+  if (clang_equalCursors(c, s->decl)) s->has_decl = 1;
+  else if (clang_Cursor_isNull(s->other)) s->other = c;
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_sibling(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  sibling_walk *w = d;
+  CXFile f;
+  clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  if (!f || !clang_File_isEqual(f, w->file)) return CXChildVisit_Continue;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclStmt) {
+    stmt_decls s = {w->decl, clang_getNullCursor(), 0};
+    clang_visitChildren(c, stmt_decl, &s);
+    if (s.has_decl) {
+      w->found = s.other; /* null when decl is alone */
+      return CXChildVisit_Break;
+    }
+  }
+  if ((k == CXCursor_VarDecl || k == CXCursor_FieldDecl) && !clang_equalCursors(c, w->decl)) {
+    unsigned o;
+    clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &o);
+    if (f && clang_File_isEqual(f, w->file) && o == w->offset) {
+      w->found = c;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+static char *declared_with(CXCursor decl) {
+  sibling_walk w = {decl, NULL, 0, clang_getNullCursor()};
+  clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(decl)), &w.file, NULL, NULL, &w.offset);
+  if (!w.file) return NULL;
+  clang_visitChildren(clang_getCursorSemanticParent(decl), find_sibling, &w);
+  return clang_Cursor_isNull(w.found) ? NULL : hl_cx(clang_getCursorSpelling(w.found));
+}
+
 int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written,
-                              char **alias) {
+                              char **alias, char **reason) {
   memset(e, 0, sizeof *e);
   *written = NULL;
   *alias = NULL;
+  *reason = NULL;
   refs r = {template_name, clang_getNullCursor(), clang_getNullCursor()};
   clang_visitChildren(decl, find_ref, &r);
   if (clang_Cursor_isNull(r.found)) {
@@ -55,15 +116,28 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
     *alias = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
     return 1;
   }
-  /* A template named inside a macro cannot be edited where it is written. */
+  /* A template named inside a macro cannot be edited where it is written:
+   * in its body, nor in an argument, where the new type's comma would split
+   * the argument in two. */
   CXSourceLocation at = clang_getCursorLocation(r.found);
   CXFile file;
   unsigned line, off;
   clang_getSpellingLocation(at, &file, &line, NULL, &off);
-  CXFile efile;
-  unsigned eoff;
+  CXFile efile, xfile;
+  unsigned eoff, xoff;
   clang_getFileLocation(at, &efile, NULL, NULL, &eoff);
+  clang_getExpansionLocation(at, &xfile, NULL, NULL, &xoff);
   if (!file || eoff != off) return -1;
+  if (xoff != off || !xfile || !clang_File_isEqual(xfile, file)) {
+    *reason = hl_xstrdup("its type is written in a macro's argument, where the new type's comma would split it");
+    return -1;
+  }
+  char *sibling = declared_with(decl);
+  if (sibling) {
+    *reason = hl_xasprintf("its declaration also declares '%s'; declare it on its own", sibling);
+    free(sibling);
+    return -1;
+  }
   size_t size;
   const char *text = clang_getFileContents(ctx->tu, file, &size);
   if (!text || off >= size) return -1;
@@ -82,6 +156,14 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
     while (p > 0 && (isalnum((unsigned char)text[p - 1]) || text[p - 1] == '_')) p--;
     if (p == id_end) break; /* a leading "::" */
     start = p;
+  }
+  /* What precedes must not be more of the name: a comment inside it
+   * (std::/ *c* /function) or a qualifier the scan stopped at. */
+  unsigned before = start;
+  while (before > 0 && isspace((unsigned char)text[before - 1])) before--;
+  if ((before > 0 && text[before - 1] == ':') || (before > 1 && text[before - 1] == '/' && text[before - 2] == '*')) {
+    *reason = hl_xstrdup("a comment is written inside its type's name");
+    return -1;
   }
   unsigned p = off;
   while (p < size && (isalnum((unsigned char)text[p]) || text[p] == '_')) p++;

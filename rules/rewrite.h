@@ -13,9 +13,12 @@
  * or as a template argument ("std::vector<std::function<void()>>").
  * Returns 0 with e's file, offset, length, line, col and hash set (text
  * NULL) and *written the text; 1 when decl's type names it only through an
- * alias (*alias set to the alias's name); -1 otherwise. */
+ * alias (*alias set to the alias's name); -1 otherwise, with *reason (to
+ * free) when it can say why the type may not be edited: written in a
+ * macro's argument, declared together with another name ("T a, b;"), a
+ * comment inside the name. */
 int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written,
-                              char **alias);
+                              char **alias, char **reason);
 
 /* The edit that adds "#include <header>" to the file e->file (as parsed).
  * Returns 0 and sets e, 1 when the file includes it already, -1 when it

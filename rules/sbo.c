@@ -747,10 +747,13 @@ static void make_plan(hl_ctx *ctx, hl_sbo *S, int t, const hl_sbo_verdict *verdi
   int container;
   CXCursor decl = hl_retype_decl(S->retype, t, &container);
   char *written = NULL, *alias = NULL;
-  int r = hl_rewrite_template_range(ctx, decl, any->wrapper->name, &p->type, &written, &alias);
+  char *reason = NULL;
+  int r = hl_rewrite_template_range(ctx, decl, any->wrapper->name, &p->type, &written, &alias, &reason);
   if (r == 1) {
     p->blocked = p->blocked_own =
         hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+  } else if (r < 0 && reason) {
+    p->blocked = p->blocked_own = reason;
   } else if (r < 0) {
     p->blocked = "heaplint cannot find where its type is written";
   } else {
