@@ -121,6 +121,20 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   return 0;
 }
 
+/* A condition the compiler folds to false: "do { ... } while (0)", the
+ * macro idiom, and "while (false)" run their body at most once. */
+static int never_repeats(CXCursor loop) {
+  enum CXCursorKind k = clang_getCursorKind(loop);
+  if (k != CXCursor_DoStmt && k != CXCursor_WhileStmt) return 0;
+  CXCursor cond = k == CXCursor_DoStmt ? hl_last_child(loop) : hl_first_child(loop);
+  if (clang_Cursor_isNull(cond) || clang_getCursorKind(cond) == CXCursor_VarDecl) return 0;
+  CXEvalResult r = clang_Cursor_Evaluate(cond);
+  if (!r) return 0;
+  int never = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+  clang_EvalResult_dispose(r);
+  return never;
+}
+
 CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
   for (size_t k = 0;; k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
@@ -131,7 +145,7 @@ CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
     case CXCursor_DoStmt: {
       /* Only the body repeats: a for-init or a range-init runs once. */
       CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? hl_first_child(a) : hl_last_child(a);
-      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body)) return a;
+      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
       break;
     }
     case CXCursor_LambdaExpr:
