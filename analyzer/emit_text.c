@@ -5,12 +5,16 @@
 #include "source.h"
 #include "util.h"
 
+/* Like clang, no snippet for a line longer than this: a generated file with
+ * everything on one line would otherwise repeat it under every finding. */
+#define MAX_LINE_SHOWN 4096
+
 /* The source line (tabs expanded to 8-column stops, as clang shows them) and
  * the caret under col. */
 static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
   size_t len;
   const char *p = hl_source_line(S, loc->file, loc->line, &len);
-  if (!p) return;
+  if (!p || len > MAX_LINE_SHOWN) return;
   hl_sb line = {0}, caret = {0};
   unsigned byte = 1;
   for (const char *q = p; q < p + len; q++, byte++) {
@@ -45,7 +49,7 @@ static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
   }
   fprintf(out, "%s:%u:%u: note: fix: replace with '%s'\n", hl_display_path(e->file), e->line, e->col, e->text);
   /* Underlined only when the range lies within its one line. */
-  if (!line || e->col == 0 || (size_t)e->col - 1 > len || e->length > len - ((size_t)e->col - 1)) return;
+  if (!line || len > MAX_LINE_SHOWN || e->col == 0 || (size_t)e->col - 1 > len || e->length > len - ((size_t)e->col - 1)) return;
   hl_sb pad = {0}, under = {0};
   for (unsigned i = 1; i < e->col; i++) hl_sb_putc(&pad, line[i - 1] == '\t' ? '\t' : ' ');
   hl_sb_putc(&under, '^');
