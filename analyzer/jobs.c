@@ -127,6 +127,78 @@ static void add_command_args(hl_job *j, char *const *argv, size_t n) {
   }
 }
 
+/* Splits a response file's text the way GCC and clang's driver do (GNU
+ * rules): whitespace separates, quotes group, a backslash escapes the next
+ * character. */
+static void split_gnu(const char *t, size_t n, hl_msgs *out) {
+  hl_sb w = {0};
+  int in_word = 0;
+  char quote = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < n) hl_sb_putc(&w, t[++i]);
+      else hl_sb_putc(&w, c);
+    } else if (c == '"' || c == '\'') {
+      quote = c, in_word = 1;
+    } else if (c == '\\' && i + 1 < n) {
+      hl_sb_putc(&w, t[++i]), in_word = 1;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+      w.len = 0, in_word = 0;
+      if (w.s) w.s[0] = 0;
+    } else {
+      hl_sb_putc(&w, c), in_word = 1;
+    }
+  }
+  if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+  hl_sb_free(&w);
+}
+
+/* Replaces each @file argument with the arguments in that response file
+ * (nested ones too), as a compiler's driver does: libclang does not, and
+ * would parse without the -D and -I the file holds. A file that cannot be
+ * read is an error, as it is for the compiler; the job is then not run. */
+static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
+  int again = 0;
+  for (size_t i = 0; i < j->nargs; i++) {
+    const char *a = j->args[i];
+    if (a[0] != '@' || !a[1]) continue;
+    if (depth > 64) {
+      hl_msgs_add(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
+                  hl_display_path(j->file), a + 1);
+      return -1;
+    }
+    char *path = j->directory ? resolve(j->directory, a + 1) : hl_xstrdup(a + 1);
+    char *text = NULL;
+    size_t len = 0;
+    int e = hl_read_file(path, &text, &len);
+    free(path);
+    if (e) {
+      hl_msgs_add(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
+                  a + 1, strerror(e));
+      return -1;
+    }
+    hl_msgs words = {0};
+    split_gnu(text, len, &words);
+    free(text);
+    char **old = j->args;
+    size_t nold = j->nargs;
+    j->args = NULL;
+    j->nargs = j->capargs = 0;
+    for (size_t k = 0; k < i; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    for (size_t k = 0; k < words.n; k++) job_arg(j, words.v[k]);
+    for (size_t k = i + 1; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    free(old[i]);
+    free(old);
+    hl_msgs_free(&words);
+    again = 1;
+    break;
+  }
+  return again ? expand_response_files(j, errs, depth + 1) : 0;
+}
+
 static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msgs *errs) {
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
@@ -171,6 +243,10 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
     job_arg(&j, "-x");
     job_arg(&j, "c++");
   }
+  if (expand_response_files(&j, errs, 0)) {
+    job_free(&j);
+    return -1;
+  }
   /* Relative -I and file names in the command are relative to its directory. */
   job_arg(&j, "-working-directory");
   job_arg(&j, j.directory);
@@ -182,7 +258,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
                        hl_msgs *errs) {
   /* After "--" either flags, or a whole compiler command (what CMake's
    * <LANG>_CLANG_TIDY hook passes): its driver decides the language. */
-  int command = nflags > 0 && flags[0][0] != '-';
+  int command = nflags > 0 && flags[0][0] != '-' && flags[0][0] != '@';
   const char *x = x_flag_in(flags + command, nflags - (size_t)command);
   for (size_t i = 0; i < nfiles; i++) {
     if (check_source(files[i], errs)) continue;
@@ -209,13 +285,14 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
       job_arg(&j, "-x");
       job_arg(&j, "c++");
     }
+    if (expand_response_files(&j, errs, 0)) {
+      job_free(&j);
+      continue;
+    }
     HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
   }
 }
 
-/* libclang says only "cannot load" (and prints its own noise on stderr), so
- * the database is checked here first: 0 when it has the shape of a compile
- * database, else -1 with the reason, line and column in errs. */
 /* "arguments", when present, is a list of strings. */
 static int strings_only(json_t *a) {
   if (!a) return 1;
@@ -226,6 +303,9 @@ static int strings_only(json_t *a) {
   return 1;
 }
 
+/* libclang says only "cannot load" (and prints its own noise on stderr), so
+ * the database is checked here first: 0 when it has the shape of a compile
+ * database, else -1 with the reason, line and column in errs. */
 static int check_db(const char *json_path, hl_msgs *errs) {
   json_error_t e;
   json_t *root = json_load_file(json_path, 0, &e);
