@@ -283,7 +283,6 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < jobs.n; i++) {
     hl_tu_result *r = &results[i];
     if (r->result == HL_ANALYZED) {
-      analyzed++;
       hl_sb t = {0};
       hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
       if (r->nprofiles > 1) {
@@ -292,10 +291,14 @@ int main(int argc, char **argv) {
       }
       add_unique(&targets, hl_sb_str(&t));
       hl_sb_free(&t);
-      hl_msgs_add(&main_files, "%s", jobs.v[i].file);
+      /* A file the database lists twice (two configurations) is one file. */
+      size_t before = main_files.n;
+      add_unique(&main_files, jobs.v[i].file);
+      analyzed += main_files.n > before;
     } else {
-      failed++;
-      hl_msgs_add(&failed_files, "%s", jobs.v[i].file);
+      size_t before = failed_files.n;
+      add_unique(&failed_files, jobs.v[i].file);
+      failed += failed_files.n > before;
     }
     hl_findings_take(&findings, &r->findings);
   }
