@@ -157,11 +157,25 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
     if (p == id_end) break; /* a leading "::" */
     start = p;
   }
-  /* What precedes must not be more of the name: a comment inside it
-   * (std::/ *c* /function) or a qualifier the scan stopped at. */
+  /* A comment inside the qualified name stops the scan above: behind it is
+   * still "::" (std::/ *c* /function) or, before a "::" the scan stopped
+   * at, the qualifier's identifier (std / *c* / ::function). Only then is
+   * the name cut; a comment before the whole type, or a label's ':', is
+   * not part of it. */
   unsigned before = start;
-  while (before > 0 && isspace((unsigned char)text[before - 1])) before--;
-  if ((before > 0 && text[before - 1] == ':') || (before > 1 && text[before - 1] == '/' && text[before - 2] == '*')) {
+  int comment = 0;
+  for (;;) {
+    while (before > 0 && isspace((unsigned char)text[before - 1])) before--;
+    if (before < 4 || text[before - 1] != '/' || text[before - 2] != '*') break;
+    unsigned open = before - 2;
+    while (open >= 2 && !(text[open - 2] == '/' && text[open - 1] == '*')) open--;
+    if (open < 2) break;
+    before = open - 2;
+    comment = 1;
+  }
+  if (comment && ((before >= 2 && text[before - 1] == ':' && text[before - 2] == ':') ||
+                  (text[start] == ':' && before > 0 &&
+                   (isalnum((unsigned char)text[before - 1]) || text[before - 1] == '_')))) {
     *reason = hl_xstrdup("a comment is written inside its type's name");
     return -1;
   }

@@ -71,6 +71,25 @@ void f(long a, long b, long c, long d) {
   take([a, b, c] {});
 }
 
+// What precedes a type is not part of its name: an access label's ':', a
+// comment before the declaration, a case label.
+struct Labeled {
+public:
+  // FIXED: {{^}}  hl::inplace_function<void(), 24> handler;
+  std::function<void()> handler;
+  void set(long a, long b, long c) { handler = [a, b, c] {}; }
+};
+void labeled(long a, long b, long c, int k) {
+  /* the callback */
+  // FIXED: {{^}}  hl::inplace_function<void(), 24> commented_before = [a, b, c] {};
+  std::function<void()> commented_before = [a, b, c] {};
+  commented_before();
+  switch (k) {
+  // FIXED: {{^}}  case 1: { hl::inplace_function<void(), 24> in_case = [a, b, c] {}; in_case(); }
+  case 1: { std::function<void()> in_case = [a, b, c] {}; in_case(); }
+  }
+}
+
 // Spellings whose rewrite would not compile: the type written once for two
 // names (the other would change type too), a macro's argument (the new
 // type's comma would split it), a comment inside the name.
@@ -100,5 +119,5 @@ std::function<void()> make(long a, long b, long c) {
   return [a, b, c] {};
 }
 
-// SUMMARY: 15 warnings in 1 file (libstdc++, x86_64); 5 fixed in 1 file
+// SUMMARY: 18 warnings in 1 file (libstdc++, x86_64); 8 fixed in 1 file
 // AGAIN: 10 warnings in 1 file (libstdc++, x86_64); 0 fixed in 0 files
