@@ -15,7 +15,7 @@
 /* Only valid UTF-8 reaches libyaml: hl_fixes_export checks paths and edits
  * first, messages are cleaned. */
 static int scalar(yaml_emitter_t *e, const char *s, int quoted) {
-  return hl_yaml_emit_scalar(e, s, quoted ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+  return hl_yaml_emit_scalar(e, s, quoted ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
 }
 
 static int message(yaml_emitter_t *e, const char *s) {

@@ -138,13 +138,13 @@ static void split_gnu(const char *t, size_t n, hl_msgs *out) {
     char c = t[i];
     if (quote) {
       if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < n) hl_sb_putc(&w, t[++i]);
+      else if (c == '\\' && i + 1 < n) hl_sb_putc(&w, t[++i]); /* in either quote, as GCC and clang */
       else hl_sb_putc(&w, c);
     } else if (c == '"' || c == '\'') {
       quote = c, in_word = 1;
     } else if (c == '\\' && i + 1 < n) {
       hl_sb_putc(&w, t[++i]), in_word = 1;
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
       if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
       w.len = 0, in_word = 0;
       if (w.s) w.s[0] = 0;
@@ -232,9 +232,10 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   /* A stale database lists files that are gone: say so, not "could not
    * parse" (exit 2, and the other entries are still analyzed). */
   struct stat st;
-  if (stat(j.file, &st) != 0 || !S_ISREG(st.st_mode)) {
+  int found = stat(j.file, &st) == 0;
+  if (!found || !S_ISREG(st.st_mode)) {
     hl_msgs_add(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
-                S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+                !found ? strerror(errno) : S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
     job_free(&j);
     return -1;
   }

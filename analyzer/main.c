@@ -136,7 +136,7 @@ static int merge_sarif(int argc, char **argv) {
     rc = EXIT_INPUT;
   }
   if (!output) {
-    if (!stdout_ok()) rc = EXIT_INPUT;
+    if (rc == EXIT_RAN && !stdout_ok()) rc = EXIT_INPUT; /* else already said */
   } else {
     if (fclose(out) != 0 && rc == EXIT_RAN) {
       fprintf(stderr, "heaplint: error: %s: cannot write: %s\n", output, strerror(errno));
