@@ -166,13 +166,18 @@ typedef struct cal {
   hl_profile *want;     /* --compare's */
 } cal;
 
+/* "heaplint: <kind>: <message>" on stderr. */
+static void say(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "heaplint: %s: ", kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
 static void error(const char *fmt, ...) HL_PRINTF(1, 2);
 static void error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("heaplint: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  say("error", fmt, ap);
   va_end(ap);
 }
 
@@ -180,9 +185,7 @@ static void note(const char *fmt, ...) HL_PRINTF(1, 2);
 static void note(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("heaplint: note: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  say("note", fmt, ap);
   va_end(ap);
 }
 

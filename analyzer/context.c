@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h"
 #include "util.h"
 
 CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
@@ -65,4 +66,14 @@ void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...) {
   vfprintf(ctx->log, fmt, ap);
   fputc('\n', ctx->log);
   va_end(ap);
+}
+
+CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXCursor *below) {
+  CXCursor b = self, p = hl_ctx_ancestor(ctx, *k);
+  while (hl_is_transparent(p)) {
+    b = p;
+    p = hl_ctx_ancestor(ctx, ++*k);
+  }
+  if (below) *below = b;
+  return p;
 }

@@ -41,6 +41,11 @@ typedef struct hl_ctx {
  * cursor past the translation unit. */
 CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k);
 
+/* The first ancestor from depth *k up that is not transparent (an implicit
+ * cast, parentheses, a temporary's binding): *k becomes its depth and
+ * *below (when not NULL) the cursor under it, self when none was skipped. */
+CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXCursor *below);
+
 /* Where loc is in the user's source: a macro expansion maps to where the
  * macro was used (or where its argument was written), as clang reports it.
  * Returns 0, or -1 when the location has no file. */

@@ -208,11 +208,7 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
     if (t < 0) *why = hl_xstrdup("it goes into a container heaplint cannot retype");
   } else if (kind == HL_STORE_CONSTRUCT) {
     size_t k = 0;
-    CXCursor below = call, p = hl_ctx_ancestor(ctx, 0);
-    while (hl_is_transparent(p)) {
-      below = p;
-      p = hl_ctx_ancestor(ctx, ++k);
-    }
+    CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, call, &below);
     enum CXCursorKind pk = clang_getCursorKind(p);
     if (pk == CXCursor_VarDecl || pk == CXCursor_FieldDecl) {
       t = target_of(R, ctx, p, w);

@@ -46,17 +46,12 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   memset(u, 0, sizeof *u);
   if (hl_ctx_loc(ctx, clang_getCursorLocation(ref), &u->loc)) return -1;
   size_t k = 0;
-  CXCursor below = ref, p = hl_ctx_ancestor(ctx, 0);
-  while (hl_is_transparent(p)) {
-    below = p;
-    p = hl_ctx_ancestor(ctx, ++k);
-  }
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
   enum CXCursorKind pk = clang_getCursorKind(p);
   if (pk == CXCursor_MemberRefExpr) {
     /* ref.member(...) */
     size_t m = k + 1;
-    CXCursor q = hl_ctx_ancestor(ctx, m);
-    while (hl_is_transparent(q)) q = hl_ctx_ancestor(ctx, ++m);
+    CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
     CXCursor method = clang_getCursorReferenced(p);
     enum CXCursorKind mk = clang_getCursorKind(method);
     /* An implicit conversion (if (cb)) calls operator bool this way. */
@@ -79,8 +74,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     if (fk == CXCursor_Constructor) {
       /* Copied or moved: say into what. */
       size_t m = k + 1;
-      CXCursor q = hl_ctx_ancestor(ctx, m);
-      while (hl_is_transparent(q)) q = hl_ctx_ancestor(ctx, ++m);
+      CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
       enum CXCursorKind qk = clang_getCursorKind(q);
       if (qk == CXCursor_CallExpr) {
         char *f = callee_name(q);
@@ -168,11 +162,7 @@ CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
 int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
   if (u->kind != HL_USE_MEMBER) return 0;
   size_t m = u->call_depth + 1;
-  CXCursor below = u->call, q = hl_ctx_ancestor(ctx, m);
-  while (hl_is_transparent(q)) {
-    below = q;
-    q = hl_ctx_ancestor(ctx, ++m);
-  }
+  CXCursor below, q = hl_ctx_opaque_ancestor(ctx, &m, u->call, &below);
   if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(hl_first_child(q), below)) return 0;
   char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
   int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
