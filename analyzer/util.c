@@ -119,7 +119,8 @@ int hl_read_file(const char *path, char **data, size_t *len) {
   return 0;
 }
 
-mode_t hl_new_file_mode(void) {
+/* 0666 less the process's umask: the mode of a newly created file. */
+static mode_t new_file_mode(void) {
   mode_t mask = umask(0);
   umask(mask);
   return 0666 & ~mask;
@@ -163,7 +164,7 @@ int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mo
 }
 
 int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err) {
-  return hl_write_file_atomic_mode(path, data, len, hl_new_file_mode(), err);
+  return hl_write_file_atomic_mode(path, data, len, new_file_mode(), err);
 }
 
 static char *cwd_copy(void) {

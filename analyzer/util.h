@@ -58,8 +58,6 @@ int hl_read_file(const char *path, char **data, size_t *len);
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err);
 /* The same with the mode a new file gets (0666 less the umask). */
 int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
-/* 0666 less the process's umask: the mode of a newly created file. */
-mode_t hl_new_file_mode(void);
 
 /* A copy of s in which every byte that does not belong to a valid UTF-8
  * sequence is replaced by U+FFFD: JSON (and so SARIF and baselines) can only

@@ -198,8 +198,7 @@ static char *init_blocks(const var *v, CXCursor decl) {
 /* Why the statement that declares it cannot be retyped for it alone, or
  * NULL: a range-for's variable. (The type written once for two variables
  * is hl_rewrite_template_range's to say, for every rule.) */
-static char *statement_blocks(const hl_ctx *ctx, CXCursor decl) {
-  (void)decl;
+static char *statement_blocks(const hl_ctx *ctx) {
   CXCursor stmt = hl_ctx_ancestor(ctx, 0);
   enum CXCursorKind k = clang_getCursorKind(stmt);
   if (k == CXCursor_CXXForRangeStmt) return hl_xstrdup("it is the variable of a range-based for, copied from each element");
@@ -230,7 +229,7 @@ static void declare(hl_ctx *ctx, state *S, CXCursor c) {
   var v = {clang_getCanonicalCursor(c), t, k, {0}, NULL, NULL, 0, {0}, NULL, NULL};
   if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &v.loc)) return;
   v.name = hl_cx(clang_getCursorSpelling(c));
-  v.blocked = statement_blocks(ctx, c);
+  v.blocked = statement_blocks(ctx);
   if (!v.blocked) v.blocked = init_blocks(&v, c);
   HL_PUSH(S->vars, S->nvars, S->capvars, v);
 }
