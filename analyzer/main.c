@@ -14,20 +14,20 @@
 
 #include <clang-c/Index.h>
 
-#include "../rules/rule.h"
-#include "analyze.h"
-#include "baseline.h"
-#include "calibrate.h"
-#include "cli.h"
-#include "config.h"
-#include "emit.h"
-#include "fixes.h"
-#include "jobs.h"
-#include "profile.h"
-#include "runner.h"
-#include "source.h"
-#include "suppress.h"
-#include "util.h"
+#include "engine/rule.h"
+#include "engine/analyze.h"
+#include "report/baseline.h"
+#include "calibrate/calibrate.h"
+#include "input/cli.h"
+#include "input/config.h"
+#include "report/emit.h"
+#include "report/fixes.h"
+#include "input/jobs.h"
+#include "input/profile.h"
+#include "engine/runner.h"
+#include "report/source.h"
+#include "report/suppress.h"
+#include "util/util.h"
 
 enum { EXIT_RAN = 0, EXIT_FINDINGS = 1, EXIT_INPUT = 2, EXIT_PARSE = 3, EXIT_UNFIXED = 4 };
 

@@ -4,8 +4,8 @@
  * See docs/rules/any-sbo.md. */
 #include <stdlib.h>
 
-#include "../analyzer/util.h"
-#include "sbo.h"
+#include "util/util.h"
+#include "rules/sbo/sbo.h"
 
 static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   (void)ctx;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analyzer/util.h"
-#include "sbo.h"
+#include "util/util.h"
+#include "rules/sbo/sbo.h"
 
 static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   (void)ctx;

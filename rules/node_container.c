@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analyzer/ast.h"
-#include "../analyzer/util.h"
-#include "rewrite.h"
-#include "uses.h"
+#include "engine/ast.h"
+#include "util/util.h"
+#include "rules/lib/rewrite.h"
+#include "rules/lib/uses.h"
 
 #define RULE "node-container"
 #define HEADER "heaplint/containers.hpp"

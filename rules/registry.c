@@ -2,7 +2,7 @@
  * line here, one page under docs/rules/ and one test folder. */
 #include <string.h>
 
-#include "rule.h"
+#include "engine/rule.h"
 
 extern const hl_rule hl_rule_any_sbo;
 extern const hl_rule hl_rule_function_sbo;

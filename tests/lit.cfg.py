@@ -60,7 +60,7 @@ config.substitutions.append(("%run32", " ".join(_runner32 or [])))
 
 inputs = os.path.join(config.test_source_root, "support")
 # The counting global operator new (count_new.hpp), heaplint calibrate's own.
-probes = os.path.join(config.heaplint_src_root, "analyzer", "probes")
+probes = os.path.join(config.heaplint_src_root, "analyzer", "calibrate", "probes")
 config.substitutions.extend([
     ("%heaplint", config.heaplint),
     ("%FileCheck", config.filecheck),

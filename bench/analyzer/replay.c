@@ -11,7 +11,7 @@
  *                                      prints "wall user sys" in seconds
  *
  * The arguments are the entry's, transformed as heaplint transforms them
- * (analyzer/jobs.c): the compiler, -c, -o and the dependency-file flags go,
+ * (analyzer/input/jobs.c): the compiler, -c, -o and the dependency-file flags go,
  * "-x c++" comes in for a C++ file without a C++ extension, and "-w" goes
  * last, since heaplint passes -w too. DIR is a build directory or its
  * compile_commands.json. Benchmark tooling, not part of heaplint. */
@@ -114,7 +114,7 @@ static int is_cxx_ext(const char *ext) {
   return 0;
 }
 
-/* Whether the entry is C++ as heaplint decides it (analyzer/jobs.c). */
+/* Whether the entry is C++ as heaplint decides it (analyzer/input/jobs.c). */
 static int is_cxx(const char *file, const char *driver, const char *x) {
   if (x) return !strncmp(x, "c++", 3);
   const char *ext = ext_of(file);

@@ -1,0 +1,218 @@
+#include "engine/analyze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rule.h"
+#include "engine/context.h"
+#include "util/util.h"
+
+/* The most compile errors shown for one translation unit. */
+#define MAX_SHOWN_ERRORS 10
+
+static const char *parse_error(enum CXErrorCode e) {
+  switch (e) {
+  case CXError_Crashed: return "libclang crashed while parsing it";
+  case CXError_InvalidArguments: return "libclang rejected the arguments";
+  /* libclang also answers "AST read error" when it cannot turn the
+   * arguments into a compiler invocation (e.g. a -std it does not know). */
+  case CXError_ASTReadError:
+    return "libclang could not set it up: check the compiler arguments (one this libclang does not know, "
+           "or an unreadable precompiled header)";
+  default: return "libclang could not parse it: check the compiler arguments";
+  }
+}
+
+/* Prints the errors of tu in clang's format; returns how many there are. */
+static unsigned report_errors(CXTranslationUnit tu, FILE *log) {
+  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      if (errors < MAX_SHOWN_ERRORS) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
+                                                   CXDiagnostic_DisplayOption);
+        fprintf(log, "%s\n", clang_getCString(s));
+        clang_disposeString(s);
+      }
+      errors++;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  if (errors > MAX_SHOWN_ERRORS) fprintf(log, "(%u more errors not shown)\n", errors - MAX_SHOWN_ERRORS);
+  return errors;
+}
+
+typedef struct detect {
+  const hl_profile_set *set;
+  const hl_profile *found;
+} detect;
+
+static void detect_include(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
+  (void)stack;
+  (void)len;
+  detect *d = data;
+  if (d->found) return;
+  CXString name = clang_getFileName(f);
+  d->found = hl_profiles_detect(d->set, clang_getCString(name));
+  clang_disposeString(name);
+}
+
+typedef struct walker {
+  hl_ctx *ctx;
+  const hl_rule *const *rules;
+  void **states;
+} walker;
+
+static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  walker *w = data;
+  /* System headers are the library's business, never the user's. */
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  hl_ctx *ctx = w->ctx;
+  for (size_t i = 0; w->rules[i]; i++) w->rules[i]->visit(ctx, w->states[i], c);
+  HL_PUSH(ctx->stack, ctx->depth, ctx->capstack, c);
+  clang_visitChildren(c, walk, w);
+  ctx->depth--;
+  return CXChildVisit_Continue;
+}
+
+static void warn_once(hl_run *run, FILE *log, const char *fmt, const char *library, int width, const char *file) {
+  char *key = hl_xasprintf("%s/%d", library, width);
+  int seen = 0;
+  pthread_mutex_lock(&run->lock);
+  for (size_t i = 0; i < run->warned.n && !seen; i++) seen = !strcmp(run->warned.v[i], key);
+  if (!seen) hl_msgs_add(&run->warned, "%s", key);
+  pthread_mutex_unlock(&run->lock);
+  free(key);
+  if (!seen) fprintf(log, fmt, library, width, hl_display_path(file));
+}
+
+void hl_tu_result_free(hl_tu_result *res) {
+  free(res->library);
+  free(res->arch);
+  for (size_t i = 0; i < res->nprofiles; i++) free(res->profiles[i]);
+  free(res->profiles);
+  hl_findings_free(&res->findings);
+  memset(res, 0, sizeof *res);
+}
+
+/* The config's verdict on what the rules found: a severity per rule, and
+ * headers the header filter does not match are left out. */
+static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found) {
+  size_t out = 0;
+  for (size_t i = 0; i < found->n; i++) {
+    hl_finding *f = found->v[i];
+    if (cfg->has_header_re && strcmp(f->loc.file, job->file) && regexec(&cfg->header_re, f->loc.file, 0, NULL, 0)) {
+      hl_finding_free(f);
+      continue;
+    }
+    f->severity = hl_config_severity(cfg, f->rule);
+    found->v[out++] = f;
+  }
+  found->n = out;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
+  memset(res, 0, sizeof *res);
+  /* -w: warnings are not heaplint's to show, and -Werror must not turn them
+   * into errors that stop the analysis. */
+  size_t nargs = job->nargs + 1;
+  const char **args = hl_xcalloc(nargs, sizeof *args);
+  for (size_t i = 0; i < job->nargs; i++) args[i] = job->args[i];
+  args[job->nargs] = "-w";
+
+  res->result = HL_NOT_PARSED;
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode e = clang_parseTranslationUnit2(index, job->source, args, (int)nargs, NULL, 0,
+                                                   CXTranslationUnit_None, &tu);
+  if (e != CXError_Success || !tu) {
+    fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
+    goto out;
+  }
+  unsigned errors = report_errors(tu, log);
+  if (errors) {
+    fprintf(log, "heaplint: error: %s: not analyzed: it does not compile (%u error%s)\n",
+            hl_display_path(job->file), errors, errors == 1 ? "" : "s");
+    goto out;
+  }
+
+  hl_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.tu = tu;
+  ctx.job = job;
+  ctx.out = &res->findings;
+  ctx.log = log;
+  ctx.verbose = run->verbose;
+
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(tu);
+  CXString triple = clang_TargetInfo_getTriple(ti);
+  ctx.triple = hl_xstrdup(clang_getCString(triple));
+  clang_disposeString(triple);
+  ctx.pointer_width = clang_TargetInfo_getPointerWidth(ti);
+  clang_TargetInfo_dispose(ti);
+  ctx.arch = hl_xstrndup(ctx.triple, strcspn(ctx.triple, "-"));
+
+  detect d = {run->profiles, NULL};
+  clang_getInclusions(tu, detect_include, &d);
+  ctx.library_name = d.found ? d.found->library : NULL;
+  hl_selection sel;
+  hl_selection_init(&sel, run->profiles, ctx.library_name, ctx.pointer_width);
+  for (size_t i = 0; i < cfg->nprofiles; i++)
+    hl_selection_layer(&sel, cfg->profiles[i], ctx.library_name, ctx.pointer_width);
+  if (cfg->overrides) hl_selection_overlay(&sel, cfg->overrides);
+  ctx.wrappers = sel.v;
+  ctx.nwrappers = sel.n;
+  ctx.library = sel.base;
+  res->profiles = hl_xcalloc(sel.nused ? sel.nused : 1, sizeof *res->profiles);
+  for (size_t i = 0; i < sel.nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel.used[i]->path));
+  if (ctx.library_name && !sel.base)
+    warn_once(run, log,
+              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+              "(first seen in %s; measure one with 'heaplint calibrate')\n",
+              ctx.library_name, ctx.pointer_width, job->file);
+  res->library = ctx.library_name ? hl_xstrdup(ctx.library_name) : NULL;
+  res->arch = hl_xstrdup(ctx.arch);
+  res->pointer_width = ctx.pointer_width;
+
+  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
+
+  const hl_rule **rules = NULL;
+  size_t nrules = 0, caprules = 0;
+  for (size_t i = 0; hl_rules[i]; i++)
+    if (hl_config_enabled(cfg, hl_rules[i]->id)) HL_PUSH(rules, nrules, caprules, hl_rules[i]);
+  HL_PUSH(rules, nrules, caprules, NULL);
+  nrules--;
+  void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
+  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(&ctx);
+  walker w = {&ctx, rules, states};
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &w);
+  for (size_t i = 0; i < nrules; i++) rules[i]->prepare(&ctx, states[i]);
+  if (hl_types_pending(ctx.types)) {
+    char *why = NULL;
+    if (hl_types_answer(ctx.types, &why)) {
+      fprintf(log, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
+      free(why);
+    }
+  }
+  for (size_t i = 0; i < nrules; i++) rules[i]->end(&ctx, states[i]);
+  free(states);
+  free(rules);
+  apply_config(cfg, job, &res->findings);
+
+  hl_types_free(ctx.types);
+  hl_selection_free(&sel);
+  free(ctx.stack);
+  free(ctx.triple);
+  free(ctx.arch);
+  res->result = HL_ANALYZED;
+out:
+  if (tu) clang_disposeTranslationUnit(tu);
+  free(args);
+}

@@ -1,0 +1,87 @@
+/* typeinfo: layout and copy/move traits of the types a wrapper stores.
+ *
+ * Size and alignment come from libclang (clang_Type_getSizeOf/AlignOf) for
+ * the translation unit's own target. The traits a library's inline-buffer
+ * rule depends on — trivially copyable, nothrow copy constructible, nothrow
+ * move constructible — are derived from the class: its user-declared special
+ * members and their exception specifications, virtual functions and bases,
+ * and recursively its bases and fields (a lambda's fields are its captures).
+ * Each "no" carries the culprit, so a warning can say why.
+ *
+ * libclang shows no members of a class template's implicit instantiation
+ * (std::shared_ptr<int>, std::string, a user's Holder<long>), so for those
+ * the compiler itself is asked: the questions of one translation unit are
+ * batched into one extra parse of it with __is_trivially_copyable /
+ * __is_nothrow_constructible appended, and the answers are kept for that
+ * unit only (the same spelling may name another class in another unit). A
+ * type that cannot be named there (local classes, lambdas in template
+ * arguments) stays unknown — and a site whose verdict hinges on an unknown
+ * is never reported: no guessing. */
+#ifndef HEAPLINT_TYPEINFO_H
+#define HEAPLINT_TYPEINFO_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "input/jobs.h"
+
+typedef enum hl_tri { HL_NO = 0, HL_YES = 1, HL_UNKNOWN = 2 } hl_tri;
+
+typedef struct hl_trait {
+  hl_tri value;
+  char *why;  /* for NO and UNKNOWN: the culprit, e.g. "capture 'sp' (std::shared_ptr<int>) is not trivially copyable" */
+} hl_trait;
+
+/* nothrow_copy and nothrow_move are what std::is_nothrow_copy/move_-
+ * constructible say, and so include a destructor that may throw: the
+ * compilers' __is_nothrow_constructible counts it, and the libraries ask
+ * exactly that. */
+typedef struct hl_traits {
+  hl_trait trivially_copyable, nothrow_copy, nothrow_move, nothrow_destroy;
+} hl_traits;
+
+typedef struct hl_types hl_types;
+
+/* For one parsed translation unit (tu, parsed from job with args). */
+hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
+                       size_t nargs, int pointer_width);
+void hl_types_free(hl_types *T);
+
+/* Strips references and top-level qualifiers; *decays is set when t is a
+ * function or array type, which a wrapper stores as a pointer. */
+CXType hl_type_stored(CXType t, int *decays);
+
+/* Size and alignment in bytes of an object of type t, as a class member
+ * (a reference takes a pointer). Returns 0, or -1 when t has no layout
+ * (dependent, incomplete). */
+int hl_type_layout(const hl_types *T, CXType t, long *size, long *align);
+
+/* The traits of t. With ask, a trait only the compiler can answer is queued
+ * for hl_types_answer. field_names, when given, name t's fields in order
+ * (a lambda's captures). Free with hl_traits_free. */
+void hl_type_traits(hl_types *T, CXType t, int ask, const char *const *field_names, size_t nnames,
+                    hl_traits *out);
+void hl_traits_free(hl_traits *t);
+
+/* How many questions are queued. */
+size_t hl_types_pending(const hl_types *T);
+/* Asks the compiler every queued question in one parse. Returns 0, or -1
+ * with *why (the questions stay unanswered: their sites stay silent). */
+int hl_types_answer(hl_types *T, char **why);
+
+/* Qualified name of a declaration without inline namespaces
+ * ("std::function" for libc++'s std::__1::function). */
+char *hl_decl_name(CXCursor decl);
+
+/* The type as the code spells it (sugar kept: "std::string"). */
+char *hl_type_spelling(CXType t);
+
+/* The shorter of the type's spelling and its canonical spelling: the code's
+ * own names ("std::string") are short, library typedefs ("typename
+ * std::remove_reference<Message &>::type") are long. */
+char *hl_type_readable(CXType t);
+
+/* Whether the type is a lambda's closure type. */
+int hl_type_is_lambda(CXType t);
+
+#endif

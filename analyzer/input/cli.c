@@ -1,0 +1,168 @@
+#include "input/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+const char hl_cli_usage[] =
+    "usage: heaplint [options] <file>... [-- <compiler flags> | -- <compiler> <arguments>]\n"
+    "       heaplint [options] -p <build dir> [<file>...]\n"
+    "       heaplint merge-sarif [-o <file>] <log.sarif>...\n"
+    "       heaplint calibrate [options] -- <compiler> [<flags>...]\n"
+    "\n"
+    "Finds the heap allocations C++ hides: callables and values that std::function\n"
+    "and std::any cannot keep in their inline buffer, on the standard library and\n"
+    "target each translation unit is compiled for.\n"
+    "\n"
+    "input:\n"
+    "  -p <dir>                 read <dir>/compile_commands.json; analyze the files\n"
+    "                           named, or every C++ entry when none is named\n"
+    "  --extra-arg=<arg>        add <arg> after each compile command's arguments\n"
+    "  --extra-arg-before=<arg> add <arg> before them\n"
+    "  -j <n>                   analyze <n> translation units at a time (default: one\n"
+    "                           per processor); the output does not depend on <n>\n"
+    "  --shard=<k>/<n>          analyze only the k-th of n disjoint slices of the input\n"
+    "rules and profiles:\n"
+    "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
+    "                           found by walking up from each source file\n"
+    "  --dump-config            print the configuration that applies and exit\n"
+    "  --profile=<file>         lay a library profile (e.g. from 'heaplint calibrate')\n"
+    "                           over the shipped one; may be repeated\n"
+    "  --profile-dir=<dir>      where the shipped profiles are\n"
+    "                           (default: $HEAPLINT_PROFILE_DIR, else share/heaplint/profiles)\n"
+    "  --list-rules             print the rules and exit\n"
+    "output:\n"
+    "  --format=<fmt>           text (clang's diagnostic format; default), json, sarif\n"
+    "  -o <file>                write the report to <file> (atomically) instead of stdout\n"
+    "  --source-root=<dir>      paths in json and sarif, and in baselines, are relative\n"
+    "                           to <dir> (default: the current directory)\n"
+    "  --baseline=<file>        report only findings the baseline does not record\n"
+    "  --write-baseline=<file>  record today's findings in <file>\n"
+    "fixes:\n"
+    "  --fix                    apply the fixes in place (safely: see docs/fixes.md)\n"
+    "  --export-fixes=<file>    write the fixes as clang-apply-replacements YAML\n"
+    "  --werror                 exit with 1 when there are warnings\n"
+    "  -q, --quiet              no summary line on stderr\n"
+    "  -v, --verbose            explain sites heaplint could not decide\n"
+    "  --version                print the version and exit\n"
+    "  -h, --help               print this help and exit\n"
+    "\n"
+    "exit status:\n"
+    "  0  analysis ran (warnings alone do not fail it)\n"
+    "  1  there were errors (a rule set to error, warnings-as-errors, an unmatched\n"
+    "     NOLINTBEGIN), or warnings and --werror was given\n"
+    "  2  usage or input error: bad option, missing file, unusable compile database,\n"
+    "     profile, configuration or baseline, unwritable output\n"
+    "  3  a translation unit could not be parsed (the others are still analyzed)\n"
+    "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
+    "     read-only, or two fixes conflict); the others were applied\n";
+
+static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
+
+/* --name=value or --name value; -p value or -pvalue. */
+static int number(const char *s, unsigned *out) {
+  char *end;
+  unsigned long v = strtoul(s, &end, 10);
+  if (end == s || *end || v > 4096) return -1;
+  *out = (unsigned)v;
+  return 0;
+}
+
+int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
+  memset(o, 0, sizeof *o);
+  o->format = "text";
+  static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
+                                           "--profile-dir", "--format",  "-o",                 "--source-root",
+                                           "--baseline", "--write-baseline", "--config-file",  "-j",
+                                           "--shard", "--export-fixes"};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      o->dashdash = 1;
+      for (int k = i + 1; k < argc; k++) add(&o->flags, argv[k]);
+      break;
+    }
+    if (a[0] != '-' || !strcmp(a, "-")) {
+      add(&o->files, a);
+      continue;
+    }
+    if (!strcmp(a, "--werror")) o->werror = 1;
+    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->verbose = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
+    else if (!strcmp(a, "--dump-config")) o->dump_config = 1;
+    else if (!strcmp(a, "--fix")) o->fix = 1;
+    else if (!strcmp(a, "--version")) o->version = 1;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
+    else {
+      int matched = 0;
+      size_t k;
+      const char *v = NULL;
+      for (k = 0; k < sizeof with_value / sizeof *with_value; k++) {
+        /* --extra-arg must not swallow --extra-arg-before, nor --profile --profile-dir. */
+        if (!strcmp(with_value[k], "--extra-arg") && !strncmp(a, "--extra-arg-before", 18)) continue;
+        if (!strcmp(with_value[k], "--profile") && !strncmp(a, "--profile-dir", 13)) continue;
+        v = hl_option_value(argc, argv, &i, with_value[k], &matched);
+        if (matched) break;
+      }
+      if (!matched) {
+        *err = hl_xasprintf("unknown option '%s' (see heaplint --help)", a);
+        return -1;
+      }
+      if (!v || !*v) {
+        *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
+        return -1;
+      }
+      const char *name = with_value[k];
+      if (!strcmp(name, "-p")) o->build_path = v;
+      else if (!strcmp(name, "--extra-arg")) add(&o->extra_after, v);
+      else if (!strcmp(name, "--extra-arg-before")) add(&o->extra_before, v);
+      else if (!strcmp(name, "--profile")) add(&o->profiles, v);
+      else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
+      else if (!strcmp(name, "-o")) o->output = v;
+      else if (!strcmp(name, "--source-root")) o->source_root = v;
+      else if (!strcmp(name, "--baseline")) o->baseline = v;
+      else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
+      else if (!strcmp(name, "--config-file")) o->config_file = v;
+      else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
+      else if (!strcmp(name, "--format")) {
+        if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
+          *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
+          return -1;
+        }
+        o->format = v;
+      } else if (!strcmp(name, "-j")) {
+        if (number(v, &o->jobs) || o->jobs == 0) {
+          *err = hl_xasprintf("-j takes a number of jobs from 1 to 4096, not '%s'", v);
+          return -1;
+        }
+      } else {
+        const char *slash = strchr(v, '/');
+        char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
+        int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
+                  o->shard_k == 0 || o->shard_k > o->shard_n;
+        free(k_part);
+        if (bad) {
+          *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
+          return -1;
+        }
+      }
+    }
+  }
+  if (o->help || o->version || o->list_rules || (o->dump_config && !o->build_path && o->files.n == 0)) return 0;
+  if (!o->build_path && o->files.n == 0) {
+    *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
+    return -1;
+  }
+  return 0;
+}
+
+void hl_cli_free(hl_options *o) {
+  free(o->files.v);
+  free(o->flags.v);
+  free(o->extra_before.v);
+  free(o->extra_after.v);
+  free(o->profiles.v);
+  memset(o, 0, sizeof *o);
+}

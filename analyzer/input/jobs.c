@@ -1,0 +1,449 @@
+#include "input/jobs.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <clang-c/CXCompilationDatabase.h>
+
+hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
+  if (x_flag) {
+    if (!strcmp(x_flag, "c++") || !strcmp(x_flag, "c++-header") || !strcmp(x_flag, "c++-module") ||
+        !strcmp(x_flag, "c++-cpp-output"))
+      return HL_LANG_CXX;
+    if (!strcmp(x_flag, "c") || !strcmp(x_flag, "c-header") || !strcmp(x_flag, "cpp-output")) return HL_LANG_C;
+    return HL_LANG_OTHER;
+  }
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return HL_LANG_OTHER;
+  const char *ext = dot + 1;
+  /* clang's driver table (clang/Driver/Types.def) for what matters here. */
+  static const char *const cxx[] = {"cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "cppm", "ixx",
+                                    "ccm", "cxxm", "c++m", "hh", "hpp", "hxx", "H", "h++", "tcc", "inl"};
+  for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
+    if (!strcmp(ext, cxx[i])) return HL_LANG_CXX;
+  if (!strcmp(ext, "h")) return cxx_driver ? HL_LANG_CXX : HL_LANG_C;
+  if (!strcmp(ext, "c") || !strcmp(ext, "i")) return cxx_driver ? HL_LANG_CXX : HL_LANG_C;
+  return HL_LANG_OTHER;
+}
+
+static void job_arg(hl_job *j, const char *a) { HL_PUSH(j->args, j->nargs, j->capargs, hl_xstrdup(a)); }
+
+static void job_free(hl_job *j) {
+  free(j->file);
+  free(j->source);
+  free(j->directory);
+  for (size_t i = 0; i < j->nargs; i++) free(j->args[i]);
+  free(j->args);
+}
+
+void hl_jobs_free(hl_jobs *jobs) {
+  for (size_t i = 0; i < jobs->n; i++) job_free(&jobs->v[i]);
+  free(jobs->v);
+  memset(jobs, 0, sizeof *jobs);
+}
+
+static const char *lang_name(hl_lang l) { return l == HL_LANG_C ? "C" : "not C or C++"; }
+
+/* Checks that path names a readable regular file. */
+static int check_source(const char *path, hl_msgs *errs) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
+    return -1;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    hl_msgs_add(errs, "%s: cannot analyze: is a directory", path);
+    return -1;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
+    return -1;
+  }
+  fclose(f);
+  return 0;
+}
+
+static const char *x_flag_in(char *const *flags, size_t n) {
+  const char *x = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (!strcmp(flags[i], "-x") && i + 1 < n) x = flags[++i];
+    else if (!strncmp(flags[i], "-x", 2) && flags[i][2]) x = flags[i] + 2;
+  }
+  return x;
+}
+
+/* Whether argv[0] is a C++ driver (g++, clang++-19, c++, ...). */
+static int is_cxx_driver(const char *argv0) {
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  return strstr(base, "++") != NULL;
+}
+
+/* Drops what only a real compile needs: output, dependency files, -c. */
+static int skip_arg(const char *a, int *skip_next) {
+  static const char *const with_value[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", "--serialize-diagnostics"};
+  static const char *const alone[] = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP",
+                                      "-fsyntax-only", "-save-temps"};
+  for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+    if (!strcmp(a, with_value[i])) {
+      *skip_next = 1;
+      return 1;
+    }
+  for (size_t i = 0; i < sizeof alone / sizeof *alone; i++)
+    if (!strcmp(a, alone[i])) return 1;
+  return !strncmp(a, "-o", 2) || !strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3);
+}
+
+static char *resolve(const char *dir, const char *path) {
+  if (path[0] == '/' || !dir) return hl_abspath(path);
+  char *joined = hl_xasprintf("%s/%s", dir, path);
+  char *abs = hl_abspath(joined);
+  free(joined);
+  return abs;
+}
+
+/* Copies a compiler command's arguments (without argv[0]) into j, without
+ * what only a real compile needs and without the source file itself. */
+static void add_command_args(hl_job *j, char *const *argv, size_t n) {
+  int skip_next = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (skip_next) {
+      skip_next = 0;
+      continue;
+    }
+    if (skip_arg(argv[i], &skip_next)) continue;
+    if (argv[i][0] != '-') {
+      char *abs = resolve(j->directory, argv[i]);
+      int is_source = !strcmp(abs, j->file);
+      free(abs);
+      if (is_source) continue;
+    }
+    job_arg(j, argv[i]);
+  }
+}
+
+/* Splits a response file's text the way GCC and clang's driver do (GNU
+ * rules): whitespace separates, quotes group, a backslash escapes the next
+ * character. */
+static void split_gnu(const char *t, size_t n, hl_msgs *out) {
+  hl_sb w = {0};
+  int in_word = 0;
+  char quote = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && i + 1 < n) hl_sb_putc(&w, t[++i]); /* in either quote, as GCC and clang */
+      else hl_sb_putc(&w, c);
+    } else if (c == '"' || c == '\'') {
+      quote = c, in_word = 1;
+    } else if (c == '\\' && i + 1 < n) {
+      hl_sb_putc(&w, t[++i]), in_word = 1;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+      w.len = 0, in_word = 0;
+      if (w.s) w.s[0] = 0;
+    } else {
+      hl_sb_putc(&w, c), in_word = 1;
+    }
+  }
+  if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+  hl_sb_free(&w);
+}
+
+/* Replaces each @file argument with the arguments in that response file
+ * (nested ones too), as a compiler's driver does: libclang does not, and
+ * would parse without the -D and -I the file holds. A file that cannot be
+ * read is an error, as it is for the compiler; the job is then not run. */
+static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
+  int again = 0;
+  for (size_t i = 0; i < j->nargs; i++) {
+    const char *a = j->args[i];
+    if (a[0] != '@' || !a[1]) continue;
+    if (depth > 64) {
+      hl_msgs_add(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
+                  hl_display_path(j->file), a + 1);
+      return -1;
+    }
+    char *path = j->directory ? resolve(j->directory, a + 1) : hl_xstrdup(a + 1);
+    char *text = NULL;
+    size_t len = 0;
+    int e = hl_read_file(path, &text, &len);
+    free(path);
+    if (e) {
+      hl_msgs_add(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
+                  a + 1, strerror(e));
+      return -1;
+    }
+    hl_msgs words = {0};
+    split_gnu(text, len, &words);
+    free(text);
+    char **old = j->args;
+    size_t nold = j->nargs;
+    j->args = NULL;
+    j->nargs = j->capargs = 0;
+    for (size_t k = 0; k < i; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    for (size_t k = 0; k < words.n; k++) job_arg(j, words.v[k]);
+    for (size_t k = i + 1; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    free(old[i]);
+    free(old);
+    hl_msgs_free(&words);
+    again = 1;
+    break;
+  }
+  return again ? expand_response_files(j, errs, depth + 1) : 0;
+}
+
+static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msgs *errs) {
+  CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
+  unsigned n = clang_CompileCommand_getNumArgs(cmd);
+  hl_job j = {0};
+  j.directory = hl_xstrdup(clang_getCString(d));
+  j.file = resolve(j.directory, clang_getCString(f));
+  j.source = hl_xstrdup(j.file);
+  clang_disposeString(d);
+  clang_disposeString(f);
+
+  char **argv = hl_xcalloc(n ? n : 1, sizeof *argv);
+  for (unsigned i = 0; i < n; i++) {
+    CXString a = clang_CompileCommand_getArg(cmd, i);
+    argv[i] = hl_xstrdup(clang_getCString(a));
+    clang_disposeString(a);
+  }
+  const char *x = n > 1 ? x_flag_in(argv + 1, n - 1) : NULL;
+  j.lang = hl_lang_of(j.file, x, n > 0 && is_cxx_driver(argv[0]));
+  if (n > 1) add_command_args(&j, argv + 1, n - 1);
+  for (unsigned i = 0; i < n; i++) free(argv[i]);
+  free(argv);
+
+  if (j.lang != HL_LANG_CXX) {
+    /* A mixed C/C++ database is normal; only a file the user named is an error. */
+    if (named)
+      hl_msgs_add(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
+                  hl_display_path(j.file), lang_name(j.lang));
+    job_free(&j);
+    return named ? -1 : 0;
+  }
+  /* A stale database lists files that are gone: say so, not "could not
+   * parse" (exit 2, and the other entries are still analyzed). */
+  struct stat st;
+  int found = stat(j.file, &st) == 0;
+  if (!found || !S_ISREG(st.st_mode)) {
+    hl_msgs_add(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
+                !found ? strerror(errno) : S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+    job_free(&j);
+    return -1;
+  }
+  /* g++ compiles foo.c as C++; libclang, given no driver, would not. */
+  if (!x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
+    job_arg(&j, "-x");
+    job_arg(&j, "c++");
+  }
+  if (expand_response_files(&j, errs, 0)) {
+    job_free(&j);
+    return -1;
+  }
+  /* Relative -I and file names in the command are relative to its directory. */
+  job_arg(&j, "-working-directory");
+  job_arg(&j, j.directory);
+  HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
+  return 0;
+}
+
+void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
+                       hl_msgs *errs) {
+  /* After "--" either flags, or a whole compiler command (what CMake's
+   * <LANG>_CLANG_TIDY hook passes): its driver decides the language. */
+  int command = nflags > 0 && flags[0][0] != '-' && flags[0][0] != '@';
+  const char *x = x_flag_in(flags + command, nflags - (size_t)command);
+  for (size_t i = 0; i < nfiles; i++) {
+    if (check_source(files[i], errs)) continue;
+    /* Named on the command line with no driver: a .h header counts as C++,
+     * since that is what a C++ analyzer is asked about; a .c file is C. */
+    hl_lang lang = hl_lang_of(files[i], x, command && is_cxx_driver(flags[0]));
+    if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
+    if (lang != HL_LANG_CXX) {
+      hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
+                  files[i], lang_name(lang), x ? "-x flag" : "extension");
+      continue;
+    }
+    hl_job j = {0};
+    j.file = hl_abspath(files[i]);
+    j.source = hl_xstrdup(files[i]);
+    j.lang = lang;
+    if (command) {
+      add_command_args(&j, flags + 1, nflags - 1);
+    } else {
+      for (size_t k = 0; k < nflags; k++) job_arg(&j, flags[k]);
+    }
+    /* A header named alone, or a .c file a C++ driver compiles, still parses as C++. */
+    if (!x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
+      job_arg(&j, "-x");
+      job_arg(&j, "c++");
+    }
+    if (expand_response_files(&j, errs, 0)) {
+      job_free(&j);
+      continue;
+    }
+    HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
+  }
+}
+
+/* "arguments", when present, is a list of strings. */
+static int strings_only(json_t *a) {
+  if (!a) return 1;
+  if (!json_is_array(a)) return 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(a, i, x) if (!json_is_string(x)) return 0;
+  return 1;
+}
+
+/* libclang says only "cannot load" (and prints its own noise on stderr), so
+ * the database is checked here first: 0 when it has the shape of a compile
+ * database, else -1 with the reason, line and column in errs. */
+static int check_db(const char *json_path, hl_msgs *errs) {
+  json_error_t e;
+  json_t *root = json_load_file(json_path, 0, &e);
+  if (!root) {
+    if (e.line > 0)
+      hl_msgs_add(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
+    else
+      hl_msgs_add(errs, "%s: cannot read the compile database: %s", json_path, e.text);
+    return -1;
+  }
+  int rc = -1;
+  if (!json_is_array(root)) {
+    hl_msgs_add(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
+  } else {
+    size_t i;
+    json_t *entry;
+    json_array_foreach(root, i, entry) {
+      const char *missing = !json_is_object(entry)                      ? "an object"
+                            : !json_is_string(json_object_get(entry, "directory")) ? "\"directory\""
+                            : !json_is_string(json_object_get(entry, "file"))      ? "\"file\""
+                            : (!json_is_string(json_object_get(entry, "command")) &&
+                               !json_is_array(json_object_get(entry, "arguments")))
+                                ? "\"command\" or \"arguments\""
+                                : NULL;
+      if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
+        hl_msgs_add(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
+                    json_path, i + 1);
+        json_decref(root);
+        return -1;
+      }
+      if (missing) {
+        hl_msgs_add(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
+                    missing[0] == 'a' ? "" : "complete: it lacks ", missing);
+        json_decref(root);
+        return -1;
+      }
+    }
+    rc = 0;
+  }
+  json_decref(root);
+  return rc;
+}
+
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs) {
+  struct stat st;
+  if (stat(builddir, &st) != 0) {
+    hl_msgs_add(errs, "%s: cannot read the compile database: %s", builddir, strerror(errno));
+    return -1;
+  }
+  char *dir, *json;
+  if (S_ISDIR(st.st_mode)) {
+    dir = hl_xstrdup(builddir);
+    json = hl_xasprintf("%s/compile_commands.json", builddir);
+  } else {
+    const char *slash = strrchr(builddir, '/');
+    dir = slash ? hl_xstrndup(builddir, (size_t)(slash - builddir) + (slash == builddir)) : hl_xstrdup(".");
+    json = hl_xstrdup(builddir);
+    if (!hl_ends_with(builddir, "compile_commands.json")) {
+      hl_msgs_add(errs, "%s: -p takes a build directory or its compile_commands.json", builddir);
+      free(dir);
+      free(json);
+      return -1;
+    }
+  }
+  int rc = -1;
+  if (stat(json, &st) == 0 && !S_ISREG(st.st_mode)) {
+    hl_msgs_add(errs, "%s: cannot read the compile database: not a regular file", json);
+    goto out;
+  }
+  FILE *f = fopen(json, "rb");
+  if (!f) {
+    hl_msgs_add(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),
+                errno == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
+    goto out;
+  }
+  fclose(f);
+  if (check_db(json, errs)) goto out;
+
+  CXCompilationDatabase_Error err;
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
+  if (err != CXCompilationDatabase_NoError || !db) {
+    hl_msgs_add(errs, "%s: libclang cannot load this compile database", json);
+    if (db) clang_CompilationDatabase_dispose(db);
+    goto out;
+  }
+  rc = 0;
+  if (nfiles == 0) {
+    CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+    unsigned n = clang_CompileCommands_getSize(cmds);
+    if (n == 0) {
+      hl_msgs_add(errs, "%s: the compile database contains no compile commands", json);
+      rc = -1;
+    }
+    for (unsigned i = 0; i < n; i++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
+    clang_CompileCommands_dispose(cmds);
+  } else {
+    for (size_t i = 0; i < nfiles; i++) {
+      if (check_source(files[i], errs)) continue;
+      char *abs = hl_abspath(files[i]);
+      CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
+      unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+      if (n == 0)
+        hl_msgs_add(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
+      for (unsigned k = 0; k < n; k++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
+      if (cmds) clang_CompileCommands_dispose(cmds);
+      free(abs);
+    }
+  }
+  clang_CompilationDatabase_dispose(db);
+out:
+  free(dir);
+  free(json);
+  return rc;
+}
+
+void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter) {
+  if (!nbefore && !nafter) return;
+  for (size_t i = 0; i < jobs->n; i++) {
+    hl_job *j = &jobs->v[i];
+    char **old = j->args;
+    size_t nold = j->nargs;
+    j->args = NULL;
+    j->nargs = j->capargs = 0;
+    for (size_t k = 0; k < nbefore; k++) job_arg(j, before[k]);
+    for (size_t k = 0; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    for (size_t k = 0; k < nafter; k++) job_arg(j, after[k]);
+    free(old);
+  }
+}
+
+void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n) {
+  size_t out = 0;
+  for (size_t i = 0; i < jobs->n; i++) {
+    if (i % n == k - 1)
+      jobs->v[out++] = jobs->v[i];
+    else
+      job_free(&jobs->v[i]);
+  }
+  jobs->n = out;
+}

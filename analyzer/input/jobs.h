@@ -1,0 +1,60 @@
+/* jobs: the list of translation units to analyze, from a compile database
+ * (-p, read through libclang's CXCompilationDatabase) or from files named on
+ * the command line with the compiler flags after "--".
+ *
+ * Each job carries the arguments libclang needs, already cleaned of what
+ * only a real compile needs (the compiler name, -c, -o, dependency-file
+ * flags). Problems (a missing file, a malformed database) are collected as
+ * messages that name the file and the cause; the caller reports them. */
+#ifndef HEAPLINT_JOBS_H
+#define HEAPLINT_JOBS_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+typedef enum hl_lang { HL_LANG_CXX, HL_LANG_C, HL_LANG_OTHER } hl_lang;
+
+typedef struct hl_job {
+  char *file;       /* absolute path of the source file */
+  char *source;     /* the path handed to libclang (as the user wrote it, for
+                       files named on the command line), so that its own
+                       diagnostics name the file the way the user does */
+  char *directory;  /* the compile command's working directory, or NULL */
+  char **args;      /* arguments for libclang, without the source file */
+  size_t nargs, capargs;
+  hl_lang lang;
+} hl_job;
+
+typedef struct hl_jobs {
+  hl_job *v;
+  size_t n, cap;
+} hl_jobs;
+
+/* The files (each must exist and be C++) with the same flags — or, when
+ * the first "flag" is a program, with that compiler command (cleaned like a
+ * compile database's). Files that cannot be analyzed are reported in errs
+ * and left out. */
+void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
+                       hl_msgs *errs);
+
+/* The compile database in builddir (or the compile_commands.json named).
+ * With files, only their commands; otherwise every C++ entry (C entries are
+ * skipped: a mixed code base is normal). Returns 0, or -1 when the database
+ * itself cannot be used (errs says why). */
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs);
+
+/* Adds arguments to every job: before the command's own, or after it. */
+void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);
+
+/* Keeps the k-th (1-based) of n disjoint slices: every n-th job from the
+ * k-th, so that the slices' union is the whole list. */
+void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n);
+
+void hl_jobs_free(hl_jobs *jobs);
+
+/* The language the driver would compile path as, given its -x flag (or NULL)
+ * and whether the driver is a C++ driver (g++, clang++). */
+hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver);
+
+#endif

@@ -1,0 +1,100 @@
+#include "report/baseline.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/jsontext.h"
+#include "util/util.h"
+
+#define BASELINE_FORMAT 1
+
+int hl_baseline_write(const char *path, const hl_findings *all, const char *root, char **err) {
+  json_t *entries = json_array();
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o}", "rule", f->rule, "file",
+                                             hl_json_text(hl_relative_to(f->loc.file, root)), "fingerprint",
+                                             f->fingerprint ? f->fingerprint : "", "message", hl_json_text(f->message)));
+  }
+  json_t *doc = json_pack("{s:i, s:s, s:o}", "heaplint-baseline", BASELINE_FORMAT, "note",
+                          "findings recorded by heaplint --write-baseline; heaplint --baseline reports only others",
+                          "findings", entries);
+  char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(doc);
+  if (!text) {
+    *err = hl_xasprintf("%s: cannot write the baseline: out of memory", path);
+    return -1;
+  }
+  hl_sb b = {0};
+  hl_sb_puts(&b, text);
+  hl_sb_putc(&b, '\n');
+  free(text);
+  int rc = hl_write_file_atomic(path, b.s, b.len, err);
+  hl_sb_free(&b);
+  return rc;
+}
+
+/* The baseline document, or NULL with *err. */
+static json_t *load(const char *path, char **err) {
+  json_error_t e;
+  json_t *doc = json_load_file(path, 0, &e);
+  if (!doc) {
+    *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: malformed baseline: %s", path, e.line, e.column, e.text)
+                      : hl_xasprintf("%s: cannot read the baseline: %s", path, e.text);
+    return NULL;
+  }
+  json_t *entries = json_object_get(doc, "findings");
+  if (json_integer_value(json_object_get(doc, "heaplint-baseline")) != BASELINE_FORMAT || !json_is_array(entries)) {
+    *err = hl_xasprintf("%s: not a heaplint baseline (format %d)", path, BASELINE_FORMAT);
+    json_decref(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+int hl_baseline_check(const char *path, char **err) {
+  json_t *doc = load(path, err);
+  json_decref(doc);
+  return doc ? 0 : -1;
+}
+
+long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err) {
+  json_t *doc = load(path, err);
+  if (!doc) return -1;
+  json_t *entries = json_object_get(doc, "findings");
+  size_t n = json_array_size(entries);
+  char *used = hl_xcalloc(n ? n : 1, 1);
+  long dropped = 0;
+  size_t out = 0;
+  for (size_t i = 0; i < all->n; i++) {
+    hl_finding *f = all->v[i];
+    /* As written: bytes that are not UTF-8 became U+FFFD. */
+    char *rel = hl_utf8_valid(hl_relative_to(f->loc.file, root));
+    int match = 0;
+    for (size_t k = 0; k < n && !match; k++) {
+      json_t *x = json_array_get(entries, k);
+      const char *rule = json_string_value(json_object_get(x, "rule"));
+      const char *file = json_string_value(json_object_get(x, "file"));
+      const char *fp = json_string_value(json_object_get(x, "fingerprint"));
+      if (!used[k] && rule && file && fp && f->fingerprint && !strcmp(rule, f->rule) && !strcmp(file, rel) &&
+          !strcmp(fp, f->fingerprint))
+        used[k] = match = 1;
+    }
+    free(rel);
+    if (match) {
+      hl_finding_free(f);
+      dropped++;
+    } else {
+      all->v[out++] = f;
+    }
+  }
+  all->n = out;
+  free(used);
+  json_decref(doc);
+  return dropped;
+}

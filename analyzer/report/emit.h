@@ -1,0 +1,43 @@
+/* emit: writes the collected findings in one output format. Emitters read
+ * the finding structs, the rules' descriptions and, for context lines, the
+ * source files; they never look at the AST.
+ *
+ * text:  clang's diagnostic format, so editors, CI log parsers and Vim's
+ *        errorformat read it: "path:line:col: warning: message [rule]", the
+ *        source line with a caret, then "note:" lines.
+ * json:  one object for scripts (docs/output.md).
+ * sarif: SARIF 2.1.0, as GitHub code scanning reads it. */
+#ifndef HEAPLINT_EMIT_H
+#define HEAPLINT_EMIT_H
+
+#include <stdio.h>
+
+#include "report/finding.h"
+#include "report/source.h"
+
+typedef struct hl_rule_info {
+  const char *id;
+  const char *summary;      /* one line */
+  const char *description;  /* a paragraph: what, why, the fix */
+} hl_rule_info;
+
+typedef struct hl_emit_info {
+  const char *version;          /* heaplint's */
+  const char *source_root;      /* absolute; file URIs are relative to it */
+  const hl_rule_info *rules;
+  size_t nrules;
+  size_t files_analyzed, files_failed;
+  const char *const *failed;    /* the files that could not be parsed */
+} hl_emit_info;
+
+void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S);
+/* Return 0, or -1 when the output could not be written. */
+int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info);
+int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info);
+
+/* Merges SARIF logs (shards of one run) into one on out: the rules'
+ * union, every result once, in file/line/rule order. Returns 0, or -1 with
+ * *err naming the file and the problem. */
+int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err);
+
+#endif

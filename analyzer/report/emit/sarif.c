@@ -1,0 +1,228 @@
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/emit.h"
+#include "report/jsontext.h"
+#include "util/util.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define ROOT_ID "%SRCROOT%"
+#define FINGERPRINT_KEY "heaplint/v1"
+
+static const char *level(hl_severity s) {
+  switch (s) {
+  case HL_SEV_ERROR: return "error";
+  case HL_SEV_NOTE: return "note";
+  default: return "warning";
+  }
+}
+
+/* A path as a URI reference: unreserved characters and '/' kept, the rest
+ * percent-encoded. */
+static char *uri_escape(const char *path) {
+  hl_sb b = {0};
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (isalnum(*p) || strchr("-._~/", *p)) hl_sb_putc(&b, (char)*p);
+    else hl_sb_printf(&b, "%%%02X", *p);
+  }
+  return hl_sb_take(&b);
+}
+
+/* Below the source root: relative to %SRCROOT%; elsewhere: a file: URI. */
+static json_t *artifact(const char *file, const char *root) {
+  const char *rel = hl_relative_to(file, root);
+  char *esc = uri_escape(rel);
+  json_t *a;
+  if (rel != file) {
+    a = json_pack("{s:s, s:s}", "uri", esc, "uriBaseId", ROOT_ID);
+  } else {
+    char *uri = hl_xasprintf("file://%s", esc);
+    a = json_pack("{s:s}", "uri", uri);
+    free(uri);
+  }
+  free(esc);
+  return a;
+}
+
+static json_t *physical(const hl_loc *l, const char *root) {
+  return json_pack("{s:{s:o, s:{s:I, s:I}}}", "physicalLocation", "artifactLocation", artifact(l->file, root),
+                   "region", "startLine", (json_int_t)l->line, "startColumn", (json_int_t)l->col);
+}
+
+static json_t *driver(const hl_emit_info *info) {
+  json_t *rules = json_array();
+  for (size_t i = 0; i < info->nrules; i++) {
+    const hl_rule_info *r = &info->rules[i];
+    char *md = hl_xasprintf("%s\n\nSee docs/rules/%s.md in heaplint for the libraries' rules, examples and the fix.",
+                            r->description, r->id);
+    json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
+                                           "id", r->id, "name", r->id, "shortDescription", "text", r->summary,
+                                           "fullDescription", "text", r->description, "help", "text", md,
+                                           "markdown", md, "defaultConfiguration", "level", "warning",
+                                           "properties", "tags", "performance"));
+    free(md);
+  }
+  return json_pack("{s:s, s:s, s:s, s:o}", "name", "heaplint", "version", info->version, "semanticVersion",
+                   info->version, "rules", rules);
+}
+
+static int rule_index(const hl_emit_info *info, const char *id) {
+  for (size_t i = 0; i < info->nrules; i++)
+    if (!strcmp(info->rules[i].id, id)) return (int)i;
+  return -1;
+}
+
+int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info) {
+  json_t *results = json_array();
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    json_t *related = json_array();
+    for (size_t k = 0; k < f->nnotes; k++) {
+      json_t *l = physical(&f->notes[k].loc, info->source_root);
+      json_object_set_new(l, "id", json_integer((json_int_t)k));
+      json_object_set_new(l, "message", json_pack("{s:o}", "text", hl_json_text(f->notes[k].message)));
+      json_array_append_new(related, l);
+    }
+    json_t *r = json_pack("{s:s, s:s, s:{s:o}, s:[o], s:o}", "ruleId", f->rule, "level", level(f->severity),
+                          "message", "text", hl_json_text(f->message), "locations", physical(&f->loc, info->source_root),
+                          "relatedLocations", related);
+    int idx = rule_index(info, f->rule);
+    if (idx >= 0) json_object_set_new(r, "ruleIndex", json_integer(idx));
+    if (f->fingerprint) json_object_set_new(r, "partialFingerprints", json_pack("{s:s}", FINGERPRINT_KEY, f->fingerprint));
+    json_array_append_new(results, r);
+  }
+  json_t *notifications = json_array();
+  for (size_t i = 0; i < info->files_failed; i++) {
+    char *m = hl_xasprintf("%s could not be parsed and was not analyzed", hl_relative_to(info->failed[i], info->source_root));
+    json_array_append_new(notifications, json_pack("{s:s, s:{s:o}}", "level", "error", "message", "text", hl_json_text(m)));
+    free(m);
+  }
+  char *root_esc = uri_escape(info->source_root);
+  char *root_uri = hl_xasprintf("file://%s/", root_esc);
+  json_t *run = json_pack("{s:{s:o}, s:{s:{s:s}}, s:s, s:[{s:b, s:o}], s:o}", "tool", "driver", driver(info),
+                          "originalUriBaseIds", ROOT_ID, "uri", root_uri, "columnKind", "unicodeCodePoints",
+                          "invocations", "executionSuccessful", info->files_failed == 0,
+                          "toolExecutionNotifications", notifications, "results", results);
+  free(root_esc);
+  free(root_uri);
+  json_t *log = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
+  int rc = log && json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+  json_decref(log);
+  return rc;
+}
+
+/* ---- merging shards ---- */
+
+static const char *str_at(json_t *o, const char *path) {
+  /* "a.b.c": object keys only */
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  json_t *cur = o;
+  for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, ".")) cur = json_object_get(cur, tok);
+  return json_is_string(cur) ? json_string_value(cur) : "";
+}
+
+static json_t *first_location(json_t *result) {
+  return json_array_get(json_object_get(result, "locations"), 0);
+}
+
+static int result_order(const void *pa, const void *pb) {
+  json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
+  json_t *la = json_object_get(first_location(a), "physicalLocation");
+  json_t *lb = json_object_get(first_location(b), "physicalLocation");
+  int c = strcmp(str_at(la, "artifactLocation.uri"), str_at(lb, "artifactLocation.uri"));
+  if (c) return c;
+  json_int_t na = json_integer_value(json_object_get(json_object_get(la, "region"), "startLine"));
+  json_int_t nb = json_integer_value(json_object_get(json_object_get(lb, "region"), "startLine"));
+  if (na != nb) return na < nb ? -1 : 1;
+  na = json_integer_value(json_object_get(json_object_get(la, "region"), "startColumn"));
+  nb = json_integer_value(json_object_get(json_object_get(lb, "region"), "startColumn"));
+  if (na != nb) return na < nb ? -1 : 1;
+  if ((c = strcmp(str_at(a, "ruleId"), str_at(b, "ruleId")))) return c;
+  return strcmp(str_at(a, "message.text"), str_at(b, "message.text"));
+}
+
+int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
+  json_t *merged = NULL, *run = NULL, *rules = NULL;
+  json_t **all = NULL, **all_notes = NULL;
+  size_t nall = 0, cap = 0, nnotes = 0, capnotes = 0;
+  int ok = 1, success = 1;
+  for (size_t i = 0; i < n && ok; i++) {
+    json_error_t e;
+    json_t *log = json_load_file(paths[i], 0, &e);
+    json_t *r = log ? json_array_get(json_object_get(log, "runs"), 0) : NULL;
+    if (!log) {
+      *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: not JSON: %s", paths[i], e.line, e.column, e.text)
+                        : hl_xasprintf("%s: cannot read: %s", paths[i], e.text);
+      ok = 0;
+    } else if (strcmp(str_at(log, "version"), "2.1.0") || !json_is_object(r) ||
+               strcmp(str_at(r, "tool.driver.name"), "heaplint")) {
+      *err = hl_xasprintf("%s: not a SARIF 2.1.0 log written by heaplint", paths[i]);
+      ok = 0;
+    } else {
+      if (!merged) {
+        merged = json_deep_copy(log);
+        run = json_array_get(json_object_get(merged, "runs"), 0);
+        rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+      } else {
+        /* The rules' union: a rule only a later shard reports is added. */
+        json_t *theirs = json_object_get(json_object_get(json_object_get(r, "tool"), "driver"), "rules");
+        size_t k;
+        json_t *rule;
+        json_array_foreach(theirs, k, rule) {
+          int have = 0;
+          size_t m;
+          json_t *mine;
+          json_array_foreach(rules, m, mine) have |= !strcmp(str_at(mine, "id"), str_at(rule, "id"));
+          if (!have) json_array_append(rules, rule);
+        }
+      }
+      json_t *inv = json_array_get(json_object_get(r, "invocations"), 0);
+      if (json_is_false(json_object_get(inv, "executionSuccessful"))) success = 0;
+      json_t *notes = json_object_get(inv, "toolExecutionNotifications");
+      size_t k2;
+      json_t *note;
+      json_array_foreach(notes, k2, note) HL_PUSH(all_notes, nnotes, capnotes, json_incref(note));
+      size_t k;
+      json_t *res;
+      json_array_foreach(json_object_get(r, "results"), k, res) HL_PUSH(all, nall, cap, json_incref(res));
+    }
+    json_decref(log);
+  }
+  if (ok && !merged) {
+    *err = hl_xstrdup("merge-sarif: no input files");
+    ok = 0;
+  }
+  if (ok) {
+    qsort(all, nall, sizeof *all, result_order);
+    json_t *results = json_array();
+    for (size_t i = 0; i < nall; i++) {
+      /* The same finding from two shards (a header both included) once. */
+      if (i > 0 && result_order(&all[i - 1], &all[i]) == 0) continue;
+      json_t *r = json_deep_copy(all[i]);
+      size_t m;
+      json_t *rule;
+      json_array_foreach(rules, m, rule) if (!strcmp(str_at(rule, "id"), str_at(r, "ruleId")))
+          json_object_set_new(r, "ruleIndex", json_integer((json_int_t)m));
+      json_array_append_new(results, r);
+    }
+    json_object_set_new(run, "results", results);
+    json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
+    if (inv) {
+      json_object_set_new(inv, "executionSuccessful", json_boolean(success));
+      json_t *notes = json_array();
+      for (size_t i = 0; i < nnotes; i++) json_array_append(notes, all_notes[i]);
+      json_object_set_new(inv, "toolExecutionNotifications", notes);
+    }
+    ok = json_dumpf(merged, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF;
+    if (!ok) *err = hl_xstrdup("merge-sarif: cannot write the output");
+  }
+  for (size_t i = 0; i < nall; i++) json_decref(all[i]);
+  free(all);
+  for (size_t i = 0; i < nnotes; i++) json_decref(all_notes[i]);
+  free(all_notes);
+  json_decref(merged);
+  return ok ? 0 : -1;
+}

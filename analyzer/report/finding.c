@@ -1,0 +1,147 @@
+#include "report/finding.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/source.h"
+#include "util/util.h"
+
+hl_loc hl_loc_copy(const hl_loc *l) {
+  hl_loc c = *l;
+  c.file = hl_xstrdup(l->file ? l->file : "");
+  return c;
+}
+
+void hl_loc_free(hl_loc *l) {
+  free(l->file);
+  l->file = NULL;
+}
+
+char *hl_loc_where(const hl_loc *l) { return hl_xasprintf("%s:%u", hl_display_path(l->file), l->line); }
+
+hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message) {
+  hl_finding *f = hl_xcalloc(1, sizeof *f);
+  f->rule = rule;
+  f->severity = sev;
+  f->loc = hl_loc_copy(loc);
+  f->message = hl_xstrdup(message);
+  return f;
+}
+
+void hl_finding_note(hl_finding *f, const hl_loc *loc, const char *message) {
+  hl_note n = {hl_loc_copy(loc), hl_xstrdup(message)};
+  HL_PUSH(f->notes, f->nnotes, f->capnotes, n);
+}
+
+void hl_finding_edit(hl_finding *f, const hl_edit *e) {
+  hl_edit c = *e;
+  c.file = hl_xstrdup(e->file);
+  c.text = hl_xstrdup(e->text);
+  HL_PUSH(f->edits, f->nedits, f->capedits, c);
+}
+
+void hl_finding_free(hl_finding *f) {
+  if (!f) return;
+  for (size_t i = 0; i < f->nedits; i++) {
+    free(f->edits[i].file);
+    free(f->edits[i].text);
+  }
+  free(f->edits);
+  for (size_t i = 0; i < f->nnotes; i++) {
+    hl_loc_free(&f->notes[i].loc);
+    free(f->notes[i].message);
+  }
+  free(f->notes);
+  hl_loc_free(&f->loc);
+  free(f->message);
+  free(f->fingerprint);
+  free(f);
+}
+
+void hl_findings_add(hl_findings *all, hl_finding *f) { HL_PUSH(all->v, all->n, all->cap, f); }
+
+static int compare(const void *pa, const void *pb) {
+  const hl_finding *a = *(hl_finding *const *)pa, *b = *(hl_finding *const *)pb;
+  int c = strcmp(a->loc.file, b->loc.file);
+  if (c) return c;
+  if (a->loc.line != b->loc.line) return a->loc.line < b->loc.line ? -1 : 1;
+  if (a->loc.col != b->loc.col) return a->loc.col < b->loc.col ? -1 : 1;
+  if ((c = strcmp(a->rule, b->rule))) return c;
+  if ((c = strcmp(a->message, b->message))) return c;
+  if (a->nnotes != b->nnotes) return a->nnotes < b->nnotes ? -1 : 1;
+  for (size_t i = 0; i < a->nnotes; i++)
+    if ((c = strcmp(a->notes[i].message, b->notes[i].message))) return c;
+  return 0;
+}
+
+void hl_findings_finish(hl_findings *all) {
+  if (all->n < 2) return;
+  qsort(all->v, all->n, sizeof *all->v, compare);
+  size_t out = 1;
+  for (size_t i = 1; i < all->n; i++) {
+    if (compare(&all->v[out - 1], &all->v[i]) == 0)
+      hl_finding_free(all->v[i]);
+    else
+      all->v[out++] = all->v[i];
+  }
+  all->n = out;
+}
+
+void hl_findings_free(hl_findings *all) {
+  for (size_t i = 0; i < all->n; i++) hl_finding_free(all->v[i]);
+  free(all->v);
+  memset(all, 0, sizeof *all);
+}
+
+void hl_findings_take(hl_findings *all, hl_findings *from) {
+  for (size_t i = 0; i < from->n; i++) hl_findings_add(all, from->v[i]);
+  free(from->v);
+  memset(from, 0, sizeof *from);
+}
+
+const char *hl_relative_to(const char *path, const char *root) {
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/') n--;
+  if (n > 1 && !strncmp(path, root, n) && path[n] == '/') return path + n + 1;
+  if (n == 1 && root[0] == '/') return path + (path[0] == '/');
+  return path;
+}
+
+static char *folded_line(hl_sources *S, const hl_loc *loc) {
+  size_t len = 0;
+  const char *p = hl_source_line(S, loc->file, loc->line, &len);
+  hl_sb b = {0};
+  int space = 0;
+  for (size_t i = 0; p && i < len; i++) {
+    if (isspace((unsigned char)p[i])) {
+      space = b.len > 0;
+      continue;
+    }
+    if (space) hl_sb_putc(&b, ' ');
+    space = 0;
+    hl_sb_putc(&b, p[i]);
+  }
+  return hl_sb_take(&b);
+}
+
+void hl_findings_fingerprint(hl_findings *all, hl_sources *S, const char *root) {
+  char **keys = hl_xcalloc(all->n ? all->n : 1, sizeof *keys);
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    char *text = folded_line(S, &f->loc);
+    keys[i] = hl_xasprintf("%s%c%s%c%s", f->rule, 0x1f, hl_relative_to(f->loc.file, root), 0x1f, text);
+    free(text);
+  }
+  for (size_t i = 0; i < all->n; i++) {
+    unsigned nth = 0;
+    for (size_t k = 0; k < i; k++) nth += !strcmp(keys[k], keys[i]);
+    char *key = hl_xasprintf("%s%c%u", keys[i], 0x1f, nth);
+    unsigned long long h = hl_fnv1a(key, strlen(key));
+    free(key);
+    free(all->v[i]->fingerprint);
+    all->v[i]->fingerprint = hl_xasprintf("%016llx", h);
+  }
+  for (size_t i = 0; i < all->n; i++) free(keys[i]);
+  free(keys);
+}

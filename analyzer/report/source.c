@@ -1,0 +1,67 @@
+#include "report/source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+typedef struct file {
+  char *path;
+  char *data; /* NULL when unreadable */
+  size_t len;
+  size_t *lines; /* offset of each line's start */
+  unsigned nlines;
+} file;
+
+struct hl_sources {
+  file *v;
+  size_t n, cap;
+};
+
+hl_sources *hl_sources_new(void) { return hl_xcalloc(1, sizeof(hl_sources)); }
+
+void hl_sources_free(hl_sources *S) {
+  if (!S) return;
+  for (size_t i = 0; i < S->n; i++) {
+    free(S->v[i].path);
+    free(S->v[i].data);
+    free(S->v[i].lines);
+  }
+  free(S->v);
+  free(S);
+}
+
+static file *get(hl_sources *S, const char *path) {
+  for (size_t i = 0; i < S->n; i++)
+    if (!strcmp(S->v[i].path, path)) return &S->v[i];
+  file f = {hl_xstrdup(path), NULL, 0, NULL, 0};
+  if (hl_read_file(path, &f.data, &f.len) == 0) {
+    size_t cap = 0, n = 0;
+    HL_PUSH(f.lines, n, cap, 0);
+    for (size_t i = 0; i < f.len; i++)
+      if (f.data[i] == '\n' && i + 1 < f.len) HL_PUSH(f.lines, n, cap, i + 1);
+    f.nlines = f.len ? (unsigned)n : 0;
+  } else {
+    f.data = NULL;
+  }
+  HL_PUSH(S->v, S->n, S->cap, f);
+  return &S->v[S->n - 1];
+}
+
+const char *hl_source_line(hl_sources *S, const char *path, unsigned line, size_t *len) {
+  file *f = get(S, path);
+  if (!f->data || line == 0 || line > f->nlines) return NULL;
+  size_t start = f->lines[line - 1];
+  const char *p = f->data + start, *nl = memchr(p, '\n', f->len - start);
+  size_t n = nl ? (size_t)(nl - p) : f->len - start;
+  if (n > 0 && p[n - 1] == '\r') n--;
+  *len = n;
+  return p;
+}
+
+const char *hl_source_text(hl_sources *S, const char *path, size_t *len, unsigned *nlines) {
+  file *f = get(S, path);
+  *len = f->len;
+  *nlines = f->nlines;
+  return f->data;
+}

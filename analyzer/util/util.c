@@ -1,0 +1,291 @@
+#include "util/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void out_of_memory(size_t n) {
+  fprintf(stderr, "heaplint: fatal: out of memory (allocating %zu bytes)\n", n);
+  abort();
+}
+
+void *hl_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) out_of_memory(n);
+  return p;
+}
+
+void *hl_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) out_of_memory(n * size);
+  return p;
+}
+
+void *hl_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) out_of_memory(n);
+  return q;
+}
+
+char *hl_xstrdup(const char *s) { return hl_xstrndup(s, strlen(s)); }
+
+char *hl_xstrndup(const char *s, size_t n) {
+  char *p = hl_xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *hl_xasprintf(const char *fmt, ...) {
+  hl_sb b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  return hl_sb_take(&b);
+}
+
+void hl_grow(void **arr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return;
+  size_t n = *cap ? *cap : 8;
+  while (n < need) n *= 2;
+  *arr = hl_xrealloc(*arr, n * elem);
+  *cap = n;
+}
+
+void hl_sb_putn(hl_sb *b, const char *s, size_t n) {
+  hl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+void hl_sb_puts(hl_sb *b, const char *s) { hl_sb_putn(b, s, strlen(s)); }
+
+void hl_sb_putc(hl_sb *b, char c) { hl_sb_putn(b, &c, 1); }
+
+void hl_sb_vprintf(hl_sb *b, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) return;
+  hl_grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void hl_sb_printf(hl_sb *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+const char *hl_sb_str(const hl_sb *b) { return b->s ? b->s : ""; }
+
+char *hl_sb_take(hl_sb *b) {
+  char *s = b->s ? b->s : hl_xstrdup("");
+  b->s = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+void hl_sb_free(hl_sb *b) {
+  free(b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+}
+
+int hl_read_file(const char *path, char **data, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return errno;
+  hl_sb b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) hl_sb_putn(&b, chunk, n);
+  int err = ferror(f) ? (errno ? errno : EIO) : 0;
+  fclose(f);
+  if (err) {
+    hl_sb_free(&b);
+    return err;
+  }
+  *len = b.len;
+  *data = hl_sb_take(&b);
+  return 0;
+}
+
+/* 0666 less the process's umask: the mode of a newly created file. */
+static mode_t new_file_mode(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err) {
+  char *tmp = hl_xasprintf("%s.XXXXXX", path);
+  int fd = mkstemp(tmp); /* 0600 until the fchmod below */
+  if (fd < 0) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  int ok = 1;
+  for (size_t done = 0; ok && done < len;) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      ok = 0;
+    } else {
+      done += (size_t)n;
+    }
+  }
+  ok = ok && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
+  int saved = errno;
+  if (close(fd) != 0 && ok) {
+    ok = 0;
+    saved = errno;
+  }
+  if (ok && rename(tmp, path) != 0) {
+    ok = 0;
+    saved = errno;
+  }
+  if (!ok) {
+    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
+    unlink(tmp);
+  }
+  free(tmp);
+  return ok ? 0 : -1;
+}
+
+int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err) {
+  return hl_write_file_atomic_mode(path, data, len, new_file_mode(), err);
+}
+
+static char *cwd_copy(void) {
+  static char *cwd;
+  if (!cwd) {
+    char buf[PATH_MAX];
+    cwd = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
+  }
+  return cwd;
+}
+
+char *hl_abspath(const char *path) {
+  char buf[PATH_MAX];
+  if (realpath(path, buf)) return hl_xstrdup(buf);
+  if (path[0] == '/') return hl_xstrdup(path);
+  return hl_xasprintf("%s/%s", cwd_copy(), path);
+}
+
+const char *hl_display_path(const char *abs) {
+  const char *cwd = cwd_copy();
+  size_t n = strlen(cwd);
+  if (n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/') return abs + n + 1;
+  return abs;
+}
+
+int hl_ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+int hl_starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+void hl_msgs_add(hl_msgs *m, const char *fmt, ...) {
+  hl_sb b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  HL_PUSH(m->v, m->n, m->cap, hl_sb_take(&b));
+}
+
+void hl_msgs_free(hl_msgs *m) {
+  for (size_t i = 0; i < m->n; i++) free(m->v[i]);
+  free(m->v);
+  m->v = NULL;
+  m->n = m->cap = 0;
+}
+
+unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+unsigned long long hl_fnv1a(const void *data, size_t n) { return hl_fnv1a_more(0xcbf29ce484222325ULL, data, n); }
+
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0: overlong
+ * forms, surrogates and code points above U+10FFFF are not valid. */
+static size_t utf8_sequence(const unsigned char *p) {
+  if (p[0] < 0x80) return 1;
+  size_t n;
+  unsigned cp;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF) n = 2, cp = p[0] & 0x1F;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF) n = 3, cp = p[0] & 0x0F;
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4) n = 4, cp = p[0] & 0x07;
+  else return 0;
+  for (size_t i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
+    cp = cp << 6 | (p[i] & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+int hl_utf8_ok(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = utf8_sequence(p);
+    if (!n) return 0;
+    p += n;
+  }
+  return 1;
+}
+
+char *hl_utf8_valid(const char *s) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "");
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = utf8_sequence(p);
+    if (n) {
+      hl_sb_putn(&b, (const char *)p, n);
+      p += n;
+    } else {
+      hl_sb_puts(&b, "\xEF\xBF\xBD"); /* U+FFFD REPLACEMENT CHARACTER */
+      p++;
+    }
+  }
+  return hl_sb_take(&b);
+}
+
+const char *hl_option_value(int argc, char **argv, int *i, const char *name, int *matched) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  *matched = 0;
+  if (strncmp(a, name, n)) return NULL;
+  if (a[n] == '=') {
+    *matched = 1;
+    return a + n + 1;
+  }
+  if (a[n] == '\0') {
+    *matched = 1;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+  }
+  if (name[1] != '-' && n == 2) { /* -pDIR */
+    *matched = 1;
+    return a + n;
+  }
+  return NULL;
+}

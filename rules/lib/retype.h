@@ -1,0 +1,46 @@
+/* retype: plans the rewrite of a wrapper's declared type — std::function<Sig>
+ * to hl::inplace_function<Sig, N> — for function-sbo's fix.
+ *
+ * Each store is traced to the declaration it stores into: a variable, a
+ * member, or a container's elements (std::vector<std::function<...>>). A
+ * declaration can be retyped only when heaplint sees everything that goes
+ * into it and everything done with it: every store is a callable it sized,
+ * and every use stays local — called, tested, assigned a known callable or
+ * nullptr, a container's elements pushed, sized, iterated with a range-for
+ * and called. Anything else (passed to a function, returned, copied,
+ * assigned another std::function, a member of a class other translation
+ * units see, a type spelled through an alias) leaves a note instead. */
+#ifndef HEAPLINT_RULES_RETYPE_H
+#define HEAPLINT_RULES_RETYPE_H
+
+#include "engine/rule.h"
+
+typedef enum hl_store_kind {
+  HL_STORE_CONSTRUCT,  /* a converting constructor call */
+  HL_STORE_ASSIGN,     /* the wrapper's templated operator= */
+  HL_STORE_CONTAINER,  /* a container's emplacing member */
+  HL_STORE_OTHER,      /* anything else: not retyped */
+} hl_store_kind;
+
+typedef struct hl_retype hl_retype;
+
+hl_retype *hl_retype_new(void);
+void hl_retype_free(hl_retype *R);
+
+/* During the walk, with ctx's ancestors those of call: the target of a
+ * store made by call. Returns its index, or -1 with *why (caller frees)
+ * when the store goes somewhere that cannot be retyped. */
+int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind, const hl_wrapper *w, char **why);
+
+/* During the walk: every DeclRefExpr and MemberRefExpr. */
+void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref);
+
+/* After the walk, once: judges the uses seen. */
+void hl_retype_finish(hl_retype *R);
+
+/* Then: why target t cannot be retyped, or NULL. */
+const char *hl_retype_blocked(const hl_retype *R, int t);
+/* Its declaration, and whether the wrapper is its element type. */
+CXCursor hl_retype_decl(const hl_retype *R, int t, int *container);
+
+#endif

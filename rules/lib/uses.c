@@ -1,0 +1,177 @@
+#include "rules/lib/uses.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ast.h"
+#include "util/util.h"
+
+CXCursor hl_use_target(CXCursor ref) {
+  enum CXCursorKind k = clang_getCursorKind(ref);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return clang_getNullCursor();
+  CXCursor d = clang_getCursorReferenced(ref);
+  enum CXCursorKind dk = clang_getCursorKind(d);
+  if (dk != CXCursor_VarDecl && dk != CXCursor_FieldDecl) return clang_getNullCursor();
+  return clang_getCanonicalCursor(d);
+}
+
+/* The name of the function a call or construction calls, for messages. */
+static char *callee_name(CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
+  char *n = hl_cx(clang_getCursorSpelling(fn));
+  char *r = hl_xasprintf("%s()", n);
+  free(n);
+  return r;
+}
+
+static void escape(hl_use *u, char *how) {
+  u->kind = HL_USE_ESCAPE;
+  u->how = how;
+}
+
+/* A member function of the wrapper called on it: call is that call, depth
+ * its ancestor index. */
+static void member_use(hl_use *u, CXCursor call, size_t depth, CXCursor method) {
+  u->kind = HL_USE_MEMBER;
+  u->call = call;
+  u->call_depth = depth;
+  u->method = method;
+  char *name = hl_cx(clang_getCursorSpelling(method));
+  snprintf(u->method_name, sizeof u->method_name, "%s", name);
+  free(name);
+}
+
+int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
+  memset(u, 0, sizeof *u);
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(ref), &u->loc)) return -1;
+  size_t k = 0;
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
+  enum CXCursorKind pk = clang_getCursorKind(p);
+  if (pk == CXCursor_MemberRefExpr) {
+    /* ref.member(...) */
+    size_t m = k + 1;
+    CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
+    CXCursor method = clang_getCursorReferenced(p);
+    enum CXCursorKind mk = clang_getCursorKind(method);
+    /* An implicit conversion (if (cb)) calls operator bool this way. */
+    if (clang_getCursorKind(q) == CXCursor_CallExpr && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
+      member_use(u, q, m, method);
+      return 0;
+    }
+    escape(u, hl_xstrdup("accessed through one of its members"));
+    return 0;
+  }
+  if (pk == CXCursor_CallExpr) {
+    CXCursor fn = clang_getCursorReferenced(p);
+    enum CXCursorKind fk = clang_getCursorKind(fn);
+    /* An operator called on it (cb(), cb = x, v[i], if (cb)): the object is
+     * the call's first child. */
+    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(hl_first_child(p), below)) {
+      member_use(u, p, k, fn);
+      return 0;
+    }
+    if (fk == CXCursor_Constructor) {
+      /* Copied or moved: say into what. */
+      size_t m = k + 1;
+      CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
+      enum CXCursorKind qk = clang_getCursorKind(q);
+      if (qk == CXCursor_CallExpr) {
+        char *f = callee_name(q);
+        escape(u, hl_xasprintf("passed to %s", f));
+        free(f);
+      }
+      else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
+      else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
+        char *n = hl_cx(clang_getCursorSpelling(q));
+        escape(u, hl_xasprintf("copied into '%s'", n));
+        free(n);
+      } else
+        escape(u, hl_xstrdup("copied"));
+      return 0;
+    }
+    char *f = callee_name(p);
+    escape(u, hl_xasprintf("passed to %s", f));
+    free(f);
+    return 0;
+  }
+  if (pk == CXCursor_CXXForRangeStmt) {
+    u->kind = HL_USE_RANGE_FOR;
+    u->loop_var = hl_first_child(p);
+    return 0;
+  }
+  switch (pk) {
+  case CXCursor_ReturnStmt: escape(u, hl_xstrdup("returned")); break;
+  case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
+  case CXCursor_UnaryOperator: escape(u, hl_xstrdup("taken by address")); break;
+  case CXCursor_VarDecl: {
+    char *n = hl_cx(clang_getCursorSpelling(p));
+    escape(u, hl_xasprintf("bound to '%s'", n));
+    free(n);
+    break;
+  }
+  default: escape(u, hl_xstrdup("used in an expression heaplint does not follow")); break;
+  }
+  return 0;
+}
+
+/* A condition the compiler folds to false: "do { ... } while (0)", the
+ * macro idiom, and "while (false)" run their body at most once. */
+static int never_repeats(CXCursor loop) {
+  enum CXCursorKind k = clang_getCursorKind(loop);
+  if (k != CXCursor_DoStmt && k != CXCursor_WhileStmt) return 0;
+  CXCursor cond = k == CXCursor_DoStmt ? hl_last_child(loop) : hl_first_child(loop);
+  if (clang_Cursor_isNull(cond) || clang_getCursorKind(cond) == CXCursor_VarDecl) return 0;
+  CXEvalResult r = clang_Cursor_Evaluate(cond);
+  if (!r) return 0;
+  int never = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+  clang_EvalResult_dispose(r);
+  return never;
+}
+
+CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    switch (clang_getCursorKind(a)) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_DoStmt: {
+      /* Only the body repeats: a for-init or a range-init runs once. */
+      CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? hl_first_child(a) : hl_last_child(a);
+      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
+      break;
+    }
+    case CXCursor_LambdaExpr:
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_TranslationUnit:
+    case CXCursor_InvalidFile:
+      return clang_getNullCursor();
+    default:
+      if (clang_Cursor_isNull(a)) return a;
+      break;
+    }
+  }
+}
+
+int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
+  if (u->kind != HL_USE_MEMBER) return 0;
+  size_t m = u->call_depth + 1;
+  CXCursor below, q = hl_ctx_opaque_ancestor(ctx, &m, u->call, &below);
+  if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(hl_first_child(q), below)) return 0;
+  char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
+  int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
+  free(name);
+  return ok;
+}
+
+void hl_use_free(hl_use *u) {
+  free(u->how);
+  hl_loc_free(&u->loc);
+  memset(u, 0, sizeof *u);
+}
