@@ -45,7 +45,7 @@ static void list_rules(check *c) {
   c->rules = hl_xcalloc(c->nrules ? c->nrules : 1, sizeof *c->rules);
   c->ids = hl_xcalloc(c->nrules + 1, sizeof *c->ids);
   for (size_t i = 0; i < c->nrules; i++) {
-    c->rules[i] = (hl_rule_info){hl_rules[i]->id, hl_rules[i]->summary, hl_rules[i]->description};
+    c->rules[i] = (hl_rule_info){hl_rules[i]->id, hl_rule_summary(hl_rules[i]), hl_rule_description(hl_rules[i])};
     c->ids[i] = hl_rules[i]->id;
   }
 }
@@ -82,7 +82,7 @@ static int load_profiles(const hl_options *o, hl_profile_set *set) {
  * files are still analyzed. */
 static int make_jobs(check *c) {
   const hl_options *o = &c->o;
-  hl_msgs errs = {0};
+  hl_strv errs = {0};
   int db_unusable = 0;
   /* After "--" the command line is the compile command, as in clang-tidy;
    * -p is then only a hint a build system passes along. */
@@ -92,7 +92,7 @@ static int make_jobs(check *c) {
     hl_jobs_from_args(&c->jobs, o->files.v, o->files.n, o->flags.v, o->flags.n, &errs);
   for (size_t i = 0; i < errs.n; i++) fprintf(stderr, "heaplint: error: %s\n", errs.v[i]);
   int status = errs.n || db_unusable ? HL_EXIT_INPUT : HL_EXIT_RAN;
-  hl_msgs_free(&errs);
+  hl_strv_free(&errs);
   hl_jobs_extra_args(&c->jobs, o->extra_before.v, o->extra_before.n, o->extra_after.v, o->extra_after.n);
   if (o->shard_n) hl_jobs_shard(&c->jobs, o->shard_k, o->shard_n);
   return status;
@@ -131,13 +131,7 @@ static void analyze_all(check *c) {
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
   hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results);
   pthread_mutex_destroy(&run.lock);
-  hl_msgs_free(&run.warned);
-}
-
-static void add_unique(hl_msgs *m, const char *s) {
-  for (size_t i = 0; i < m->n; i++)
-    if (!strcmp(m->v[i], s)) return;
-  hl_msgs_add(m, "%s", s);
+  hl_strv_free(&run.warned);
 }
 
 /* The translation units' results, as the report stage takes them. */
@@ -152,16 +146,12 @@ static void gather(check *c, hl_pipeline_in *in) {
         hl_sb_puts(&t, "; profiles: ");
         for (size_t k = 0; k < r->nprofiles; k++) hl_sb_printf(&t, "%s%s", k ? ", " : "", r->profiles[k]);
       }
-      add_unique(&in->targets, hl_sb_str(&t));
+      hl_strv_add_unique(&in->targets, hl_sb_str(&t));
       hl_sb_free(&t);
       /* A file the database lists twice (two configurations) is one file. */
-      size_t before = in->main_files.n;
-      add_unique(&in->main_files, c->jobs.v[i].file);
-      in->analyzed += in->main_files.n > before;
+      in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
     } else {
-      size_t before = in->failed_files.n;
-      add_unique(&in->failed_files, c->jobs.v[i].file);
-      in->failed += in->failed_files.n > before;
+      in->failed += hl_strv_add_unique(&in->failed_files, c->jobs.v[i].file);
     }
     hl_findings_take(&in->findings, &r->findings);
   }
@@ -199,6 +189,10 @@ static void check_free(check *c) {
   hl_configs_free(c->configs);
   hl_jobs_free(&c->jobs);
   hl_profiles_free(&c->profiles);
+  for (size_t i = 0; i < c->nrules; i++) {
+    free((char *)c->rules[i].summary);
+    free((char *)c->rules[i].description);
+  }
   free(c->rules);
   free(c->ids);
   hl_cli_free(&c->o);
@@ -221,7 +215,7 @@ int hl_check_main(int argc, char **argv) {
   } else {
     /* Paths are made relative to the current directory from many threads:
      * learn it once, first. */
-    hl_display_path("");
+    hl_paths_init();
     c.configs = hl_configs_new(c.o.config_file);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
     status = run(&c);

@@ -29,8 +29,8 @@ int hl_cal_fit_all(hl_cal *c) {
     }
     c->sso = hl_fit_sso(c->m.string_allocs, c->m.nstring);
     if (c->sso < 0) {
-      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no small-string "
-                   "capacity fits",
+      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no "
+                   "small-string capacity fits",
                    c->m.nstring ? c->m.nstring - 1 : 0);
       status = CAL_NO_FIT;
     }

@@ -58,8 +58,6 @@ const char hl_cli_usage[] =
     "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
     "     read-only, or two fixes conflict); the others were applied\n";
 
-static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
-
 /* --name=value or --name value; -p value or -pvalue. */
 static int number(const char *s, unsigned *out) {
   char *end;
@@ -73,9 +71,9 @@ static int number(const char *s, unsigned *out) {
  * with *err. */
 static int set_value(hl_options *o, const char *name, const char *v, char **err) {
   if (!strcmp(name, "-p")) o->build_path = v;
-  else if (!strcmp(name, "--extra-arg")) add(&o->extra_after, v);
-  else if (!strcmp(name, "--extra-arg-before")) add(&o->extra_before, v);
-  else if (!strcmp(name, "--profile")) add(&o->profiles, v);
+  else if (!strcmp(name, "--extra-arg")) hl_strv_add(&o->extra_after, v);
+  else if (!strcmp(name, "--extra-arg-before")) hl_strv_add(&o->extra_before, v);
+  else if (!strcmp(name, "--profile")) hl_strv_add(&o->profiles, v);
   else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
   else if (!strcmp(name, "-o")) o->output = v;
   else if (!strcmp(name, "--source-root")) o->source_root = v;
@@ -119,11 +117,11 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
       o->dashdash = 1;
-      for (int k = i + 1; k < argc; k++) add(&o->flags, argv[k]);
+      for (int k = i + 1; k < argc; k++) hl_strv_add(&o->flags, argv[k]);
       break;
     }
     if (a[0] != '-' || !strcmp(a, "-")) {
-      add(&o->files, a);
+      hl_strv_add(&o->files, a);
       continue;
     }
     if (!strcmp(a, "--werror")) o->werror = 1;
@@ -165,10 +163,10 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
 }
 
 void hl_cli_free(hl_options *o) {
-  free(o->files.v);
-  free(o->flags.v);
-  free(o->extra_before.v);
-  free(o->extra_after.v);
-  free(o->profiles.v);
+  hl_strv_free(&o->files);
+  hl_strv_free(&o->flags);
+  hl_strv_free(&o->extra_before);
+  hl_strv_free(&o->extra_after);
+  hl_strv_free(&o->profiles);
   memset(o, 0, sizeof *o);
 }

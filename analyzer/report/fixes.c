@@ -19,7 +19,7 @@ static int scalar(yaml_emitter_t *e, const char *s, int quoted) {
 }
 
 static int message(yaml_emitter_t *e, const char *s) {
-  char *v = hl_utf8_valid(s);
+  char *v = hl_utf8_sanitize(s);
   int ok = scalar(e, v, 1);
   free(v);
   return ok;
@@ -28,14 +28,14 @@ static int message(yaml_emitter_t *e, const char *s) {
 /* What YAML cannot carry exactly: a path or a replacement that is not
  * UTF-8 (clang-apply-replacements needs them byte for byte). */
 static const char *not_utf8(const hl_findings *all, const char *main_file, const char *build_dir) {
-  if (main_file && !hl_utf8_ok(main_file)) return main_file;
-  if (!hl_utf8_ok(build_dir)) return build_dir;
+  if (main_file && !hl_utf8_is_valid(main_file)) return main_file;
+  if (!hl_utf8_is_valid(build_dir)) return build_dir;
   for (size_t i = 0; i < all->n; i++) {
     const hl_finding *f = all->v[i];
     if (!f->nedits) continue;
-    if (!hl_utf8_ok(f->loc.file)) return f->loc.file;
+    if (!hl_utf8_is_valid(f->loc.file)) return f->loc.file;
     for (size_t k = 0; k < f->nedits; k++)
-      if (!hl_utf8_ok(f->edits[k].file) || !hl_utf8_ok(f->edits[k].text)) return f->edits[k].file;
+      if (!hl_utf8_is_valid(f->edits[k].file) || !hl_utf8_is_valid(f->edits[k].text)) return f->edits[k].file;
   }
   return NULL;
 }

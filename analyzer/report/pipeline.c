@@ -24,6 +24,9 @@ static int filter(const hl_options *o, hl_pipeline_in *in, hl_sources *S, size_t
                   int status) {
   char *err = NULL;
   hl_findings *all = &in->findings;
+  /* Deduplicated first, so that a header's finding suppressed by NOLINT is
+   * counted once; ordered again after, for the errors hl_suppress adds
+   * (an unmatched NOLINTBEGIN). */
   hl_findings_finish(all);
   *nolint = hl_suppress(all, S, in->main_files.v, in->main_files.n);
   hl_findings_finish(all);
@@ -103,9 +106,9 @@ int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status) {
   if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
   if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
 
-  hl_msgs_free(&in->targets);
-  hl_msgs_free(&in->failed_files);
-  hl_msgs_free(&in->main_files);
+  hl_strv_free(&in->targets);
+  hl_strv_free(&in->failed_files);
+  hl_strv_free(&in->main_files);
   hl_findings_free(all);
   return status;
 }

@@ -17,6 +17,7 @@
 #include "input/cli.h"
 #include "report/emit.h"
 #include "report/finding.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 enum { HL_EXIT_RAN = 0, HL_EXIT_FINDINGS = 1, HL_EXIT_INPUT = 2, HL_EXIT_PARSE = 3, HL_EXIT_UNFIXED = 4 };
@@ -25,9 +26,9 @@ enum { HL_EXIT_RAN = 0, HL_EXIT_FINDINGS = 1, HL_EXIT_INPUT = 2, HL_EXIT_PARSE =
 typedef struct hl_pipeline_in {
   hl_findings findings;       /* every translation unit's (the stage takes them) */
   size_t analyzed, failed;    /* files */
-  hl_msgs targets;            /* "libstdc++, x86_64": each once, for the summary */
-  hl_msgs failed_files;       /* the files that could not be parsed */
-  hl_msgs main_files;         /* the files analyzed */
+  hl_strv targets;            /* "libstdc++, x86_64": each once, for the summary */
+  hl_strv failed_files;       /* the files that could not be parsed */
+  hl_strv main_files;         /* the files analyzed */
   const char *root;           /* the source root, absolute */
   const char *first_file;     /* the first job's file ("" when none), for --export-fixes */
   const hl_rule_info *rules;  /* every rule heaplint has */

@@ -17,7 +17,8 @@ struct hl_sbo {
   hl_retype *retype;
 };
 
-static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p) {
+static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v,
+                        const hl_sbo_plan *p) {
   char *noun = S->wording->noun(ctx, s);
   hl_sb m = {0};
   hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
@@ -55,10 +56,11 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
 
 /* ---- the pass ---- */
 
-hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
+void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self) {
+  (void)ctx;
   hl_sbo *S = hl_xcalloc(1, sizeof *S);
-  S->rule = rule_id;
-  S->wording = wording;
+  S->rule = self->id;
+  S->wording = self->data;
   S->retype = hl_retype_new();
   return S;
 }
@@ -87,9 +89,7 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
   if (!clang_isExpression(clang_getCursorKind(init)) ||
       clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
     return;
-  CXCursor lambda = init;
-  while (clang_getCursorKind(lambda) == CXCursor_UnexposedExpr || clang_getCursorKind(lambda) == CXCursor_ParenExpr)
-    lambda = hl_first_child(lambda);
+  CXCursor lambda = hl_strip(init);
   long size, align;
   hl_sbo_site s;
   if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align) &&
@@ -105,7 +105,8 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
   hl_loc_free(&loc);
 }
 
-void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
+void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
+  hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, S, c);
   if (k == CXCursor_InitListExpr || k == CXCursor_CallExpr) {
@@ -120,7 +121,8 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
 }
 
-void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
+void hl_sbo_prepare(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   /* Only sites the layout and the class structure cannot settle ask the
    * compiler (one batched parse per translation unit). */
   for (size_t i = 0; i < S->n; i++) {
@@ -134,7 +136,8 @@ void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
   }
 }
 
-void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
+void hl_sbo_end(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   hl_retype_finish(S->retype);
   hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
   int ntargets = 0;
@@ -152,7 +155,7 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
         p = &plans[s->target];
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
-      report(ctx, S, s, v, p);
+      add_finding(ctx, S, s, v, p);
     } else if (v->allocates == HL_UNKNOWN) {
       const hl_trait *t = (v->unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v->traits.trivially_copyable
                           : (v->unknown & HL_REQ_NOTHROW_COPY)    ? &v->traits.nothrow_copy
