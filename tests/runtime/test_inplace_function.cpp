@@ -249,7 +249,7 @@ struct alignas(64) wide_target {
 static void layout() {
   hl::inplace_function<std::uintptr_t(), 64, 64> f = wide_target{};
   CHECK(f() % 64 == 0);
-  CHECK(sizeof(hl::inplace_function<void(), 32>) == 32 + 2 * sizeof(void*));
+  CHECK(sizeof(hl::inplace_function<void(), 24>) == 24 + sizeof(void*));
 }
 
 static_assert(std::is_nothrow_move_constructible_v<fn>);

@@ -10,6 +10,10 @@
 #ifndef HEAPLINT_MEMORY_RESOURCE_HPP
 #define HEAPLINT_MEMORY_RESOURCE_HPP
 
+#if __cplusplus < 201703L
+#error "heaplint/memory_resource.hpp needs C++17 (std::pmr); the other heaplint headers work from C++11"
+#endif
+
 #include <cstddef>
 #include <memory_resource>
 
