@@ -97,10 +97,15 @@ template <class T> T* launder(T* p) noexcept {
   return p;
 #endif
 }
+// target<void>() names these; there is nothing to launder.
+inline void* launder(void* p) noexcept { return p; }
+inline const void* launder(const void* p) noexcept { return p; }
 
 // One table per target type and signature: how to call, copy, move and
 // destroy it. Null copy/relocate mean "copy the bytes" (trivially copyable
-// targets), null destroy "nothing to do"; size 0 marks the empty table.
+// targets with data: an empty class has no initialized byte to copy, and
+// g++ would warn about reading one), null destroy "nothing to do"; size 0
+// marks the empty table.
 template <class Invoker> struct inplace_vtable {
   Invoker invoke;
   void (*copy)(void* dst, const void* src);
@@ -146,7 +151,8 @@ template <class Sig> using vtable_for = inplace_vtable<typename sig<Sig>::templa
 
 template <class Sig, class F, bool Copyable> struct target_vtable {
   static const vtable_for<Sig>* get() noexcept {
-    using trivial = std::is_trivially_copyable<F>;
+    using trivial = std::integral_constant<bool, std::is_trivially_copyable<F>::value &&
+                                                     !std::is_empty<F>::value>;
     static constexpr vtable_for<Sig> table = {
         &sig<Sig>::template invoke_as<in_buffer, F>,
         copier<F>(std::integral_constant<bool, Copyable && !trivial::value>()),
