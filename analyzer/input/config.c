@@ -268,6 +268,13 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
   return 0;
 }
 
+void hl_configs_files(const hl_configs *C, hl_msgs *configs, hl_msgs *profiles) {
+  for (size_t i = 0; i < C->nloaded; i++) {
+    hl_msgs_add(configs, "%s", C->loaded[i]->path);
+    for (size_t k = 0; k < C->loaded[i]->nprofiles; k++) hl_msgs_add(profiles, "%s", C->loaded[i]->profiles[k]->path);
+  }
+}
+
 static const hl_rule_setting *setting(const hl_config *c, const char *rule) {
   for (size_t i = 0; i < c->nrules; i++)
     if (!strcmp(c->rules[i].rule, rule)) return &c->rules[i];

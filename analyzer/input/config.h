@@ -22,6 +22,7 @@
 
 #include "report/finding.h"
 #include "input/profile.h"
+#include "util/util.h"
 
 typedef struct hl_rule_setting {
   char *rule;
@@ -54,6 +55,10 @@ void hl_configs_free(hl_configs *C);
 /* The config that applies to the source file path (absolute), loaded once
  * per file. Returns 0, or -1 with *err ("file:line:col: ..."). */
 int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char **err);
+
+/* Appends the path of every configuration loaded so far to configs, and of
+ * the profiles they name to profiles. */
+void hl_configs_files(const hl_configs *C, hl_msgs *configs, hl_msgs *profiles);
 
 /* Whether rule is enabled, and the severity its findings get. */
 int hl_config_enabled(const hl_config *c, const char *rule);
