@@ -244,6 +244,12 @@ int main(int argc, char **argv) {
       status = EXIT_INPUT;
       goto done;
     }
+  if (hl_cli_check_outputs(&o, &jobs, configs, &profiles, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    status = EXIT_INPUT;
+    goto done;
+  }
   if (o.dump_config) {
     const char *ids[64];
     size_t n = 0;
