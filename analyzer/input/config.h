@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-#include "report/finding.h"
+#include "engine/finding.h"
 #include "input/profile.h"
 #include "util/ere.h"
 #include "util/util.h"
