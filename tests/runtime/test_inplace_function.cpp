@@ -522,6 +522,39 @@ static void noexcept_function_refs() {
 }
 #endif
 
+#if defined(__cpp_nontype_template_parameter_auto)
+struct account {
+  int balance;
+  int deposit(int k) { return balance += k; }
+  int peek(int k) const { return balance + k; }
+};
+
+static_assert(!std::is_constructible<hl::function_ref<int(int)>, hl::nontype_t<&account::deposit>, account>::value,
+              "an rvalue object would dangle");
+static_assert(!std::is_constructible<hl::function_ref<int(int) const>, hl::nontype_t<&account::deposit>,
+                                     account&>::value,
+              "const calls the object as const");
+static_assert(std::is_assignable<ref&, hl::nontype_t<&twice>>::value, "rebinds to a constant");
+
+static void nontype_function_refs() {
+  account acc{10};
+  const account frozen{5};
+  unsigned long n = hl_count::count([&] {
+    ref f = hl::nontype<&twice>;
+    CHECK(f(4) == 8);
+    ref dep{hl::nontype<&account::deposit>, acc};
+    CHECK(dep(5) == 15 && acc.balance == 15);
+    ref through{hl::nontype<&account::deposit>, &acc};
+    CHECK(through(1) == 16);
+    hl::function_ref<int(int) const> peek{hl::nontype<&account::peek>, frozen};
+    CHECK(peek(1) == 6);
+    f = hl::nontype<&twice>;
+    CHECK(f(1) == 2);
+  });
+  CHECK(n == 0);
+}
+#endif
+
 int main() {
   zero_allocations();
   empty_states();
@@ -535,6 +568,9 @@ int main() {
 #if HEAPLINT_NOEXCEPT_SIGNATURES
   noexcept_signatures();
   noexcept_function_refs();
+#endif
+#if defined(__cpp_nontype_template_parameter_auto)
+  nontype_function_refs();
 #endif
   CHECK(tracked::alive == 0);
   return hl_test::failures();

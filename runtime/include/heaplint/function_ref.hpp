@@ -11,6 +11,9 @@
 //   ... noexcept         (C++17) only binds callables that do not throw;
 //                        operator() is noexcept
 //
+// From C++17, hl::nontype<f> binds a function or member pointer known at
+// compile time, alone or with an object or pointer to call it on.
+//
 // Header-only, C++11 and later.
 #ifndef HEAPLINT_FUNCTION_REF_HPP
 #define HEAPLINT_FUNCTION_REF_HPP
@@ -46,6 +49,8 @@ struct bound_function {
   template <class Fn> static Fn& get(bound_entity e) noexcept { return *reinterpret_cast<Fn*>(e.fn); }
 };
 
+template <class T> struct is_nontype : std::false_type {};
+
 // Function pointers are taken by value (the F* constructor), never by
 // reference to the pointer.
 template <class T>
@@ -54,6 +59,39 @@ struct is_function_pointer
                                        std::is_function<typename std::remove_pointer<T>::type>::value> {};
 
 }  // namespace detail
+
+#if defined(__cpp_nontype_template_parameter_auto)
+// A callable known at compile time (C++26's std::nontype): a function_ref
+// built from one calls it directly, with no pointer to it stored.
+template <auto F> struct nontype_t {
+  explicit nontype_t() = default;
+};
+template <auto F> constexpr nontype_t<F> nontype{};
+
+namespace detail {
+
+template <auto F> struct is_nontype<nontype_t<F>> : std::true_type {};
+
+// The calls of a function_ref built from nontype<F>: F alone, F on a bound
+// object (called with the signature's cv), F on a bound pointer.
+template <auto F> struct call_constant {
+  template <class R, class... A, class... P> static R call(bound_entity, P&&... p) {
+    return invoke_r<R>::call(F, std::forward<P>(p)...);
+  }
+};
+template <auto F, class T> struct call_constant_on {
+  template <class R, class... A, class... P> static R call(bound_entity e, P&&... p) {
+    return invoke_r<R>::call(F, *static_cast<T*>(const_cast<void*>(e.obj)), std::forward<P>(p)...);
+  }
+};
+template <auto F, class T> struct call_constant_through {
+  template <class R, class... A, class... P> static R call(bound_entity e, P&&... p) {
+    return invoke_r<R>::call(F, static_cast<T*>(const_cast<void*>(e.obj)), std::forward<P>(p)...);
+  }
+};
+
+}  // namespace detail
+#endif
 
 template <class Sig>
 class function_ref : public detail::sig<Sig>::template call_base<function_ref<Sig>> {
@@ -89,13 +127,44 @@ class function_ref : public detail::sig<Sig>::template call_base<function_ref<Si
             detail::enable_if_t<std::is_function<T>::value && callable<T>::value, int> = 0>
   function_ref(F&& f) noexcept : function_ref(&f) {}
 
+#if defined(__cpp_nontype_template_parameter_auto)
+  // nontype<f>: calls f (a function, member pointer or constant object).
+  template <auto F, detail::enable_if_t<traits::template invocable_with<const decltype(F)&>::value, int> = 0>
+  function_ref(nontype_t<F>) noexcept
+      : call_(&traits::template forward_to<detail::call_constant<F>, detail::bound_entity>) {
+    e_.obj = nullptr;
+  }
+
+  // nontype<f> and an lvalue obj: calls f(obj, args...), obj as the
+  // signature's cv says (e.g. nontype<&Timer::fire> and a Timer).
+  template <auto F, class U, class T = typename std::remove_reference<U>::type,
+            detail::enable_if_t<!std::is_rvalue_reference<U&&>::value &&
+                                    traits::template invocable_with<const decltype(F)&,
+                                                                     typename traits::template target<T>>::value,
+                                int> = 0>
+  function_ref(nontype_t<F>, U&& obj) noexcept
+      : call_(&traits::template forward_to<
+              detail::call_constant_on<F, typename std::remove_reference<typename traits::template target<T>>::type>,
+              detail::bound_entity>) {
+    e_.obj = static_cast<const void*>(std::addressof(obj));
+  }
+
+  // nontype<f> and a pointer: calls f(ptr, args...).
+  template <auto F, class T,
+            detail::enable_if_t<traits::template invocable_with<const decltype(F)&, T*>::value, int> = 0>
+  function_ref(nontype_t<F>, T* obj) noexcept
+      : call_(&traits::template forward_to<detail::call_constant_through<F, T>, detail::bound_entity>) {
+    e_.obj = static_cast<const void*>(obj);
+  }
+#endif
+
   function_ref(const function_ref&) noexcept = default;
   function_ref& operator=(const function_ref&) noexcept = default;
 
   // Rebinding to anything but another function_ref (or a function pointer)
   // would most often keep a reference to a temporary: deleted, as in C++26.
   template <class T, detail::enable_if_t<!std::is_same<T, function_ref>::value &&
-                                             !std::is_pointer<T>::value,
+                                             !std::is_pointer<T>::value && !detail::is_nontype<T>::value,
                                          int> = 0>
   function_ref& operator=(T) = delete;
 

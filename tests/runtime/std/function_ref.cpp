@@ -18,6 +18,10 @@ int main() {
   hl::function_ref<int(int) noexcept> nx = [](int x) noexcept { return x; };
   sum += nx(1);
 #endif
+#if defined(__cpp_nontype_template_parameter_auto)
+  hl::function_ref<int(int)> constant = hl::nontype<&twice>;
+  sum += constant(1);
+#endif
 #if defined(__cpp_deduction_guides)
   hl::function_ref deduced = &twice;
   sum += deduced(1);

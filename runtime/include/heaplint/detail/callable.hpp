@@ -172,6 +172,8 @@ using param_t = typename std::conditional<std::is_scalar<T>::value, T, T&&>::typ
 //                          is-invocable-using)
 //   invoke_as<Getter, F>   the invoker for a target F that Getter::get<F>
 //                          finds in the Obj
+//   forward_to<Call, Obj>  an invoker that passes the Obj and the arguments
+//                          to Call::call<R, Args...>
 //   empty_call<Obj>        the invoker of an empty wrapper: throws
 //                          std::bad_function_call
 //   call_base<D>           the base class that gives D operator() with the
@@ -190,6 +192,9 @@ template <class Sig> struct sig;
     static constexpr bool has_ref = HASREF;                                                         \
     template <class Obj> using invoker = R (*)(Obj, param_t<Args>...);                              \
     template <class F> using target = F FQ;                                                         \
+    template <class F, class... Pre>                                                                \
+    using invocable_with = std::integral_constant<bool, NOEXB ? is_nothrow_invocable_r<R, F, Pre..., Args...>::value \
+                                                              : is_invocable_r<R, F, Pre..., Args...>::value>; \
     template <class T>                                                                              \
     using invocable = std::integral_constant<bool, NOEXB ? is_nothrow_invocable_r<R, T, Args...>::value \
                                                          : is_invocable_r<R, T, Args...>::value>;    \
@@ -200,6 +205,9 @@ template <class Sig> struct sig;
     static R invoke_as(typename Getter::object o, param_t<Args>... args) {                          \
       return invoke_r<R>::call(static_cast<F FQ>(Getter::template get<F>(o)),                       \
                                std::forward<Args>(args)...);                                        \
+    }                                                                                               \
+    template <class Call, class Obj> static R forward_to(Obj o, param_t<Args>... args) {           \
+      return Call::template call<R, Args...>(o, std::forward<Args>(args)...);                       \
     }                                                                                               \
     template <class Obj> [[noreturn]] static R empty_call(Obj, param_t<Args>...) {                  \
       throw_bad_function_call();                                                                    \
