@@ -82,8 +82,10 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
 /* Temporary files that SIGINT, SIGTERM or SIGHUP must not leave behind: the
  * first call installs a handler that unlinks the tracked files, then lets
  * the signal do what it would have done (a handler installed before, or the
- * default). hl_temp_track returns a slot for hl_temp_untrack (-1: not
- * tracked, which hl_temp_untrack ignores). Thread-safe. */
+ * default). hl_temp_track returns a slot for hl_temp_untrack, or -1 when
+ * 64 files are tracked already (the file is then not removed; untracking
+ * -1 does nothing). Thread-safe: the analysis threads' precompiled headers
+ * are tracked too. */
 int hl_temp_track(const char *path);
 void hl_temp_untrack(int slot);
 
