@@ -70,7 +70,7 @@ typedef struct copy_site {
 typedef struct use_ref {
   int decl;
   unsigned offset;
-  int in_lambda;       /* inside a lambda's body that the declaration is outside of */
+  int in_lambda;       /* lambda_access() */
   CXCursor src;
 } use_ref;
 
@@ -311,12 +311,19 @@ static unsigned offset_of(CXSourceLocation l) {
 
 /* The statement holding the cursor being visited, when it sits directly in
  * the block that declares d (for a parameter: its function's body), with
- * no loop or lambda in between; else a null cursor. */
-static CXCursor straight_stmt(const hl_ctx *ctx, CXCursor self, CXCursor d) {
+ * no loop or lambda in between (for a capture, the lambda's creation
+ * counts); else a null cursor. */
+static CXCursor straight_stmt(const hl_ctx *ctx, CXCursor self, CXCursor d, int capture) {
   CXCursor below = self;
   for (size_t k = 0; k < ctx->depth; k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
     enum CXCursorKind ak = clang_getCursorKind(a);
+    if (capture && ak == CXCursor_LambdaExpr) {
+      /* A capture is made where the lambda is created. */
+      capture = 0;
+      below = a;
+      continue;
+    }
     if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_DoStmt ||
         ak == CXCursor_CXXForRangeStmt || ak == CXCursor_LambdaExpr || hl_is_function_like(ak))
       return clang_getNullCursor();
@@ -365,19 +372,25 @@ static int captures_by_copy(CXCursor lambda, CXCursor d) {
   return F.found;
 }
 
-/* Whether the reference being visited reaches d from a lambda's body that
- * holds d by reference: a closure that may run after any later statement. */
-static int in_foreign_lambda(const hl_ctx *ctx, CXCursor d) {
+/* How the reference being visited reaches d: directly (0); from the body
+ * of a lambda holding d by reference (1), a closure that may run after any
+ * later statement; or only from bodies of lambdas holding their own copy of
+ * d (2), which do not read d itself. A capture's own expression belongs to
+ * the scope that creates the lambda. */
+static int lambda_access(const hl_ctx *ctx, CXCursor self, CXCursor d) {
   unsigned at = offset_of(clang_getCursorLocation(d));
+  size_t top = 0;
+  CXCursor capturing = hl_ctx_opaque_ancestor(ctx, &top, self, NULL);
+  int r = 0;
   for (size_t k = 0; k < ctx->depth; k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
-    if (clang_getCursorKind(a) != CXCursor_LambdaExpr) continue;
-    CXSourceRange r = clang_getCursorExtent(a);
-    if ((at < offset_of(clang_getRangeStart(r)) || at > offset_of(clang_getRangeEnd(r))) &&
-        !captures_by_copy(a, d))
-      return 1;
+    if (clang_getCursorKind(a) != CXCursor_LambdaExpr || (k == top && clang_equalCursors(a, capturing))) continue;
+    CXSourceRange rg = clang_getCursorExtent(a);
+    if (at >= offset_of(clang_getRangeStart(rg)) && at <= offset_of(clang_getRangeEnd(rg))) continue;
+    if (!captures_by_copy(a, d)) return 1;
+    r = 2;
   }
-  return 0;
+  return r;
 }
 
 /* [x] (1), [y = x] (2), or an implicit capture by [=] (0): read off the
@@ -426,7 +439,7 @@ static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w,
   c.begin = offset_of(clang_getRangeStart(r));
   c.end = offset_of(clang_getRangeEnd(r));
   CXCursor d = S->decls[from].cursor;
-  c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor() : straight_stmt(ctx, at, d);
+  c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor() : straight_stmt(ctx, at, d, kind == COPY_CAPTURE);
   if (kind == COPY_CAPTURE) c.capture_form = capture_form(ctx, src_ref);
   HL_PUSH(S->copies, S->ncopies, S->capcopies, c);
 }
@@ -558,7 +571,7 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   }
   if (!trackable(ctx, d)) return;
   int i = decl_index(S, d);
-  use_ref r = {i, offset_of(clang_getCursorLocation(c)), in_foreign_lambda(ctx, d), c};
+  use_ref r = {i, offset_of(clang_getCursorLocation(c)), lambda_access(ctx, c, d), c};
   HL_PUSH(S->refs, S->nrefs, S->caprefs, r);
   if (take_sanctioned(S, c)) return;
   size_t depth = 0;
@@ -611,7 +624,7 @@ static int last_use(const state *S, const copy_site *c) {
   for (size_t i = 0; i < S->nrefs; i++) {
     const use_ref *r = &S->refs[i];
     if (r->decl != c->from || clang_equalCursors(r->src, c->src)) continue;
-    if (r->in_lambda || r->offset >= stmt_begin) return 0;
+    if (r->in_lambda == 1 || (r->in_lambda == 0 && r->offset >= stmt_begin)) return 0;
   }
   return 1;
 }
