@@ -2,7 +2,8 @@
  * copyable wrapper) whose target is known to be on the heap, so the copy
  * allocates again. Reported only when every value that can reach the copied
  * variable, member or parameter is a construction the sbo engine judges as
- * heap-stored; a copy of anything else stays silent. Fix: std::move at a
+ * heap-stored; a copy of anything else stays silent. Fixes: a const
+ * reference parameter where the callee only reads it, else std::move at a
  * last use. See docs/rules/function-copy.md.
  *
  * The walk records, for each tracked declaration (a local variable, a
@@ -32,6 +33,7 @@ extern const hl_sbo_wording hl_any_sbo_wording;
 typedef struct tracked {
   CXCursor cursor;  /* canonical VarDecl, ParmDecl or FieldDecl */
   int tainted;
+  int not_only_read;  /* some use copies, captures, assigns or taints it */
   int has_init;     /* a local's initializer is one of its writes */
   int state;        /* known(): 0 not computed, 1 computing, 2 done */
   int origin;       /* known(): the allocating store its target comes from, or -1 */
@@ -64,6 +66,8 @@ typedef struct copy_site {
   CXCursor stmt;
   unsigned begin, end;  /* the source expression's offsets */
   int capture_form;     /* COPY_CAPTURE: 1 for [x], 2 for [y = x], 0 for an implicit [=] */
+  CXCursor callee;      /* a by-value argument: the function called, or null */
+  int param;            /* and which parameter it initializes */
 } copy_site;
 
 /* Every reference to a tracked declaration, for the last-use check. */
@@ -87,6 +91,10 @@ typedef struct state {
   size_t nrefs, caprefs;
   CXCursor *sanctioned; /* references already accounted for: copy sources, assigned left-hand sides */
   size_t nsanctioned, capsanctioned;
+  CXCursor *functions;  /* every declaration of a function taking a tracked parameter */
+  size_t nfunctions, capfunctions;
+  CXCursor *escaped;    /* canonical functions named other than by a call */
+  size_t nescaped, capescaped;
 } state;
 
 /* ---- what is tracked ---- */
@@ -117,7 +125,7 @@ static int decl_index(state *S, CXCursor d) {
   CXCursor canon = clang_getCanonicalCursor(d);
   for (size_t i = 0; i < S->ndecls; i++)
     if (clang_equalCursors(S->decls[i].cursor, canon)) return (int)i;
-  tracked n = {canon, 0, 0, 0, -1};
+  tracked n = {canon, 0, 0, 0, 0, -1};
   HL_PUSH(S->decls, S->ndecls, S->capdecls, n);
   return (int)S->ndecls - 1;
 }
@@ -238,12 +246,18 @@ static int assigned(hl_ctx *ctx, state *S, CXCursor call) {
     if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr) return -1;
     CXCursor ref;
     int d = named_decl(ctx, S, hl_first_child(callee), &ref);
-    if (d >= 0) sanction(S, ref);
+    if (d >= 0) {
+      sanction(S, ref);
+      S->decls[d].not_only_read = 1;
+    }
     return d;
   }
   CXCursor ref;
   int d = named_decl(ctx, S, clang_Cursor_getArgument(call, 0), &ref);
-  if (d >= 0) sanction(S, ref);
+  if (d >= 0) {
+    sanction(S, ref);
+    S->decls[d].not_only_read = 1;
+  }
   return d;
 }
 
@@ -441,6 +455,19 @@ static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w,
   CXCursor d = S->decls[from].cursor;
   c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor() : straight_stmt(ctx, at, d, kind == COPY_CAPTURE);
   if (kind == COPY_CAPTURE) c.capture_form = capture_form(ctx, src_ref);
+  c.callee = clang_getNullCursor();
+  if (kind == COPY_CONSTRUCT) {
+    /* A by-value argument: the callee might take a const reference instead. */
+    size_t k = 0;
+    CXCursor below;
+    CXCursor call = hl_ctx_opaque_ancestor(ctx, &k, at, &below);
+    int n = clang_getCursorKind(call) == CXCursor_CallExpr ? clang_Cursor_getNumArguments(call) : 0;
+    for (int i = 0; i < n; i++)
+      if (clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), below)) {
+        c.callee = clang_getCanonicalCursor(clang_getCursorReferenced(call));
+        c.param = i;
+      }
+  }
   HL_PUSH(S->copies, S->ncopies, S->capcopies, c);
 }
 
@@ -522,6 +549,12 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
   expect_writes(ctx, S, c);
+  if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor) {
+    int n = clang_Cursor_getNumArguments(c), any = 0;
+    for (int i = 0; i < n && !any; i++) any = trackable(ctx, clang_Cursor_getArgument(c, (unsigned)i));
+    if (any) HL_PUSH(S->functions, S->nfunctions, S->capfunctions, c);
+    return;
+  }
   if (k == CXCursor_CallExpr) {
     judged_store s;
     memset(&s, 0, sizeof s);
@@ -542,6 +575,7 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
     int from = wr ? named_decl(ctx, S, src, &ref) : -1;
     if (from >= 0) {
       sanction(S, ref);
+      S->decls[from].not_only_read = 1;
       add_copy(ctx, S, kind, wr, c, ref, from, !clang_Cursor_isNull(hl_loop_around(ctx, c)));
       int into = kind == COPY_ASSIGN ? assigned(ctx, S, c) : -1;
       int w = kind == COPY_CONSTRUCT ? claim(ctx, S, c) : -1;
@@ -565,8 +599,10 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod) {
     size_t depth = 0;
     CXCursor a = hl_ctx_opaque_ancestor(ctx, &depth, c, NULL);
-    if (clang_getCursorKind(a) != CXCursor_CallExpr || !clang_equalCursors(clang_getCursorReferenced(a), d))
+    if (clang_getCursorKind(a) != CXCursor_CallExpr || !clang_equalCursors(clang_getCursorReferenced(a), d)) {
       escaped_function(ctx, S, d);
+      HL_PUSH(S->escaped, S->nescaped, S->capescaped, clang_getCanonicalCursor(d));
+    }
     return;
   }
   if (!trackable(ctx, d)) return;
@@ -579,10 +615,11 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   if (clang_getCursorKind(a) == CXCursor_LambdaExpr) {
     /* Captured by copy ([x], [y = x], [=]); a capture by reference is no
      * expression of its own. */
+    S->decls[i].not_only_read = 1;
     add_copy(ctx, S, COPY_CAPTURE, hl_ctx_wrapper_of_type(ctx, clang_getCursorType(d)), c, c, i, lambda_in_loop(ctx));
     return;
   }
-  if (!only_reads(ctx, c)) S->decls[i].tainted = 1;
+  if (!only_reads(ctx, c)) S->decls[i].tainted = S->decls[i].not_only_read = 1;
 }
 
 /* ---- after the walk ---- */
@@ -629,12 +666,9 @@ static int last_use(const state *S, const copy_site *c) {
   return 1;
 }
 
-/* An edit replacing length bytes at the start (or, with at_end, the end)
- * of ref's extent by text. Returns -1 when that is not plain file text (a
- * macro). */
-static int edit_at(hl_ctx *ctx, CXCursor ref, int at_end, unsigned length, const char *text, hl_edit *e) {
-  CXSourceRange r = clang_getCursorExtent(ref);
-  CXSourceLocation l = at_end ? clang_getRangeEnd(r) : clang_getRangeStart(r);
+/* An edit replacing length bytes at l by text. Returns -1 when that is not
+ * plain file text (a macro). */
+static int edit_at_loc(hl_ctx *ctx, CXSourceLocation l, unsigned length, const char *text, hl_edit *e) {
   CXFile file, spelled;
   unsigned line, col, off, soff;
   clang_getFileLocation(l, &file, &line, &col, &off);
@@ -651,6 +685,12 @@ static int edit_at(hl_ctx *ctx, CXCursor ref, int at_end, unsigned length, const
   e->text = hl_xstrdup(text);
   e->file_hash = hl_fnv1a(contents, size);
   return 0;
+}
+
+/* The same at the start (or, with at_end, the end) of c's extent. */
+static int edit_at(hl_ctx *ctx, CXCursor c, int at_end, unsigned length, const char *text, hl_edit *e) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  return edit_at_loc(ctx, at_end ? clang_getRangeEnd(r) : clang_getRangeStart(r), length, text, e);
 }
 
 /* The std::move fix of a copy at a last use, as edits on f and a note. */
@@ -687,6 +727,67 @@ static void move_fix(hl_ctx *ctx, const state *S, const copy_site *c, hl_finding
   free(name);
 }
 
+/* The callee of a by-value argument, when it only reads the parameter
+ * (calls it, tests it, reads it through const members and const
+ * references): a const reference would do, and no copy would be made.
+ * Returns its definition's parameter, or a null cursor. */
+static CXCursor read_only_param(const state *S, const copy_site *c) {
+  CXCursor none = clang_getNullCursor();
+  if (clang_Cursor_isNull(c->callee)) return none;
+  CXCursor def = clang_getCursorDefinition(c->callee);
+  enum CXCursorKind k = clang_getCursorKind(def);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor) return none;
+  if (hl_is_function_template_specialization(def) || (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(def)))
+    return none;
+  if (c->param >= clang_Cursor_getNumArguments(def)) return none;
+  CXCursor p = clang_getCanonicalCursor(clang_Cursor_getArgument(def, (unsigned)c->param));
+  for (size_t i = 0; i < S->ndecls; i++)
+    if (clang_equalCursors(S->decls[i].cursor, p) && S->decls[i].not_only_read) return none;
+  return p;
+}
+
+/* Why the parameter's declarations cannot all be rewritten, or NULL. */
+static const char *const_ref_blocked(const state *S, const copy_site *c) {
+  for (size_t i = 0; i < S->nescaped; i++)
+    if (clang_equalCursors(S->escaped[i], c->callee)) return "the function's address is taken";
+  for (size_t i = 0; i < S->nfunctions; i++) {
+    CXCursor f = S->functions[i];
+    if (!clang_equalCursors(clang_getCanonicalCursor(f), c->callee)) continue;
+    CXCursor p = clang_Cursor_getArgument(f, (unsigned)c->param);
+    char *name = hl_cx(clang_getCursorSpelling(p));
+    int unnamed = !name[0];
+    free(name);
+    if (unnamed) return "a declaration leaves the parameter unnamed";
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(f))) return "it is declared in a system header";
+  }
+  return NULL;
+}
+
+/* The const& fix: each declaration's parameter "T x" becomes "const T &x". */
+static int const_ref_edits(hl_ctx *ctx, const state *S, const copy_site *c, hl_finding *f) {
+  hl_edit *e = NULL;
+  size_t n = 0, cap = 0;
+  int ok = 1;
+  for (size_t i = 0; i < S->nfunctions && ok; i++) {
+    CXCursor fn = S->functions[i];
+    if (!clang_equalCursors(clang_getCanonicalCursor(fn), c->callee)) continue;
+    CXCursor p = clang_Cursor_getArgument(fn, (unsigned)c->param);
+    hl_edit ed;
+    if (!clang_isConstQualifiedType(clang_getCursorType(p))) {
+      ok = !edit_at(ctx, p, 0, 0, "const ", &ed);
+      if (ok) HL_PUSH(e, n, cap, ed);
+    }
+    /* '&' goes right before the name, where the cursor is. */
+    if (ok) ok = !edit_at_loc(ctx, clang_getCursorLocation(p), 0, "&", &ed);
+    if (ok) HL_PUSH(e, n, cap, ed);
+  }
+  if (ok)
+    for (size_t i = 0; i < n; i++) hl_finding_edit(f, &e[i]);
+  for (size_t i = 0; i < n; i++) hl_edit_free(&e[i]);
+  free(e);
+  return ok;
+}
+
 static const hl_sbo_wording *wording_of(const hl_wrapper *w) {
   if (!strcmp(w->rule, "function-sbo")) return &hl_function_sbo_wording;
   if (!strcmp(w->rule, "any-sbo")) return &hl_any_sbo_wording;
@@ -708,7 +809,26 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
   hl_sbo_reasons(ctx, s, &o->verdict, &b);
   hl_finding_note(f, &s->loc, hl_sb_str(&b));
   hl_sb_free(&b);
-  if (last_use(S, c)) move_fix(ctx, S, c, f);
+  CXCursor p = read_only_param(S, c);
+  if (!clang_Cursor_isNull(p)) {
+    const char *blocked = const_ref_blocked(S, c);
+    char *fn = hl_cx(clang_getCursorSpelling(c->callee));
+    char *pname = hl_cx(clang_getCursorSpelling(p));
+    char *type = hl_type_spelling(clang_getCursorType(p));
+    int edited = !blocked && const_ref_edits(ctx, S, c, f);
+    char *note = hl_xasprintf("%s%s() only reads '%s': take it by const reference (const %s &%s) and no copy is made%s%s",
+                              edited ? "fix: " : "", fn, pname, hl_starts_with(type, "const ") ? type + 6 : type, pname,
+                              edited || !blocked ? "" : "; not rewritten automatically: ",
+                              edited || !blocked ? "" : blocked);
+    hl_finding_note(f, &c->loc, note);
+    free(note);
+    free(type);
+    free(pname);
+    free(fn);
+    if (!edited && last_use(S, c)) move_fix(ctx, S, c, f);
+  } else if (last_use(S, c)) {
+    move_fix(ctx, S, c, f);
+  }
   hl_findings_add(ctx->out, f);
   free(noun);
 }
@@ -754,6 +874,8 @@ static void end(hl_ctx *ctx, void *st) {
   free(S->copies);
   free(S->refs);
   free(S->sanctioned);
+  free(S->functions);
+  free(S->escaped);
   free(S);
 }
 
