@@ -886,7 +886,7 @@ const hl_rule hl_rule_function_copy = {
     "assignment, a by-value argument, a container's push_back of an lvalue, a capture by copy, a member returned "
     "by value) whose target heaplint knows to be on the heap: every value that reaches the copied variable, "
     "parameter or member is a construction the library cannot keep inline. Such a copy allocates again; a move "
-    "never does. Fix: std::move at the last use (applied when nothing uses the variable afterwards), or pass a "
-    "const reference.",
+    "never does. Fix: take a by-value parameter the callee only reads by const reference, or std::move the "
+    "variable at its last use.",
     begin, visit, prepare, end,
 };
