@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/uses.h"
@@ -329,7 +328,7 @@ static unsigned offset_of(CXSourceLocation l) {
  * counts); else a null cursor. */
 static CXCursor straight_stmt(const hl_ctx *ctx, CXCursor self, CXCursor d, int capture) {
   CXCursor below = self;
-  for (size_t k = 0; k < ctx->depth; k++) {
+  for (size_t k = 0; !clang_Cursor_isNull(hl_ctx_ancestor(ctx, k)); k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
     enum CXCursorKind ak = clang_getCursorKind(a);
     if (capture && ak == CXCursor_LambdaExpr) {
@@ -396,7 +395,7 @@ static int lambda_access(const hl_ctx *ctx, CXCursor self, CXCursor d) {
   size_t top = 0;
   CXCursor capturing = hl_ctx_opaque_ancestor(ctx, &top, self, NULL);
   int r = 0;
-  for (size_t k = 0; k < ctx->depth; k++) {
+  for (size_t k = 0; !clang_Cursor_isNull(hl_ctx_ancestor(ctx, k)); k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
     if (clang_getCursorKind(a) != CXCursor_LambdaExpr || (k == top && clang_equalCursors(a, capturing))) continue;
     CXSourceRange rg = clang_getCursorExtent(a);
@@ -413,11 +412,11 @@ static int capture_form(const hl_ctx *ctx, CXCursor ref) {
   CXSourceRange r = clang_getCursorExtent(ref);
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(ctx->tu, r, &toks, &n);
+  clang_tokenize(hl_ctx_tu(ctx), r, &toks, &n);
   int form = 0;
   if (n == 1) {
     char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(ref)));
-    char *t = hl_cx(clang_getTokenSpelling(ctx->tu, toks[0]));
+    char *t = hl_cx(clang_getTokenSpelling(hl_ctx_tu(ctx), toks[0]));
     if (!strcmp(name, t)) {
       /* The token before it: '[' or ',' starts a simple capture, '=' ends
        * an init-capture's name. */
@@ -425,14 +424,14 @@ static int capture_form(const hl_ctx *ctx, CXCursor ref) {
       unsigned off;
       clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, &off);
       size_t size;
-      const char *text = clang_getFileContents(ctx->tu, file, &size);
+      const char *text = clang_getFileContents(hl_ctx_tu(ctx), file, &size);
       while (text && off > 0 && (text[off - 1] == ' ' || text[off - 1] == '\t' || text[off - 1] == '\n')) off--;
       if (text && off > 0) form = text[off - 1] == '=' ? 2 : (text[off - 1] == '[' || text[off - 1] == ',') ? 1 : 0;
     }
     free(name);
     free(t);
   }
-  clang_disposeTokens(ctx->tu, toks, n);
+  clang_disposeTokens(hl_ctx_tu(ctx), toks, n);
   return form;
 }
 
@@ -471,17 +470,14 @@ static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w,
   HL_PUSH(S->copies, S->ncopies, S->capcopies, c);
 }
 
-/* The loop around a lambda's creation, not its body's: the walker's stack
- * is cut to the lambda for the look-up and restored. */
-static int lambda_in_loop(hl_ctx *ctx) {
-  size_t k = 0, depth = ctx->depth;
-  while (k < depth && clang_getCursorKind(hl_ctx_ancestor(ctx, k)) != CXCursor_LambdaExpr) k++;
-  if (k >= depth) return 0;
-  CXCursor lambda = hl_ctx_ancestor(ctx, k);
-  ctx->depth = depth - k - 1;
-  int r = !clang_Cursor_isNull(hl_loop_around(ctx, lambda));
-  ctx->depth = depth;
-  return r;
+/* Whether the lambda around the capture being visited is created in a loop
+ * body (its own body runs when it is called, not per iteration). */
+static int lambda_in_loop(const hl_ctx *ctx) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(a)) return 0;
+    if (clang_getCursorKind(a) == CXCursor_LambdaExpr) return !clang_Cursor_isNull(hl_loop_above(ctx, k + 1, a));
+  }
 }
 
 /* A reference to a tracked declaration that is not a copy or an assigned
@@ -674,10 +670,10 @@ static int edit_at_loc(hl_ctx *ctx, CXSourceLocation l, unsigned length, const c
   clang_getFileLocation(l, &file, &line, &col, &off);
   clang_getSpellingLocation(l, &spelled, NULL, NULL, &soff);
   size_t size;
-  const char *contents = file ? clang_getFileContents(ctx->tu, file, &size) : NULL;
+  const char *contents = file ? clang_getFileContents(hl_ctx_tu(ctx), file, &size) : NULL;
   if (!contents || !clang_File_isEqual(file, spelled) || off != soff || off + length > size) return -1;
   memset(e, 0, sizeof *e);
-  e->file = hl_file_abspath(file, ctx->job->directory);
+  e->file = hl_file_abspath(file, hl_ctx_job(ctx)->directory);
   e->offset = off;
   e->length = length;
   e->line = line;
@@ -829,7 +825,7 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
   } else if (last_use(S, c)) {
     move_fix(ctx, S, c, f);
   }
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
   free(noun);
 }
 

@@ -1,11 +1,16 @@
 /* sbo/judge: whether a store allocates — the stored type's layout and
  * traits against the library's inline-buffer rule (size with the library's
  * header, alignment, the traits it requires) — and the words for why.
- * Used by sbo.c only. */
+ * Used by sbo.c, and by function_copy.c, which follows stored values into
+ * their copies. */
 #ifndef HEAPLINT_RULES_SBO_JUDGE_H
 #define HEAPLINT_RULES_SBO_JUDGE_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
+#include "util/util.h"
+
+/* The smallest capacity, a multiple of 8, that holds size bytes. */
+long hl_sbo_capacity(long size);
 
 /* The verdict on s; ask: let the type queries ask the compiler for the
  * traits the class structure cannot settle. Free v->traits. */

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
@@ -50,7 +49,7 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
     fx.blocked = p->blocked;
   }
   S->wording->fix(ctx, s, v, &fx, f);
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
   free(noun);
 }
 
@@ -101,7 +100,7 @@ static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
     return;
   }
   hl_loc loc;
-  if (!ctx->verbose || hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
+  if (!hl_ctx_verbose(ctx) || hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
   hl_ctx_remark(ctx, &loc, "%s: not decided: the stored type depends on a template parameter", S->rule);
   hl_loc_free(&loc);
 }
