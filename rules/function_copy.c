@@ -160,14 +160,21 @@ static void add_write(state *S, int d, int store, int copy, CXCursor expr) {
 /* ---- where a value goes ---- */
 
 /* The by-value wrapper parameter i of the function a call calls, when the
- * function is defined here and only this translation unit can call it. */
+ * function is defined here and only this translation unit can call it —
+ * and only by name: constructors, operators and lambdas are also called
+ * from the library's templates (std::make_unique, std::function, std::sort),
+ * whose calls the walk does not see. */
 static CXCursor param_slot(const hl_ctx *ctx, CXCursor call, unsigned i) {
   CXCursor fn = clang_getCursorReferenced(call);
   enum CXCursorKind fk = clang_getCursorKind(fn);
-  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor)
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) return clang_getNullCursor();
+  if (hl_is_function_template_specialization(fn) || (fk == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) ||
+      hl_type_is_lambda(clang_getCursorType(clang_getCursorSemanticParent(fn))))
     return clang_getNullCursor();
-  if (hl_is_function_template_specialization(fn) || (fk == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)))
-    return clang_getNullCursor();
+  char *name = hl_cx(clang_getCursorSpelling(fn));
+  int op = hl_starts_with(name, "operator");
+  free(name);
+  if (op) return clang_getNullCursor();
   enum CXLinkageKind l = clang_getCursorLinkage(fn);
   if (l != CXLinkage_Internal && l != CXLinkage_UniqueExternal) return clang_getNullCursor();
   CXCursor def = clang_getCursorDefinition(fn);

@@ -143,3 +143,20 @@ void locals(X *x, bool c) {
   run(k);
   (void)pp, (void)stolen;
 }
+
+// Functions the library's templates may call unseen: a constructor (through
+// std::make_unique), a lambda (through a std::function), an operator.
+namespace {
+struct Holder {
+  explicit Holder(cb_t cb) { cb_t copy(cb); copy(1); }
+};
+struct Functor {
+  void operator()(cb_t cb) const { cb_t copy(cb); copy(1); }
+};
+}  // namespace
+void unseen_calls(X *x) {
+  Holder h(BIG(x));
+  auto lambda = [](cb_t cb) { cb_t copy(cb); copy(1); };
+  lambda(BIG(x));
+  Functor{}(BIG(x));
+}
