@@ -96,13 +96,9 @@ static int compile_failed(const job *j) {
   return CAL_PROBES;
 }
 
-/* Compiles every part of the measuring programs at once, then links them.
- * A failure of program 0 ends the calibration; program 1 (C++23) only
- * loses the wrappers it measures. */
-int hl_cal_build(hl_cal *c) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  c->jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
-  int parts[NPROGRAMS] = {(int)(c->jobs > 4 ? 4 : c->jobs), 1};
+/* Compiles every part of the measuring programs at once; compiled[p]
+ * becomes 0 for a program that does not compile. */
+static int compile_parts(hl_cal *c, const int *parts, int *compiled) {
   job *v = NULL;
   size_t n = 0, cap = 0;
   int status = CAL_OK;
@@ -128,7 +124,6 @@ int hl_cal_build(hl_cal *c) {
     }
   }
   if (!status) run_jobs(v, n, c->jobs);
-  int compiled[NPROGRAMS] = {1, 1};
   for (size_t i = 0; i < n && !status; i++) {
     if (hl_proc_ok(&v[i].proc)) continue;
     if (v[i].program == 0 || v[i].proc.start_errno) {
@@ -138,17 +133,20 @@ int hl_cal_build(hl_cal *c) {
       for (size_t w = 0; w < c->n; w++)
         if (c->pw[w].program == v[i].program)
           hl_cal_note("%s is not measured: the probes do not compile with %s: %s", c->targets[w].name,
-               hl_cal_program_std[v[i].program], line);
+                      hl_cal_program_std[v[i].program], line);
       free(line);
     }
     compiled[v[i].program] = 0;
   }
   jobs_free(v, n);
-  if (status) return status;
+  return status;
+}
 
-  /* Link. */
-  v = NULL;
-  n = cap = 0;
+/* Links the programs whose parts compiled. */
+static int link_programs(hl_cal *c, const int *parts, const int *compiled) {
+  job *v = NULL;
+  size_t n = 0, cap = 0;
+  int status = CAL_OK;
   for (int p = 0; p < NPROGRAMS; p++) {
     if (!program_used(c, p) || !compiled[p]) continue;
     job j = {0};
@@ -182,13 +180,25 @@ int hl_cal_build(hl_cal *c) {
   return status;
 }
 
+/* Compiles every part of the measuring programs at once, then links them.
+ * A failure of program 0 ends the calibration; program 1 (C++23) only
+ * loses the wrappers it measures. */
+int hl_cal_build(hl_cal *c) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  c->jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
+  int parts[NPROGRAMS] = {(int)(c->jobs > 4 ? 4 : c->jobs), 1};
+  int compiled[NPROGRAMS] = {1, 1};
+  int status = compile_parts(c, parts, compiled);
+  return status ? status : link_programs(c, parts, compiled);
+}
+
 /* The wrapper a probe program was measuring when it died, in words. */
 static void say_crash(const hl_cal *c, const hl_proc *p, const char *err_path) {
   char *how = hl_proc_outcome(p);
   if (c->m.pending) {
     const hl_probe *t = &c->m.pending_probe;
     hl_cal_error("the probe program %s while storing a target of %ld bytes (align %ld, %s) into %s", how, t->size,
-          t->align, hl_kind_name(t->kind), c->pw[c->m.pending_wrapper].type);
+                 t->align, hl_kind_name(t->kind), c->pw[c->m.pending_wrapper].type);
   } else {
     hl_cal_error("the probe program %s", how);
   }
@@ -212,7 +222,7 @@ static int not_started(const hl_cal *c, const hl_proc *p, const char *what) {
     return CAL_INPUT;
   }
   hl_cal_error("cannot run the %s: %s%s", what, strerror(p->start_errno),
-        p->start_errno == ENOEXEC ? " (a program for another machine? see --emulator)" : "");
+               p->start_errno == ENOEXEC ? " (a program for another machine? see --emulator)" : "");
   return CAL_PROBES;
 }
 
