@@ -7,8 +7,8 @@
  * last use. See docs/rules/function-copy.md.
  *
  * The walk records, for each tracked declaration (a local variable, a
- * by-value parameter of a function only this translation unit calls, a
- * member of a class only this translation unit defines), every value put
+ * by-value parameter of a function only this translation unit calls, and
+ * only by name, a member of a class only this file defines), every value put
  * into it (a "write": a store the sbo engine judges, a copy of another
  * tracked declaration, or something unknown) and every other use; a use
  * that could change its target (a non-const member call, a move, a
