@@ -30,11 +30,12 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   hl_sb_free(&b);
 }
 
-static const hl_sbo_wording wording = {noun, NULL, NULL, fix};
+/* Not static: function-copy words the targets it follows the same way. */
+const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;
-  return hl_sbo_begin("any-sbo", &wording);
+  return hl_sbo_begin("any-sbo", &hl_any_sbo_wording);
 }
 static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
 static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }

@@ -60,11 +60,12 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
+/* Not static: function-copy words the targets it follows the same way. */
+const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;
-  return hl_sbo_begin("function-sbo", &wording);
+  return hl_sbo_begin("function-sbo", &hl_function_sbo_wording);
 }
 static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
 static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }
