@@ -171,6 +171,7 @@ static int run(check *c) {
   if (c->o.baseline && hl_baseline_check(c->o.baseline, &err)) return input_error(err);
   int status = make_jobs(c);
   if (configure(c)) return HL_EXIT_INPUT;
+  if (hl_cli_check_outputs(&c->o, &c->jobs, c->configs, &c->profiles, &err)) return input_error(err);
   if (c->o.dump_config) {
     int dumped = dump_config(c);
     return dumped != HL_EXIT_RAN ? dumped : status;

@@ -30,10 +30,11 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   hl_sb_free(&b);
 }
 
-static const hl_sbo_wording wording = {noun, NULL, NULL, fix};
+/* Not static: function-copy words the targets it follows the same way. */
+const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix};
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo",
-    &wording,
+    &hl_any_sbo_wording,
     hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
 };

@@ -60,10 +60,11 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
+/* Not static: function-copy words the targets it follows the same way. */
+const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
 
 const hl_rule hl_rule_function_sbo = {
     "function-sbo",
-    &wording,
+    &hl_function_sbo_wording,
     hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
 };

@@ -6,11 +6,13 @@
 #include "util/util.h"
 
 extern const hl_rule hl_rule_any_sbo;
+extern const hl_rule hl_rule_function_copy;
 extern const hl_rule hl_rule_function_sbo;
 extern const hl_rule hl_rule_node_container;
 
 const hl_rule *const hl_rules[] = {
     &hl_rule_any_sbo,
+    &hl_rule_function_copy,
     &hl_rule_function_sbo,
     &hl_rule_node_container,
     NULL,

@@ -105,7 +105,7 @@ static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *f
   size_t out = 0;
   for (size_t i = 0; i < found->n; i++) {
     hl_finding *f = found->v[i];
-    if (cfg->has_header_re && strcmp(f->loc.file, job->file) && regexec(&cfg->header_re, f->loc.file, 0, NULL, 0)) {
+    if (cfg->header_re && strcmp(f->loc.file, job->file) && !hl_ere_match(cfg->header_re, f->loc.file)) {
       hl_finding_free(f);
       continue;
     }

@@ -595,6 +595,7 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     return NULL;
   }
   close(fd);
+  int tracked = hl_temp_track(pch); /* a Ctrl-C meanwhile removes it */
   CXTranslationUnit q = NULL;
   if (clang_saveTranslationUnit(T->tu, pch, clang_defaultSaveOptions(T->tu)) == CXSaveError_None) {
     /* The file's forced includes are in the saved unit already. */
@@ -623,6 +624,7 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     free(args);
   }
   unlink(pch);
+  hl_temp_untrack(tracked);
   free(pch);
   return q;
 }

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/util.h"
 
@@ -52,8 +53,9 @@ const char hl_cli_usage[] =
     "  0  analysis ran (warnings alone do not fail it)\n"
     "  1  there were errors (a rule set to error, warnings-as-errors, an unmatched\n"
     "     NOLINTBEGIN), or warnings and --werror was given\n"
-    "  2  usage or input error: bad option, missing file, unusable compile database,\n"
-    "     profile, configuration or baseline, unwritable output\n"
+    "  2  usage or input error: bad option, missing file, an input that is not a\n"
+    "     regular file or is over 256 MiB, unusable compile database, profile,\n"
+    "     configuration or baseline, unwritable output, an output that is an input\n"
     "  3  a translation unit could not be parsed (the others are still analyzed)\n"
     "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
     "     read-only, or two fixes conflict); the others were applied\n";
@@ -169,4 +171,57 @@ void hl_cli_free(hl_options *o) {
   hl_strv_free(&o->extra_after);
   hl_strv_free(&o->profiles);
   memset(o, 0, sizeof *o);
+}
+
+typedef struct named {
+  const char *path, *what;
+} named;
+
+int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
+                         const hl_profile_set *profiles, char **err) {
+  const named outputs[] = {{o->output, "the report (-o)"},
+                           {o->write_baseline, "the baseline (--write-baseline)"},
+                           {o->export_fixes, "the fixes (--export-fixes)"}};
+  size_t nout = sizeof outputs / sizeof *outputs;
+  named *in = NULL;
+  size_t nin = 0, cap = 0;
+  for (size_t i = 0; i < jobs->n; i++) HL_PUSH(in, nin, cap, ((named){jobs->v[i].file, "a source file"}));
+  char *db = NULL;
+  if (o->build_path) {
+    struct stat st;
+    db = stat(o->build_path, &st) == 0 && S_ISDIR(st.st_mode) ? hl_xasprintf("%s/compile_commands.json", o->build_path)
+                                                               : hl_xstrdup(o->build_path);
+    HL_PUSH(in, nin, cap, ((named){db, "the compile database"}));
+  }
+  if (o->baseline) HL_PUSH(in, nin, cap, ((named){o->baseline, "the baseline it reads"}));
+  hl_strv loaded = {0}, named_profiles = {0};
+  hl_configs_files(configs, &loaded, &named_profiles);
+  for (size_t i = 0; i < loaded.n; i++) HL_PUSH(in, nin, cap, ((named){loaded.v[i], "a configuration file"}));
+  for (size_t i = 0; i < named_profiles.n; i++) HL_PUSH(in, nin, cap, ((named){named_profiles.v[i], "a profile"}));
+  for (size_t i = 0; i < profiles->nbase; i++) HL_PUSH(in, nin, cap, ((named){profiles->base[i]->path, "a profile"}));
+  for (size_t i = 0; i < profiles->nextra; i++) HL_PUSH(in, nin, cap, ((named){profiles->extra[i]->path, "a profile"}));
+
+  int rc = 0;
+  for (size_t k = 0; k < nout && !rc; k++) {
+    if (!outputs[k].path) continue;
+    for (size_t i = 0; i < nin && !rc; i++)
+      if (hl_same_file(outputs[k].path, in[i].path)) {
+        *err = hl_xasprintf("%s: refusing to write %s there: it is an input of this run (%s)", outputs[k].path, outputs[k].what,
+                            in[i].what);
+        rc = -1;
+      }
+    struct stat st;
+    int special = stat(outputs[k].path, &st) == 0 && !S_ISREG(st.st_mode);
+    for (size_t m = 0; m < k && !rc && !special; m++)
+      if (outputs[m].path && hl_same_file(outputs[k].path, outputs[m].path)) {
+        *err = hl_xasprintf("%s: refusing to write %s there: %s goes there too", outputs[k].path, outputs[k].what,
+                            outputs[m].what);
+        rc = -1;
+      }
+  }
+  hl_strv_free(&loaded);
+  hl_strv_free(&named_profiles);
+  free(db);
+  free(in);
+  return rc;
 }

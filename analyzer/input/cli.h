@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+#include "input/config.h"
+#include "input/jobs.h"
+#include "input/profile.h"
 #include "util/strv.h"
 
 typedef struct hl_options {
@@ -30,6 +33,15 @@ typedef struct hl_options {
 
 /* Returns 0, or -1 with *err (caller frees). */
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err);
+
+/* An output (-o, --write-baseline, --export-fixes) must not overwrite an
+ * input of the run: a source, the compile database, a configuration, a
+ * profile, the baseline read; nor two outputs be one file (unless it is not
+ * a regular file: two outputs to /dev/null are fine). Compared as files
+ * (device and inode), not as strings. Returns 0, or -1 with *err naming
+ * the path, the output and the input. */
+int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
+                         const hl_profile_set *profiles, char **err);
 void hl_cli_free(hl_options *o);
 
 extern const char hl_cli_usage[];

@@ -48,24 +48,12 @@ void hl_jobs_free(hl_jobs *jobs) {
 
 static const char *lang_name(hl_lang l) { return l == HL_LANG_C ? "C" : "not C or C++"; }
 
-/* Checks that path names a readable regular file. */
+/* Checks that path names a readable regular file (a FIFO or a device would
+ * block the parse, or never end). */
 static int check_source(const char *path, hl_strv *errs) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    hl_strv_addf(errs, "%s: cannot analyze: %s", path, strerror(errno));
-    return -1;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    hl_strv_addf(errs, "%s: cannot analyze: is a directory", path);
-    return -1;
-  }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    hl_strv_addf(errs, "%s: cannot analyze: %s", path, strerror(errno));
-    return -1;
-  }
-  fclose(f);
-  return 0;
+  int e = hl_check_file(path);
+  if (e) hl_strv_addf(errs, "%s: cannot analyze: %s", path, hl_read_error(e));
+  return e ? -1 : 0;
 }
 
 static const char *x_flag_in(char *const *flags, size_t n) {
@@ -177,7 +165,7 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
     free(path);
     if (e) {
       hl_strv_addf(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
-                  a + 1, strerror(e));
+                  a + 1, hl_read_error(e));
       return -1;
     }
     hl_strv words = {0};
@@ -231,11 +219,10 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
   }
   /* A stale database lists files that are gone: say so, not "could not
    * parse" (exit 2, and the other entries are still analyzed). */
-  struct stat st;
-  int found = stat(j.file, &st) == 0;
-  if (!found || !S_ISREG(st.st_mode)) {
+  int e = hl_check_file(j.file);
+  if (e) {
     hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
-                !found ? strerror(errno) : S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+                hl_read_error(e));
     job_free(&j);
     return -1;
   }
@@ -307,9 +294,9 @@ static int strings_only(json_t *a) {
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
  * the database is checked here first: 0 when it has the shape of a compile
  * database, else -1 with the reason, line and column in errs. */
-static int check_db(const char *json_path, hl_strv *errs) {
+static int check_db(const char *json_path, const char *text, size_t len, hl_strv *errs) {
   json_error_t e;
-  json_t *root = json_load_file(json_path, 0, &e);
+  json_t *root = json_loadb(text, len, 0, &e);
   if (!root) {
     if (e.line > 0)
       hl_strv_addf(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
@@ -350,6 +337,46 @@ static int check_db(const char *json_path, hl_strv *errs) {
   return rc;
 }
 
+/* A database that lists one command many times (a generator's bug, or
+ * concatenated databases) would have it parsed as often: the copies are
+ * dropped before any parse. Two entries are the same when their jobs are
+ * (file, directory, cleaned arguments), found by hash first. */
+typedef struct job_hashes {
+  unsigned long long *v;
+  size_t n, cap;
+} job_hashes;
+
+static unsigned long long job_hash(const hl_job *j) {
+  unsigned long long h = hl_fnv1a(j->file, strlen(j->file) + 1);
+  for (size_t i = 0; i < j->nargs; i++) h = hl_fnv1a_more(h, j->args[i], strlen(j->args[i]) + 1);
+  return h;
+}
+
+static int same_job(const hl_job *a, const hl_job *b) {
+  if (strcmp(a->file, b->file) || a->nargs != b->nargs || !a->directory != !b->directory ||
+      (a->directory && strcmp(a->directory, b->directory)))
+    return 0;
+  for (size_t i = 0; i < a->nargs; i++)
+    if (strcmp(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
+/* The jobs from first on came from this database: drops the last one when
+ * an earlier one is the same, else remembers its hash (H is parallel to
+ * jobs->v[first...]). */
+static void drop_duplicate(hl_jobs *jobs, size_t first, job_hashes *H) {
+  if (jobs->n - first == H->n) return; /* add_db_command added nothing */
+  hl_job *last = &jobs->v[jobs->n - 1];
+  unsigned long long h = job_hash(last);
+  for (size_t i = 0; i < H->n; i++)
+    if (H->v[i] == h && same_job(&jobs->v[first + i], last)) {
+      job_free(last);
+      jobs->n--;
+      return;
+    }
+  HL_PUSH(H->v, H->n, H->cap, h);
+}
+
 int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs) {
   struct stat st;
   if (stat(builddir, &st) != 0) {
@@ -372,18 +399,17 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     }
   }
   int rc = -1;
-  if (stat(json, &st) == 0 && !S_ISREG(st.st_mode)) {
-    hl_strv_addf(errs, "%s: cannot read the compile database: not a regular file", json);
+  char *text = NULL;
+  size_t len = 0;
+  int e = hl_read_file(json, &text, &len);
+  if (e) {
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, hl_read_error(e),
+                e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
     goto out;
   }
-  FILE *f = fopen(json, "rb");
-  if (!f) {
-    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),
-                errno == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
-    goto out;
-  }
-  fclose(f);
-  if (check_db(json, errs)) goto out;
+  e = check_db(json, text, len, errs);
+  free(text);
+  if (e) goto out;
 
   CXCompilationDatabase_Error err;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
@@ -393,6 +419,8 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     goto out;
   }
   rc = 0;
+  size_t first = jobs->n;
+  job_hashes hashes = {0};
   if (nfiles == 0) {
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
@@ -400,7 +428,10 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
       hl_strv_addf(errs, "%s: the compile database contains no compile commands", json);
       rc = -1;
     }
-    for (unsigned i = 0; i < n; i++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
+    for (unsigned i = 0; i < n; i++) {
+      add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
+      drop_duplicate(jobs, first, &hashes);
+    }
     clang_CompileCommands_dispose(cmds);
   } else {
     for (size_t i = 0; i < nfiles; i++) {
@@ -410,11 +441,15 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
       if (n == 0)
         hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
-      for (unsigned k = 0; k < n; k++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
+      for (unsigned k = 0; k < n; k++) {
+        add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
+        drop_duplicate(jobs, first, &hashes);
+      }
       if (cmds) clang_CompileCommands_dispose(cmds);
       free(abs);
     }
   }
+  free(hashes.v);
   clang_CompilationDatabase_dispose(db);
 out:
   free(dir);

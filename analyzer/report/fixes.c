@@ -277,7 +277,7 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
     char *why = NULL;
     int err = 0;
     if (stat(F->path, &stats[j]) != 0 || (err = hl_read_file(F->path, &contents[j], &lengths[j])) != 0)
-      why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), strerror(err ? err : errno));
+      why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), err ? hl_read_error(err) : strerror(errno));
     /* Read-only: no write bit at all (root could still write it, but the
      * owner said not to), or not writable by this user. */
     else if (!(stats[j].st_mode & 0222) || access(F->path, W_OK) != 0)

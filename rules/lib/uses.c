@@ -129,8 +129,10 @@ static int never_repeats(CXCursor loop) {
   return never;
 }
 
-CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
-  for (size_t k = 0;; k++) {
+CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) { return hl_loop_above(ctx, 0, self); }
+
+CXCursor hl_loop_above(const hl_ctx *ctx, size_t from, CXCursor self) {
+  for (size_t k = from;; k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
     switch (clang_getCursorKind(a)) {
     case CXCursor_ForStmt:
@@ -139,7 +141,7 @@ CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
     case CXCursor_DoStmt: {
       /* Only the body repeats: a for-init or a range-init runs once. */
       CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? hl_first_child(a) : hl_last_child(a);
-      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
+      if (clang_equalCursors(k == from ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
       break;
     }
     case CXCursor_LambdaExpr:

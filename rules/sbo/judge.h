@@ -1,7 +1,8 @@
 /* sbo/judge: whether a store allocates — the stored type's layout and
  * traits against the library's inline-buffer rule (size with the library's
  * header, alignment, the traits it requires) — and the words for why.
- * Used by sbo.c only. */
+ * Used by sbo.c, and by function_copy.c, which follows stored values into
+ * their copies. */
 #ifndef HEAPLINT_RULES_SBO_JUDGE_H
 #define HEAPLINT_RULES_SBO_JUDGE_H
 

@@ -164,9 +164,16 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
   int ok = 1, success = 1;
   for (size_t i = 0; i < n && ok; i++) {
     json_error_t e;
-    json_t *log = json_load_file(paths[i], 0, &e);
+    char *text = NULL;
+    size_t len = 0;
+    int rerr = hl_read_file(paths[i], &text, &len);
+    json_t *log = rerr ? NULL : json_loadb(text, len, 0, &e);
+    free(text);
     json_t *r = log ? json_array_get(json_object_get(log, "runs"), 0) : NULL;
-    if (!log) {
+    if (rerr) {
+      *err = hl_xasprintf("%s: cannot read: %s", paths[i], hl_read_error(rerr));
+      ok = 0;
+    } else if (!log) {
       *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: not JSON: %s", paths[i], e.line, e.column, e.text)
                         : hl_xasprintf("%s: cannot read: %s", paths[i], e.text);
       ok = 0;
@@ -199,7 +206,7 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
     ok = 0;
   }
   if (ok) {
-    qsort(all, nall, sizeof *all, result_order);
+    if (nall) qsort(all, nall, sizeof *all, result_order); /* all is NULL when there are none */
     json_t *results = json_array();
     for (size_t i = 0; i < nall; i++) {
       /* The same finding from two shards (a header both included) once. */
