@@ -45,10 +45,12 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-#if defined(__cpp_sized_deallocation)
+// The sized forms too, though C++11 code does not call them: a standard
+// library built for a later standard (libc++.so) does, and would otherwise
+// free through the default (or the sanitizer's) operator delete what this
+// operator new took from malloc.
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-#endif
 #endif
 
 #endif

@@ -522,6 +522,19 @@ static void noexcept_function_refs() {
 }
 #endif
 
+#if __cplusplus >= 201703L
+// The runtime's helpers must not compete with std's through argument-
+// dependent lookup: an unqualified invoke or launder on an inplace_function
+// (whose base class lives in hl::detail) picks std's alone.
+static void unqualified_std_calls() {
+  fn f = twice;
+  using std::invoke;
+  using std::launder;
+  fn* p = launder(&f);
+  CHECK(invoke(*p, 2) == 4);
+}
+#endif
+
 #if defined(__cpp_nontype_template_parameter_auto)
 struct account {
   int balance;
@@ -571,6 +584,9 @@ int main() {
 #endif
 #if defined(__cpp_nontype_template_parameter_auto)
   nontype_function_refs();
+#endif
+#if __cplusplus >= 201703L
+  unqualified_std_calls();
 #endif
   CHECK(tracked::alive == 0);
   return hl_test::failures();

@@ -90,7 +90,7 @@ template <std::size_t N, std::size_t C> struct fits<source_alignment<N>, alignme
   static constexpr bool value = N <= C && C % N == 0;
 };
 
-template <class T> T* launder(T* p) noexcept {
+template <class T> T* launder_ptr(T* p) noexcept {
 #if defined(__cpp_lib_launder)
   return std::launder(p);
 #else
@@ -98,8 +98,8 @@ template <class T> T* launder(T* p) noexcept {
 #endif
 }
 // target<void>() names these; there is nothing to launder.
-inline void* launder(void* p) noexcept { return p; }
-inline const void* launder(const void* p) noexcept { return p; }
+inline void* launder_ptr(void* p) noexcept { return p; }
+inline const void* launder_ptr(const void* p) noexcept { return p; }
 
 // One table per target type and signature: how to call, copy, move and
 // destroy it. Null copy/relocate mean "copy the bytes" (trivially copyable
@@ -120,20 +120,20 @@ template <class Invoker> struct inplace_vtable {
 // Finds the target in the buffer, for sig<...>::invoke_as.
 struct in_buffer {
   using object = void*;
-  template <class F> static F& get(void* p) noexcept { return *detail::launder(static_cast<F*>(p)); }
+  template <class F> static F& get(void* p) noexcept { return *detail::launder_ptr(static_cast<F*>(p)); }
 };
 
 template <class F> void copy_target(void* dst, const void* src) {
-  ::new (dst) F(*detail::launder(static_cast<const F*>(src)));
+  ::new (dst) F(*detail::launder_ptr(static_cast<const F*>(src)));
 }
 
 template <class F> void relocate_target(void* dst, void* src) {
-  F* from = detail::launder(static_cast<F*>(src));
+  F* from = detail::launder_ptr(static_cast<F*>(src));
   ::new (dst) F(std::move(*from));
   from->~F();
 }
 
-template <class F> void destroy_target(void* p) { detail::launder(static_cast<F*>(p))->~F(); }
+template <class F> void destroy_target(void* p) { detail::launder_ptr(static_cast<F*>(p))->~F(); }
 
 using copy_fn = void (*)(void*, const void*);
 using relocate_fn = void (*)(void*, void*);
@@ -391,13 +391,13 @@ class inplace_function
 
   template <class T> T* target() noexcept {
     return s_.ops->size != 0 && *s_.ops->type == typeid(T)
-               ? detail::launder(reinterpret_cast<T*>(s_.bytes))
+               ? detail::launder_ptr(reinterpret_cast<T*>(s_.bytes))
                : nullptr;
   }
 
   template <class T> const T* target() const noexcept {
     return s_.ops->size != 0 && *s_.ops->type == typeid(T)
-               ? detail::launder(reinterpret_cast<const T*>(s_.bytes))
+               ? detail::launder_ptr(reinterpret_cast<const T*>(s_.bytes))
                : nullptr;
   }
 #endif

@@ -34,6 +34,9 @@ template <class T> struct is_reference_wrapper<std::reference_wrapper<T>> : std:
 
 // INVOKE(f, t, args...) as [func.require] defines it: member function and
 // data pointers on an object, a reference_wrapper or a pointer, or a call.
+// Named invoke_fn, not invoke: hl::inplace_function has a base class in
+// this namespace, so an unqualified invoke(f, ...) in user code would find
+// it by argument-dependent lookup next to std::invoke.
 // g++ 12 at -O2, once it sees through the type-erased call, reports the
 // member function call's check for a virtual target as reading past a small
 // class (-Warray-bounds); that read never happens for a non-virtual one.
@@ -44,7 +47,7 @@ template <class T> struct is_reference_wrapper<std::reference_wrapper<T>> : std:
 template <class M, class C, class T, class... A,
           enable_if_t<std::is_function<M>::value && std::is_base_of<C, remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t, A&&... a) noexcept(noexcept((std::forward<T>(t).*f)(std::forward<A>(a)...)))
+auto invoke_fn(M C::*f, T&& t, A&&... a) noexcept(noexcept((std::forward<T>(t).*f)(std::forward<A>(a)...)))
     -> decltype((std::forward<T>(t).*f)(std::forward<A>(a)...)) {
   return (std::forward<T>(t).*f)(std::forward<A>(a)...);
 }
@@ -52,7 +55,7 @@ auto invoke(M C::*f, T&& t, A&&... a) noexcept(noexcept((std::forward<T>(t).*f)(
 template <class M, class C, class T, class... A,
           enable_if_t<std::is_function<M>::value && is_reference_wrapper<remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t, A&&... a) noexcept(noexcept((t.get().*f)(std::forward<A>(a)...)))
+auto invoke_fn(M C::*f, T&& t, A&&... a) noexcept(noexcept((t.get().*f)(std::forward<A>(a)...)))
     -> decltype((t.get().*f)(std::forward<A>(a)...)) {
   return (t.get().*f)(std::forward<A>(a)...);
 }
@@ -61,7 +64,7 @@ template <class M, class C, class T, class... A,
           enable_if_t<std::is_function<M>::value && !std::is_base_of<C, remove_cvref_t<T>>::value &&
                           !is_reference_wrapper<remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t, A&&... a) noexcept(noexcept(((*std::forward<T>(t)).*f)(std::forward<A>(a)...)))
+auto invoke_fn(M C::*f, T&& t, A&&... a) noexcept(noexcept(((*std::forward<T>(t)).*f)(std::forward<A>(a)...)))
     -> decltype(((*std::forward<T>(t)).*f)(std::forward<A>(a)...)) {
   return ((*std::forward<T>(t)).*f)(std::forward<A>(a)...);
 }
@@ -72,14 +75,14 @@ auto invoke(M C::*f, T&& t, A&&... a) noexcept(noexcept(((*std::forward<T>(t)).*
 template <class M, class C, class T,
           enable_if_t<!std::is_function<M>::value && std::is_base_of<C, remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t) noexcept -> decltype(std::forward<T>(t).*f) {
+auto invoke_fn(M C::*f, T&& t) noexcept -> decltype(std::forward<T>(t).*f) {
   return std::forward<T>(t).*f;
 }
 
 template <class M, class C, class T,
           enable_if_t<!std::is_function<M>::value && is_reference_wrapper<remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t) noexcept -> decltype(t.get().*f) {
+auto invoke_fn(M C::*f, T&& t) noexcept -> decltype(t.get().*f) {
   return t.get().*f;
 }
 
@@ -87,20 +90,20 @@ template <class M, class C, class T,
           enable_if_t<!std::is_function<M>::value && !std::is_base_of<C, remove_cvref_t<T>>::value &&
                           !is_reference_wrapper<remove_cvref_t<T>>::value,
                       int> = 0>
-auto invoke(M C::*f, T&& t) noexcept(noexcept(*std::forward<T>(t))) -> decltype((*std::forward<T>(t)).*f) {
+auto invoke_fn(M C::*f, T&& t) noexcept(noexcept(*std::forward<T>(t))) -> decltype((*std::forward<T>(t)).*f) {
   return (*std::forward<T>(t)).*f;
 }
 
 template <class F, class... A, enable_if_t<!std::is_member_pointer<decay_t<F>>::value, int> = 0>
-auto invoke(F&& f, A&&... a) noexcept(noexcept(std::forward<F>(f)(std::forward<A>(a)...)))
+auto invoke_fn(F&& f, A&&... a) noexcept(noexcept(std::forward<F>(f)(std::forward<A>(a)...)))
     -> decltype(std::forward<F>(f)(std::forward<A>(a)...)) {
   return std::forward<F>(f)(std::forward<A>(a)...);
 }
 
 template <class Void, class F, class... A> struct invoke_result_impl {};
 template <class F, class... A>
-struct invoke_result_impl<decltype(void(detail::invoke(std::declval<F>(), std::declval<A>()...))), F, A...> {
-  using type = decltype(detail::invoke(std::declval<F>(), std::declval<A>()...));
+struct invoke_result_impl<decltype(void(detail::invoke_fn(std::declval<F>(), std::declval<A>()...))), F, A...> {
+  using type = decltype(detail::invoke_fn(std::declval<F>(), std::declval<A>()...));
 };
 template <class F, class... A> struct invoke_result : invoke_result_impl<void, F, A...> {};
 
@@ -123,13 +126,13 @@ struct invocable_r<enable_if_t<!std::is_void<typename invoke_result<F, A...>::ty
   using result = typename invoke_result<F, A...>::type;
   static constexpr bool value = std::is_void<R>::value || std::is_convertible<result, R>::value;
   static constexpr bool nothrow =
-      value && noexcept(detail::invoke(std::declval<F>(), std::declval<A>()...)) &&
+      value && noexcept(detail::invoke_fn(std::declval<F>(), std::declval<A>()...)) &&
       nothrow_converts<result, R>::value;
 };
 template <class R, class F, class... A>
 struct invocable_r<enable_if_t<std::is_void<typename invoke_result<F, A...>::type>::value>, R, F, A...> {
   static constexpr bool value = std::is_void<R>::value;
-  static constexpr bool nothrow = value && noexcept(detail::invoke(std::declval<F>(), std::declval<A>()...));
+  static constexpr bool nothrow = value && noexcept(detail::invoke_fn(std::declval<F>(), std::declval<A>()...));
 };
 
 template <class R, class F, class... A>
@@ -140,12 +143,12 @@ struct is_nothrow_invocable_r : std::integral_constant<bool, invocable_r<void, R
 // INVOKE<R>: the result converted to R, or discarded when R is void.
 template <class R, bool = std::is_void<R>::value> struct invoke_r {
   template <class F, class... A> static R call(F&& f, A&&... a) {
-    return detail::invoke(std::forward<F>(f), std::forward<A>(a)...);
+    return detail::invoke_fn(std::forward<F>(f), std::forward<A>(a)...);
   }
 };
 template <class R> struct invoke_r<R, true> {
   template <class F, class... A> static R call(F&& f, A&&... a) {
-    detail::invoke(std::forward<F>(f), std::forward<A>(a)...);
+    detail::invoke_fn(std::forward<F>(f), std::forward<A>(a)...);
   }
 };
 
