@@ -22,11 +22,13 @@
  *       expression, the debug line table at the call, and a statement may
  *       span lines. */
 #define _GNU_SOURCE
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,11 +175,20 @@ static int by_file_line(const void *a, const void *b) {
   return (x->kind > y->kind) - (x->kind < y->kind);
 }
 
-/* Addresses to source lines, cached (a trace repeats its call sites). */
+/* One row of the program's line tables. */
+typedef struct row {
+  Dwarf_Addr addr;
+  const char *file; /* owned by libdw */
+  int line, end;    /* end: the end of a sequence, no code at addr */
+} row;
+
+/* Addresses to source lines, cached (a trace repeats its call sites). The
+ * rows of every unit's line table are read once and searched: libdw's own
+ * lookup needs .debug_aranges, which clang does not emit by default. */
 typedef struct resolver {
   Dwfl *dwfl;
-  Dwfl_Module *mod;
-  GElf_Addr bias;
+  row *rows;
+  size_t nrows;
   struct cached {
     uint64_t addr;
     char *file; /* NULL: no line, or not under the root */
@@ -187,6 +198,14 @@ typedef struct resolver {
   char root[PATH_MAX];
   size_t rootlen;
 } resolver;
+
+/* By address; at one address the end of a sequence sorts first, so that
+ * the row that starts code there wins. */
+static int by_addr(const void *a, const void *b) {
+  const row *x = a, *y = b;
+  if (x->addr != y->addr) return (x->addr > y->addr) - (x->addr < y->addr);
+  return y->end - x->end;
+}
 
 static const Dwfl_Callbacks offline_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
@@ -204,13 +223,39 @@ static int resolver_open(resolver *r, const char *root, const char *prog) {
   r->dwfl = dwfl_begin(&offline_callbacks);
   if (!r->dwfl) return -1;
   /* The traces hold link-time addresses (run-time ones minus the load
-   * address); libdwfl places an offline PIE at an address of its own, the
-   * bias. */
-  r->mod = dwfl_report_offline(r->dwfl, "prog", prog, -1);
-  if (!r->mod || dwfl_report_end(r->dwfl, NULL, NULL) != 0 || !dwfl_module_getelf(r->mod, &r->bias)) {
+   * address), as the line tables do: libdwfl's bias (where it placed the
+   * file) does not apply. */
+  Dwfl_Module *mod = dwfl_report_offline(r->dwfl, "prog", prog, -1);
+  Dwarf *dw = NULL;
+  Dwarf_Addr bias;
+  if (!mod || dwfl_report_end(r->dwfl, NULL, NULL) != 0 || !(dw = dwfl_module_getdwarf(mod, &bias))) {
     fprintf(stderr, "hl-realcode: %s: %s\n", prog, dwfl_errmsg(-1));
     return -1;
   }
+  size_t cap = 0;
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die cu;
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+      for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln = 0;
+        bool end = false;
+        if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || dwarf_lineendsequence(l, &end)) continue;
+        if (r->nrows == cap) {
+          cap = cap ? cap * 2 : 65536;
+          r->rows = xrealloc(r->rows, cap * sizeof *r->rows);
+        }
+        r->rows[r->nrows++] = (row){a, dwarf_linesrc(l, NULL, NULL), ln, end};
+      }
+    }
+    off = next;
+  }
+  qsort(r->rows, r->nrows, sizeof *r->rows, by_addr);
   return 0;
 }
 
@@ -224,9 +269,18 @@ static const struct cached *resolve(resolver *r, uint64_t ret) {
   }
   struct cached *c = &r->cache[r->ncache++];
   *c = (struct cached){ret, NULL, 0};
-  Dwfl_Line *l = dwfl_module_getsrc(r->mod, ret - 1 + r->bias);
-  int line = 0;
-  const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+  /* The last row at or before the call (the line tables hold link-time
+   * addresses, as the traces do). */
+  Dwarf_Addr a = ret - 1;
+  size_t lo = 0, hi = r->nrows;
+  while (lo < hi) {
+    size_t m = (lo + hi) / 2;
+    if (r->rows[m].addr <= a) lo = m + 1;
+    else hi = m;
+  }
+  const row *at = lo > 0 && !r->rows[lo - 1].end ? &r->rows[lo - 1] : NULL;
+  int line = at ? at->line : 0;
+  const char *file = at ? at->file : NULL;
   char real[PATH_MAX];
   if (file && line > 0 && realpath(file, real) && !strncmp(real, r->root, r->rootlen) && real[r->rootlen] == '/') {
     c->file = xstrdup(real);
@@ -289,6 +343,7 @@ static int cmd_report(const char *root, const char *prog, const char *trace) {
   free(s.v);
   for (size_t i = 0; i < r.ncache; i++) free(r.cache[i].file);
   free(r.cache);
+  free(r.rows);
   dwfl_end(r.dwfl);
   return 0;
 }

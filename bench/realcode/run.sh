@@ -7,12 +7,13 @@
 # project's own files, and compares those lines with heaplint's findings on
 # the project's compile database. See bench/realcode/README.md.
 #
-#   bench/realcode/run.sh [-o OUT] [-H HEAPLINT] [-l LIBS] PROJECT SRC
+#   bench/realcode/run.sh [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC
 #
 # PROJECT names a recipe below (how to configure, build and run its tests);
 # SRC is a checkout of it (never part of this repository). LIBS is
-# "libstdc++ libc++" by default. OUT (default build-realcode/PROJECT) gets,
-# per library: the build, funcs.txt, trace.txt, lines.txt (per source line:
+# "libstdc++ libc++" by default; TAGS, the test files to run (Catch2 file
+# tags, e.g. "[#test_dispatcher_basic]"), all by default. OUT (default
+# build-realcode/PROJECT) gets, per library: the build, funcs.txt, trace.txt, lines.txt (per source line:
 # kind, calls, allocations, allocating calls), heaplint.json and
 # compare.txt; lines-user.txt and compare-user.txt charge each allocation to
 # the innermost call site in the project's tests instead (the user's line
@@ -21,17 +22,18 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-out= heaplint="$top/build/bin/heaplint" libs="libstdc++ libc++"
-while getopts o:H:l: opt; do
+out= heaplint="$top/build/bin/heaplint" libs="libstdc++ libc++" tags=
+while getopts o:H:l:t: opt; do
   case $opt in
     o) out=$OPTARG ;;
     H) heaplint=$OPTARG ;;
     l) libs=$OPTARG ;;
-    *) echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] PROJECT SRC" >&2; exit 2 ;;
+    t) tags=$OPTARG ;;
+    *) echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] PROJECT SRC" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC" >&2; exit 2; }
 project=$1
 src=$(cd "$2" && pwd)
 out=${out:-build-realcode/$project}
@@ -78,11 +80,13 @@ for lib in $libs; do
   # One process per test file (Catch2's file-name tags): a test that dies
   # (the multi-threaded ones are timing-dependent, and instrumented code is
   # slow) takes only its own file's records with it.
-  for tag in $("$prog" --list-tags -# | grep -o '\[#[^]]*\]'); do
+  set -f # the tags look like glob patterns
+  for tag in ${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}; do
     (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs.txt" HL_TRACE_OUT="$dir/trace.txt" \
       LD_PRELOAD="$out/libhltrace.so" "$prog" -# "$tag" >>"$dir/test.log" 2>&1) ||
       echo "$0: $tests $tag failed (see $dir/test.log); its records still count" >&2
   done
+  set +f
   "$out/hl-realcode" report "$src" "$prog" "$dir/trace.txt" >"$dir/lines.txt"
   "$out/hl-realcode" report "$src/$user" "$prog" "$dir/trace.txt" >"$dir/lines-user.txt"
 
