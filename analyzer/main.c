@@ -308,6 +308,29 @@ int main(int argc, char **argv) {
   size_t nolint = hl_suppress(&findings, S, main_files.v, main_files.n);
   hl_findings_finish(&findings);
   hl_findings_fingerprint(&findings, S, root);
+  /* The sites not decided are no findings: out of the baseline, the counts
+   * and the text report. -v lists them; json and sarif carry them with
+   * --report-undecided. */
+  hl_findings undecided = {0};
+  size_t kept = 0;
+  for (size_t i = 0; i < findings.n; i++) {
+    if (findings.v[i]->undecided) HL_PUSH(undecided.v, undecided.n, undecided.cap, findings.v[i]);
+    else findings.v[kept++] = findings.v[i];
+  }
+  findings.n = kept;
+  hl_msgs reasons = {0};
+  size_t *per_reason = hl_xcalloc(undecided.n ? undecided.n : 1, sizeof *per_reason);
+  for (size_t i = 0; i < undecided.n; i++) {
+    const hl_finding *f = undecided.v[i];
+    size_t r = 0;
+    while (r < reasons.n && strcmp(reasons.v[r], f->undecided)) r++;
+    if (r == reasons.n) hl_msgs_add(&reasons, "%s", f->undecided);
+    per_reason[r]++;
+    if (o.verbose)
+      fprintf(stderr, "%s:%u:%u: remark: %s: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->rule,
+              f->message);
+  }
+  size_t nundecided = undecided.n;
   if (o.write_baseline && hl_baseline_write(o.write_baseline, &findings, root, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
@@ -326,6 +349,10 @@ int main(int argc, char **argv) {
   for (; hl_rules[ninfos] && ninfos < 64; ninfos++)
     infos[ninfos] = (hl_rule_info){hl_rules[ninfos]->id, hl_rules[ninfos]->summary, hl_rules[ninfos]->description};
   hl_emit_info info = {HEAPLINT_VERSION, root, infos, ninfos, analyzed, failed, (const char *const *)failed_files.v};
+  if (o.report_undecided && strcmp(o.format, "text")) {
+    hl_findings_take(&findings, &undecided);
+    hl_findings_finish(&findings);
+  }
   if (emit(&o, &findings, S, &info)) status = EXIT_INPUT;
   hl_sources_free(S);
   if (o.export_fixes) {
@@ -355,6 +382,11 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < targets.n; i++) hl_sb_printf(&line, "%s%s", i ? "; " : "", targets.v[i]);
       hl_sb_puts(&line, ")");
     }
+    if (nundecided) {
+      hl_sb_printf(&line, "; %zu site%s not decided: ", nundecided, nundecided == 1 ? "" : "s");
+      for (size_t r = 0; r < reasons.n; r++) hl_sb_printf(&line, "%s%s (%zu)", r ? ", " : "", reasons.v[r], per_reason[r]);
+      if (!o.verbose) hl_sb_puts(&line, "; -v lists them");
+    }
     if (nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", nolint);
     if (in_baseline) hl_sb_printf(&line, "; %ld in the baseline", in_baseline);
     if (o.fix)
@@ -372,6 +404,9 @@ int main(int argc, char **argv) {
   hl_msgs_free(&targets);
   hl_msgs_free(&failed_files);
   hl_msgs_free(&main_files);
+  hl_msgs_free(&reasons);
+  free(per_reason);
+  hl_findings_free(&undecided);
   hl_findings_free(&findings);
 done:
   for (size_t i = 0; results && i < jobs.n; i++) hl_tu_result_free(&results[i]);

@@ -60,7 +60,17 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
+/* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
+ * libc++ std::__bind<...> (std::__bind_front_t<...>). */
+static char *probed_noun(const char *type) {
+  if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
+  if (strstr(type, "_Bind_front<") || strstr(type, "__bind_front")) return hl_xstrdup("std::bind_front result");
+  if (strstr(type, "_Bind<") || strstr(type, "__bind<")) return hl_xstrdup("std::bind result");
+  if (strstr(type, "(*)")) return hl_xstrdup("function pointer");
+  return hl_xasprintf("functor '%s'", type);
+}
+
+static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, probed_noun};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;

@@ -14,6 +14,7 @@
 #include "report/finding.h"
 #include "input/jobs.h"
 #include "input/profile.h"
+#include "engine/instprobe.h"
 #include "engine/typeinfo.h"
 
 typedef struct hl_ctx {
@@ -32,6 +33,7 @@ typedef struct hl_ctx {
   size_t depth, capstack;
 
   hl_types *types;
+  hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
   hl_findings *out;
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
@@ -60,10 +62,13 @@ char *hl_file_abspath(CXFile f, const char *workdir);
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);
 const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t);
 
-/* Prints a remark for -v on stderr (why a site was left undecided, ...). */
-void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...)
+/* Records a site the rule saw but did not decide: a note-level finding
+ * whose message follows "not decided: ", counted under reason (a static
+ * category, "template-dependent") in the summary, listed by -v, and carried
+ * by JSON and SARIF with --report-undecided. */
+void hl_ctx_undecided(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *reason, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 

@@ -215,6 +215,7 @@ static int fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
   s->call = clang_getNullCursor();
   s->store_kind = HL_STORE_OTHER;
   s->target = -1;
+  s->probe = -1;
   s->stored = hl_type_stored(readable(stored, expr), &s->decays);
   s->expr = expr;
   origin(expr, &s->lambda, &s->callee);
@@ -571,20 +572,9 @@ static void site_free(hl_sbo_site *s) {
 
 long hl_sbo_capacity(long size) { return hl_align_up(size < 8 ? 8 : size, 8); }
 
-static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
-  memset(v, 0, sizeof *v);
-  const hl_wrapper *w = s->wrapper;
-  if (s->decays) {
-    v->size = v->align = ctx->pointer_width / 8;
-  } else if (s->size > 0) {
-    v->size = s->size;
-    v->align = s->align;
-  } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
-    v->allocates = HL_UNKNOWN;
-    return;
-  }
-  /* The library places its header (a vtable pointer) first, then the
-   * target at its own alignment; the whole must fit the buffer. */
+/* The library places its header (a vtable pointer) first, then the target
+ * at its own alignment; the whole must fit the buffer. */
+static void fit(const hl_wrapper *w, hl_sbo_verdict *v) {
   if (w->header_size > 0) {
     long whole_align = v->align > w->header_align ? v->align : w->header_align;
     v->needed = hl_align_up(hl_align_up(w->header_size, v->align) + v->size, whole_align);
@@ -593,8 +583,10 @@ static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   }
   v->too_big = v->needed > w->buffer_size;
   v->too_aligned = w->max_align > 0 && v->align > w->max_align;
+}
 
-  hl_type_traits(ctx->types, s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+/* The traits the library requires, against v's traits: the verdict. */
+static void requirements(const hl_wrapper *w, hl_sbo_verdict *v) {
   const struct {
     unsigned bit;
     const hl_trait *t;
@@ -608,6 +600,37 @@ static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   }
   if (v->too_big || v->too_aligned || v->failed) v->allocates = HL_YES;
   else v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
+}
+
+static void judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
+  memset(v, 0, sizeof *v);
+  const hl_wrapper *w = s->wrapper;
+  if (s->decays) {
+    v->size = v->align = ctx->pointer_width / 8;
+  } else if (s->size > 0) {
+    v->size = s->size;
+    v->align = s->align;
+  } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
+    v->allocates = HL_UNKNOWN;
+    return;
+  }
+  fit(w, v);
+  hl_type_traits(ctx->types, s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+  requirements(w, v);
+}
+
+/* The verdict on one instantiation a probe answered: the compiler's own
+ * numbers and traits. */
+static void judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->size = h->size;
+  v->align = h->align;
+  fit(w, v);
+  v->traits.trivially_copyable.value = h->trivially_copyable ? HL_YES : HL_NO;
+  v->traits.nothrow_copy.value = h->nothrow_copy ? HL_YES : HL_NO;
+  v->traits.nothrow_move.value = h->nothrow_move ? HL_YES : HL_NO;
+  v->traits.nothrow_destroy.value = HL_YES;
+  requirements(w, v);
 }
 
 /* Whose inline buffer it is: the library's, or, for a wrapper a profile
@@ -765,14 +788,25 @@ static void make_plan(hl_ctx *ctx, hl_sbo *S, int t, const hl_sbo_verdict *verdi
   free(alias);
 }
 
-static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const plan *p) {
-  char *noun = S->wording->noun(ctx, s);
+/* A probed instantiation is reported where the code made its type concrete
+ * (probed_noun names what the probe saw), with a note at the store inside
+ * the template (stored_at); every other site where it stores. */
+static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const plan *p,
+                   const char *probed_type, const hl_loc *stored_at) {
+  char *noun = probed_type ? S->wording->probed_noun(probed_type) : S->wording->noun(ctx, s);
   hl_sb m = {0};
   hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
                s->in_loop ? " on every iteration of the enclosing loop" : "");
   reasons(ctx, s, v, &m);
   hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
   hl_sb_free(&m);
+  if (stored_at) {
+    char *where = hl_loc_where(stored_at);
+    char *note = hl_xasprintf("stored at %s as %s", where, s->wrapper_spelling);
+    hl_finding_note(f, stored_at, note);
+    free(note);
+    free(where);
+  }
 
   char *caps = captures_note(ctx, s, v);
   if (caps) hl_finding_note(f, &s->loc, caps);
@@ -865,33 +899,170 @@ static int template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size
   return 0;
 }
 
-/* A wrapper variable or member initialized inside a template from a value
- * whose type depends on the template: a lambda with listed captures is laid
- * out from them; anything else is not judged (no guessing), and -v says so. */
+/* ---- stores inside templates ---- */
+
+/* Whether the expression's type depends on a template parameter. */
+static int is_dependent(CXCursor e) {
+  return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
+}
+
+/* The overload set an unresolved call names (take(x), std::move(x) with a
+ * dependent x), or a null cursor. */
+static CXCursor overload_set(CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
+  if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr) return clang_getNullCursor();
+  CXCursor last = hl_last_child(callee);
+  return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
+}
+
+/* Whether every candidate of the overload set is the function qualified. */
+static int names_only(CXCursor set, const char *qualified) {
+  unsigned n = clang_getNumOverloadedDecls(set);
+  for (unsigned i = 0; i < n; i++) {
+    char *name = hl_decl_name(clang_getOverloadedDecl(set, i));
+    int same = !strcmp(name, qualified);
+    free(name);
+    if (!same) return 0;
+  }
+  return n > 0;
+}
+
+/* Whether the call is to the function qualified, resolved or not. */
+static int calls(CXCursor call, const char *qualified) {
+  if (clang_getCursorKind(call) != CXCursor_CallExpr) return 0;
+  CXCursor set = overload_set(call);
+  if (!clang_Cursor_isNull(set)) return names_only(set, qualified);
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) return 0;
+  char *name = hl_decl_name(fn);
+  int r = !strcmp(name, qualified);
+  free(name);
+  return r;
+}
+
+/* Through parentheses, implicit conversions, std::move and std::forward. */
+static CXCursor strip_moves(CXCursor e) {
+  for (int depth = 0; depth < 16; depth++) {
+    e = hl_strip(e);
+    if (clang_Cursor_getNumArguments(e) != 1 || (!calls(e, "std::move") && !calls(e, "std::forward"))) return e;
+    e = clang_Cursor_getArgument(e, 0);
+  }
+  return e;
+}
+
+/* What a local variable was initialized with, when e names one. */
+static CXCursor through_local(CXCursor e) {
+  if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return e;
+  CXCursor var = clang_getCursorReferenced(e);
+  if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+      !hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(var))))
+    return e;
+  CXCursor init = hl_last_child(var);
+  return clang_isExpression(clang_getCursorKind(init)) ? strip_moves(init) : e;
+}
+
+/* std::bind(&C::f, this, k) inside a class template: a member pointer (two
+ * words on the Itanium C++ ABI whatever the class), a pointer, and values
+ * of non-dependent types. Its layout is the same in every instantiation,
+ * so one instantiation's answer is the template's. */
+static int bind_independent(const hl_ctx *ctx, CXCursor e) {
+  e = through_local(strip_moves(e));
+  if (!calls(e, "std::bind") || strstr(ctx->triple, "windows")) return 0;
+  int n = clang_Cursor_getNumArguments(e);
+  for (int i = 0; i < n; i++) {
+    CXCursor a = hl_strip(clang_Cursor_getArgument(e, (unsigned)i));
+    enum CXCursorKind k = clang_getCursorKind(a);
+    if (k == CXCursor_CXXThisExpr || !is_dependent(a)) continue;
+    if (k == CXCursor_UnaryOperator) {
+      CXCursor m = hl_strip(hl_first_child(a));
+      CXCursor d = clang_getCursorKind(m) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(m) : m;
+      if (clang_getCursorKind(d) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(d) > 0)
+        d = clang_getOverloadedDecl(d, 0);
+      if (clang_getCursorKind(d) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(d)) continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+/* A store inside a template of a value whose type depends on the template
+ * (expr): a lambda whose captures all have a layout is laid out from them
+ * and judged here, once; anything else is judged per instantiation by a
+ * probe (hl_sbo_prepare), and is counted as not decided when none answers. */
+static void deferred(hl_ctx *ctx, hl_sbo *S, CXCursor visited, const hl_wrapper *w, CXType wtype, CXCursor expr,
+                     CXCursor call, hl_store_kind kind) {
+  if (strcmp(w->rule, S->rule)) return;
+  hl_sbo_site s;
+  CXCursor lambda = through_local(strip_moves(expr));
+  long size, align;
+  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !template_lambda_layout(ctx, lambda, &size, &align)) {
+    if (!fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(lambda), expr, expr)) return;
+    s.size = size;
+    s.align = align;
+    s.lambda = lambda;
+  } else {
+    if (!fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(expr), expr, expr)) return;
+    s.dependent = 1;
+    s.independent = bind_independent(ctx, expr);
+  }
+  s.call = call;
+  s.store_kind = kind;
+  keep(ctx, S, &s);
+}
+
+/* A wrapper variable or member initialized inside a template. */
 static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
   CXType wtype = clang_getCursorType(var);
   const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
-  if (!w || strcmp(w->rule, S->rule)) return;
+  if (!w) return;
   CXCursor init = hl_last_child(var);
-  if (!clang_isExpression(clang_getCursorKind(init)) ||
-      clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
-    return;
-  CXCursor lambda = init;
-  while (clang_getCursorKind(lambda) == CXCursor_UnexposedExpr || clang_getCursorKind(lambda) == CXCursor_ParenExpr)
-    lambda = hl_first_child(lambda);
-  long size, align;
-  hl_sbo_site s;
-  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !template_lambda_layout(ctx, lambda, &size, &align) &&
-      fill_site(ctx, &s, var, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
-    s.size = size;
-    s.align = align;
-    keep(ctx, S, &s);
-    return;
+  if (!clang_isExpression(clang_getCursorKind(init)) || !is_dependent(init)) return;
+  deferred(ctx, S, var, w, wtype, init, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+/* wrapper = value, with a value whose type depends on the template. */
+static void template_assign(hl_ctx *ctx, hl_sbo *S, CXCursor op) {
+  char *spelling = hl_cx(clang_getCursorSpelling(op));
+  int assign = !strcmp(spelling, "=");
+  free(spelling);
+  if (!assign) return;
+  CXCursor lhs = hl_first_child(op), rhs = hl_last_child(op);
+  CXType wtype = clang_getCursorType(lhs);
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  if (w && is_dependent(rhs)) deferred(ctx, S, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
+}
+
+/* take(x) with a dependent x, where every function take names takes a
+ * wrapper there: the call is resolved only when the template is
+ * instantiated, but whatever it resolves to stores x. */
+static void template_call(hl_ctx *ctx, hl_sbo *S, CXCursor call) {
+  CXCursor set = overload_set(call);
+  if (clang_Cursor_isNull(set)) return;
+  unsigned ncand = clang_getNumOverloadedDecls(set);
+  int nargs = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < nargs; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (!is_dependent(arg)) continue;
+    const hl_wrapper *w = NULL;
+    CXType wtype = {CXType_Invalid, {0, 0}};
+    for (unsigned k = 0; k < ncand; k++) {
+      CXCursor fn = clang_getOverloadedDecl(set, k);
+      enum CXCursorKind fk = clang_getCursorKind(fn);
+      CXType fty = clang_getCursorType(fn);
+      const hl_wrapper *cw = NULL;
+      if ((fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod) && i < clang_getNumArgTypes(fty)) {
+        wtype = clang_getArgType(fty, (unsigned)i);
+        cw = hl_ctx_wrapper_of_type(ctx, wtype);
+      }
+      if (!cw || (w && cw != w)) {
+        w = NULL;
+        break;
+      }
+      w = cw;
+    }
+    if (w) deferred(ctx, S, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
   }
-  hl_loc loc;
-  if (!ctx->verbose || hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
-  hl_ctx_remark(ctx, &loc, "%s: not decided: the stored type depends on a template parameter", S->rule);
-  hl_loc_free(&loc);
 }
 
 void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
@@ -906,6 +1077,8 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   }
   hl_sbo_site s;
   if (match(ctx, c, &s)) keep(ctx, S, &s);
+  else if (k == CXCursor_CallExpr) template_call(ctx, S, c);
+  if (k == CXCursor_BinaryOperator) template_assign(ctx, S, c);
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
 }
 
@@ -919,7 +1092,54 @@ void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
       hl_traits_free(&v.traits);
       judge(ctx, &S->sites[i], 1, &v);
     }
+    /* A store only an instantiation can size gets a probe (all of the
+     * unit's in one more parse). */
+    if (v.allocates == HL_UNKNOWN && S->sites[i].dependent)
+      S->sites[i].probe = hl_probes_add(ctx->probes, S->sites[i].expr, &S->sites[i].unprobed);
     hl_traits_free(&v.traits);
+  }
+}
+
+/* The short category of an undecided site, for the summary's count. */
+static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
+  if (s->dependent || strstr(why, "depends on a template parameter")) return "template-dependent";
+  if (strstr(why, "cannot be named")) return "unnamed type";
+  return "traits not known";
+}
+
+/* A store inside a template, judged per instantiation from its probe's
+ * answers: reported where the code made the type concrete, with a note at
+ * the store, or once at the store when its layout does not depend on the
+ * template. Without an answer it is not decided. */
+static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const plan *p) {
+  size_t n = 0;
+  const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(ctx->probes, s->probe, &n) : NULL;
+  if (n == 0) {
+    hl_ctx_undecided(ctx, S->rule, &s->loc, "template-dependent",
+                     "the stored type depends on a template parameter (%s)",
+                     s->probe < 0 ? s->unprobed : "no instantiation of it was seen");
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    hl_sbo_verdict v;
+    judge_probed(s->wrapper, &h[i], &v);
+    if (v.allocates == HL_YES) {
+      const hl_loc *at = &h[i].chain[h[i].user];
+      if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
+        report(ctx, S, s, &v, p, h[i].type, NULL);
+        break;
+      }
+      hl_sbo_site u = *s;
+      u.loc = *at;
+      u.lambda = clang_getNullCursor();
+      u.callee = clang_getNullCursor();
+      u.captures = NULL;
+      u.ncaptures = 0;
+      u.in_loop = 0;
+      report(ctx, S, &u, &v, p, h[i].type, &s->loc);
+    } else if (s->independent) {
+      break;
+    }
   }
 }
 
@@ -941,15 +1161,22 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
         p = &plans[s->target];
         if (!p->made) make_plan(ctx, S, s->target, verdicts, p);
       }
-      report(ctx, S, s, v, p);
+      report(ctx, S, s, v, p, NULL, NULL);
+    } else if (v->allocates == HL_UNKNOWN && s->dependent) {
+      plan *p = NULL;
+      if (s->target >= 0) {
+        p = &plans[s->target];
+        if (!p->made) make_plan(ctx, S, s->target, verdicts, p);
+      }
+      judge_instantiations(ctx, S, s, p);
     } else if (v->allocates == HL_UNKNOWN) {
       const hl_trait *t = (v->unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v->traits.trivially_copyable
                           : (v->unknown & HL_REQ_NOTHROW_COPY)    ? &v->traits.nothrow_copy
                                                                   : &v->traits.nothrow_move;
       const char *why = v->unknown && t->why ? t->why : "";
-      hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s%s", S->rule,
-                    v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
-                    why[0] && why[0] != ' ' ? ": " : "", why);
+      hl_ctx_undecided(ctx, S->rule, &s->loc, undecided_reason(s, why), "%s%s%s",
+                       v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
+                       why[0] && why[0] != ' ' ? ": " : "", why);
     }
   }
   for (size_t i = 0; i < S->n; i++) {
