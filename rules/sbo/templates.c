@@ -1,0 +1,187 @@
+#include "rules/sbo/templates.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ast.h"
+#include "rules/sbo/captures.h"
+#include "rules/sbo/match.h"
+#include "util/util.h"
+
+/* Whether the expression's type depends on a template parameter. */
+static int is_dependent(CXCursor e) {
+  return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
+}
+
+/* The overload set an unresolved call names (take(x), std::move(x) with a
+ * dependent x), or a null cursor. */
+static CXCursor overload_set(CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
+  if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr) return clang_getNullCursor();
+  CXCursor last = hl_last_child(callee);
+  return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
+}
+
+/* Whether every candidate of the overload set is the function qualified. */
+static int names_only(CXCursor set, const char *qualified) {
+  unsigned n = clang_getNumOverloadedDecls(set);
+  for (unsigned i = 0; i < n; i++) {
+    char *name = hl_decl_name(clang_getOverloadedDecl(set, i));
+    int same = !strcmp(name, qualified);
+    free(name);
+    if (!same) return 0;
+  }
+  return n > 0;
+}
+
+/* Whether the call is to the function qualified, resolved or not. */
+static int calls(CXCursor call, const char *qualified) {
+  if (clang_getCursorKind(call) != CXCursor_CallExpr) return 0;
+  CXCursor set = overload_set(call);
+  if (!clang_Cursor_isNull(set)) return names_only(set, qualified);
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) return 0;
+  char *name = hl_decl_name(fn);
+  int r = !strcmp(name, qualified);
+  free(name);
+  return r;
+}
+
+/* Through parentheses, implicit conversions, std::move and std::forward. */
+static CXCursor strip_moves(CXCursor e) {
+  for (int depth = 0; depth < 16; depth++) {
+    e = hl_strip(e);
+    if (clang_Cursor_getNumArguments(e) != 1 || (!calls(e, "std::move") && !calls(e, "std::forward"))) return e;
+    e = clang_Cursor_getArgument(e, 0);
+  }
+  return e;
+}
+
+/* What a local variable was initialized with, when e names one. */
+static CXCursor through_local(CXCursor e) {
+  if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return e;
+  CXCursor var = clang_getCursorReferenced(e);
+  if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+      !hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(var))))
+    return e;
+  CXCursor init = hl_last_child(var);
+  return clang_isExpression(clang_getCursorKind(init)) ? strip_moves(init) : e;
+}
+
+/* std::bind(&C::f, this, k) inside a class template: a member pointer (two
+ * words on the Itanium C++ ABI whatever the class), a pointer, and values
+ * of non-dependent types. Its layout is the same in every instantiation,
+ * so one instantiation's answer is the template's. */
+static int bind_independent(const hl_ctx *ctx, CXCursor e) {
+  e = through_local(strip_moves(e));
+  if (!calls(e, "std::bind") || strstr(ctx->triple, "windows")) return 0;
+  int n = clang_Cursor_getNumArguments(e);
+  for (int i = 0; i < n; i++) {
+    CXCursor a = hl_strip(clang_Cursor_getArgument(e, (unsigned)i));
+    enum CXCursorKind k = clang_getCursorKind(a);
+    if (k == CXCursor_CXXThisExpr || !is_dependent(a)) continue;
+    if (k == CXCursor_UnaryOperator) {
+      CXCursor m = hl_strip(hl_first_child(a));
+      CXCursor d = clang_getCursorKind(m) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(m) : m;
+      if (clang_getCursorKind(d) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(d) > 0)
+        d = clang_getOverloadedDecl(d, 0);
+      if (clang_getCursorKind(d) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(d)) continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+/* A store inside a template of a value whose type depends on the template
+ * (expr): a lambda whose captures all have a layout is laid out from them
+ * and judged here, once; anything else is judged per instantiation by a
+ * probe (hl_sbo_prepare), and is counted as not decided when none answers. */
+typedef struct sites {
+  hl_sbo_site *v;
+  size_t n, cap;
+} sites;
+
+static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper *w, CXType wtype, CXCursor expr,
+                     CXCursor call, hl_store_kind kind) {
+  hl_sbo_site s;
+  CXCursor lambda = through_local(strip_moves(expr));
+  long size, align;
+  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align)) {
+    if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(lambda), expr, expr)) return;
+    s.size = size;
+    s.align = align;
+    s.lambda = lambda;
+  } else {
+    if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(expr), expr, expr)) return;
+    s.dependent = 1;
+    s.independent = bind_independent(ctx, expr);
+  }
+  s.call = call;
+  s.store_kind = kind;
+  HL_PUSH(out->v, out->n, out->cap, s);
+}
+
+/* A wrapper variable or member initialized inside a template. */
+static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
+  CXType wtype = clang_getCursorType(var);
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  if (!w) return;
+  CXCursor init = hl_last_child(var);
+  if (!clang_isExpression(clang_getCursorKind(init)) || !is_dependent(init)) return;
+  deferred(ctx, out, var, w, wtype, init, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+/* wrapper = value, with a value whose type depends on the template. */
+static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
+  char *spelling = hl_cx(clang_getCursorSpelling(op));
+  int assign = !strcmp(spelling, "=");
+  free(spelling);
+  if (!assign) return;
+  CXCursor lhs = hl_first_child(op), rhs = hl_last_child(op);
+  CXType wtype = clang_getCursorType(lhs);
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  if (w && is_dependent(rhs)) deferred(ctx, out, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
+}
+
+/* take(x) with a dependent x, where every function take names takes a
+ * wrapper there: the call is resolved only when the template is
+ * instantiated, but whatever it resolves to stores x. */
+static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
+  CXCursor set = overload_set(call);
+  if (clang_Cursor_isNull(set)) return;
+  unsigned ncand = clang_getNumOverloadedDecls(set);
+  int nargs = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < nargs; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (!is_dependent(arg)) continue;
+    const hl_wrapper *w = NULL;
+    CXType wtype = {CXType_Invalid, {0, 0}};
+    for (unsigned k = 0; k < ncand; k++) {
+      CXCursor fn = clang_getOverloadedDecl(set, k);
+      enum CXCursorKind fk = clang_getCursorKind(fn);
+      CXType fty = clang_getCursorType(fn);
+      const hl_wrapper *cw = NULL;
+      if ((fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod) && i < clang_getNumArgTypes(fty)) {
+        wtype = clang_getArgType(fty, (unsigned)i);
+        cw = hl_ctx_wrapper_of_type(ctx, wtype);
+      }
+      if (!cw || (w && cw != w)) {
+        w = NULL;
+        break;
+      }
+      w = cw;
+    }
+    if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
+
+size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
+  sites S = {0};
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, &S, c);
+  else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
+  else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
+  *out = S.v;
+  return S.n;
+}
