@@ -93,6 +93,42 @@ static int bind_independent(const hl_ctx *ctx, CXCursor e) {
   return 1;
 }
 
+/* A lambda inside a template whose captures' types do not depend on the
+ * template's parameters ([=] copying non-dependent variables, this): its
+ * layout is the same in every instantiation, though clang lays out a
+ * default capture only per instantiation. */
+typedef struct dep_walk {
+  CXSourceRange range;
+  int dependent;
+} dep_walk;
+
+static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  dep_walk *w = d;
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
+  CXCursor decl = clang_getCursorReferenced(c);
+  enum CXCursorKind dk = clang_getCursorKind(decl);
+  unsigned off, begin, end;
+  clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL, &off);
+  clang_getFileLocation(clang_getRangeStart(w->range), NULL, NULL, NULL, &begin);
+  clang_getFileLocation(clang_getRangeEnd(w->range), NULL, NULL, NULL, &end);
+  if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && (off < begin || off > end) &&
+      hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) &&
+      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+    w->dependent = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static int lambda_independent(CXCursor e) {
+  e = through_local(strip_moves(e));
+  if (clang_getCursorKind(e) != CXCursor_LambdaExpr) return 0;
+  dep_walk w = {clang_getCursorExtent(e), 0};
+  clang_visitChildren(e, find_dependent_capture, &w);
+  return !w.dependent;
+}
+
 /* A store inside a template of a value whose type depends on the template
  * (expr): a lambda whose captures all have a layout is laid out from them
  * and judged here, once; anything else is judged per instantiation by a
@@ -115,7 +151,7 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
   } else {
     if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(expr), expr, expr)) return;
     s.dependent = 1;
-    s.independent = bind_independent(ctx, expr);
+    s.independent = bind_independent(ctx, expr) || lambda_independent(expr);
   }
   s.call = call;
   s.store_kind = kind;
