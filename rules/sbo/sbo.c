@@ -17,7 +17,54 @@ struct hl_sbo {
   hl_sbo_site *sites;
   size_t n, cap;
   hl_retype *retype;
+  /* Calls of template instantiations in the user's code: the compiler
+   * instantiates a specialization once and names only the first call. */
+  CXCursor *tcall_fn, *tcall_name;
+  size_t ntcalls, captcalls, captcalls_name;
 };
+
+/* The cursor whose location clang names for a call's "requested here":
+ * the function's (or member's) name. */
+static CXCursor callee_name(CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  enum CXCursorKind k = clang_getCursorKind(callee);
+  return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? callee : clang_getNullCursor();
+}
+
+static void note_template_call(hl_sbo *S, CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if ((fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) ||
+      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+    return;
+  CXCursor name = callee_name(call);
+  if (clang_Cursor_isNull(name)) return;
+  size_t before = S->ntcalls;
+  HL_PUSH(S->tcall_fn, S->ntcalls, S->captcalls, clang_getCanonicalCursor(fn));
+  hl_grow((void **)&S->tcall_name, &S->captcalls_name, S->ntcalls, sizeof *S->tcall_name);
+  S->tcall_name[before] = name;
+}
+
+/* The other calls of the specialization called at loc. */
+static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *loc, hl_loc **out) {
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  size_t first = S->ntcalls;
+  for (size_t i = 0; i < S->ntcalls && first == S->ntcalls; i++) {
+    hl_loc l;
+    if (hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l)) continue;
+    if (l.offset == loc->offset && !strcmp(l.file, loc->file)) first = i;
+    hl_loc_free(&l);
+  }
+  for (size_t i = 0; first < S->ntcalls && i < S->ntcalls; i++) {
+    hl_loc l;
+    if (i == first || !clang_equalCursors(S->tcall_fn[i], S->tcall_fn[first]) ||
+        hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l))
+      continue;
+    HL_PUSH(*out, n, cap, l);
+  }
+  return n;
+}
 
 /* A probed instantiation is reported where the code made its type concrete
  * (probed_type names what the probe saw), with a note at the store inside
@@ -108,6 +155,7 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   if (hl_sbo_match(ctx, c, &s)) {
     keep(ctx, S, &s);
   } else if (k == CXCursor_CallExpr) {
+    note_template_call(S, c);
     hl_sbo_site *v;
     size_t n = hl_sbo_template_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
@@ -171,6 +219,14 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
       u.ncaptures = 0;
       u.in_loop = 0;
       report(ctx, S, &u, &v, p, h[i].type, &s->loc);
+      hl_loc *others;
+      size_t nothers = same_specialization(ctx, S, at, &others);
+      for (size_t k = 0; k < nothers; k++) {
+        u.loc = others[k];
+        report(ctx, S, &u, &v, p, h[i].type, &s->loc);
+        hl_loc_free(&others[k]);
+      }
+      free(others);
     } else if (s->independent) {
       break;
     }
@@ -222,6 +278,8 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
   free(verdicts);
   free(S->sites);
   hl_retype_free(S->retype);
+  free(S->tcall_fn);
+  free(S->tcall_name);
   free(S);
 }
 

@@ -15,10 +15,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %gxx %libstdcxx -O0 -w -isystem %probes %s -o %t/gnu && %t/gnu > %t/gnu.measured
 // RUN: %heaplint -v %s -- %libstdcxx -isystem %probes > %t/gnu.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 12 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
+// RUN: %groundtruth compare --min-sites 15 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
 // RUN: %clangxx %libcxx -O0 -w -isystem %probes %s -o %t/llvm && %t/llvm > %t/llvm.measured
 // RUN: %heaplint -v %s -- %libcxx -isystem %probes > %t/llvm.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 12 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
+// RUN: %groundtruth compare --min-sites 15 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
 #include <count_new.hpp>
 
 #include <cstdio>
@@ -69,6 +69,7 @@ template <class T> struct Holder {
   void set(T v) { cb = [v] { (void)v; }; } static constexpr int set_line = __LINE__;
 };
 struct Three { long x[3]; };
+struct Functor { long x[3]; void operator()() const {} };
 
 int main() {
   long a = 1, b = 2, c = 3;
@@ -103,6 +104,17 @@ int main() {
   // GNU: note: stored at {{.*}}template-stores.cpp:69 as std::function<void ()>
   // GNU: note: use hl::inplace_function<void(), 24>
   MEASURE(__LINE__, "member store, 24 bytes", h3.set(Three{}));
+  // The compiler instantiates Holder<Three>::set and wrap<Functor> once, and
+  // names only their first call; every call of them stores alike.
+  // GNU: template-stores.cpp:[[@LINE+2]]:57: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  // GNU: note: stored at {{.*}}template-stores.cpp:69 as std::function<void ()>
+  MEASURE(__LINE__, "member store, 24 bytes, again", h3.set(Three{}));
+  // GNU: template-stores.cpp:[[@LINE+2]]:37: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
+  // GNU: note: stored at {{.*}}template-stores.cpp:41 as std::function<void ()>
+  MEASURE(__LINE__, "functor sink", wrap(Functor{}));
+  // GNU: template-stores.cpp:[[@LINE+2]]:44: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
+  // GNU: note: stored at {{.*}}template-stores.cpp:41 as std::function<void ()>
+  MEASURE(__LINE__, "functor sink, again", wrap(Functor{}));
 
   // A lambda capturing a std::shared_ptr to a type declared here: the
   // pointee cannot be named, but a shared_ptr is never trivially copyable.
