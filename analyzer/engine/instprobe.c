@@ -1,5 +1,6 @@
 #include "engine/instprobe.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,11 +110,14 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression's file cannot be read";
     return -1;
   }
-  /* Wrapped only where an expression stands alone: after '=', '(', ',' or
-   * '{', and not a braced list (a call cannot take one through a template). */
+  /* Wrapped only where an expression stands alone: after '=', '(', ',',
+   * '{' or return, and not a braced list (a call cannot take one through a
+   * template). */
   size_t k = b;
   while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\n' || text[k - 1] == '\r')) k--;
-  if (text[b] == '{' || k == 0 || !strchr("=(,{", text[k - 1])) {
+  int after_return = k >= 6 && !strncmp(text + k - 6, "return", 6) && k != b &&
+                     (k == 6 || !(isalnum((unsigned char)text[k - 7]) || text[k - 7] == '_'));
+  if (text[b] == '{' || k == 0 || (!after_return && !strchr("=(,{", text[k - 1]))) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }

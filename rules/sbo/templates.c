@@ -18,7 +18,8 @@ static int is_dependent(CXCursor e) {
 static CXCursor overload_set(CXCursor call) {
   CXCursor callee = hl_strip(hl_first_child(call));
   if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
-  if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr) return clang_getNullCursor();
+  if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr && clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+    return clang_getNullCursor();
   CXCursor last = hl_last_child(callee);
   return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
 }
@@ -180,12 +181,72 @@ static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
   if (w && is_dependent(rhs)) deferred(ctx, out, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
 }
 
+typedef struct expr_children {
+  CXCursor last;
+  int n;
+} expr_children;
+
+static enum CXChildVisitResult count_expr(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  expr_children *e = d;
+  if (clang_isExpression(clang_getCursorKind(c))) {
+    e->last = c;
+    e->n++;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* std::function<void()>(x) with a dependent x: the wrapper is built from x
+ * once the template is instantiated (libclang shows the unresolved
+ * construction as a call to nothing, of the wrapper's type). */
+static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
+  if (!clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
+  CXType wtype = clang_getCursorType(call);
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  if (!w) return;
+  expr_children e = {clang_getNullCursor(), 0};
+  clang_visitChildren(call, count_expr, &e);
+  if (e.n == 1 && is_dependent(e.last)) deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
+
+/* The wrapper a candidate stores its argument i (of nargs) into: a
+ * parameter of the wrapper's type (by value or reference), or a sequence
+ * container's emplace_back/emplace_front of one value into its wrapper
+ * element. */
+static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int nargs, CXType *wtype) {
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod) {
+    CXType fty = clang_getCursorType(fn);
+    if (i >= clang_getNumArgTypes(fty)) return NULL;
+    *wtype = hl_unref(clang_getArgType(fty, (unsigned)i));
+    return hl_ctx_wrapper_of_type(ctx, *wtype);
+  }
+  if (fk != CXCursor_FunctionTemplate || nargs != 1) return NULL;
+  char *name = hl_cx(clang_getCursorSpelling(fn));
+  int emplace = !strcmp(name, "emplace_back") || !strcmp(name, "emplace_front");
+  free(name);
+  CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
+  char *cname = hl_template_name(ct);
+  int known = 0;
+  for (size_t k = 0; k < sizeof sequences / sizeof *sequences; k++) known |= !strcmp(cname, sequences[k]);
+  free(cname);
+  if (!emplace || !known) return NULL;
+  *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+  return hl_ctx_wrapper_of_type(ctx, *wtype);
+}
+
 /* take(x) with a dependent x, where every function take names takes a
- * wrapper there: the call is resolved only when the template is
+ * wrapper there (or every member v.push_back/emplace_back names stores into
+ * a container of wrappers): the call is resolved only when the template is
  * instantiated, but whatever it resolves to stores x. */
 static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
   CXCursor set = overload_set(call);
-  if (clang_Cursor_isNull(set)) return;
+  if (clang_Cursor_isNull(set)) {
+    template_construct(ctx, out, call);
+    return;
+  }
   unsigned ncand = clang_getNumOverloadedDecls(set);
   int nargs = clang_Cursor_getNumArguments(call);
   for (int i = 0; i < nargs; i++) {
@@ -194,14 +255,7 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
     const hl_wrapper *w = NULL;
     CXType wtype = {CXType_Invalid, {0, 0}};
     for (unsigned k = 0; k < ncand; k++) {
-      CXCursor fn = clang_getOverloadedDecl(set, k);
-      enum CXCursorKind fk = clang_getCursorKind(fn);
-      CXType fty = clang_getCursorType(fn);
-      const hl_wrapper *cw = NULL;
-      if ((fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod) && i < clang_getNumArgTypes(fty)) {
-        wtype = clang_getArgType(fty, (unsigned)i);
-        cw = hl_ctx_wrapper_of_type(ctx, wtype);
-      }
+      const hl_wrapper *cw = candidate_store(ctx, clang_getOverloadedDecl(set, k), i, nargs, &wtype);
       if (!cw || (w && cw != w)) {
         w = NULL;
         break;
@@ -212,12 +266,29 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
   }
 }
 
+/* return x; with a dependent x, in a function that returns a wrapper. */
+static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
+  CXCursor value = hl_first_child(ret);
+  if (!clang_isExpression(clang_getCursorKind(value)) || !is_dependent(value)) return;
+  for (size_t k = 0; k < ctx->depth; k++) {
+    CXCursor fn = hl_ctx_ancestor(ctx, k);
+    enum CXCursorKind fk = clang_getCursorKind(fn);
+    if (fk == CXCursor_LambdaExpr) return;
+    if (!hl_is_function_like(fk)) continue;
+    CXType wtype = clang_getCursorResultType(fn);
+    const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+    if (w) deferred(ctx, out, ret, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+    return;
+  }
+}
+
 size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   sites S = {0};
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, &S, c);
   else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
   else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
+  else if (k == CXCursor_ReturnStmt) template_return(ctx, &S, c);
   *out = S.v;
   return S.n;
 }

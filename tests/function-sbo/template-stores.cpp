@@ -15,10 +15,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %gxx %libstdcxx -O0 -w -isystem %probes %s -o %t/gnu && %t/gnu > %t/gnu.measured
 // RUN: %heaplint -v %s -- %libstdcxx -isystem %probes > %t/gnu.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 15 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
+// RUN: %groundtruth compare --min-sites 19 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
 // RUN: %clangxx %libcxx -O0 -w -isystem %probes %s -o %t/llvm && %t/llvm > %t/llvm.measured
 // RUN: %heaplint -v %s -- %libcxx -isystem %probes > %t/llvm.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 15 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
+// RUN: %groundtruth compare --min-sites 19 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
 #include <count_new.hpp>
 
 #include <cstdio>
@@ -26,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
 #define MEASURE(line, label, ...)                                        \
@@ -69,22 +70,32 @@ template <class T> struct Holder {
   void set(T v) { cb = [v] { (void)v; }; } static constexpr int set_line = __LINE__;
 };
 struct Three { long x[3]; };
+
+// More places a template stores what it is handed: a container of
+// wrappers, a return, an explicit construction.
+template <class T> struct Queue {
+  std::vector<std::function<void()>> v;
+  template <class F> void add(F f) { v.push_back(std::move(f)); }
+  template <class F> void add2(F f) { v.emplace_back(std::move(f)); }
+};
+template <class F> std::function<void()> make(F f) { return f; }
+template <class F> std::function<void()> make2(F f) { return std::function<void()>(f); }
 struct Functor { long x[3]; void operator()() const {} };
 
 int main() {
   long a = 1, b = 2, c = 3;
   // GNU: template-stores.cpp:[[@LINE+2]]:34: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:41 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
   MEASURE(__LINE__, "wrap sink", wrap([a, b, c] { (void)(a + b + c); }));
   MEASURE(__LINE__, "wrap sink, small", wrap([a] { (void)a; }));
   // GNU: template-stores.cpp:[[@LINE+2]]:39: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:44 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:45 as std::function<void ()>
   MEASURE(__LINE__, "two-level sink", fwd1([a, b, c] { (void)(a + b + c); }));
   auto small = [a] { (void)a; };
   MEASURE(__LINE__, "two-level sink, lvalue", fwd1(small));
   // GNU: template-stores.cpp:[[@LINE+3]]:49: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   // LLVM: template-stores.cpp:[[@LINE+2]]:49: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes, more than its inline buffer of 32 bytes
-  // LLVM: note: stored at {{.*}}template-stores.cpp:44 as std::function<void ()>
+  // LLVM: note: stored at {{.*}}template-stores.cpp:45 as std::function<void ()>
   MEASURE(__LINE__, "two-level sink, 32 bytes", fwd1([a, b, c, d = a] { (void)(a + b + c + d); }));
   auto sp = std::make_shared<long>(1);
   // GNU: template-stores.cpp:[[@LINE+1]]:49: warning: std::function<void ()> stores this lambda on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable, which libstdc++ requires for inline storage
@@ -101,20 +112,32 @@ int main() {
   Holder<Three> h3;
   MEASURE(__LINE__, "member store, 8 bytes", h1.set(1));
   // GNU: template-stores.cpp:[[@LINE+3]]:50: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:69 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:70 as std::function<void ()>
   // GNU: note: use hl::inplace_function<void(), 24>
   MEASURE(__LINE__, "member store, 24 bytes", h3.set(Three{}));
   // The compiler instantiates Holder<Three>::set and wrap<Functor> once, and
   // names only their first call; every call of them stores alike.
   // GNU: template-stores.cpp:[[@LINE+2]]:57: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:69 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:70 as std::function<void ()>
   MEASURE(__LINE__, "member store, 24 bytes, again", h3.set(Three{}));
   // GNU: template-stores.cpp:[[@LINE+2]]:37: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:41 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
   MEASURE(__LINE__, "functor sink", wrap(Functor{}));
   // GNU: template-stores.cpp:[[@LINE+2]]:44: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:41 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
   MEASURE(__LINE__, "functor sink, again", wrap(Functor{}));
+
+  Queue<int> q;
+  q.v.reserve(4);
+  // GNU: template-stores.cpp:[[@LINE+2]]:50: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  // GNU: note: stored at {{.*}}template-stores.cpp:78 as std::function<void ()>
+  MEASURE(__LINE__, "push_back in a template", q.add([a, b, c] { (void)(a + b + c); }));
+  // GNU: template-stores.cpp:[[@LINE+1]]:53: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  MEASURE(__LINE__, "emplace_back in a template", q.add2([a, b, c] { (void)(a + b + c); }));
+  // GNU: template-stores.cpp:[[@LINE+1]]:54: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  MEASURE(__LINE__, "return in a template", auto r = make([a, b, c] { (void)(a + b + c); }));
+  // GNU: template-stores.cpp:[[@LINE+1]]:61: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  MEASURE(__LINE__, "construction in a template", auto r2 = make2([a, b, c] { (void)(a + b + c); }));
 
   // A lambda capturing a std::shared_ptr to a type declared here: the
   // pointee cannot be named, but a shared_ptr is never trivially copyable.
