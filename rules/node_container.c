@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/uses.h"
@@ -378,7 +377,7 @@ static char *written_by_macro(const hl_ctx *ctx, CXCursor decl) {
   clang_getSpellingLocation(at, NULL, NULL, NULL, &spelled);
   clang_getFileLocation(at, &file, NULL, NULL, &expanded);
   size_t size;
-  const char *text = file ? clang_getFileContents(ctx->tu, file, &size) : NULL;
+  const char *text = file ? clang_getFileContents(hl_ctx_tu(ctx), file, &size) : NULL;
   if (spelled == expanded || !text || expanded >= size)
     return hl_xstrdup("heaplint cannot find where its type is written");
   size_t n = 0;
@@ -450,7 +449,7 @@ static void report(hl_ctx *ctx, state *S, var *v) {
     hl_finding_edit(f, &type);
     if (hl_rewrite_include(ctx, type.file, HEADER, &include) == 0) hl_finding_edit(f, &include);
   }
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
 
   for (size_t i = 0; i < nargs; i++) free(args[i]);
   free(args);

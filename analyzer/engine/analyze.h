@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "input/config.h"
-#include "report/finding.h"
+#include "engine/finding.h"
 #include "input/jobs.h"
 #include "input/profile.h"
 #include "engine/typeinfo.h"

@@ -9,35 +9,33 @@
 #define HEAPLINT_CONTEXT_H
 
 #include <clang-c/Index.h>
-#include <stdio.h>
 
-#include "report/finding.h"
-#include "input/jobs.h"
-#include "input/profile.h"
+#include "engine/finding.h"
 #include "engine/instprobe.h"
+#include "engine/job.h"
 #include "engine/typeinfo.h"
+#include "engine/wrapper.h"
 
-typedef struct hl_ctx {
-  CXTranslationUnit tu;
-  const hl_job *job;
+typedef struct hl_ctx hl_ctx;
 
-  char *triple;                 /* x86_64-pc-linux-gnu */
-  char *arch;                   /* x86_64 */
-  int pointer_width;            /* 64 */
-  const hl_profile *library;    /* the detected library's base profile, or NULL */
-  const char *library_name;     /* its name, or NULL when none was included */
-  const hl_wrapper *const *wrappers;  /* from the selected profiles */
-  size_t nwrappers;
-
-  CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
-  size_t depth, capstack;
-
-  hl_types *types;
-  hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
-  hl_findings *out;
-  FILE *log;                    /* this translation unit's messages (remarks) */
-  int verbose;
-} hl_ctx;
+/* The translation unit, and the job it was parsed from. */
+CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx);
+const hl_job *hl_ctx_job(const hl_ctx *ctx);
+/* The target's pointer width in bits (64). */
+int hl_ctx_pointer_width(const hl_ctx *ctx);
+/* The wrappers the selected profiles describe: *n of them. */
+const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
+/* The type queries of this translation unit. */
+hl_types *hl_ctx_types(const hl_ctx *ctx);
+/* The target triple (x86_64-pc-linux-gnu). */
+const char *hl_ctx_triple(const hl_ctx *ctx);
+/* The instantiation probes of this translation unit: queued by the rules'
+ * prepare, answered in one parse before their end. */
+hl_probes *hl_ctx_probes(const hl_ctx *ctx);
+/* Whether -v asked for remarks. */
+int hl_ctx_verbose(const hl_ctx *ctx);
+/* Adds a finding of this translation unit; takes ownership of f. */
+void hl_ctx_report(hl_ctx *ctx, hl_finding *f);
 
 /* The k-th ancestor of the cursor being visited (0: its parent), or a null
  * cursor past the translation unit. */
@@ -52,10 +50,6 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
  * macro was used (or where its argument was written), as clang reports it.
  * Returns 0, or -1 when the location has no file. */
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
-
-/* The absolute path of f, a file of a translation unit whose relative
- * names are relative to workdir (NULL: the current directory). */
-char *hl_file_abspath(CXFile f, const char *workdir);
 
 /* The wrapper entry whose class is decl (a class or a specialization of a
  * class template), or NULL. */

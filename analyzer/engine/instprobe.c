@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "engine/ast.h"
-#include "engine/context.h"
 #include "util/util.h"
 
 typedef struct probe {
@@ -34,8 +33,11 @@ typedef struct edited {
 } edited;
 
 struct hl_probes {
+  CXIndex index;
   CXTranslationUnit tu;
   const hl_job *job;
+  const char *const *args;
+  size_t nargs;
   probe *v;
   size_t n, cap;
   hl_probe_hit *hits;
@@ -60,10 +62,14 @@ static const char probe_decls[] =
 #define PROBE_ERROR "implicit instantiation of undefined template 'hl_probe_<"
 #define PROBE_FN "hl_probe_fn<"
 
-hl_probes *hl_probes_new(CXTranslationUnit tu, const hl_job *job) {
+hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
+                         size_t nargs) {
   hl_probes *P = hl_xcalloc(1, sizeof *P);
+  P->index = index;
   P->tu = tu;
   P->job = job;
+  P->args = args;
+  P->nargs = nargs;
   return P;
 }
 
@@ -264,7 +270,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
   HL_PUSH(P->hits, P->nhits, P->caphits, h);
 }
 
-int hl_probes_run(hl_probes *P, CXIndex index, const char *const *args, size_t nargs, char **why) {
+int hl_probes_run(hl_probes *P, char **why) {
   if (P->n == 0) return 0;
   edited *E = NULL;
   size_t nE = 0, capE = 0;
@@ -298,11 +304,11 @@ int hl_probes_run(hl_probes *P, CXIndex index, const char *const *args, size_t n
     unsaved[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
   }
   /* Every instantiation's error is wanted, not the first twenty. */
-  const char **a = hl_xcalloc(nargs + 1, sizeof *a);
-  for (size_t i = 0; i < nargs; i++) a[i] = args[i];
-  a[nargs] = "-ferror-limit=0";
+  const char **a = hl_xcalloc(P->nargs + 1, sizeof *a);
+  for (size_t i = 0; i < P->nargs; i++) a[i] = P->args[i];
+  a[P->nargs] = "-ferror-limit=0";
   CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(index, P->job->source, a, (int)nargs + 1,
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 1,
                                                      unsaved, (unsigned)nE, CXTranslationUnit_KeepGoing, &q);
   free(a);
   if (err != CXError_Success || !q) {

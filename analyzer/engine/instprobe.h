@@ -20,8 +20,8 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
-#include "input/jobs.h"
-#include "report/finding.h"
+#include "engine/finding.h"
+#include "engine/job.h"
 
 typedef struct hl_probes hl_probes;
 
@@ -39,7 +39,9 @@ typedef struct hl_probe_hit {
   size_t user;       /* index in chain */
 } hl_probe_hit;
 
-hl_probes *hl_probes_new(CXTranslationUnit tu, const hl_job *job);
+/* For one parsed translation unit (tu, parsed from job with args). */
+hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
+                         size_t nargs);
 void hl_probes_free(hl_probes *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),
@@ -52,7 +54,7 @@ size_t hl_probes_pending(const hl_probes *P);
 
 /* Parses the unit once with every queued probe inserted. Returns 0, or -1
  * with *why (the probes then have no answers). */
-int hl_probes_run(hl_probes *P, CXIndex index, const char *const *args, size_t nargs, char **why);
+int hl_probes_run(hl_probes *P, char **why);
 
 /* The answers for probe id, in the order the compiler gave them. */
 const hl_probe_hit *hl_probes_hits(const hl_probes *P, int id, size_t *n);

@@ -10,6 +10,7 @@
 
 #include <clang-c/Index.h>
 
+#include "engine/ast.h"
 #include "engine/context.h"
 
 typedef struct hl_rule {

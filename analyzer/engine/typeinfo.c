@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/context.h"
 #include "util/util.h"
 
 /* ---- per translation unit ---- */
@@ -73,52 +72,6 @@ void hl_types_free(hl_types *T) {
   free(T->answers);
   free(T->pend);
   free(T);
-}
-
-/* ---- names ---- */
-
-char *hl_type_spelling(CXType t) { return hl_cx(clang_getTypeSpelling(t)); }
-
-char *hl_type_readable(CXType t) {
-  char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
-  if (strlen(b) < strlen(a)) {
-    free(a);
-    return b;
-  }
-  free(b);
-  return a;
-}
-
-int hl_type_is_lambda(CXType t) {
-  char *s = hl_type_spelling(clang_getCanonicalType(t));
-  int r = hl_starts_with(s, "(lambda at ") || strstr(s, "::(lambda at ") != NULL;
-  free(s);
-  return r;
-}
-
-static int is_scope(enum CXCursorKind k) {
-  return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
-         k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
-         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
-}
-
-char *hl_decl_name(CXCursor decl) {
-  char *parts[64];
-  size_t n = 0;
-  for (CXCursor c = decl; n < 64; c = clang_getCursorSemanticParent(c)) {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (clang_Cursor_isNull(c) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
-    if (c.kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
-    if (n > 0 && !is_scope(k)) break; /* a local class: its function is no scope */
-    parts[n++] = hl_cx(clang_getCursorSpelling(c));
-  }
-  hl_sb b = {0};
-  while (n > 0) {
-    hl_sb_puts(&b, parts[--n]);
-    free(parts[n]);
-    if (n) hl_sb_puts(&b, "::");
-  }
-  return hl_sb_take(&b);
 }
 
 /* ---- layout ---- */
@@ -382,6 +335,39 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   return CXVisit_Continue;
 }
 
+/* What the members (bases and fields) of the class allow. */
+static void member_traits(hl_types *T, CXType c, const special *s, int ask, const char *const *names, size_t nnames,
+                          hl_traits *memb) {
+  memset(memb, 0, sizeof *memb);
+  all(memb, HL_YES, NULL);
+  for (int i = 0; i < s->nbases; i++) {
+    char *bname = hl_type_readable(s->bases[i]);
+    char *desc = hl_xasprintf("base %s", bname);
+    hl_traits part = {0};
+    type_traits(T, s->bases[i], ask, NULL, 0, &part);
+    fold_all(memb, &part, desc);
+    hl_traits_free(&part);
+    free(desc);
+    free(bname);
+  }
+  field_walk fw = {T, ask, names, nnames, 0, hl_type_is_lambda(c), memb};
+  clang_Type_visitFields(c, fold_field, &fw);
+}
+
+/* Trivially copyable: no virtual functions or bases, no user-provided
+ * copy/move constructor, assignment or destructor, and so all the parts. */
+static void trivially_copyable(const hl_types *T, const special *s, const hl_traits *memb, hl_trait *tc) {
+  if (s->has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s->virtual_at));
+  else if (s->has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
+  else if (s->copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s->copy));
+  else if (s->move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s->move));
+  else if (s->copy_assign_user || s->move_assign_user)
+    set(tc, HL_NO, at(T, s->copy_assign_user ? " has a user-provided copy assignment operator"
+                                          : " has a user-provided move assignment operator", s->assign_at));
+  else if (s->dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s->dtor));
+  else set(tc, memb->trivially_copyable.value, dup_why(&memb->trivially_copyable));
+}
+
 /* Structural traits of a class that is not a template instantiation. */
 static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const char *const *names, size_t nnames,
                           hl_traits *out) {
@@ -395,38 +381,13 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   s.cls = def;
   clang_visitChildren(def, scan_member, &s);
 
-  /* What the members (bases and fields) allow. */
   hl_traits memb;
-  memset(&memb, 0, sizeof memb);
-  all(&memb, HL_YES, NULL);
-  for (int i = 0; i < s.nbases; i++) {
-    char *bname = hl_type_readable(s.bases[i]);
-    char *desc = hl_xasprintf("base %s", bname);
-    hl_traits part = {0};
-    type_traits(T, s.bases[i], ask, NULL, 0, &part);
-    fold_all(&memb, &part, desc);
-    hl_traits_free(&part);
-    free(desc);
-    free(bname);
-  }
-  field_walk fw = {T, ask, names, nnames, 0, hl_type_is_lambda(c), &memb};
-  clang_Type_visitFields(c, fold_field, &fw);
+  member_traits(T, c, &s, ask, names, nnames, &memb);
 
   all(out, HL_YES, NULL);
   int as_members;
 
-  /* Trivially copyable: no virtual functions or bases, no user-provided
-   * copy/move constructor, assignment or destructor, and so all the parts. */
-  hl_trait *tc = &out->trivially_copyable;
-  if (s.has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s.virtual_at));
-  else if (s.has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
-  else if (s.copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s.copy));
-  else if (s.move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s.move));
-  else if (s.copy_assign_user || s.move_assign_user)
-    set(tc, HL_NO, at(T, s.copy_assign_user ? " has a user-provided copy assignment operator"
-                                         : " has a user-provided move assignment operator", s.assign_at));
-  else if (s.dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s.dtor));
-  else set(tc, memb.trivially_copyable.value, dup_why(&memb.trivially_copyable));
+  trivially_copyable(T, &s, &memb, &out->trivially_copyable);
 
   /* Nothrow destruction: its own destructor's noexcept, or the parts'. */
   hl_trait *ds = &out->nothrow_destroy;

@@ -20,7 +20,7 @@
 #include <regex.h>
 #include <stdio.h>
 
-#include "report/finding.h"
+#include "engine/finding.h"
 #include "input/profile.h"
 
 typedef struct hl_rule_setting {

@@ -11,20 +11,8 @@
 
 #include <stddef.h>
 
+#include "engine/job.h"
 #include "util/util.h"
-
-typedef enum hl_lang { HL_LANG_CXX, HL_LANG_C, HL_LANG_OTHER } hl_lang;
-
-typedef struct hl_job {
-  char *file;       /* absolute path of the source file */
-  char *source;     /* the path handed to libclang (as the user wrote it, for
-                       files named on the command line), so that its own
-                       diagnostics name the file the way the user does */
-  char *directory;  /* the compile command's working directory, or NULL */
-  char **args;      /* arguments for libclang, without the source file */
-  size_t nargs, capargs;
-  hl_lang lang;
-} hl_job;
 
 typedef struct hl_jobs {
   hl_job *v;

@@ -1,4 +1,3 @@
-#include "engine/ast.h"
 #include "rules/lib/retype.h"
 
 #include <stdlib.h>
@@ -146,7 +145,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
   if (k == CXCursor_FieldDecl || !is_local(decl)) {
     hl_loc loc;
     if (!hl_ctx_loc(ctx, clang_getCursorLocation(decl), &loc)) {
-      if (strcmp(loc.file, ctx->job->file))
+      if (strcmp(loc.file, hl_ctx_job(ctx)->file))
         block(R, t, hl_xasprintf("it is declared in %s, which other translation units may include",
                                  hl_display_path(loc.file)));
       hl_loc_free(&loc);
@@ -154,7 +153,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
   }
   if (k == CXCursor_VarDecl && !is_local(decl)) {
     redecl_walk rw = {decl, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_redecl, &rw);
+    clang_visitChildren(clang_getTranslationUnitCursor(hl_ctx_tu(ctx)), find_redecl, &rw);
     hl_loc loc;
     if (!clang_Cursor_isNull(rw.found) && !hl_ctx_loc(ctx, clang_getCursorLocation(rw.found), &loc)) {
       char *at = hl_loc_where(&loc);

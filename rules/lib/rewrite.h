@@ -25,6 +25,4 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
  * cannot be read. */
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e);
 
-void hl_edit_free(hl_edit *e);
-
 #endif

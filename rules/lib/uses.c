@@ -1,9 +1,9 @@
 #include "rules/lib/uses.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "util/util.h"
 
 CXCursor hl_use_target(CXCursor ref) {

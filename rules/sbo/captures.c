@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/match.h"
 #include "util/util.h"
 
@@ -190,7 +189,7 @@ char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo
   if (!s->captures || s->ncaptures == 0) return NULL;
   hl_sb b = {0};
   hl_sb_puts(&b, "captures: ");
-  cap_layout c = {ctx->types, s, v->size, 0, 0, &b};
+  cap_layout c = {hl_ctx_types(ctx), s, v->size, 0, 0, &b};
   clang_Type_visitFields(clang_getCursorType(s->lambda), describe_field, &c);
   if (v->size > c.end) hl_sb_printf(&b, ", +%ld padding", v->size - c.end);
   hl_sb_puts(&b, ")");
@@ -310,14 +309,14 @@ int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size
   for (size_t i = 0; i < n; i++) free(names[i]);
   free(names);
   if (refs < 0) return -1;
-  closure_layout L = {ctx->types, 0, 1, 1};
+  closure_layout L = {hl_ctx_types(ctx), 0, 1, 1};
   CXType *fields;
   size_t nfields = hl_sbo_field_types(clang_getCursorType(lambda), &fields);
   free(fields);
   if (nfields != n) return -1;
   clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
   if (!L.ok) return -1;
-  long ptr = ctx->pointer_width / 8;
+  long ptr = hl_ctx_pointer_width(ctx) / 8;
   if (refs > 0) {
     L.size = hl_align_up(L.size, ptr) + refs * ptr;
     if (ptr > L.align) L.align = ptr;

@@ -5,7 +5,7 @@
 #ifndef HEAPLINT_RULES_SBO_CAPTURES_H
 #define HEAPLINT_RULES_SBO_CAPTURES_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* Names each field of the closure, or leaves s->captures NULL when the
  * fields cannot be matched to captures with certainty. */

@@ -41,16 +41,16 @@ void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   memset(v, 0, sizeof *v);
   const hl_wrapper *w = s->wrapper;
   if (s->decays) {
-    v->size = v->align = ctx->pointer_width / 8;
+    v->size = v->align = hl_ctx_pointer_width(ctx) / 8;
   } else if (s->size > 0) {
     v->size = s->size;
     v->align = s->align;
-  } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
+  } else if (hl_type_layout(hl_ctx_types(ctx), s->stored, &v->size, &v->align)) {
     v->allocates = HL_UNKNOWN;
     return;
   }
   fit(w, v);
-  hl_type_traits(ctx->types, s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+  hl_type_traits(hl_ctx_types(ctx), s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
   requirements(w, v);
 }
 

@@ -5,7 +5,11 @@
 #ifndef HEAPLINT_RULES_SBO_JUDGE_H
 #define HEAPLINT_RULES_SBO_JUDGE_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
+#include "util/util.h"
+
+/* The smallest capacity, a multiple of 8, that holds size bytes. */
+long hl_sbo_capacity(long size);
 
 /* The verdict on s; ask: let the type queries ask the compiler for the
  * traits the class structure cannot settle. Free v->traits. */

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/lib/uses.h"
 #include "util/util.h"
 
@@ -230,8 +229,10 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
   if (fk == CXCursor_FunctionDecl) {
     if (!hl_is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
     char *name = hl_decl_name(fn);
-    for (size_t i = 0; i < ctx->nwrappers && !w; i++)
-      if (name_in(name, ctx->wrappers[i]->factories, ctx->wrappers[i]->nfactories)) w = ctx->wrappers[i];
+    size_t nw;
+    const hl_wrapper *const *ws = hl_ctx_wrappers(ctx, &nw);
+    for (size_t i = 0; i < nw && !w; i++)
+      if (name_in(name, ws[i]->factories, ws[i]->nfactories)) w = ws[i];
     free(name);
     if (!w) return 0;
     stored = clang_Cursor_getTemplateArgumentType(fn, 0);

@@ -6,7 +6,7 @@
 #ifndef HEAPLINT_RULES_SBO_MATCH_H
 #define HEAPLINT_RULES_SBO_MATCH_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* A call that stores a value into a wrapper: fills s and returns 1. */
 int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/lib/rewrite.h"
+#include "rules/sbo/judge.h"
 #include "util/util.h"
 
 void hl_sbo_plan_free(hl_sbo_plan *p) {

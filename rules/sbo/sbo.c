@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
@@ -109,7 +108,7 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
     fx.blocked = p->blocked;
   }
   S->wording->fix(ctx, s, v, &fx, f);
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
   free(noun);
 }
 
@@ -177,7 +176,7 @@ void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
     /* A store only an instantiation can size gets a probe (all of the
      * unit's in one more parse). */
     if (v.allocates == HL_UNKNOWN && S->sites[i].dependent)
-      S->sites[i].probe = hl_probes_add(ctx->probes, S->sites[i].expr, &S->sites[i].unprobed);
+      S->sites[i].probe = hl_probes_add(hl_ctx_probes(ctx), S->sites[i].expr, &S->sites[i].unprobed);
     hl_traits_free(&v.traits);
   }
 }
@@ -195,7 +194,7 @@ static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
  * template. Without an answer it is not decided. */
 static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_plan *p) {
   size_t n = 0;
-  const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(ctx->probes, s->probe, &n) : NULL;
+  const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), s->probe, &n) : NULL;
   if (n == 0) {
     hl_ctx_undecided(ctx, S->rule, &s->loc, "template-dependent",
                      "the stored type depends on a template parameter (%s)",

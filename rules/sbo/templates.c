@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/match.h"
 #include "util/util.h"
@@ -76,7 +75,7 @@ static CXCursor through_local(CXCursor e) {
  * so one instantiation's answer is the template's. */
 static int bind_independent(const hl_ctx *ctx, CXCursor e) {
   e = through_local(strip_moves(e));
-  if (!calls(e, "std::bind") || strstr(ctx->triple, "windows")) return 0;
+  if (!calls(e, "std::bind") || strstr(hl_ctx_triple(ctx), "windows")) return 0;
   int n = clang_Cursor_getNumArguments(e);
   for (int i = 0; i < n; i++) {
     CXCursor a = hl_strip(clang_Cursor_getArgument(e, (unsigned)i));
@@ -270,8 +269,9 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
 static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
   CXCursor value = hl_first_child(ret);
   if (!clang_isExpression(clang_getCursorKind(value)) || !is_dependent(value)) return;
-  for (size_t k = 0; k < ctx->depth; k++) {
+  for (size_t k = 0;; k++) {
     CXCursor fn = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(fn)) return;
     enum CXCursorKind fk = clang_getCursorKind(fn);
     if (fk == CXCursor_LambdaExpr) return;
     if (!hl_is_function_like(fk)) continue;

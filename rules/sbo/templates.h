@@ -9,7 +9,7 @@
 #ifndef HEAPLINT_RULES_SBO_TEMPLATES_H
 #define HEAPLINT_RULES_SBO_TEMPLATES_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* The template stores at cursor c: *out (caller frees) holds the sites,
  * the count is returned. */
