@@ -13,7 +13,14 @@
  * in-memory copy of its files (libclang's unsaved files) and answered by one
  * extra parse; positions are mapped back to the files as they are on disk.
  * An expression the probe does not reach (a parse failure, no instantiation)
- * has no answer: its site stays undecided, never guessed. */
+ * has no answer: its site stays undecided, never guessed.
+ *
+ * Why the compiler's diagnostics and not a walk of the instantiations:
+ * libclang's C API shows a template's pattern only, never an instantiated
+ * body (there is no cursor for Task<int>::arm), and a second front end on
+ * clang's C++ API would tie heaplint to one clang's C++ ABI. The compiler
+ * knows every instantiation's layout and traits exactly; an error naming
+ * them, with its "requested here" notes, is what the C API does carry. */
 #ifndef HEAPLINT_INSTPROBE_H
 #define HEAPLINT_INSTPROBE_H
 

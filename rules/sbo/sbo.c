@@ -137,7 +137,8 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
 
 void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt) {
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt ||
+      k == CXCursor_Constructor) {
     hl_sbo_site *v;
     size_t n = hl_sbo_template_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);

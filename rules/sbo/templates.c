@@ -7,6 +7,22 @@
 #include "rules/sbo/match.h"
 #include "util/util.h"
 
+/* The wrapper of type t, also when t depends on the template
+ * (std::function<Sig>: clang declares it by the class template itself). */
+static const hl_wrapper *wrapper_of(hl_ctx *ctx, CXType t) {
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, t);
+  if (w || t.kind == CXType_Invalid) return w;
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_getCursorKind(decl) != CXCursor_ClassTemplate) return NULL;
+  char *name = hl_decl_name(decl);
+  size_t n;
+  const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
+  for (size_t i = 0; i < n && !w; i++)
+    if (!strcmp(all[i]->name, name)) w = all[i];
+  free(name);
+  return w;
+}
+
 /* Whether the expression's type depends on a template parameter. */
 static int is_dependent(CXCursor e) {
   return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
@@ -161,7 +177,7 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
 /* A wrapper variable or member initialized inside a template. */
 static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
   CXType wtype = clang_getCursorType(var);
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
   if (!w) return;
   CXCursor init = hl_last_child(var);
   if (!clang_isExpression(clang_getCursorKind(init)) || !is_dependent(init)) return;
@@ -176,7 +192,7 @@ static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
   if (!assign) return;
   CXCursor lhs = hl_first_child(op), rhs = hl_last_child(op);
   CXType wtype = clang_getCursorType(lhs);
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
   if (w && is_dependent(rhs)) deferred(ctx, out, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
 }
 
@@ -195,20 +211,94 @@ static enum CXChildVisitResult count_expr(CXCursor c, CXCursor parent, CXClientD
   return CXChildVisit_Continue;
 }
 
+/* The last token of c's extent (a member's name, which libclang leaves
+ * unspelled when the object's type is dependent). */
+static char *last_token(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char *r = n ? hl_cx(clang_getTokenSpelling(tu, toks[n - 1])) : hl_xstrdup("");
+  clang_disposeTokens(tu, toks, n);
+  return r;
+}
+
+static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
+
+/* v.push_back(x) / v.emplace_back(x) where v's type itself depends on the
+ * template (std::vector<std::function<Sig>>): no overload set yet, but the
+ * container and its wrapper element are known. */
+static void dependent_container(hl_ctx *ctx, sites *out, CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || clang_Cursor_getNumArguments(call) != 1) return;
+  CXCursor arg = clang_Cursor_getArgument(call, 0);
+  CXCursor object = hl_first_child(callee);
+  if (clang_Cursor_isNull(object) || !is_dependent(arg)) return;
+  char *name = last_token(callee);
+  int stores = !strcmp(name, "push_back") || !strcmp(name, "emplace_back") || !strcmp(name, "push_front") ||
+               !strcmp(name, "emplace_front");
+  free(name);
+  if (!stores) return;
+  CXType ct = clang_getCanonicalType(hl_unref(clang_getCursorType(object)));
+  CXCursor decl = clang_getTypeDeclaration(ct);
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  char *cname = hl_decl_name(clang_Cursor_isNull(tmpl) ? decl : tmpl);
+  int known = 0;
+  for (size_t k = 0; k < sizeof sequences / sizeof *sequences; k++) known |= !strcmp(cname, sequences[k]);
+  free(cname);
+  if (!known || clang_Type_getNumTemplateArguments(ct) < 1) return;
+  /* The element as the code spells it (std::function<Sig>), when it can. */
+  CXType wtype = clang_Type_getTemplateArgumentAsType(hl_unref(clang_getCursorType(object)), 0);
+  if (wtype.kind == CXType_Invalid) wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+/* Constructor member initializers of a class template: cb(x) with a
+ * dependent x (libclang lists the member, then its initializer). */
+typedef struct inits {
+  CXCursor v[64];
+  size_t n;
+} inits;
+
+static enum CXChildVisitResult list_inits(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  inits *I = d;
+  if (I->n < 64) I->v[I->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
+  inits I;
+  I.n = 0;
+  clang_visitChildren(ctor, list_inits, &I);
+  for (size_t i = 0; i + 1 < I.n; i++) {
+    if (clang_getCursorKind(I.v[i]) != CXCursor_MemberRef) continue;
+    CXType wtype = clang_getCursorType(clang_getCursorReferenced(I.v[i]));
+    const hl_wrapper *w = wrapper_of(ctx, wtype);
+    CXCursor init = I.v[i + 1];
+    if (!w || !clang_isExpression(clang_getCursorKind(init))) continue;
+    /* cb(x): the parenthesized list of one value. */
+    expr_children e = {clang_getNullCursor(), 0};
+    if (clang_getCursorKind(init) == CXCursor_UnexposedExpr) clang_visitChildren(init, count_expr, &e);
+    CXCursor value = e.n == 1 ? e.last : init;
+    if (is_dependent(value)) deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
+
 /* std::function<void()>(x) with a dependent x: the wrapper is built from x
  * once the template is instantiated (libclang shows the unresolved
  * construction as a call to nothing, of the wrapper's type). */
 static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
   if (!clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
   CXType wtype = clang_getCursorType(call);
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
   if (!w) return;
   expr_children e = {clang_getNullCursor(), 0};
   clang_visitChildren(call, count_expr, &e);
   if (e.n == 1 && is_dependent(e.last)) deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
 }
 
-static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
 
 /* The wrapper a candidate stores its argument i (of nargs) into: a
  * parameter of the wrapper's type (by value or reference), or a sequence
@@ -220,7 +310,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
     CXType fty = clang_getCursorType(fn);
     if (i >= clang_getNumArgTypes(fty)) return NULL;
     *wtype = hl_unref(clang_getArgType(fty, (unsigned)i));
-    return hl_ctx_wrapper_of_type(ctx, *wtype);
+    return wrapper_of(ctx, *wtype);
   }
   if (fk != CXCursor_FunctionTemplate || nargs != 1) return NULL;
   char *name = hl_cx(clang_getCursorSpelling(fn));
@@ -233,7 +323,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
   free(cname);
   if (!emplace || !known) return NULL;
   *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
-  return hl_ctx_wrapper_of_type(ctx, *wtype);
+  return wrapper_of(ctx, *wtype);
 }
 
 /* take(x) with a dependent x, where every function take names takes a
@@ -244,6 +334,7 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
   CXCursor set = overload_set(call);
   if (clang_Cursor_isNull(set)) {
     template_construct(ctx, out, call);
+    dependent_container(ctx, out, call);
     return;
   }
   unsigned ncand = clang_getNumOverloadedDecls(set);
@@ -276,7 +367,7 @@ static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
     if (fk == CXCursor_LambdaExpr) return;
     if (!hl_is_function_like(fk)) continue;
     CXType wtype = clang_getCursorResultType(fn);
-    const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
+    const hl_wrapper *w = wrapper_of(ctx, wtype);
     if (w) deferred(ctx, out, ret, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
     return;
   }
@@ -289,6 +380,7 @@ size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
   else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
   else if (k == CXCursor_ReturnStmt) template_return(ctx, &S, c);
+  else if (k == CXCursor_Constructor) template_member_inits(ctx, &S, c);
   *out = S.v;
   return S.n;
 }

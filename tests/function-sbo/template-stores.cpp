@@ -15,10 +15,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %gxx %libstdcxx -O0 -w -isystem %probes %s -o %t/gnu && %t/gnu > %t/gnu.measured
 // RUN: %heaplint -v %s -- %libstdcxx -isystem %probes > %t/gnu.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 19 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
+// RUN: %groundtruth compare --min-sites 21 template-stores-libstdc++ %t/gnu.measured %t/gnu.heaplint
 // RUN: %clangxx %libcxx -O0 -w -isystem %probes %s -o %t/llvm && %t/llvm > %t/llvm.measured
 // RUN: %heaplint -v %s -- %libcxx -isystem %probes > %t/llvm.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 19 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
+// RUN: %groundtruth compare --min-sites 21 template-stores-libc++ %t/llvm.measured %t/llvm.heaplint
 #include <count_new.hpp>
 
 #include <cstdio>
@@ -79,6 +79,18 @@ template <class T> struct Queue {
   template <class F> void add2(F f) { v.emplace_back(std::move(f)); }
 };
 template <class F> std::function<void()> make(F f) { return f; }
+// A constructor's member initializer, and a container whose wrapper type
+// itself depends on the template (std::function<Sig>).
+template <class T> struct Armed {
+  long a = 1, b = 2;
+  std::function<void()> cb;
+  // GNU: template-stores.cpp:[[@LINE+1]]:16: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  Armed() : cb([this, x = a, y = b] { (void)(x + y); }) {} static constexpr int ctor_line = __LINE__;
+};
+template <class Sig> struct Slot {
+  std::vector<std::function<Sig>> v;
+  template <class F> void connect(F &&f) { v.emplace_back(std::forward<F>(f)); }
+};
 template <class F> std::function<void()> make2(F f) { return std::function<void()>(f); }
 struct Functor { long x[3]; void operator()() const {} };
 
@@ -138,6 +150,13 @@ int main() {
   MEASURE(__LINE__, "return in a template", auto r = make([a, b, c] { (void)(a + b + c); }));
   // GNU: template-stores.cpp:[[@LINE+1]]:61: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
   MEASURE(__LINE__, "construction in a template", auto r2 = make2([a, b, c] { (void)(a + b + c); }));
+
+  MEASURE(Armed<int>::ctor_line, "constructor member initializer", Armed<int> armed);
+  Slot<void()> slot;
+  slot.v.reserve(4);
+  // GNU: template-stores.cpp:[[@LINE+2]]:64: warning: std::function<Sig> stores this lambda on the heap: 24 bytes
+  // GNU: note: stored at {{.*}}template-stores.cpp:92 as std::function<Sig>
+  MEASURE(__LINE__, "emplace_back of std::function<Sig>", slot.connect([a, b, c] { (void)(a + b + c); }));
 
   // A lambda capturing a std::shared_ptr to a type declared here: the
   // pointee cannot be named, but a shared_ptr is never trivially copyable.
