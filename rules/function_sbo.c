@@ -72,21 +72,8 @@ static char *probed_noun(const char *type) {
 
 static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, probed_noun};
 
-static void *begin(hl_ctx *ctx) {
-  (void)ctx;
-  return hl_sbo_begin("function-sbo", &wording);
-}
-static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
-static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }
-static void end(hl_ctx *ctx, void *st) { hl_sbo_end(ctx, st); }
-
 const hl_rule hl_rule_function_sbo = {
     "function-sbo",
-    "a callable stored in std::function (or another callback wrapper) that does not fit its inline buffer",
-    "A callable stored into std::function, std::move_only_function or a callback wrapper a profile describes "
-    "that the standard library cannot keep in the wrapper's inline buffer (too big, too aligned, or missing a "
-    "trait the library requires: trivially copyable on libstdc++, a nothrow copy on libc++). Constructing, "
-    "assigning, copying and destroying such a wrapper calls the global heap. Fix: hl::inplace_function<Sig, N> "
-    "from heaplint's runtime keeps targets of up to N bytes inline and never allocates.",
-    begin, visit, prepare, end,
+    &wording,
+    hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
 };

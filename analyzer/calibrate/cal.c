@@ -10,21 +10,6 @@
 
 const char *const hl_cal_program_std[NPROGRAMS] = {NULL, "-std=c++23"};
 
-void strv_add(strv *s, const char *x) { HL_PUSH(s->v, s->n, s->cap, hl_xstrdup(x)); }
-
-/* s->v as an argv: NULL-terminated (the NULL is not counted). */
-char **strv_argv(strv *s) {
-  HL_PUSH(s->v, s->n, s->cap, NULL);
-  s->n--;
-  return s->v;
-}
-
-void strv_free(strv *s) {
-  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
-  free(s->v);
-  memset(s, 0, sizeof *s);
-}
-
 /* "heaplint: <kind>: <message>" on stderr. */
 static void say(const char *kind, const char *fmt, va_list ap) {
   fprintf(stderr, "heaplint: %s: ", kind);

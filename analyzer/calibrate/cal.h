@@ -9,6 +9,7 @@
 #include "calibrate/fit.h"
 #include "calibrate/probes.h"
 #include "input/profile.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 /* 3 and 4 are the analyzer's (a file not parsed, fixes not applied): every
@@ -20,16 +21,6 @@ enum { CAL_OK = 0, CAL_DIFFERS = 1, CAL_INPUT = 2, CAL_PROBES = 5, CAL_NO_FIT = 
 
 /* The standard each program adds to the user's flags (NULL: none). */
 extern const char *const hl_cal_program_std[NPROGRAMS];
-
-typedef struct strv {
-  char **v;
-  size_t n, cap;
-} strv;
-
-void strv_add(strv *s, const char *x);
-/* s->v as an argv: NULL-terminated (the NULL is not counted). */
-char **strv_argv(strv *s);
-void strv_free(strv *s);
 
 /* A standard library probe.hpp tells apart, as profiles name it. */
 typedef struct hl_cal_library {
@@ -52,7 +43,7 @@ typedef struct hl_cal_target {
 typedef struct hl_cal {
   const char *output, *compare, *replacement;
   int report, keep;
-  strv wrapper_args, headers, include_dirs, command, emulator;
+  hl_strv wrapper_args, headers, include_dirs, command, emulator;
 
   hl_probe_wrapper *pw; /* the plan's wrappers, parallel to targets */
   hl_cal_target *targets;

@@ -65,7 +65,7 @@ static void remove_dir(const char *dir) {
 /* ---- the subcommand ---- */
 
 static int compare(const hl_cal *c) {
-  hl_msgs d = {0};
+  hl_strv d = {0};
   size_t n = hl_profile_diff(c->written, c->want, &d);
   for (size_t i = 0; i < n; i++) fprintf(stderr, "heaplint: %s: %s\n", c->compare, d.v[i]);
   if (n) fprintf(stderr, "heaplint: %s: %zu difference%s from what was measured\n", c->compare, n, n == 1 ? "" : "s");
@@ -73,7 +73,7 @@ static int compare(const hl_cal *c) {
     fprintf(stderr, "heaplint: %s: every field matches what was measured (description, header.what and source "
                     "are prose and not compared)\n",
             c->compare);
-  hl_msgs_free(&d);
+  hl_strv_free(&d);
   return n ? CAL_DIFFERS : CAL_OK;
 }
 
@@ -97,11 +97,11 @@ static void say_done(const hl_cal *c, double elapsed) {
 }
 
 static void cal_free(hl_cal *c) {
-  strv_free(&c->wrapper_args);
-  strv_free(&c->headers);
-  strv_free(&c->emulator);
-  strv_free(&c->include_dirs);
-  strv_free(&c->command);
+  hl_strv_free(&c->wrapper_args);
+  hl_strv_free(&c->headers);
+  hl_strv_free(&c->emulator);
+  hl_strv_free(&c->include_dirs);
+  hl_strv_free(&c->command);
   for (size_t i = 0; i < c->n; i++) {
     free(c->targets[i].name);
     if (c->custom) free((char *)c->pw[i].signature);

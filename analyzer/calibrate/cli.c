@@ -66,14 +66,17 @@ static const struct std_wrapper {
 
 /* --emulator's command, split at spaces and tabs (as CMake's
  * CMAKE_CROSSCOMPILING_EMULATOR is a list); given again, it is replaced. */
-static void emulator_words(strv *s, const char *cmd) {
-  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
-  s->n = 0;
+static void emulator_words(hl_strv *s, const char *cmd) {
+  hl_strv_free(s);
   for (const char *p = cmd; *p;) {
     while (*p == ' ' || *p == '\t') p++;
     const char *q = p;
     while (*q && *q != ' ' && *q != '\t') q++;
-    if (q > p) HL_PUSH(s->v, s->n, s->cap, hl_xstrndup(p, (size_t)(q - p)));
+    if (q > p) {
+      char *word = hl_xstrndup(p, (size_t)(q - p));
+      hl_strv_add(s, word);
+      free(word);
+    }
     p = q;
   }
 }
@@ -85,7 +88,7 @@ int hl_cal_parse_options(hl_cal *c, int argc, char **argv, char **err) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
-      for (int k = i + 1; k < argc; k++) strv_add(&c->command, argv[k]);
+      for (int k = i + 1; k < argc; k++) hl_strv_add(&c->command, argv[k]);
       break;
     }
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 1;
@@ -112,9 +115,9 @@ int hl_cal_parse_options(hl_cal *c, int argc, char **argv, char **err) {
     }
     switch (k - 1) {
     case 0: c->output = v; break;
-    case 1: strv_add(&c->wrapper_args, v); break;
-    case 2: strv_add(&c->headers, v); break;
-    case 3: strv_add(&c->include_dirs, v); break;
+    case 1: hl_strv_add(&c->wrapper_args, v); break;
+    case 2: hl_strv_add(&c->headers, v); break;
+    case 3: hl_strv_add(&c->include_dirs, v); break;
     case 4: c->compare = v; break;
     case 5: c->replacement = v; break;
     default: emulator_words(&c->emulator, v); break;

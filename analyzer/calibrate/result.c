@@ -24,14 +24,14 @@ int hl_cal_fit_all(hl_cal *c) {
       if (c->m.library && !strcmp(c->m.library, libraries[i].probe_name)) c->library = &libraries[i];
     if (!c->library) {
       hl_cal_error("the standard library cannot be identified: it defines none of __GLIBCXX__, _LIBCPP_VERSION and "
-            "_MSVC_STL_VERSION");
+                   "_MSVC_STL_VERSION");
       return CAL_NO_FIT;
     }
     c->sso = hl_fit_sso(c->m.string_allocs, c->m.nstring);
     if (c->sso < 0) {
-      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no small-string "
-            "capacity fits",
-            c->m.nstring ? c->m.nstring - 1 : 0);
+      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no "
+                   "small-string capacity fits",
+                   c->m.nstring ? c->m.nstring - 1 : 0);
       status = CAL_NO_FIT;
     }
   }
@@ -39,7 +39,7 @@ int hl_cal_fit_all(hl_cal *c) {
     const hl_probed *p = &c->m.w[i];
     if (p->absent) {
       hl_cal_note("%s has no %s: the profile leaves it out", c->library ? c->library->name : "the library",
-           c->targets[i].name);
+                  c->targets[i].name);
       continue;
     }
     if (!p->seen) continue;

@@ -84,7 +84,7 @@ static void warn_once(hl_run *run, FILE *log, const char *fmt, const char *libra
   int seen = 0;
   pthread_mutex_lock(&run->lock);
   for (size_t i = 0; i < run->warned.n && !seen; i++) seen = !strcmp(run->warned.v[i], key);
-  if (!seen) hl_msgs_add(&run->warned, "%s", key);
+  if (!seen) hl_strv_addf(&run->warned, "%s", key);
   pthread_mutex_unlock(&run->lock);
   free(key);
   if (!seen) fprintf(log, fmt, library, width, hl_display_path(file));
@@ -164,7 +164,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   HL_PUSH(rules, nrules, caprules, NULL);
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
-  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx);
+  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
   walker w = {ctx, rules, states};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
   for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);

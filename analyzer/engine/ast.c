@@ -5,7 +5,7 @@
 
 #include "util/util.h"
 
-char *hl_cx(CXString s) {
+char *hl_cxstring_take(CXString s) {
   const char *p = clang_getCString(s);
   char *r = hl_xstrdup(p ? p : "");
   clang_disposeString(s);
@@ -65,12 +65,19 @@ CXType hl_unref(CXType t) {
   return hl_is_ref(c) ? clang_getPointeeType(c) : t;
 }
 
-char *hl_template_name(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+/* The name of the template the class of canon specializes; for a class
+ * that specializes none, its own name (or_class) or "". */
+static char *specialized_name(CXType canon, int or_class) {
+  CXCursor d = clang_getTypeDeclaration(canon);
   if (clang_Cursor_isNull(d)) return hl_xstrdup("");
   CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
-  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
+  if (clang_Cursor_isNull(tmpl)) return or_class ? hl_decl_name(d) : hl_xstrdup("");
+  return hl_decl_name(tmpl);
 }
+
+char *hl_template_name(CXType t) { return specialized_name(clang_getCanonicalType(t), 0); }
+
+char *hl_class_name(CXType t) { return specialized_name(clang_getCanonicalType(hl_unref(t)), 1); }
 
 int hl_same_class(CXType a, CXType b) {
   CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(a)));
@@ -79,7 +86,7 @@ int hl_same_class(CXType a, CXType b) {
          clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
 }
 
-char *hl_type_spelling(CXType t) { return hl_cx(clang_getTypeSpelling(t)); }
+char *hl_type_spelling(CXType t) { return hl_cxstring_take(clang_getTypeSpelling(t)); }
 
 char *hl_type_readable(CXType t) {
   char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
@@ -112,7 +119,7 @@ char *hl_decl_name(CXCursor decl) {
     if (clang_Cursor_isNull(c) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
     if (c.kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
     if (n > 0 && !is_scope(k)) break; /* a local class: its function is no scope */
-    parts[n++] = hl_cx(clang_getCursorSpelling(c));
+    parts[n++] = hl_cxstring_take(clang_getCursorSpelling(c));
   }
   hl_sb b = {0};
   while (n > 0) {

@@ -8,7 +8,7 @@
 #include <clang-c/Index.h>
 
 /* The string's text, malloc'd; s is disposed. */
-char *hl_cx(CXString s);
+char *hl_cxstring_take(CXString s);
 
 CXCursor hl_first_child(CXCursor c);
 CXCursor hl_last_child(CXCursor c);
@@ -33,6 +33,9 @@ CXType hl_unref(CXType t);
 /* The qualified name of the class template t specializes ("std::map"), or
  * "" when it is no specialization; malloc'd. */
 char *hl_template_name(CXType t);
+/* The same with references looked through, and for a class that
+ * specializes no template its own name ("std::in_place_t"). */
+char *hl_class_name(CXType t);
 /* Whether a and b (references looked through) name the same class. */
 int hl_same_class(CXType a, CXType b);
 

@@ -228,7 +228,7 @@ static char *probed_type(const char *note) {
 }
 
 static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
-  char *msg = hl_cx(clang_getDiagnosticSpelling(d));
+  char *msg = hl_cxstring_take(clang_getDiagnosticSpelling(d));
   unsigned long size, align;
   char tc[8], nc[8], nm[8];
   int id;
@@ -253,7 +253,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
   unsigned nn = notes ? clang_getNumDiagnosticsInSet(notes) : 0;
   for (unsigned i = 0; i < nn; i++) {
     CXDiagnostic note = clang_getDiagnosticInSet(notes, i);
-    char *text = hl_cx(clang_getDiagnosticSpelling(note));
+    char *text = hl_cxstring_take(clang_getDiagnosticSpelling(note));
     hl_loc loc;
     if (hl_ends_with(text, "requested here") && !map_loc(P, E, nE, clang_getDiagnosticLocation(note), &loc)) {
       if (h.nchain == 0) h.type = probed_type(text);

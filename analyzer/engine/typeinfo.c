@@ -187,7 +187,7 @@ static int method_is_deleted(CXCursor m) {
 
 /* 0: not an assignment operator of cls; 1: copy assignment; 2: move. */
 static int assignment_kind(CXCursor m, CXCursor cls) {
-  char *name = hl_cx(clang_getCursorSpelling(m));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(m));
   int is_op = !strcmp(name, "operator=");
   free(name);
   if (!is_op) return 0;
@@ -218,7 +218,7 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
     /* libclang folds noexcept(true) and noexcept(false) into one kind, but
      * the canonical function type, whose expression is evaluated, is spelled
      * with "noexcept" only when it is true ("noexcept(expr)" when dependent). */
-    char *s = hl_cx(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
+    char *s = hl_cxstring_take(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
     hl_tri r = hl_ends_with(s, " noexcept") ? HL_YES : strstr(s, "noexcept(") ? HL_UNKNOWN : HL_NO;
     free(s);
     return r;
@@ -321,7 +321,7 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   else if (w->lambda)
     desc = hl_xasprintf("a capture of type %s", tname);
   else {
-    char *fname = hl_cx(clang_getCursorSpelling(field));
+    char *fname = hl_cxstring_take(clang_getCursorSpelling(field));
     desc = *fname ? hl_xasprintf("member '%s' (%s)", fname, tname) : hl_xasprintf("a member of type %s", tname);
     free(fname);
   }
@@ -368,6 +368,27 @@ static void trivially_copyable(const hl_types *T, const special *s, const hl_tra
   else set(tc, memb->trivially_copyable.value, dup_why(&memb->trivially_copyable));
 }
 
+/* The nothrow trait t of a declared special member (what: "destructor"):
+ * no when it is deleted, else its exception specification says, or
+ * (defaulted) the parts' trait does. */
+static void declared_trait(const hl_types *T, hl_trait *t, CXCursor member, int deleted, const char *what,
+                           const hl_trait *parts) {
+  int as_members;
+  hl_tri v = declared_nothrow(member, &as_members);
+  if (deleted) {
+    char *m = hl_xasprintf(" has a deleted %s", what);
+    set(t, HL_NO, at(T, m, member));
+    free(m);
+  } else if (as_members) {
+    set(t, parts->value, dup_why(parts));
+  } else if (v != HL_YES) {
+    const char *fmt = v == HL_NO ? " has a %s that may throw" : " has a %s whose noexcept heaplint cannot evaluate";
+    char *m = hl_xasprintf(fmt, what);
+    set(t, v, at(T, m, member));
+    free(m);
+  }
+}
+
 /* Structural traits of a class that is not a template instantiation. */
 static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const char *const *names, size_t nnames,
                           hl_traits *out) {
@@ -385,32 +406,21 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   member_traits(T, c, &s, ask, names, nnames, &memb);
 
   all(out, HL_YES, NULL);
-  int as_members;
 
   trivially_copyable(T, &s, &memb, &out->trivially_copyable);
 
   /* Nothrow destruction: its own destructor's noexcept, or the parts'. */
   hl_trait *ds = &out->nothrow_destroy;
   if (s.dtor_decl) {
-    hl_tri v = declared_nothrow(s.dtor, &as_members);
-    if (as_members) set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
-    else if (v == HL_NO) set(ds, HL_NO, at(T, " has a destructor that may throw", s.dtor));
-    else if (v == HL_UNKNOWN)
-      set(ds, HL_UNKNOWN, at(T, " has a destructor whose noexcept heaplint cannot evaluate", s.dtor));
+    declared_trait(T, ds, s.dtor, 0, "destructor", &memb.nothrow_destroy);
   } else {
     set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
   }
 
   /* Nothrow copy construction. */
   hl_trait *cp = &out->nothrow_copy;
-  if (s.copy_decl && s.copy_deleted) {
-    set(cp, HL_NO, at(T, " has a deleted copy constructor", s.copy));
-  } else if (s.copy_decl) {
-    hl_tri v = declared_nothrow(s.copy, &as_members);
-    if (as_members) set(cp, memb.nothrow_copy.value, dup_why(&memb.nothrow_copy));
-    else if (v == HL_NO) set(cp, HL_NO, at(T, " has a copy constructor that may throw", s.copy));
-    else if (v == HL_UNKNOWN)
-      set(cp, HL_UNKNOWN, at(T, " has a copy constructor whose noexcept heaplint cannot evaluate", s.copy));
+  if (s.copy_decl) {
+    declared_trait(T, cp, s.copy, s.copy_deleted, "copy constructor", &memb.nothrow_copy);
   } else if (s.move_decl || s.move_assign_decl) {
     set(cp, HL_NO, hl_xstrdup(" has no copy constructor (declaring a move operation deletes it)"));
   } else {
@@ -420,14 +430,8 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   /* Nothrow move construction: its own move constructor, or — when none is
    * declared and one of the others is — the copy constructor. */
   hl_trait *mv = &out->nothrow_move;
-  if (s.move_decl && s.move_deleted) {
-    set(mv, HL_NO, at(T, " has a deleted move constructor", s.move));
-  } else if (s.move_decl) {
-    hl_tri v = declared_nothrow(s.move, &as_members);
-    if (as_members) set(mv, memb.nothrow_move.value, dup_why(&memb.nothrow_move));
-    else if (v == HL_NO) set(mv, HL_NO, at(T, " has a move constructor that may throw", s.move));
-    else if (v == HL_UNKNOWN)
-      set(mv, HL_UNKNOWN, at(T, " has a move constructor whose noexcept heaplint cannot evaluate", s.move));
+  if (s.move_decl) {
+    declared_trait(T, mv, s.move, s.move_deleted, "move constructor", &memb.nothrow_move);
   } else if (s.copy_decl || s.copy_assign_decl || s.move_assign_decl || s.dtor_decl) {
     if (cp->value == HL_YES) set(mv, HL_YES, NULL);
     else set(mv, cp->value, hl_xasprintf(" is moved by its copy constructor (it declares no move constructor), and%s",
@@ -566,7 +570,7 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
   collect *k = data;
   if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
-  char *name = hl_cx(clang_getCursorSpelling(c));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(c));
   if (hl_starts_with(name, QUERY_PREFIX)) {
     size_t i = strtoul(name + strlen(QUERY_PREFIX), NULL, 10);
     CXEvalResult r = clang_Cursor_Evaluate(c);

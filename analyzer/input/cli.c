@@ -60,14 +60,51 @@ const char hl_cli_usage[] =
     "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
     "     read-only, or two fixes conflict); the others were applied\n";
 
-static void add(hl_strs *s, const char *v) { HL_PUSH(s->v, s->n, s->cap, (char *)v); }
-
 /* --name=value or --name value; -p value or -pvalue. */
 static int number(const char *s, unsigned *out) {
   char *end;
   unsigned long v = strtoul(s, &end, 10);
   if (end == s || *end || v > 4096) return -1;
   *out = (unsigned)v;
+  return 0;
+}
+
+/* Sets the option name (one that takes a value) to v. Returns 0, or -1
+ * with *err. */
+static int set_value(hl_options *o, const char *name, const char *v, char **err) {
+  if (!strcmp(name, "-p")) o->build_path = v;
+  else if (!strcmp(name, "--extra-arg")) hl_strv_add(&o->extra_after, v);
+  else if (!strcmp(name, "--extra-arg-before")) hl_strv_add(&o->extra_before, v);
+  else if (!strcmp(name, "--profile")) hl_strv_add(&o->profiles, v);
+  else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
+  else if (!strcmp(name, "-o")) o->output = v;
+  else if (!strcmp(name, "--source-root")) o->source_root = v;
+  else if (!strcmp(name, "--baseline")) o->baseline = v;
+  else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
+  else if (!strcmp(name, "--config-file")) o->config_file = v;
+  else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
+  else if (!strcmp(name, "--format")) {
+    if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
+      *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
+      return -1;
+    }
+    o->format = v;
+  } else if (!strcmp(name, "-j")) {
+    if (number(v, &o->jobs) || o->jobs == 0) {
+      *err = hl_xasprintf("-j takes a number of jobs from 1 to 4096, not '%s'", v);
+      return -1;
+    }
+  } else {
+    const char *slash = strchr(v, '/');
+    char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
+    int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
+              o->shard_k == 0 || o->shard_k > o->shard_n;
+    free(k_part);
+    if (bad) {
+      *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -82,11 +119,11 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
       o->dashdash = 1;
-      for (int k = i + 1; k < argc; k++) add(&o->flags, argv[k]);
+      for (int k = i + 1; k < argc; k++) hl_strv_add(&o->flags, argv[k]);
       break;
     }
     if (a[0] != '-' || !strcmp(a, "-")) {
-      add(&o->files, a);
+      hl_strv_add(&o->files, a);
       continue;
     }
     if (!strcmp(a, "--werror")) o->werror = 1;
@@ -117,40 +154,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
         *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
         return -1;
       }
-      const char *name = with_value[k];
-      if (!strcmp(name, "-p")) o->build_path = v;
-      else if (!strcmp(name, "--extra-arg")) add(&o->extra_after, v);
-      else if (!strcmp(name, "--extra-arg-before")) add(&o->extra_before, v);
-      else if (!strcmp(name, "--profile")) add(&o->profiles, v);
-      else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
-      else if (!strcmp(name, "-o")) o->output = v;
-      else if (!strcmp(name, "--source-root")) o->source_root = v;
-      else if (!strcmp(name, "--baseline")) o->baseline = v;
-      else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
-      else if (!strcmp(name, "--config-file")) o->config_file = v;
-      else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
-      else if (!strcmp(name, "--format")) {
-        if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
-          *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
-          return -1;
-        }
-        o->format = v;
-      } else if (!strcmp(name, "-j")) {
-        if (number(v, &o->jobs) || o->jobs == 0) {
-          *err = hl_xasprintf("-j takes a number of jobs from 1 to 4096, not '%s'", v);
-          return -1;
-        }
-      } else {
-        const char *slash = strchr(v, '/');
-        char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
-        int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
-                  o->shard_k == 0 || o->shard_k > o->shard_n;
-        free(k_part);
-        if (bad) {
-          *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
-          return -1;
-        }
-      }
+      if (set_value(o, with_value[k], v, err)) return -1;
     }
   }
   if (o->help || o->version || o->list_rules || (o->dump_config && !o->build_path && o->files.n == 0)) return 0;
@@ -162,10 +166,10 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
 }
 
 void hl_cli_free(hl_options *o) {
-  free(o->files.v);
-  free(o->flags.v);
-  free(o->extra_before.v);
-  free(o->extra_after.v);
-  free(o->profiles.v);
+  hl_strv_free(&o->files);
+  hl_strv_free(&o->flags);
+  hl_strv_free(&o->extra_before);
+  hl_strv_free(&o->extra_after);
+  hl_strv_free(&o->profiles);
   memset(o, 0, sizeof *o);
 }

@@ -5,19 +5,16 @@
 
 #include <stddef.h>
 
-typedef struct hl_strs {
-  char **v;
-  size_t n, cap;
-} hl_strs;
+#include "util/strv.h"
 
 typedef struct hl_options {
-  hl_strs files;         /* files named on the command line */
-  hl_strs flags;         /* after "--": compiler flags, or a whole compiler command */
+  hl_strv files;         /* files named on the command line */
+  hl_strv flags;         /* after "--": compiler flags, or a whole compiler command */
   int dashdash;          /* "--" was given */
   const char *build_path;/* -p */
-  hl_strs extra_before;  /* --extra-arg-before */
-  hl_strs extra_after;   /* --extra-arg */
-  hl_strs profiles;      /* --profile */
+  hl_strv extra_before;  /* --extra-arg-before */
+  hl_strv extra_after;   /* --extra-arg */
+  hl_strv profiles;      /* --profile */
   const char *profile_dir;
   const char *format;    /* text (default), json, sarif */
   const char *output;    /* -o: the report goes there instead of stdout */

@@ -295,7 +295,7 @@ hl_severity hl_config_severity(const hl_config *c, const char *rule) {
 /* libyaml can only write UTF-8 (and loops forever on other bytes): a path
  * in another encoding is shown with U+FFFD in their place. */
 static int scalar(yaml_emitter_t *e, const char *s) {
-  char *v = hl_utf8_valid(s);
+  char *v = hl_utf8_sanitize(s);
   int ok = hl_yaml_emit_scalar(e, v, YAML_ANY_SCALAR_STYLE);
   free(v);
   return ok;

@@ -49,19 +49,19 @@ void hl_jobs_free(hl_jobs *jobs) {
 static const char *lang_name(hl_lang l) { return l == HL_LANG_C ? "C" : "not C or C++"; }
 
 /* Checks that path names a readable regular file. */
-static int check_source(const char *path, hl_msgs *errs) {
+static int check_source(const char *path, hl_strv *errs) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
+    hl_strv_addf(errs, "%s: cannot analyze: %s", path, strerror(errno));
     return -1;
   }
   if (S_ISDIR(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot analyze: is a directory", path);
+    hl_strv_addf(errs, "%s: cannot analyze: is a directory", path);
     return -1;
   }
   FILE *f = fopen(path, "rb");
   if (!f) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
+    hl_strv_addf(errs, "%s: cannot analyze: %s", path, strerror(errno));
     return -1;
   }
   fclose(f);
@@ -130,7 +130,7 @@ static void add_command_args(hl_job *j, char *const *argv, size_t n) {
 /* Splits a response file's text the way GCC and clang's driver do (GNU
  * rules): whitespace separates, quotes group, a backslash escapes the next
  * character. */
-static void split_gnu(const char *t, size_t n, hl_msgs *out) {
+static void split_gnu(const char *t, size_t n, hl_strv *out) {
   hl_sb w = {0};
   int in_word = 0;
   char quote = 0;
@@ -145,14 +145,14 @@ static void split_gnu(const char *t, size_t n, hl_msgs *out) {
     } else if (c == '\\' && i + 1 < n) {
       hl_sb_putc(&w, t[++i]), in_word = 1;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+      if (in_word) hl_strv_addf(out, "%s", hl_sb_str(&w));
       w.len = 0, in_word = 0;
       if (w.s) w.s[0] = 0;
     } else {
       hl_sb_putc(&w, c), in_word = 1;
     }
   }
-  if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+  if (in_word) hl_strv_addf(out, "%s", hl_sb_str(&w));
   hl_sb_free(&w);
 }
 
@@ -160,13 +160,13 @@ static void split_gnu(const char *t, size_t n, hl_msgs *out) {
  * (nested ones too), as a compiler's driver does: libclang does not, and
  * would parse without the -D and -I the file holds. A file that cannot be
  * read is an error, as it is for the compiler; the job is then not run. */
-static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
+static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
   int again = 0;
   for (size_t i = 0; i < j->nargs; i++) {
     const char *a = j->args[i];
     if (a[0] != '@' || !a[1]) continue;
     if (depth > 64) {
-      hl_msgs_add(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
+      hl_strv_addf(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
                   hl_display_path(j->file), a + 1);
       return -1;
     }
@@ -176,11 +176,11 @@ static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
     int e = hl_read_file(path, &text, &len);
     free(path);
     if (e) {
-      hl_msgs_add(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
+      hl_strv_addf(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
                   a + 1, strerror(e));
       return -1;
     }
-    hl_msgs words = {0};
+    hl_strv words = {0};
     split_gnu(text, len, &words);
     free(text);
     char **old = j->args;
@@ -192,14 +192,14 @@ static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
     for (size_t k = i + 1; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     free(old[i]);
     free(old);
-    hl_msgs_free(&words);
+    hl_strv_free(&words);
     again = 1;
     break;
   }
   return again ? expand_response_files(j, errs, depth + 1) : 0;
 }
 
-static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msgs *errs) {
+static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_strv *errs) {
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
   hl_job j = {0};
@@ -224,7 +224,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   if (j.lang != HL_LANG_CXX) {
     /* A mixed C/C++ database is normal; only a file the user named is an error. */
     if (named)
-      hl_msgs_add(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
+      hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
                   hl_display_path(j.file), lang_name(j.lang));
     job_free(&j);
     return named ? -1 : 0;
@@ -234,7 +234,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   struct stat st;
   int found = stat(j.file, &st) == 0;
   if (!found || !S_ISREG(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
+    hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
                 !found ? strerror(errno) : S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
     job_free(&j);
     return -1;
@@ -256,7 +256,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
 }
 
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
-                       hl_msgs *errs) {
+                       hl_strv *errs) {
   /* After "--" either flags, or a whole compiler command (what CMake's
    * <LANG>_CLANG_TIDY hook passes): its driver decides the language. */
   int command = nflags > 0 && flags[0][0] != '-' && flags[0][0] != '@';
@@ -268,7 +268,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     hl_lang lang = hl_lang_of(files[i], x, command && is_cxx_driver(flags[0]));
     if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
     if (lang != HL_LANG_CXX) {
-      hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
+      hl_strv_addf(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
                   files[i], lang_name(lang), x ? "-x flag" : "extension");
       continue;
     }
@@ -307,19 +307,19 @@ static int strings_only(json_t *a) {
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
  * the database is checked here first: 0 when it has the shape of a compile
  * database, else -1 with the reason, line and column in errs. */
-static int check_db(const char *json_path, hl_msgs *errs) {
+static int check_db(const char *json_path, hl_strv *errs) {
   json_error_t e;
   json_t *root = json_load_file(json_path, 0, &e);
   if (!root) {
     if (e.line > 0)
-      hl_msgs_add(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
+      hl_strv_addf(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
     else
-      hl_msgs_add(errs, "%s: cannot read the compile database: %s", json_path, e.text);
+      hl_strv_addf(errs, "%s: cannot read the compile database: %s", json_path, e.text);
     return -1;
   }
   int rc = -1;
   if (!json_is_array(root)) {
-    hl_msgs_add(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
+    hl_strv_addf(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
   } else {
     size_t i;
     json_t *entry;
@@ -332,13 +332,13 @@ static int check_db(const char *json_path, hl_msgs *errs) {
                                 ? "\"command\" or \"arguments\""
                                 : NULL;
       if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
-        hl_msgs_add(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
+        hl_strv_addf(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
                     json_path, i + 1);
         json_decref(root);
         return -1;
       }
       if (missing) {
-        hl_msgs_add(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
+        hl_strv_addf(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
                     missing[0] == 'a' ? "" : "complete: it lacks ", missing);
         json_decref(root);
         return -1;
@@ -350,10 +350,10 @@ static int check_db(const char *json_path, hl_msgs *errs) {
   return rc;
 }
 
-int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs) {
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs) {
   struct stat st;
   if (stat(builddir, &st) != 0) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: %s", builddir, strerror(errno));
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s", builddir, strerror(errno));
     return -1;
   }
   char *dir, *json;
@@ -365,7 +365,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     dir = slash ? hl_xstrndup(builddir, (size_t)(slash - builddir) + (slash == builddir)) : hl_xstrdup(".");
     json = hl_xstrdup(builddir);
     if (!hl_ends_with(builddir, "compile_commands.json")) {
-      hl_msgs_add(errs, "%s: -p takes a build directory or its compile_commands.json", builddir);
+      hl_strv_addf(errs, "%s: -p takes a build directory or its compile_commands.json", builddir);
       free(dir);
       free(json);
       return -1;
@@ -373,12 +373,12 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
   }
   int rc = -1;
   if (stat(json, &st) == 0 && !S_ISREG(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: not a regular file", json);
+    hl_strv_addf(errs, "%s: cannot read the compile database: not a regular file", json);
     goto out;
   }
   FILE *f = fopen(json, "rb");
   if (!f) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),
                 errno == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
     goto out;
   }
@@ -388,7 +388,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
   CXCompilationDatabase_Error err;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
   if (err != CXCompilationDatabase_NoError || !db) {
-    hl_msgs_add(errs, "%s: libclang cannot load this compile database", json);
+    hl_strv_addf(errs, "%s: libclang cannot load this compile database", json);
     if (db) clang_CompilationDatabase_dispose(db);
     goto out;
   }
@@ -397,7 +397,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
     if (n == 0) {
-      hl_msgs_add(errs, "%s: the compile database contains no compile commands", json);
+      hl_strv_addf(errs, "%s: the compile database contains no compile commands", json);
       rc = -1;
     }
     for (unsigned i = 0; i < n; i++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
@@ -409,7 +409,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
       CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
       if (n == 0)
-        hl_msgs_add(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
+        hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
       for (unsigned k = 0; k < n; k++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
       if (cmds) clang_CompileCommands_dispose(cmds);
       free(abs);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "engine/job.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 typedef struct hl_jobs {
@@ -24,13 +25,13 @@ typedef struct hl_jobs {
  * compile database's). Files that cannot be analyzed are reported in errs
  * and left out. */
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
-                       hl_msgs *errs);
+                       hl_strv *errs);
 
 /* The compile database in builddir (or the compile_commands.json named).
  * With files, only their commands; otherwise every C++ entry (C entries are
  * skipped: a mixed code base is normal). Returns 0, or -1 when the database
  * itself cannot be used (errs says why). */
-int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs);
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs);
 
 /* Adds arguments to every job: before the command's own, or after it. */
 void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);

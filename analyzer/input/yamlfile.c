@@ -139,7 +139,7 @@ int hl_yaml_bool(hl_yaml *y, yaml_node_t *node, const char *what, int *out, char
 
 int hl_yaml_emit_scalar(yaml_emitter_t *e, const char *s, yaml_scalar_style_t style) {
   yaml_event_t ev;
-  if (!hl_utf8_ok(s)) return 0; /* libyaml would loop forever on it */
+  if (!hl_utf8_is_valid(s)) return 0; /* libyaml would loop forever on it */
   return yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style) &&
          yaml_emitter_emit(e, &ev);
 }

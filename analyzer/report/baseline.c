@@ -74,7 +74,7 @@ long hl_baseline_apply(const char *path, hl_findings *all, const char *root, cha
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
     /* As written: bytes that are not UTF-8 became U+FFFD. */
-    char *rel = hl_utf8_valid(hl_relative_to(f->loc.file, root));
+    char *rel = hl_utf8_sanitize(hl_relative_to(f->loc.file, root));
     int match = 0;
     for (size_t k = 0; k < n && !match; k++) {
       json_t *x = json_array_get(entries, k);

@@ -167,13 +167,17 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
   return hl_write_file_atomic_mode(path, data, len, new_file_mode(), err);
 }
 
-static char *cwd_copy(void) {
-  static char *cwd;
-  if (!cwd) {
-    char buf[PATH_MAX];
-    cwd = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
-  }
-  return cwd;
+static char *current_dir;
+
+void hl_paths_init(void) {
+  if (current_dir) return;
+  char buf[PATH_MAX];
+  current_dir = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
+}
+
+static const char *cwd_copy(void) {
+  hl_paths_init();
+  return current_dir;
 }
 
 char *hl_abspath(const char *path) {
@@ -197,22 +201,6 @@ int hl_ends_with(const char *s, const char *suffix) {
 
 int hl_starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-void hl_msgs_add(hl_msgs *m, const char *fmt, ...) {
-  hl_sb b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  hl_sb_vprintf(&b, fmt, ap);
-  va_end(ap);
-  HL_PUSH(m->v, m->n, m->cap, hl_sb_take(&b));
-}
-
-void hl_msgs_free(hl_msgs *m) {
-  for (size_t i = 0; i < m->n; i++) free(m->v[i]);
-  free(m->v);
-  m->v = NULL;
-  m->n = m->cap = 0;
 }
 
 unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n) {
@@ -245,7 +233,7 @@ static size_t utf8_sequence(const unsigned char *p) {
   return n;
 }
 
-int hl_utf8_ok(const char *s) {
+int hl_utf8_is_valid(const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
     size_t n = utf8_sequence(p);
     if (!n) return 0;
@@ -254,7 +242,7 @@ int hl_utf8_ok(const char *s) {
   return 1;
 }
 
-char *hl_utf8_valid(const char *s) {
+char *hl_utf8_sanitize(const char *s) {
   hl_sb b = {0};
   hl_sb_puts(&b, "");
   for (const unsigned char *p = (const unsigned char *)s; *p;) {

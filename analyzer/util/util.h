@@ -62,9 +62,9 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
 /* A copy of s in which every byte that does not belong to a valid UTF-8
  * sequence is replaced by U+FFFD: JSON (and so SARIF and baselines) can only
  * carry valid UTF-8, while a path or a source line may be in any encoding. */
-char *hl_utf8_valid(const char *s);
+char *hl_utf8_sanitize(const char *s);
 /* s is valid UTF-8. */
-int hl_utf8_ok(const char *s);
+int hl_utf8_is_valid(const char *s);
 
 /* Command-line option name with a value: "--name=v", "--name v", and for a
  * one-letter option also "-pv". If argv[*i] is that option, sets *matched
@@ -72,19 +72,15 @@ int hl_utf8_ok(const char *s);
  * value is missing; otherwise *matched is 0. */
 const char *hl_option_value(int argc, char **argv, int *i, const char *name, int *matched);
 
+/* Learns the current directory, which the paths below are relative to.
+ * Call it before starting threads that use them (it is otherwise learned
+ * on first use, which is not thread-safe). */
+void hl_paths_init(void);
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);
 /* path relative to the current directory when it lies below it, else path. */
 const char *hl_display_path(const char *abs);
-
-/* A list of messages (errors found while building the job list, ...). */
-typedef struct hl_msgs {
-  char **v;
-  size_t n, cap;
-} hl_msgs;
-void hl_msgs_add(hl_msgs *m, const char *fmt, ...) HL_PRINTF(2, 3);
-void hl_msgs_free(hl_msgs *m);
 
 /* FNV-1a, 64 bits: stable across runs and machines. */
 unsigned long long hl_fnv1a(const void *data, size_t n);

@@ -93,7 +93,7 @@ static char *declared_with(CXCursor decl) {
   clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(decl)), &w.file, NULL, NULL, &w.offset);
   if (!w.file) return NULL;
   clang_visitChildren(clang_getCursorSemanticParent(decl), find_sibling, &w);
-  return clang_Cursor_isNull(w.found) ? NULL : hl_cx(clang_getCursorSpelling(w.found));
+  return clang_Cursor_isNull(w.found) ? NULL : hl_cxstring_take(clang_getCursorSpelling(w.found));
 }
 
 /* Back from off (a template's name) over its qualification (std::,
@@ -165,7 +165,7 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   clang_visitChildren(decl, find_ref, &r);
   if (clang_Cursor_isNull(r.found)) {
     if (clang_Cursor_isNull(r.alias)) return -1;
-    *alias = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
+    *alias = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
     return 1;
   }
   /* A template named inside a macro cannot be edited where it is written:
@@ -215,6 +215,15 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   e->file_hash = hl_fnv1a(text, size);
   *written = hl_xstrndup(text + start, end - start);
   return 0;
+}
+
+int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written, char **why) {
+  char *alias = NULL;
+  int r = hl_rewrite_template_range(ctx, decl, template_name, e, written, &alias, why);
+  if (r == 1)
+    *why = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+  free(alias);
+  return r == 0 ? 0 : -1;
 }
 
 /* A line's first token is a directive named d ("include", "pragma"). */

@@ -19,7 +19,7 @@ CXCursor hl_use_target(CXCursor ref) {
 static char *callee_name(CXCursor call) {
   CXCursor fn = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
-  char *n = hl_cx(clang_getCursorSpelling(fn));
+  char *n = hl_cxstring_take(clang_getCursorSpelling(fn));
   char *r = hl_xasprintf("%s()", n);
   free(n);
   return r;
@@ -37,7 +37,7 @@ static void member_use(hl_use *u, CXCursor call, size_t depth, CXCursor method) 
   u->call = call;
   u->call_depth = depth;
   u->method = method;
-  char *name = hl_cx(clang_getCursorSpelling(method));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(method));
   snprintf(u->method_name, sizeof u->method_name, "%s", name);
   free(name);
 }
@@ -83,7 +83,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       }
       else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
       else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
-        char *n = hl_cx(clang_getCursorSpelling(q));
+        char *n = hl_cxstring_take(clang_getCursorSpelling(q));
         escape(u, hl_xasprintf("copied into '%s'", n));
         free(n);
       } else
@@ -105,7 +105,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
   case CXCursor_UnaryOperator: escape(u, hl_xstrdup("taken by address")); break;
   case CXCursor_VarDecl: {
-    char *n = hl_cx(clang_getCursorSpelling(p));
+    char *n = hl_cxstring_take(clang_getCursorSpelling(p));
     escape(u, hl_xasprintf("bound to '%s'", n));
     free(n);
     break;
@@ -164,7 +164,7 @@ int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
   size_t m = u->call_depth + 1;
   CXCursor below, q = hl_ctx_opaque_ancestor(ctx, &m, u->call, &below);
   if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(hl_first_child(q), below)) return 0;
-  char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(q)));
   int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
   free(name);
   return ok;

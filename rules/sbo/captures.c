@@ -43,7 +43,7 @@ static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientDa
     enum CXCursorKind dk = clang_getCursorKind(decl);
     if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
         hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
-      char *name = hl_cx(clang_getCursorSpelling(decl));
+      char *name = hl_cxstring_take(clang_getCursorSpelling(decl));
       candidate(w, name, clang_getCursorType(decl));
       free(name);
     }
@@ -83,7 +83,7 @@ static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default
   *has_default = 0;
   *names = NULL;
   char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
-  for (unsigned i = 0; i < n; i++) sp[i] = hl_cx(clang_getTokenSpelling(tu, toks[i]));
+  for (unsigned i = 0; i < n; i++) sp[i] = hl_cxstring_take(clang_getTokenSpelling(tu, toks[i]));
   if (n > 0 && !strcmp(sp[0], "[")) {
     unsigned i = 1;
     while (i < n && strcmp(sp[i], "]")) {
@@ -256,7 +256,7 @@ static enum CXChildVisitResult count_refs(CXCursor c, CXCursor parent, CXClientD
         w->bail = 1;
         return CXChildVisit_Break;
       }
-      char *name = hl_cx(clang_getCursorSpelling(decl));
+      char *name = hl_cxstring_take(clang_getCursorSpelling(decl));
       ref_name(w, name);
       free(name);
     }

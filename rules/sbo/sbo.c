@@ -68,8 +68,8 @@ static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *lo
 /* A probed instantiation is reported where the code made its type concrete
  * (probed_type names what the probe saw), with a note at the store inside
  * the template (stored_at); every other site where it stores. */
-static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p,
-                   const char *probed_type, const hl_loc *stored_at) {
+static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p,
+                        const char *probed_type, const hl_loc *stored_at) {
   char *noun = probed_type ? S->wording->probed_noun(probed_type) : S->wording->noun(ctx, s);
   hl_sb m = {0};
   hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
@@ -114,10 +114,11 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
 
 /* ---- the pass ---- */
 
-hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
+void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self) {
+  (void)ctx;
   hl_sbo *S = hl_xcalloc(1, sizeof *S);
-  S->rule = rule_id;
-  S->wording = wording;
+  S->rule = self->id;
+  S->wording = self->data;
   S->retype = hl_retype_new();
   return S;
 }
@@ -135,7 +136,8 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
 }
 
 
-void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
+void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
+  hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt ||
       k == CXCursor_Constructor) {
@@ -164,7 +166,8 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
 }
 
-void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
+void hl_sbo_prepare(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   /* Only sites the layout and the class structure cannot settle ask the
    * compiler (one batched parse per translation unit). */
   for (size_t i = 0; i < S->n; i++) {
@@ -208,7 +211,7 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
     if (v.allocates == HL_YES) {
       const hl_loc *at = &h[i].chain[h[i].user];
       if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
-        report(ctx, S, s, &v, p, h[i].type, NULL);
+        add_finding(ctx, S, s, &v, p, h[i].type, NULL);
         break;
       }
       hl_sbo_site u = *s;
@@ -218,12 +221,12 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
       u.captures = NULL;
       u.ncaptures = 0;
       u.in_loop = 0;
-      report(ctx, S, &u, &v, p, h[i].type, &s->loc);
+      add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
       hl_loc *others;
       size_t nothers = same_specialization(ctx, S, at, &others);
       for (size_t k = 0; k < nothers; k++) {
         u.loc = others[k];
-        report(ctx, S, &u, &v, p, h[i].type, &s->loc);
+        add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
         hl_loc_free(&others[k]);
       }
       free(others);
@@ -233,7 +236,8 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
   }
 }
 
-void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
+void hl_sbo_end(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   hl_retype_finish(S->retype);
   hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
   int ntargets = 0;
@@ -251,7 +255,7 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
         p = &plans[s->target];
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
-      report(ctx, S, s, v, p, NULL, NULL);
+      add_finding(ctx, S, s, v, p, NULL, NULL);
     } else if (v->allocates == HL_UNKNOWN && s->dependent) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {

@@ -20,9 +20,11 @@
 
 typedef struct hl_sbo hl_sbo;
 
-hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording);
-void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c);
-void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S);
-void hl_sbo_end(hl_ctx *ctx, hl_sbo *S);
+/* A small-buffer rule's hooks: its hl_rule has its hl_sbo_wording as data
+ * and these as begin, visit, prepare and end. */
+void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self);
+void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c);
+void hl_sbo_prepare(hl_ctx *ctx, void *state);
+void hl_sbo_end(hl_ctx *ctx, void *state);
 
 #endif

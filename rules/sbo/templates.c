@@ -186,7 +186,7 @@ static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
 
 /* wrapper = value, with a value whose type depends on the template. */
 static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
-  char *spelling = hl_cx(clang_getCursorSpelling(op));
+  char *spelling = hl_cxstring_take(clang_getCursorSpelling(op));
   int assign = !strcmp(spelling, "=");
   free(spelling);
   if (!assign) return;
@@ -218,7 +218,7 @@ static char *last_token(CXCursor c) {
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
-  char *r = n ? hl_cx(clang_getTokenSpelling(tu, toks[n - 1])) : hl_xstrdup("");
+  char *r = n ? hl_cxstring_take(clang_getTokenSpelling(tu, toks[n - 1])) : hl_xstrdup("");
   clang_disposeTokens(tu, toks, n);
   return r;
 }
@@ -313,7 +313,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
     return wrapper_of(ctx, *wtype);
   }
   if (fk != CXCursor_FunctionTemplate || nargs != 1) return NULL;
-  char *name = hl_cx(clang_getCursorSpelling(fn));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
   int emplace = !strcmp(name, "emplace_back") || !strcmp(name, "emplace_front");
   free(name);
   CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));

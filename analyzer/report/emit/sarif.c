@@ -144,6 +144,19 @@ static int result_order(const void *pa, const void *pb) {
   return strcmp(str_at(a, "message.text"), str_at(b, "message.text"));
 }
 
+/* The rules' union: a rule only a later shard reports is added. */
+static void add_rules(json_t *rules, json_t *theirs) {
+  size_t k;
+  json_t *rule;
+  json_array_foreach(theirs, k, rule) {
+    int have = 0;
+    size_t m;
+    json_t *mine;
+    json_array_foreach(rules, m, mine) have |= !strcmp(str_at(mine, "id"), str_at(rule, "id"));
+    if (!have) json_array_append(rules, rule);
+  }
+}
+
 int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
   json_t *merged = NULL, *run = NULL, *rules = NULL;
   json_t **all = NULL, **all_notes = NULL;
@@ -167,17 +180,7 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
         run = json_array_get(json_object_get(merged, "runs"), 0);
         rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
       } else {
-        /* The rules' union: a rule only a later shard reports is added. */
-        json_t *theirs = json_object_get(json_object_get(json_object_get(r, "tool"), "driver"), "rules");
-        size_t k;
-        json_t *rule;
-        json_array_foreach(theirs, k, rule) {
-          int have = 0;
-          size_t m;
-          json_t *mine;
-          json_array_foreach(rules, m, mine) have |= !strcmp(str_at(mine, "id"), str_at(rule, "id"));
-          if (!have) json_array_append(rules, rule);
-        }
+        add_rules(rules, json_object_get(json_object_get(json_object_get(r, "tool"), "driver"), "rules"));
       }
       json_t *inv = json_array_get(json_object_get(r, "invocations"), 0);
       if (json_is_false(json_object_get(inv, "executionSuccessful"))) success = 0;
