@@ -3,6 +3,7 @@
  * buffer, so the any allocates it on the global heap.
  * See docs/rules/any-sbo.md. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 #include "rules/sbo/sbo.h"
@@ -30,8 +31,13 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   hl_sb_free(&b);
 }
 
+static char *probed_noun(const char *type) {
+  if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
+  return hl_xasprintf("value of type '%s'", type);
+}
+
 /* Not static: function-copy words the targets it follows the same way. */
-const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix};
+const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun};
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo",

@@ -60,8 +60,18 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
+/* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
+ * libc++ std::__bind<...> (std::__bind_front_t<...>). */
+static char *probed_noun(const char *type) {
+  if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
+  if (strstr(type, "_Bind_front<") || strstr(type, "__bind_front")) return hl_xstrdup("std::bind_front result");
+  if (strstr(type, "_Bind<") || strstr(type, "__bind<")) return hl_xstrdup("std::bind result");
+  if (strstr(type, "(*)")) return hl_xstrdup("function pointer");
+  return hl_xasprintf("functor '%s'", type);
+}
+
 /* Not static: function-copy words the targets it follows the same way. */
-const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
+const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, probed_noun};
 
 const hl_rule hl_rule_function_sbo = {
     "function-sbo",

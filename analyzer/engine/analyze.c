@@ -109,7 +109,7 @@ static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *f
       hl_finding_free(f);
       continue;
     }
-    f->severity = hl_config_severity(cfg, f->rule);
+    if (!f->undecided) f->severity = hl_config_severity(cfg, f->rule);
     found->v[out++] = f;
   }
   found->n = out;
@@ -175,6 +175,15 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
       free(why);
     }
   }
+  /* One more parse, only for a unit whose templates store something only
+   * an instantiation can size. */
+  if (hl_probes_pending(ctx->probes)) {
+    char *why = NULL;
+    if (hl_probes_run(ctx->probes, &why)) {
+      fprintf(ctx->log, "heaplint: warning: %s; the template sites it probes are counted as not decided\n", why);
+      free(why);
+    }
+  }
   for (size_t i = 0; i < nrules; i++) rules[i]->end(ctx, states[i]);
   free(states);
   free(rules);
@@ -216,11 +225,13 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
   ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
+  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
 
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);
 
   hl_types_free(ctx.types);
+  hl_probes_free(ctx.probes);
   hl_selection_free(&sel);
   free(ctx.stack);
   free(ctx.triple);

@@ -11,6 +11,7 @@
 #include <clang-c/Index.h>
 
 #include "engine/finding.h"
+#include "engine/instprobe.h"
 #include "engine/job.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
@@ -26,6 +27,11 @@ int hl_ctx_pointer_width(const hl_ctx *ctx);
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
 /* The type queries of this translation unit. */
 hl_types *hl_ctx_types(const hl_ctx *ctx);
+/* The target triple (x86_64-pc-linux-gnu). */
+const char *hl_ctx_triple(const hl_ctx *ctx);
+/* The instantiation probes of this translation unit: queued by the rules'
+ * prepare, answered in one parse before their end. */
+hl_probes *hl_ctx_probes(const hl_ctx *ctx);
 /* Whether -v asked for remarks. */
 int hl_ctx_verbose(const hl_ctx *ctx);
 /* Adds a finding of this translation unit; takes ownership of f. */
@@ -50,10 +56,13 @@ int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);
 const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t);
 
-/* Prints a remark for -v on stderr (why a site was left undecided, ...). */
-void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...)
+/* Records a site the rule saw but did not decide: a note-level finding
+ * whose message follows "not decided: ", counted under reason (a static
+ * category, "template-dependent") in the summary, listed by -v, and carried
+ * by JSON and SARIF with --report-undecided. */
+void hl_ctx_undecided(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *reason, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "engine/finding.h"
+#include "engine/instprobe.h"
 #include "engine/job.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
@@ -28,6 +29,7 @@ struct hl_ctx {
   size_t depth, capstack;
 
   hl_types *types;
+  hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
   hl_findings *out;
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;

@@ -42,6 +42,10 @@ typedef struct hl_finding {
   char *fingerprint;   /* see hl_findings_fingerprint; NULL until then */
   hl_edit *edits;
   size_t nedits, capedits;
+  /* A site heaplint saw but did not decide (a note-level finding): why, as
+   * a short category the summary counts ("template-dependent"); NULL for
+   * every other finding. A static string. */
+  const char *undecided;
 } hl_finding;
 
 /* Builds a finding; the strings are copied. */

@@ -88,7 +88,9 @@ CXType hl_type_stored(CXType t, int *decays) {
 
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
   CXType c = clang_getCanonicalType(t);
-  if (hl_is_ref(c)) {
+  /* A pointer's layout does not depend on what it points to (this inside
+   * a class template, T* for a dependent T). */
+  if (hl_is_ref(c) || c.kind == CXType_Pointer) {
     *size = *align = T->pointer_width / 8;
     return 0;
   }
@@ -500,7 +502,24 @@ static void answered_traits(const answer *a, hl_traits *out) {
 }
 
 
+/* std::shared_ptr<X> and std::weak_ptr<X>, whatever X: the standard
+ * declares their copy and move constructors and their destructor noexcept,
+ * and gives them a user-provided copy constructor (it counts owners), so
+ * they are never trivially copyable. No need to name X. */
+static int smart_pointer_traits(CXType c, hl_traits *out) {
+  char *name = hl_template_name(c);
+  int known = !strcmp(name, "std::shared_ptr") || !strcmp(name, "std::weak_ptr");
+  if (known) {
+    all(out, HL_YES, NULL);
+    set(&out->trivially_copyable, HL_NO,
+        hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
+  }
+  free(name);
+  return known;
+}
+
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
+  if (smart_pointer_traits(c, out)) return;
   char *spelling = nameable(c, 0) ? query_spelling(c) : NULL;
   if (!spelling) {
     all(out, HL_UNKNOWN, " cannot be named outside its scope, so its traits are not known");

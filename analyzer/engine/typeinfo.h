@@ -53,7 +53,7 @@ void hl_types_free(hl_types *T);
 CXType hl_type_stored(CXType t, int *decays);
 
 /* Size and alignment in bytes of an object of type t, as a class member
- * (a reference takes a pointer). Returns 0, or -1 when t has no layout
+ * (a reference or a pointer takes a pointer, whatever it refers to). Returns 0, or -1 when t has no layout
  * (dependent, incomplete). */
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align);
 

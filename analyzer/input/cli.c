@@ -40,12 +40,14 @@ const char hl_cli_usage[] =
     "                           to <dir> (default: the current directory)\n"
     "  --baseline=<file>        report only findings the baseline does not record\n"
     "  --write-baseline=<file>  record today's findings in <file>\n"
+    "  --report-undecided       json and sarif also carry the sites heaplint could not\n"
+    "                           decide, as note-level results\n"
     "fixes:\n"
     "  --fix                    apply the fixes in place (safely: see docs/fixes.md)\n"
     "  --export-fixes=<file>    write the fixes as clang-apply-replacements YAML\n"
     "  --werror                 exit with 1 when there are warnings\n"
     "  -q, --quiet              no summary line on stderr\n"
-    "  -v, --verbose            explain sites heaplint could not decide\n"
+    "  -v, --verbose            list the sites heaplint could not decide, and why\n"
     "  --version                print the version and exit\n"
     "  -h, --help               print this help and exit\n"
     "\n"
@@ -132,6 +134,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
     else if (!strcmp(a, "--dump-config")) o->dump_config = 1;
     else if (!strcmp(a, "--fix")) o->fix = 1;
+    else if (!strcmp(a, "--report-undecided")) o->report_undecided = 1;
     else if (!strcmp(a, "--version")) o->version = 1;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
     else {

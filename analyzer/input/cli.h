@@ -29,6 +29,7 @@ typedef struct hl_options {
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;
+  int report_undecided;  /* json and sarif carry the sites not decided, as notes */
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */

@@ -73,6 +73,7 @@ static int holds(CXType f, CXType v) {
 
 /* The capture list as written: explicit names in order ("this", "*this",
  * "x" for x, &x, x = e), and whether a default (= or &) is present. */
+/* *has_default: 0, or '=' or '&' for a default capture. */
 static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default) {
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(lambda);
   CXToken *toks = NULL;
@@ -96,7 +97,7 @@ static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default
       }
       unsigned len = i - start;
       if (len == 1 && (!strcmp(sp[start], "=") || !strcmp(sp[start], "&"))) {
-        *has_default = 1;
+        *has_default = sp[start][0] == '&' ? '&' : '=';
       } else if (len >= 1) {
         unsigned j = start;
         if (!strcmp(sp[j], "*") && j + 1 < i && !strcmp(sp[j + 1], "this")) {
@@ -213,18 +214,101 @@ static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
   return CXVisit_Continue;
 }
 
+/* The implicit by-reference captures of a [&] lambda inside a template,
+ * which clang lists only per instantiation: every local variable or
+ * parameter of the enclosing functions the body names, and this when the
+ * body uses a member. A by-reference capture is a pointer-sized field
+ * whatever the variable's type. Where a name might not capture (a const
+ * or reference local that constant expressions may read without capturing
+ * it, an unevaluated operand, a member call that may be static) the count
+ * is not certain: bail. */
+typedef struct ref_walk {
+  cap_walk names;   /* only the range and the names are used */
+  char **explicit_names;
+  size_t nexplicit;
+  int this_used, bail;
+} ref_walk;
+
+static void ref_name(ref_walk *w, const char *name) {
+  for (size_t i = 0; i < w->nexplicit; i++)
+    if (!strcmp(w->explicit_names[i], name)) return;
+  CXType none = {CXType_Invalid, {0, 0}};
+  candidate(&w->names, name, none);
+}
+
+static enum CXChildVisitResult count_refs(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ref_walk *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_UnaryExpr || k == CXCursor_CXXTypeidExpr) {
+    w->bail = 1;
+    return CXChildVisit_Break;
+  }
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor decl = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && sc != CX_SC_Static && sc != CX_SC_Extern &&
+        hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) &&
+        outside_lambda(&w->names, decl)) {
+      CXType t = clang_getCursorType(decl);
+      if (clang_isConstQualifiedType(t) || (dk == CXCursor_VarDecl && hl_is_ref(t))) {
+        w->bail = 1;
+        return CXChildVisit_Break;
+      }
+      char *name = hl_cxstring_take(clang_getCursorSpelling(decl));
+      ref_name(w, name);
+      free(name);
+    }
+  } else if (k == CXCursor_CXXThisExpr) {
+    w->this_used = 1;
+  } else if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c))) {
+    CXCursor m = clang_getCursorReferenced(c);
+    enum CXCursorKind mk = clang_getCursorKind(m);
+    if (mk == CXCursor_FieldDecl || (mk == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(m))) {
+      w->this_used = 1;
+    } else {
+      w->bail = 1;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* How many fields a [&] default adds: 0 or more, or -1 when not certain. */
+static long implicit_refs(CXCursor lambda, char **explicit_names, size_t nexplicit) {
+  ref_walk w;
+  memset(&w, 0, sizeof w);
+  w.names.lambda = lambda;
+  w.names.range = clang_getCursorExtent(lambda);
+  w.explicit_names = explicit_names;
+  w.nexplicit = nexplicit;
+  clang_visitChildren(hl_last_child(lambda), count_refs, &w);
+  int this_explicit = 0;
+  for (size_t i = 0; i < nexplicit; i++)
+    this_explicit |= !strcmp(explicit_names[i], "this") || !strcmp(explicit_names[i], "*this");
+  long n = w.bail ? -1 : (long)w.names.n + (w.this_used && !this_explicit);
+  for (size_t i = 0; i < w.names.n; i++) free(w.names.names[i]);
+  free(w.names.names);
+  free(w.names.types);
+  return n;
+}
+
 /* Inside a template clang treats every lambda's closure type as dependent,
- * so it has no size. A lambda that lists its captures (no = or & default,
- * which a template resolves only when instantiated) and whose captures all
- * have a layout is laid out here as the compiler lays out any class: each
- * capture at its alignment, in order, the whole padded to the largest. */
+ * so it has no size. A lambda whose captures all have a layout is laid out
+ * here as the compiler lays out any class: each capture at its alignment,
+ * in order, the whole padded to the largest. clang lists the captures it
+ * is given in the pattern; a [&] default adds one pointer-sized field per
+ * variable the body names (after them); a [=] default's copies are known
+ * only per instantiation. */
 int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align) {
   int has_default;
   char **names;
   size_t n = explicit_captures(lambda, &names, &has_default);
+  long refs = has_default == '&' ? implicit_refs(lambda, names, n) : has_default ? -1 : 0;
   for (size_t i = 0; i < n; i++) free(names[i]);
   free(names);
-  if (has_default) return -1;
+  if (refs < 0) return -1;
   closure_layout L = {hl_ctx_types(ctx), 0, 1, 1};
   CXType *fields;
   size_t nfields = hl_sbo_field_types(clang_getCursorType(lambda), &fields);
@@ -232,7 +316,12 @@ int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size
   if (nfields != n) return -1;
   clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
   if (!L.ok) return -1;
-  *size = nfields ? hl_align_up(L.size, L.align) : 1;
+  long ptr = hl_ctx_pointer_width(ctx) / 8;
+  if (refs > 0) {
+    L.size = hl_align_up(L.size, ptr) + refs * ptr;
+    if (ptr > L.align) L.align = ptr;
+  }
+  *size = nfields || refs ? hl_align_up(L.size, L.align) : 1;
   *align = L.align;
   return 0;
 }

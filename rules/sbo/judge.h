@@ -16,6 +16,10 @@ long hl_sbo_capacity(long size);
  * traits the class structure cannot settle. Free v->traits. */
 void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v);
 
+/* The verdict on one instantiation an instantiation probe answered, from
+ * the compiler's own numbers and traits (no culprits). */
+void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v);
+
 /* The numbers and the library's rule, e.g. "24 bytes (align 8) exceeds
  * libstdc++'s inline buffer of 16 bytes", appended to b. */
 void hl_sbo_reasons(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_sb *b);

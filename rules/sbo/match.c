@@ -12,6 +12,12 @@
  * inline namespaces (std::__1) or the typedefs it returns through. */
 static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
   char *canon = hl_type_spelling(clang_getCanonicalType(hl_unref(wtype)));
+  /* A dependent type's canonical spelling numbers the template's
+   * parameters ("type-parameter-0-0"): the code's names read better. */
+  if (strstr(canon, "type-parameter-")) {
+    free(canon);
+    canon = hl_type_spelling(hl_unref(wtype));
+  }
   const char *last = strrchr(w->name, ':');
   last = last ? last + 1 : w->name;
   size_t n = strlen(last);
@@ -184,6 +190,7 @@ int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
   s->call = clang_getNullCursor();
   s->store_kind = HL_STORE_OTHER;
   s->target = -1;
+  s->probe = -1;
   s->stored = hl_type_stored(readable(stored, expr), &s->decays);
   s->expr = expr;
   origin(expr, &s->lambda, &s->callee);

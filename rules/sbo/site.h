@@ -26,6 +26,13 @@ typedef struct hl_sbo_site {
   hl_store_kind store_kind;
   int target;              /* the declaration it stores into (retype.h), or -1 */
   char *untargeted;        /* why it has none */
+  /* A store inside a template whose stored type depends on the template's
+   * parameters: judged per instantiation by an instantiation probe. */
+  int dependent;
+  int independent;         /* ...yet its layout does not (std::bind of this and
+                              non-dependent values): one answer holds for all */
+  int probe;               /* its probe's id, or -1 */
+  const char *unprobed;    /* why it has no probe */
 } hl_sbo_site;
 
 typedef struct hl_sbo_verdict {
@@ -55,6 +62,9 @@ typedef struct hl_sbo_wording {
   const char *header;
   /* The note that points at the fix (may add nothing). */
   void (*fix)(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f);
+  /* The noun for a type an instantiation probe reports, as the compiler
+   * spells it ("(lambda at a.cpp:3:9)", "std::_Bind<...>", "Big"). */
+  char *(*probed_noun)(const char *type);
 } hl_sbo_wording;
 
 #endif
