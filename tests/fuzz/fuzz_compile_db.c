@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hl_fuzz_write("a.cpp", NULL, 0);
   hl_fuzz_write("compile_commands.json", data, size);
   hl_jobs jobs = {0};
-  hl_msgs errs = {0};
+  hl_strv errs = {0};
   hl_jobs_from_db(&jobs, hl_fuzz_dir(), NULL, 0, &errs);
   hl_jobs_free(&jobs);
-  hl_msgs_free(&errs);
+  hl_strv_free(&errs);
   return 0;
 }

@@ -15,10 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hl_fuzz_write("args.rsp", data, size);
   char *flags[] = {"-std=c++17", arg};
   hl_jobs jobs = {0};
-  hl_msgs errs = {0};
+  hl_strv errs = {0};
   hl_jobs_from_args(&jobs, &file, 1, flags, 2, &errs);
   hl_jobs_free(&jobs);
-  hl_msgs_free(&errs);
+  hl_strv_free(&errs);
   free(arg);
   free(file);
   return 0;
