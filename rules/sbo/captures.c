@@ -1,0 +1,239 @@
+#include "rules/sbo/captures.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ast.h"
+#include "rules/sbo/match.h"
+#include "util/util.h"
+
+typedef struct cap_walk {
+  CXCursor lambda;
+  CXSourceRange range;
+  char **names;  /* candidates for implicit captures, in order of first use */
+  CXType *types; /* their types; a null-kind type for this */
+  size_t n, cap, captypes;
+} cap_walk;
+
+static int offset_of(CXSourceLocation l) {
+  unsigned off;
+  clang_getFileLocation(l, NULL, NULL, NULL, &off);
+  return (int)off;
+}
+
+static int outside_lambda(const cap_walk *w, CXCursor decl) {
+  int off = offset_of(clang_getCursorLocation(decl));
+  return off < offset_of(clang_getRangeStart(w->range)) || off > offset_of(clang_getRangeEnd(w->range));
+}
+
+static void candidate(cap_walk *w, const char *name, CXType t) {
+  for (size_t i = 0; i < w->n; i++)
+    if (!strcmp(w->names[i], name)) return;
+  size_t before = w->n;
+  HL_PUSH(w->names, w->n, w->cap, hl_xstrdup(name));
+  hl_grow((void **)&w->types, &w->captypes, w->n, sizeof *w->types);
+  w->types[before] = t;
+}
+
+static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  cap_walk *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor decl = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
+        hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
+      char *name = hl_cx(clang_getCursorSpelling(decl));
+      candidate(w, name, clang_getCursorType(decl));
+      free(name);
+    }
+  } else if (k == CXCursor_CXXThisExpr ||
+             (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c)) &&
+              clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)) {
+    CXType none = {CXType_Invalid, {0, 0}};
+    candidate(w, "this", none);
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Whether a field of type f can hold the variable of type v. */
+static int holds(CXType f, CXType v) {
+  if (v.kind == CXType_Invalid) return clang_getCanonicalType(f).kind == CXType_Pointer; /* this */
+  CXType fc = clang_getCanonicalType(f);
+  CXType vt = clang_getCanonicalType(hl_unref(v));
+  if (fc.kind == CXType_LValueReference || fc.kind == CXType_RValueReference)
+    fc = clang_getCanonicalType(clang_getPointeeType(fc));
+  char *a = hl_type_spelling(fc), *b = hl_type_spelling(vt);
+  const char *pa = hl_starts_with(a, "const ") ? a + 6 : a, *pb = hl_starts_with(b, "const ") ? b + 6 : b;
+  int r = !strcmp(pa, pb);
+  free(a);
+  free(b);
+  return r;
+}
+
+/* The capture list as written: explicit names in order ("this", "*this",
+ * "x" for x, &x, x = e), and whether a default (= or &) is present. */
+static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(lambda);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(lambda), &toks, &n);
+  size_t count = 0, cap = 0;
+  *has_default = 0;
+  *names = NULL;
+  char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
+  for (unsigned i = 0; i < n; i++) sp[i] = hl_cx(clang_getTokenSpelling(tu, toks[i]));
+  if (n > 0 && !strcmp(sp[0], "[")) {
+    unsigned i = 1;
+    while (i < n && strcmp(sp[i], "]")) {
+      /* One capture: tokens up to a comma at this level. */
+      unsigned start = i;
+      int depth = 0;
+      while (i < n && (depth > 0 || (strcmp(sp[i], ",") && strcmp(sp[i], "]")))) {
+        if (!strcmp(sp[i], "(") || !strcmp(sp[i], "[") || !strcmp(sp[i], "{")) depth++;
+        if (!strcmp(sp[i], ")") || !strcmp(sp[i], "]") || !strcmp(sp[i], "}")) depth--;
+        i++;
+      }
+      unsigned len = i - start;
+      if (len == 1 && (!strcmp(sp[start], "=") || !strcmp(sp[start], "&"))) {
+        *has_default = 1;
+      } else if (len >= 1) {
+        unsigned j = start;
+        if (!strcmp(sp[j], "*") && j + 1 < i && !strcmp(sp[j + 1], "this")) {
+          HL_PUSH(*names, count, cap, hl_xstrdup("*this"));
+        } else {
+          while (j < i && (!strcmp(sp[j], "&") || !strcmp(sp[j], "..."))) j++;
+          if (j < i) HL_PUSH(*names, count, cap, hl_xstrdup(sp[j]));
+        }
+      }
+      if (i < n && !strcmp(sp[i], ",")) i++;
+    }
+  }
+  for (unsigned i = 0; i < n; i++) free(sp[i]);
+  free(sp);
+  clang_disposeTokens(tu, toks, n);
+  return count;
+}
+
+/* Names each field of the closure, or leaves s->captures NULL when the
+ * fields cannot be matched to captures with certainty. */
+void hl_sbo_name_captures(hl_sbo_site *s) {
+  if (clang_Cursor_isNull(s->lambda)) return;
+  CXType *fields;
+  size_t nfields = hl_sbo_field_types(clang_getCursorType(s->lambda), &fields);
+  int has_default;
+  char **names;
+  size_t nexplicit = explicit_captures(s->lambda, &names, &has_default);
+  char **out = hl_xcalloc(nfields ? nfields : 1, sizeof *out);
+  size_t got = 0;
+  for (; got < nexplicit && got < nfields; got++) out[got] = hl_xstrdup(names[got]);
+  if (has_default && got < nfields) {
+    cap_walk w = {0};
+    w.lambda = s->lambda;
+    w.range = clang_getCursorExtent(s->lambda);
+    CXCursor body = hl_last_child(s->lambda);
+    clang_visitChildren(body, find_uses, &w);
+    /* Implicit captures follow in order of first use; uses that capture
+     * nothing (constants, statics) have no field and are skipped. */
+    size_t c = 0;
+    while (got < nfields && c < w.n) {
+      int dup = 0;
+      for (size_t e = 0; e < nexplicit; e++) dup |= !strcmp(names[e], w.names[c]);
+      if (!dup && holds(fields[got], w.types[c])) out[got++] = hl_xstrdup(w.names[c]);
+      c++;
+    }
+    for (size_t i = 0; i < w.n; i++) free(w.names[i]);
+    free(w.names);
+    free(w.types);
+  }
+  if (got == nfields) {
+    s->captures = out;
+    s->ncaptures = nfields;
+  } else {
+    for (size_t i = 0; i < got; i++) free(out[i]);
+    free(out);
+  }
+  for (size_t i = 0; i < nexplicit; i++) free(names[i]);
+  free(names);
+  free(fields);
+}
+
+typedef struct cap_layout {
+  const hl_types *T;
+  const hl_sbo_site *s;
+  long record_size;
+  size_t index;
+  long end; /* bytes used so far */
+  hl_sb *b;
+} cap_layout;
+
+static enum CXVisitorResult describe_field(CXCursor f, CXClientData d) {
+  cap_layout *c = d;
+  long size = 0, align = 0;
+  hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
+  /* Inside a template libclang has no offsets: lay the field out as the
+   * compiler would, after the previous one at its alignment. */
+  long bits = clang_Cursor_getOffsetOfField(f);
+  long off = bits >= 0 ? bits / 8 : hl_align_up(c->end, align > 0 ? align : 1);
+  if (c->index > 0 && off > c->end) hl_sb_printf(c->b, ", +%ld padding", off - c->end);
+  if (c->index > 0) hl_sb_puts(c->b, "), ");
+  hl_sb_printf(c->b, "%s (%ld", c->s->captures[c->index], size);
+  c->end = off + size;
+  c->index++;
+  return CXVisit_Continue;
+}
+
+/* "captures: this (8), id (4, +4 padding), deadline (8)" */
+char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  if (!s->captures || s->ncaptures == 0) return NULL;
+  hl_sb b = {0};
+  hl_sb_puts(&b, "captures: ");
+  cap_layout c = {ctx->types, s, v->size, 0, 0, &b};
+  clang_Type_visitFields(clang_getCursorType(s->lambda), describe_field, &c);
+  if (v->size > c.end) hl_sb_printf(&b, ", +%ld padding", v->size - c.end);
+  hl_sb_puts(&b, ")");
+  return hl_sb_take(&b);
+}
+
+typedef struct closure_layout {
+  const hl_types *T;
+  long size, align;
+  int ok;
+} closure_layout;
+
+static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
+  closure_layout *L = d;
+  long size, align;
+  if (hl_type_layout(L->T, clang_getCursorType(f), &size, &align)) {
+    L->ok = 0;
+    return CXVisit_Break;
+  }
+  L->size = hl_align_up(L->size, align) + size;
+  if (align > L->align) L->align = align;
+  return CXVisit_Continue;
+}
+
+/* Inside a template clang treats every lambda's closure type as dependent,
+ * so it has no size. A lambda that lists its captures (no = or & default,
+ * which a template resolves only when instantiated) and whose captures all
+ * have a layout is laid out here as the compiler lays out any class: each
+ * capture at its alignment, in order, the whole padded to the largest. */
+int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align) {
+  int has_default;
+  char **names;
+  size_t n = explicit_captures(lambda, &names, &has_default);
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
+  if (has_default) return -1;
+  closure_layout L = {ctx->types, 0, 1, 1};
+  CXType *fields;
+  size_t nfields = hl_sbo_field_types(clang_getCursorType(lambda), &fields);
+  free(fields);
+  if (nfields != n) return -1;
+  clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
+  if (!L.ok) return -1;
+  *size = nfields ? hl_align_up(L.size, L.align) : 1;
+  *align = L.align;
+  return 0;
+}

@@ -1,0 +1,32 @@
+/* sbo/match: finding the stores. Recognizes, on one cursor, a value being
+ * stored into a wrapper a profile describes (see sbo.h for the kinds of
+ * store) and fills a site with what is stored, where and how; also the
+ * stores through brace-initialized arrays and aggregates and through
+ * std::pair, std::tuple and std::optional. Used by sbo.c only. */
+#ifndef HEAPLINT_RULES_SBO_MATCH_H
+#define HEAPLINT_RULES_SBO_MATCH_H
+
+#include "rules/sbo/sbo.h"
+
+/* A call that stores a value into a wrapper: fills s and returns 1. */
+int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s);
+
+/* Fills s for a store of a value of type stored (made by expr, or at the
+ * call at) into a wrapper w of type wtype; visited is the cursor being
+ * walked. Returns 0 when nothing new is stored: copies and moves of the
+ * wrapper itself, nullptr. */
+int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wrapper *w, CXType wtype, CXType stored,
+                     CXCursor expr, CXCursor at);
+
+/* The stores of an init list, and of a forwarding constructor of a pair,
+ * tuple or optional: *out (caller frees) holds the sites, the count is
+ * returned. */
+size_t hl_sbo_init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out);
+size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
+
+/* The types of a record's fields, in order, in *out (caller frees). */
+size_t hl_sbo_field_types(CXType t, CXType **out);
+
+void hl_sbo_site_free(hl_sbo_site *s);
+
+#endif

@@ -1,0 +1,67 @@
+#include "rules/sbo/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/lib/rewrite.h"
+#include "util/util.h"
+
+void hl_sbo_plan_free(hl_sbo_plan *p) {
+  free(p->blocked_own);
+  hl_edit_free(&p->type);
+  hl_edit_free(&p->include);
+}
+
+/* "std::function<void()>" -> "hl::inplace_function<void(), 24>" */
+static char *retyped(const char *written, const char *replacement, long capacity, long align) {
+  const char *lt = strchr(written, '<');
+  const char *gt = strrchr(written, '>');
+  if (!lt || !gt || gt < lt) return NULL;
+  hl_sb b = {0};
+  hl_sb_puts(&b, replacement);
+  hl_sb_putn(&b, lt, (size_t)(gt - lt));
+  hl_sb_printf(&b, ", %ld", capacity);
+  if (align > 16) hl_sb_printf(&b, ", %ld", align);
+  hl_sb_putc(&b, '>');
+  return hl_sb_take(&b);
+}
+
+void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype *R, const hl_sbo_wording *wording,
+                      int t, const hl_sbo_verdict *verdicts, hl_sbo_plan *p) {
+  p->made = 1;
+  p->blocked = hl_retype_blocked(R, t);
+  if (p->blocked) return;
+  long size = 1, align = 1;
+  const hl_sbo_site *any = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (sites[i].target != t) continue;
+    if (verdicts[i].allocates == HL_UNKNOWN) {
+      p->blocked = "the size of a callable stored into it is not known";
+      return;
+    }
+    if (verdicts[i].size > size) size = verdicts[i].size;
+    if (verdicts[i].align > align) align = verdicts[i].align;
+    any = &sites[i];
+  }
+  p->capacity = hl_sbo_capacity(size);
+  p->align = align;
+  int container;
+  CXCursor decl = hl_retype_decl(R, t, &container);
+  char *written = NULL, *alias = NULL;
+  char *reason = NULL;
+  int r = hl_rewrite_template_range(ctx, decl, any->wrapper->name, &p->type, &written, &alias, &reason);
+  if (r == 1) {
+    p->blocked = p->blocked_own =
+        hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+  } else if (r < 0 && reason) {
+    p->blocked = p->blocked_own = reason;
+  } else if (r < 0) {
+    p->blocked = "heaplint cannot find where its type is written";
+  } else {
+    p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
+    if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
+    else p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
+  }
+  free(written);
+  free(alias);
+}
