@@ -30,7 +30,7 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   hl_sb_free(&b);
 }
 
-static const hl_sbo_wording wording = {noun, NULL, NULL, fix};
+static const hl_sbo_wording wording = {noun, NULL, NULL, fix, 0};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;

@@ -60,7 +60,10 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix};
+/* hl::inplace_function (and hl::inplace_move_function) relocate the target
+ * on every move of the wrapper, with no heap to fall back to: they reject a
+ * target whose move may throw (docs/runtime.md). */
+static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, HL_REQ_NOTHROW_MOVE};
 
 static void *begin(hl_ctx *ctx) {
   (void)ctx;

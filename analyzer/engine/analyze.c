@@ -150,6 +150,9 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   ctx.out = &res->findings;
   ctx.log = log;
   ctx.verbose = run->verbose;
+  ctx.index = index;
+  ctx.args = args;
+  ctx.nargs = nargs;
 
   CXTargetInfo ti = clang_getTranslationUnitTargetInfo(tu);
   CXString triple = clang_TargetInfo_getTriple(ti);

@@ -33,6 +33,13 @@ typedef struct hl_ctx {
 
   hl_types *types;
   hl_findings *out;
+
+  CXIndex index;                /* what the translation unit was parsed with */
+  const char *const *args;
+  size_t nargs;
+  long cplusplus;               /* hl_ctx_cplusplus's answer, once asked */
+  int cplusplus_asked;
+
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
 } hl_ctx;
@@ -59,6 +66,11 @@ char *hl_file_abspath(CXFile f, const char *workdir);
  * class template), or NULL. */
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);
 const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t);
+
+/* The translation unit's __cplusplus (201103L for C++11, ...; 0 when it is
+ * not C++), or -1 when it cannot be told. The compiler is asked once, on
+ * the first call. */
+long hl_ctx_cplusplus(hl_ctx *ctx);
 
 /* Prints a remark for -v on stderr (why a site was left undecided, ...). */
 void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...)

@@ -69,6 +69,10 @@ typedef struct hl_sbo_wording {
   const char *header;
   /* The note that points at the fix (may add nothing). */
   void (*fix)(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_fix *fx, hl_finding *f);
+  /* HL_REQ_* the replacement demands of every value stored into it (it
+   * rejects others at compile time): a declaration that stores one without
+   * is not rewritten. */
+  unsigned replacement_requires;
 } hl_sbo_wording;
 
 hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording);
