@@ -1,6 +1,7 @@
 # Turns a text file into a C string at build time, so that heaplint carries
-# the C++ of its calibration probes (analyzer/calibrate/probes/*.hpp) inside its binary:
-# one source of truth, no copy to keep in step, nothing to install beside it.
+# the C++ of its calibration probes (analyzer/calibrate/probes/*.hpp) and
+# its rules' pages (docs/rules/*.md) inside its binary: one source of
+# truth, no copy to keep in step, nothing to install beside it.
 #
 #   cmake -DNAME=<C identifier> -DINPUT=<file> -DOUTPUT=<file.c> -P HeaplintEmbed.cmake
 #

@@ -3,6 +3,7 @@
  * buffer, so the any allocates it on the global heap.
  * See docs/rules/any-sbo.md. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 #include "rules/sbo/sbo.h"
@@ -30,22 +31,16 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   hl_sb_free(&b);
 }
 
-static const hl_sbo_wording wording = {noun, NULL, NULL, fix, 0};
-
-static void *begin(hl_ctx *ctx) {
-  (void)ctx;
-  return hl_sbo_begin("any-sbo", &wording);
+static char *probed_noun(const char *type) {
+  if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
+  return hl_xasprintf("value of type '%s'", type);
 }
-static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
-static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }
-static void end(hl_ctx *ctx, void *st) { hl_sbo_end(ctx, st); }
+
+/* Not static: function-copy words the targets it follows the same way. */
+const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun, 0};
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo",
-    "a value stored in std::any that does not fit its inline buffer",
-    "A value stored into std::any (construction, assignment, std::make_any, any::emplace) that the standard "
-    "library cannot keep in its inline buffer (too big, too aligned, or a move that may throw), so the any "
-    "allocates it on the global heap, and again on every copy. Fix: store a pointer or reference_wrapper to "
-    "a value that lives elsewhere (an hl_pool block), or a std::variant when the types are known.",
-    begin, visit, prepare, end,
+    &hl_any_sbo_wording,
+    hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
 };

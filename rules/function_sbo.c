@@ -60,26 +60,25 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-/* hl::inplace_function (and hl::inplace_move_function) relocate the target
+/* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
+ * libc++ std::__bind<...> (std::__bind_front_t<...>). */
+static char *probed_noun(const char *type) {
+  if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
+  if (strstr(type, "_Bind_front<") || strstr(type, "__bind_front")) return hl_xstrdup("std::bind_front result");
+  if (strstr(type, "_Bind<") || strstr(type, "__bind<")) return hl_xstrdup("std::bind result");
+  if (strstr(type, "(*)")) return hl_xstrdup("function pointer");
+  return hl_xasprintf("functor '%s'", type);
+}
+
+/* Not static: function-copy words the targets it follows the same way.
+ * hl::inplace_function (and hl::inplace_move_function) relocate the target
  * on every move of the wrapper, with no heap to fall back to: they reject a
  * target whose move may throw (docs/runtime.md). */
-static const hl_sbo_wording wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, HL_REQ_NOTHROW_MOVE};
-
-static void *begin(hl_ctx *ctx) {
-  (void)ctx;
-  return hl_sbo_begin("function-sbo", &wording);
-}
-static void visit(hl_ctx *ctx, void *st, CXCursor c) { hl_sbo_visit(ctx, st, c); }
-static void prepare(hl_ctx *ctx, void *st) { hl_sbo_prepare(ctx, st); }
-static void end(hl_ctx *ctx, void *st) { hl_sbo_end(ctx, st); }
+const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, probed_noun,
+                                                HL_REQ_NOTHROW_MOVE};
 
 const hl_rule hl_rule_function_sbo = {
     "function-sbo",
-    "a callable stored in std::function (or another callback wrapper) that does not fit its inline buffer",
-    "A callable stored into std::function, std::move_only_function or a callback wrapper a profile describes "
-    "that the standard library cannot keep in the wrapper's inline buffer (too big, too aligned, or missing a "
-    "trait the library requires: trivially copyable on libstdc++, a nothrow copy on libc++). Constructing, "
-    "assigning, copying and destroying such a wrapper calls the global heap. Fix: hl::inplace_function<Sig, N> "
-    "from heaplint's runtime keeps targets of up to N bytes inline and never allocates.",
-    begin, visit, prepare, end,
+    &hl_function_sbo_wording,
+    hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
 };

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/runtime_std.h"
@@ -92,10 +91,7 @@ static const container *container_of(CXType t) {
   return k;
 }
 
-/* The loop whose body the visited cursor is in, or a null cursor. Only the
- * body repeats (a for-init or range-init runs once), and the search stops
- * at the enclosing function or lambda: a loop around a lambda does not run
- * the lambda's body. */
+/* What a loop hl_loop_around found is, in words: "for loop", ... */
 static const char *loop_kind(CXCursor loop) {
   switch (clang_getCursorKind(loop)) {
   case CXCursor_ForStmt: return "for loop";
@@ -140,16 +136,11 @@ static char *tied(const var *v, CXType param, int member_template, int result) {
   return NULL;
 }
 
-static int is_member_template(CXCursor fn) {
-  CXCursor t = clang_getSpecializedCursorTemplate(fn);
-  return !clang_Cursor_isNull(t) && clang_getCursorKind(t) == CXCursor_FunctionTemplate;
-}
-
 /* Why the call of member method (through its first nparams parameters)
  * would not compile on the retyped container, or NULL. */
 static char *signature_blocks(const var *v, CXCursor method, int nparams, const char **verb) {
   CXType fty = clang_getCursorType(method);
-  int tmpl = is_member_template(method);
+  int tmpl = hl_is_function_template_specialization(method);
   int np = clang_getNumArgTypes(fty);
   if (nparams >= 0 && nparams < np) np = nparams;
   for (int i = 0; i < np; i++) {
@@ -187,7 +178,7 @@ static char *init_blocks(const var *v, CXCursor decl) {
     return r;
   }
   if (clang_getCursorKind(init) == CXCursor_CallExpr && !clang_Cursor_isNull(fn)) {
-    char *name = hl_cx(clang_getCursorSpelling(fn));
+    char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
     char *r = hl_xasprintf("it is initialized with the %s that %s() returns, and %s is a different type",
                            v->kind->name, name, v->kind->alias);
     free(name);
@@ -209,7 +200,8 @@ static char *statement_blocks(const hl_ctx *ctx) {
 
 /* ---- the walk ---- */
 
-static void *begin(hl_ctx *ctx) {
+static void *begin(hl_ctx *ctx, const hl_rule *self) {
+  (void)self;
   (void)ctx;
   return hl_xcalloc(1, sizeof(state));
 }
@@ -229,7 +221,7 @@ static void declare(hl_ctx *ctx, state *S, CXCursor c) {
     return;
   var v = {clang_getCanonicalCursor(c), t, k, {0}, NULL, NULL, 0, {0}, NULL, NULL};
   if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &v.loc)) return;
-  v.name = hl_cx(clang_getCursorSpelling(c));
+  v.name = hl_cxstring_take(clang_getCursorSpelling(c));
   v.blocked = statement_blocks(ctx);
   if (!v.blocked) v.blocked = init_blocks(&v, c);
   HL_PUSH(S->vars, S->nvars, S->capvars, v);
@@ -379,7 +371,7 @@ static char *written_by_macro(const hl_ctx *ctx, CXCursor decl) {
   clang_getSpellingLocation(at, NULL, NULL, NULL, &spelled);
   clang_getFileLocation(at, &file, NULL, NULL, &expanded);
   size_t size;
-  const char *text = file ? clang_getFileContents(ctx->tu, file, &size) : NULL;
+  const char *text = file ? clang_getFileContents(hl_ctx_tu(ctx), file, &size) : NULL;
   if (spelled == expanded || !text || expanded >= size)
     return hl_xstrdup("heaplint cannot find where its type is written");
   size_t n = 0;
@@ -387,20 +379,16 @@ static char *written_by_macro(const hl_ctx *ctx, CXCursor decl) {
   return hl_xasprintf("its type is written by the macro '%.*s'", (int)n, text + expanded);
 }
 
-static void report(hl_ctx *ctx, state *S, var *v) {
+static void add_finding(hl_ctx *ctx, state *S, var *v) {
   hl_edit type, include;
   memset(&include, 0, sizeof include);
-  char *written = NULL, *alias = NULL, *blocked = v->blocked, *replacement = NULL;
+  char *written = NULL, *blocked = v->blocked, *replacement = NULL, *why = NULL;
   v->blocked = NULL;
-  char *reason = NULL;
-  int r = hl_rewrite_template_range(ctx, v->decl, v->kind->name, &type, &written, &alias, &reason);
+  int r = hl_rewrite_type(ctx, v->decl, v->kind->name, &type, &written, &why);
   if (r != 0) {
     free(blocked);
-    if (r == 1)
-      blocked = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias",
-                             alias);
-    else if (reason)
-      blocked = reason, reason = NULL;
+    if (why)
+      blocked = why;
     else if (clang_getCursorType(v->decl).kind == CXType_Auto)
       blocked = hl_xstrdup("its type is deduced (auto) from its initializer");
     else
@@ -452,7 +440,7 @@ static void report(hl_ctx *ctx, state *S, var *v) {
     hl_finding_edit(f, &type);
     if (hl_rewrite_include(ctx, type.file, HEADER, &include) == 0) hl_finding_edit(f, &include);
   }
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
 
   for (size_t i = 0; i < nargs; i++) free(args[i]);
   free(args);
@@ -462,14 +450,12 @@ static void report(hl_ctx *ctx, state *S, var *v) {
   free(replacement);
   free(blocked);
   free(written);
-  free(alias);
-  free(reason);
 }
 
 static void end(hl_ctx *ctx, void *st) {
   state *S = st;
   for (size_t i = 0; i < S->nvars; i++)
-    if (S->vars[i].in_loop) report(ctx, S, &S->vars[i]);
+    if (S->vars[i].in_loop) add_finding(ctx, S, &S->vars[i]);
   for (size_t i = 0; i < S->nvars; i++) {
     var *v = &S->vars[i];
     hl_loc_free(&v->loc);
@@ -486,13 +472,6 @@ static void end(hl_ctx *ctx, void *st) {
 
 const hl_rule hl_rule_node_container = {
     RULE,
-    "a local node container (std::list, std::map, std::unordered_map, ...) inserted into in a loop, one global "
-    "heap allocation per element",
-    "A local std::list, std::forward_list, std::map, std::multimap, std::set, std::multiset, std::unordered_map "
-    "or std::unordered_set with the default allocator that the function inserts into in the body of a loop. "
-    "Every element inserted is a node of its own, allocated with the global operator new and freed one by one: "
-    "a call into malloc per element, and nodes scattered over the heap. Fix: the hl:: alias of the same "
-    "container from heaplint's runtime (<heaplint/containers.hpp>, same template parameters minus the "
-    "allocator) takes its nodes from heaplint's pools and never calls the global operator new.",
+    NULL,
     begin, visit, prepare, end,
 };

@@ -3,13 +3,16 @@
 #include <string.h>
 
 #include "engine/rule.h"
+#include "util/util.h"
 
 extern const hl_rule hl_rule_any_sbo;
+extern const hl_rule hl_rule_function_copy;
 extern const hl_rule hl_rule_function_sbo;
 extern const hl_rule hl_rule_node_container;
 
 const hl_rule *const hl_rules[] = {
     &hl_rule_any_sbo,
+    &hl_rule_function_copy,
     &hl_rule_function_sbo,
     &hl_rule_node_container,
     NULL,
@@ -20,3 +23,36 @@ const hl_rule *hl_rule_find(const char *id) {
     if (!strcmp(hl_rules[i]->id, id)) return hl_rules[i];
   return NULL;
 }
+
+/* The lines of the page's first block after the title that starts with
+ * prefix ("> " for the summary, "" for the paragraph after it), joined.
+ * skip: blocks to pass over first. */
+static char *block(const char *doc, int skip, const char *prefix) {
+  const char *p = strchr(doc, '\n');
+  hl_sb b = {0};
+  while (p && *p == '\n') p++;
+  for (; p && skip > 0; skip--) {
+    p = strstr(p, "\n\n");
+    while (p && *p == '\n') p++;
+  }
+  size_t plen = strlen(prefix);
+  while (p && *p && *p != '\n') {
+    size_t n = strcspn(p, "\n");
+    if (plen && strncmp(p, prefix, plen)) break;
+    if (b.len) hl_sb_putc(&b, ' ');
+    for (size_t i = plen; i < n; i++)
+      if (p[i] != '`') hl_sb_putc(&b, p[i]);
+    p += n + (p[n] == '\n');
+  }
+  return hl_sb_take(&b);
+}
+
+static const char *page(const hl_rule *r) {
+  for (size_t i = 0; hl_rule_docs[i].id; i++)
+    if (!strcmp(hl_rule_docs[i].id, r->id)) return hl_rule_docs[i].text;
+  return "";
+}
+
+char *hl_rule_summary(const hl_rule *r) { return block(page(r), 0, "> "); }
+
+char *hl_rule_description(const hl_rule *r) { return block(page(r), 1, ""); }

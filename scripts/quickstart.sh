@@ -2,7 +2,8 @@
 # The README's two quick-start commands, on a fresh Debian 12 machine:
 #   scripts/quickstart.sh example   install what is missing, build, analyze examples/
 #   scripts/quickstart.sh test      install what is missing, build, run every test
-# Build trees go to build/ (and build-san/ for the sanitizer run of the runtime).
+# Build trees go to build/ (build-asan/ for the analyzer under the sanitizers,
+# build-san/ for the runtime's sanitizer run).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 packages="cmake make gcc g++ python3 pkg-config
   libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
-  libyaml-dev libjansson-dev libcmocka-dev libboost-dev
+  libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev
   python3-jsonschema vim strace
   g++-multilib qemu-user"
 
@@ -50,6 +51,19 @@ case "${1:-}" in
     install_missing
     build
     (cd build && ctest --output-on-failure -j "$jobs")
+    # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
+    # (libclang, not instrumented, runs as it is), over the lit suites: the
+    # same site configuration with this heaplint and its own output folder;
+    # the runtime the fix tests link stays build/'s (an instrumented one
+    # would not link into their uninstrumented programs).
+    cmake -S . -B build-asan -DHEAPLINT_SANITIZE=ON -DHEAPLINT_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build build-asan -j "$jobs" --target heaplint
+    sed -e "s|^config.heaplint = .*|config.heaplint = \"$top/build-asan/bin/heaplint\"|" \
+        -e "s|^config.heaplint_obj_root = .*|config.heaplint_obj_root = \"$top/build-asan\"|" \
+        build/tests/lit.site.cfg.py > build-asan/lit.site.cfg.py
+    lit=$(sed -n 's/^HEAPLINT_LIT:FILEPATH=//p' build/CMakeCache.txt)
+    python3 "$lit" -s -j "$jobs" --param heaplint_site_config="$top/build-asan/lit.site.cfg.py" \
+      tests/cli tests/ci tests/function-sbo tests/any-sbo tests/node-container tests/fixes
     # The runtime again under AddressSanitizer and UndefinedBehaviorSanitizer.
     cmake -S . -B build-san -DHEAPLINT_BUILD_ANALYZER=OFF -DHEAPLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     cmake --build build-san -j "$jobs"

@@ -29,6 +29,17 @@ if shutil.which("strace") and subprocess.run(["strace", "-qq", "-o", os.devnull,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("strace")
 
+# A character device made in a test's own folder (mknod needs root, or
+# CAP_MKNOD in a container): tests of outputs into a device need it.
+def _can_mknod():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        return subprocess.run(["mknod", os.path.join(d, "null"), "c", "1", "3"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+if _can_mknod():
+    config.available_features.add("mknod")
+
 # 32-bit x86 (g++ -m32, Debian's g++-multilib): programs run natively where
 # the kernel can, else through qemu-i386 (Debian's qemu-user); %emulator32
 # is the heaplint calibrate option that says which, %run32 the prefix.

@@ -181,17 +181,17 @@ int hl_profile_write(const hl_profile *p, char **text, char **err) {
 
 /* ---- differences ---- */
 
-static void text_field(hl_msgs *out, const char *where, const char *what, const char *got, const char *want) {
+static void text_field(hl_strv *out, const char *where, const char *what, const char *got, const char *want) {
   if (got == want || (got && want && !strcmp(got, want))) return;
-  hl_msgs_add(out, "%s%s: measured %s, the profile says %s", where, what, got ? got : "none", want ? want : "none");
+  hl_strv_addf(out, "%s%s: measured %s, the profile says %s", where, what, got ? got : "none", want ? want : "none");
 }
 
-static void number_field(hl_msgs *out, const char *where, const char *what, long got, long want, long none) {
+static void number_field(hl_strv *out, const char *where, const char *what, long got, long want, long none) {
   if (got == want) return;
   char g[32] = "none", w[32] = "none";
   if (got != none) snprintf(g, sizeof g, "%ld", got);
   if (want != none) snprintf(w, sizeof w, "%ld", want);
-  hl_msgs_add(out, "%s%s: measured %s, the profile says %s", where, what, g, w);
+  hl_strv_addf(out, "%s%s: measured %s, the profile says %s", where, what, g, w);
 }
 
 static char *requirements_text(unsigned r) {
@@ -212,13 +212,13 @@ static char *list_text(char *const *v, size_t n) {
 }
 
 /* Compares two renderings of a list, and frees them. */
-static void list_field(hl_msgs *out, const char *where, const char *what, char *got, char *want) {
+static void list_field(hl_strv *out, const char *where, const char *what, char *got, char *want) {
   text_field(out, where, what, got, want);
   free(got);
   free(want);
 }
 
-static void wrapper_diff(const hl_wrapper *g, const hl_wrapper *w, hl_msgs *out) {
+static void wrapper_diff(const hl_wrapper *g, const hl_wrapper *w, hl_strv *out) {
   char *where = hl_xasprintf("%s: ", g->name);
   text_field(out, where, "rule", g->rule, w->rule);
   number_field(out, where, "buffer.size", g->buffer_size, w->buffer_size, 0);
@@ -240,7 +240,7 @@ static const hl_wrapper *named(const hl_profile *p, const char *name) {
   return NULL;
 }
 
-size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_msgs *out) {
+size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_strv *out) {
   size_t before = out->n;
   text_field(out, "", "library", got->library, want->library);
   text_field(out, "", "detect.include", got->detect_include, want->detect_include);
@@ -249,10 +249,10 @@ size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_msgs *o
   for (size_t i = 0; i < got->nwrappers; i++) {
     const hl_wrapper *w = named(want, got->wrappers[i].name);
     if (w) wrapper_diff(&got->wrappers[i], w, out);
-    else hl_msgs_add(out, "%s: measured, but the profile has no such wrapper", got->wrappers[i].name);
+    else hl_strv_addf(out, "%s: measured, but the profile has no such wrapper", got->wrappers[i].name);
   }
   for (size_t i = 0; i < want->nwrappers; i++)
     if (!named(got, want->wrappers[i].name))
-      hl_msgs_add(out, "%s: in the profile, but not measured (the library does not have it)", want->wrappers[i].name);
+      hl_strv_addf(out, "%s: in the profile, but not measured (the library does not have it)", want->wrappers[i].name);
   return out->n - before;
 }

@@ -5,6 +5,7 @@
 #define HEAPLINT_PROFILE_WRITE_H
 
 #include "input/profile.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 /* The YAML text of p, in the format of docs/profiles.md: fields that are
@@ -17,6 +18,6 @@ int hl_profile_write(const hl_profile *p, char **text, char **err);
  * wrapper by wrapper (matched by name), rule, buffer, header, max-align,
  * requires, factories and emplace. Prose (description, header.what,
  * source) is not compared. Returns the number of differences. */
-size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_msgs *out);
+size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_strv *out);
 
 #endif

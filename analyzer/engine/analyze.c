@@ -6,6 +6,7 @@
 
 #include "engine/rule.h"
 #include "engine/context.h"
+#include "engine/context_impl.h"
 #include "util/util.h"
 
 /* The most compile errors shown for one translation unit. */
@@ -83,7 +84,7 @@ static void warn_once(hl_run *run, FILE *log, const char *fmt, const char *libra
   int seen = 0;
   pthread_mutex_lock(&run->lock);
   for (size_t i = 0; i < run->warned.n && !seen; i++) seen = !strcmp(run->warned.v[i], key);
-  if (!seen) hl_msgs_add(&run->warned, "%s", key);
+  if (!seen) hl_strv_addf(&run->warned, "%s", key);
   pthread_mutex_unlock(&run->lock);
   free(key);
   if (!seen) fprintf(log, fmt, library, width, hl_display_path(file));
@@ -104,11 +105,11 @@ static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *f
   size_t out = 0;
   for (size_t i = 0; i < found->n; i++) {
     hl_finding *f = found->v[i];
-    if (cfg->has_header_re && strcmp(f->loc.file, job->file) && regexec(&cfg->header_re, f->loc.file, 0, NULL, 0)) {
+    if (cfg->header_re && strcmp(f->loc.file, job->file) && !hl_ere_match(cfg->header_re, f->loc.file)) {
       hl_finding_free(f);
       continue;
     }
-    f->severity = hl_config_severity(cfg, f->rule);
+    if (!f->undecided) f->severity = hl_config_severity(cfg, f->rule);
     found->v[out++] = f;
   }
   found->n = out;
@@ -117,6 +118,75 @@ static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *f
 static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
+}
+
+/* The target, the standard library the unit includes, and the wrappers
+ * the profiles (and the config's) describe for them: into ctx and res. */
+static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
+                            hl_tu_result *res) {
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->tu);
+  CXString triple = clang_TargetInfo_getTriple(ti);
+  ctx->triple = hl_xstrdup(clang_getCString(triple));
+  clang_disposeString(triple);
+  ctx->pointer_width = clang_TargetInfo_getPointerWidth(ti);
+  clang_TargetInfo_dispose(ti);
+  ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
+
+  detect d = {run->profiles, NULL};
+  clang_getInclusions(ctx->tu, detect_include, &d);
+  ctx->library_name = d.found ? d.found->library : NULL;
+  hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
+  for (size_t i = 0; i < cfg->nprofiles; i++)
+    hl_selection_layer(sel, cfg->profiles[i], ctx->library_name, ctx->pointer_width);
+  if (cfg->overrides) hl_selection_overlay(sel, cfg->overrides);
+  ctx->wrappers = sel->v;
+  ctx->nwrappers = sel->n;
+  ctx->library = sel->base;
+  res->profiles = hl_xcalloc(sel->nused ? sel->nused : 1, sizeof *res->profiles);
+  for (size_t i = 0; i < sel->nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel->used[i]->path));
+  if (ctx->library_name && !sel->base)
+    warn_once(run, log,
+              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+              "(first seen in %s; measure one with 'heaplint calibrate')\n",
+              ctx->library_name, ctx->pointer_width, ctx->job->file);
+  res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
+  res->arch = hl_xstrdup(ctx->arch);
+  res->pointer_width = ctx->pointer_width;
+}
+
+/* Walks the unit once with the rules the config enables: begin, visit,
+ * prepare, the compiler's answers to the type questions, end. */
+static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
+  const hl_rule **rules = NULL;
+  size_t nrules = 0, caprules = 0;
+  for (size_t i = 0; hl_rules[i]; i++)
+    if (hl_config_enabled(cfg, hl_rules[i]->id)) HL_PUSH(rules, nrules, caprules, hl_rules[i]);
+  HL_PUSH(rules, nrules, caprules, NULL);
+  nrules--;
+  void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
+  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
+  walker w = {ctx, rules, states};
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
+  for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
+  if (hl_types_pending(ctx->types)) {
+    char *why = NULL;
+    if (hl_types_answer(ctx->types, &why)) {
+      fprintf(ctx->log, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
+      free(why);
+    }
+  }
+  /* One more parse, only for a unit whose templates store something only
+   * an instantiation can size. */
+  if (hl_probes_pending(ctx->probes)) {
+    char *why = NULL;
+    if (hl_probes_run(ctx->probes, &why)) {
+      fprintf(ctx->log, "heaplint: warning: %s; the template sites it probes are counted as not decided\n", why);
+      free(why);
+    }
+  }
+  for (size_t i = 0; i < nrules; i++) rules[i]->end(ctx, states[i]);
+  free(states);
+  free(rules);
 }
 
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
@@ -154,62 +224,17 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   ctx.args = args;
   ctx.nargs = nargs;
 
-  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(tu);
-  CXString triple = clang_TargetInfo_getTriple(ti);
-  ctx.triple = hl_xstrdup(clang_getCString(triple));
-  clang_disposeString(triple);
-  ctx.pointer_width = clang_TargetInfo_getPointerWidth(ti);
-  clang_TargetInfo_dispose(ti);
-  ctx.arch = hl_xstrndup(ctx.triple, strcspn(ctx.triple, "-"));
-
-  detect d = {run->profiles, NULL};
-  clang_getInclusions(tu, detect_include, &d);
-  ctx.library_name = d.found ? d.found->library : NULL;
   hl_selection sel;
-  hl_selection_init(&sel, run->profiles, ctx.library_name, ctx.pointer_width);
-  for (size_t i = 0; i < cfg->nprofiles; i++)
-    hl_selection_layer(&sel, cfg->profiles[i], ctx.library_name, ctx.pointer_width);
-  if (cfg->overrides) hl_selection_overlay(&sel, cfg->overrides);
-  ctx.wrappers = sel.v;
-  ctx.nwrappers = sel.n;
-  ctx.library = sel.base;
-  res->profiles = hl_xcalloc(sel.nused ? sel.nused : 1, sizeof *res->profiles);
-  for (size_t i = 0; i < sel.nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel.used[i]->path));
-  if (ctx.library_name && !sel.base)
-    warn_once(run, log,
-              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
-              "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx.library_name, ctx.pointer_width, job->file);
-  res->library = ctx.library_name ? hl_xstrdup(ctx.library_name) : NULL;
-  res->arch = hl_xstrdup(ctx.arch);
-  res->pointer_width = ctx.pointer_width;
+  select_wrappers(run, cfg, log, &ctx, &sel, res);
 
   ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
+  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
 
-  const hl_rule **rules = NULL;
-  size_t nrules = 0, caprules = 0;
-  for (size_t i = 0; hl_rules[i]; i++)
-    if (hl_config_enabled(cfg, hl_rules[i]->id)) HL_PUSH(rules, nrules, caprules, hl_rules[i]);
-  HL_PUSH(rules, nrules, caprules, NULL);
-  nrules--;
-  void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
-  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(&ctx);
-  walker w = {&ctx, rules, states};
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &w);
-  for (size_t i = 0; i < nrules; i++) rules[i]->prepare(&ctx, states[i]);
-  if (hl_types_pending(ctx.types)) {
-    char *why = NULL;
-    if (hl_types_answer(ctx.types, &why)) {
-      fprintf(log, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
-      free(why);
-    }
-  }
-  for (size_t i = 0; i < nrules; i++) rules[i]->end(&ctx, states[i]);
-  free(states);
-  free(rules);
+  run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);
 
   hl_types_free(ctx.types);
+  hl_probes_free(ctx.probes);
   hl_selection_free(&sel);
   free(ctx.stack);
   free(ctx.triple);

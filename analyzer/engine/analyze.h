@@ -10,10 +10,11 @@
 #include <stdio.h>
 
 #include "input/config.h"
-#include "report/finding.h"
+#include "engine/finding.h"
 #include "input/jobs.h"
 #include "input/profile.h"
 #include "engine/typeinfo.h"
+#include "util/strv.h"
 
 struct hl_rule;
 
@@ -24,7 +25,7 @@ typedef struct hl_run {
   const hl_profile_set *profiles;
   int verbose;
   pthread_mutex_t lock;
-  hl_msgs warned;                     /* "no profile for ..." said once per library and width */
+  hl_strv warned;                     /* "no profile for ..." said once per library and width */
 } hl_run;
 
 typedef enum hl_result {

@@ -1,9 +1,11 @@
 #include "engine/ast.h"
 
-#include "engine/typeinfo.h"
+#include <stdlib.h>
+#include <string.h>
+
 #include "util/util.h"
 
-char *hl_cx(CXString s) {
+char *hl_cxstring_take(CXString s) {
   const char *p = clang_getCString(s);
   char *r = hl_xstrdup(p ? p : "");
   clang_disposeString(s);
@@ -63,16 +65,83 @@ CXType hl_unref(CXType t) {
   return hl_is_ref(c) ? clang_getPointeeType(c) : t;
 }
 
-char *hl_template_name(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
+/* The name of the template the class of canon specializes; for a class
+ * that specializes none, its own name (or_class) or "". */
+static char *specialized_name(CXType canon, int or_class) {
+  CXCursor d = clang_getTypeDeclaration(canon);
   if (clang_Cursor_isNull(d)) return hl_xstrdup("");
   CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
-  return clang_Cursor_isNull(tmpl) ? hl_xstrdup("") : hl_decl_name(tmpl);
+  if (clang_Cursor_isNull(tmpl)) return or_class ? hl_decl_name(d) : hl_xstrdup("");
+  return hl_decl_name(tmpl);
 }
+
+char *hl_template_name(CXType t) { return specialized_name(clang_getCanonicalType(t), 0); }
+
+char *hl_class_name(CXType t) { return specialized_name(clang_getCanonicalType(hl_unref(t)), 1); }
 
 int hl_same_class(CXType a, CXType b) {
   CXCursor da = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(a)));
   CXCursor db = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(b)));
   return !clang_Cursor_isNull(da) && !clang_Cursor_isNull(db) &&
          clang_equalCursors(clang_getCanonicalCursor(da), clang_getCanonicalCursor(db));
+}
+
+char *hl_type_spelling(CXType t) { return hl_cxstring_take(clang_getTypeSpelling(t)); }
+
+char *hl_type_readable(CXType t) {
+  char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
+  if (strlen(b) < strlen(a)) {
+    free(a);
+    return b;
+  }
+  free(b);
+  return a;
+}
+
+int hl_type_is_lambda(CXType t) {
+  char *s = hl_type_spelling(clang_getCanonicalType(t));
+  int r = hl_starts_with(s, "(lambda at ") || strstr(s, "::(lambda at ") != NULL;
+  free(s);
+  return r;
+}
+
+static int is_scope(enum CXCursorKind k) {
+  return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
+         k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
+         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
+}
+
+char *hl_decl_name(CXCursor decl) {
+  char *parts[64];
+  size_t n = 0;
+  for (CXCursor c = decl; n < 64; c = clang_getCursorSemanticParent(c)) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_Cursor_isNull(c) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
+    if (c.kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
+    if (n > 0 && !is_scope(k)) break; /* a local class: its function is no scope */
+    parts[n++] = hl_cxstring_take(clang_getCursorSpelling(c));
+  }
+  hl_sb b = {0};
+  while (n > 0) {
+    hl_sb_puts(&b, parts[--n]);
+    free(parts[n]);
+    if (n) hl_sb_puts(&b, "::");
+  }
+  return hl_sb_take(&b);
+}
+
+char *hl_file_abspath(CXFile f, const char *workdir) {
+  CXString real = clang_File_tryGetRealPathName(f);
+  const char *r = clang_getCString(real);
+  char *path = NULL;
+  if (r && r[0] == '/') path = hl_abspath(r);
+  clang_disposeString(real);
+  if (path) return path;
+  CXString name = clang_getFileName(f);
+  const char *n = clang_getCString(name);
+  char *joined = (n && n[0] != '/' && workdir) ? hl_xasprintf("%s/%s", workdir, n) : hl_xstrdup(n ? n : "");
+  clang_disposeString(name);
+  path = hl_abspath(joined);
+  free(joined);
+  return path;
 }

@@ -1,13 +1,14 @@
 /* ast: the small cursor and type helpers the rules and the type queries
  * share — the first or last child of a cursor, looking through implicit
- * conversions, references, a libclang string as a C string. */
+ * conversions, references, a libclang string as a C string, the names of
+ * declarations and types, a file's absolute path. Uses util only. */
 #ifndef HEAPLINT_AST_H
 #define HEAPLINT_AST_H
 
 #include <clang-c/Index.h>
 
 /* The string's text, malloc'd; s is disposed. */
-char *hl_cx(CXString s);
+char *hl_cxstring_take(CXString s);
 
 CXCursor hl_first_child(CXCursor c);
 CXCursor hl_last_child(CXCursor c);
@@ -32,7 +33,26 @@ CXType hl_unref(CXType t);
 /* The qualified name of the class template t specializes ("std::map"), or
  * "" when it is no specialization; malloc'd. */
 char *hl_template_name(CXType t);
+/* The same with references looked through, and for a class that
+ * specializes no template its own name ("std::in_place_t"). */
+char *hl_class_name(CXType t);
 /* Whether a and b (references looked through) name the same class. */
 int hl_same_class(CXType a, CXType b);
+
+/* Qualified name of a declaration without inline namespaces
+ * ("std::function" for libc++'s std::__1::function). */
+char *hl_decl_name(CXCursor decl);
+/* The type as the code spells it (sugar kept: "std::string"). */
+char *hl_type_spelling(CXType t);
+/* The shorter of the type's spelling and its canonical spelling: the code's
+ * own names ("std::string") are short, library typedefs ("typename
+ * std::remove_reference<Message &>::type") are long. */
+char *hl_type_readable(CXType t);
+/* Whether the type is a lambda's closure type. */
+int hl_type_is_lambda(CXType t);
+
+/* The absolute path of f, a file of a translation unit whose relative
+ * names are relative to workdir (NULL: the current directory). */
+char *hl_file_abspath(CXFile f, const char *workdir);
 
 #endif

@@ -1,4 +1,5 @@
 #include "engine/context.h"
+#include "engine/context_impl.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,22 +13,6 @@
 CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
   if (k >= ctx->depth) return clang_getNullCursor();
   return ctx->stack[ctx->depth - 1 - k];
-}
-
-char *hl_file_abspath(CXFile f, const char *workdir) {
-  CXString real = clang_File_tryGetRealPathName(f);
-  const char *r = clang_getCString(real);
-  char *path = NULL;
-  if (r && r[0] == '/') path = hl_abspath(r);
-  clang_disposeString(real);
-  if (path) return path;
-  CXString name = clang_getFileName(f);
-  const char *n = clang_getCString(name);
-  char *joined = (n && n[0] != '/' && workdir) ? hl_xasprintf("%s/%s", workdir, n) : hl_xstrdup(n ? n : "");
-  clang_disposeString(name);
-  path = hl_abspath(joined);
-  free(joined);
-  return path;
 }
 
 long hl_ctx_cplusplus(hl_ctx *ctx) {
@@ -67,14 +52,17 @@ const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t) {
   return hl_ctx_wrapper_of_decl(ctx, clang_getTypeDeclaration(clang_getCanonicalType(t)));
 }
 
-void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...) {
-  if (!ctx->verbose) return;
+void hl_ctx_undecided(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *reason, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(ctx->log, "%s:%u:%u: remark: ", hl_display_path(at->file), at->line, at->col);
-  vfprintf(ctx->log, fmt, ap);
-  fputc('\n', ctx->log);
+  hl_sb m = {0};
+  hl_sb_puts(&m, "not decided: ");
+  hl_sb_vprintf(&m, fmt, ap);
   va_end(ap);
+  hl_finding *f = hl_finding_new(rule, HL_SEV_NOTE, at, hl_sb_str(&m));
+  f->undecided = reason;
+  hl_sb_free(&m);
+  hl_findings_add(ctx->out, f);
 }
 
 CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXCursor *below) {
@@ -85,4 +73,18 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
   }
   if (below) *below = b;
   return p;
+}
+
+CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx) { return ctx->tu; }
+const hl_job *hl_ctx_job(const hl_ctx *ctx) { return ctx->job; }
+int hl_ctx_pointer_width(const hl_ctx *ctx) { return ctx->pointer_width; }
+hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }
+int hl_ctx_verbose(const hl_ctx *ctx) { return ctx->verbose; }
+const char *hl_ctx_triple(const hl_ctx *ctx) { return ctx->triple; }
+hl_probes *hl_ctx_probes(const hl_ctx *ctx) { return ctx->probes; }
+void hl_ctx_report(hl_ctx *ctx, hl_finding *f) { hl_findings_add(ctx->out, f); }
+
+const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n) {
+  *n = ctx->nwrappers;
+  return ctx->wrappers;
 }

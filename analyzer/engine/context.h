@@ -9,40 +9,33 @@
 #define HEAPLINT_CONTEXT_H
 
 #include <clang-c/Index.h>
-#include <stdio.h>
 
-#include "report/finding.h"
-#include "input/jobs.h"
-#include "input/profile.h"
+#include "engine/finding.h"
+#include "engine/instprobe.h"
+#include "engine/job.h"
 #include "engine/typeinfo.h"
+#include "engine/wrapper.h"
 
-typedef struct hl_ctx {
-  CXTranslationUnit tu;
-  const hl_job *job;
+typedef struct hl_ctx hl_ctx;
 
-  char *triple;                 /* x86_64-pc-linux-gnu */
-  char *arch;                   /* x86_64 */
-  int pointer_width;            /* 64 */
-  const hl_profile *library;    /* the detected library's base profile, or NULL */
-  const char *library_name;     /* its name, or NULL when none was included */
-  const hl_wrapper *const *wrappers;  /* from the selected profiles */
-  size_t nwrappers;
-
-  CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
-  size_t depth, capstack;
-
-  hl_types *types;
-  hl_findings *out;
-
-  CXIndex index;                /* what the translation unit was parsed with */
-  const char *const *args;
-  size_t nargs;
-  long cplusplus;               /* hl_ctx_cplusplus's answer, once asked */
-  int cplusplus_asked;
-
-  FILE *log;                    /* this translation unit's messages (remarks) */
-  int verbose;
-} hl_ctx;
+/* The translation unit, and the job it was parsed from. */
+CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx);
+const hl_job *hl_ctx_job(const hl_ctx *ctx);
+/* The target's pointer width in bits (64). */
+int hl_ctx_pointer_width(const hl_ctx *ctx);
+/* The wrappers the selected profiles describe: *n of them. */
+const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
+/* The type queries of this translation unit. */
+hl_types *hl_ctx_types(const hl_ctx *ctx);
+/* The target triple (x86_64-pc-linux-gnu). */
+const char *hl_ctx_triple(const hl_ctx *ctx);
+/* The instantiation probes of this translation unit: queued by the rules'
+ * prepare, answered in one parse before their end. */
+hl_probes *hl_ctx_probes(const hl_ctx *ctx);
+/* Whether -v asked for remarks. */
+int hl_ctx_verbose(const hl_ctx *ctx);
+/* Adds a finding of this translation unit; takes ownership of f. */
+void hl_ctx_report(hl_ctx *ctx, hl_finding *f);
 
 /* The k-th ancestor of the cursor being visited (0: its parent), or a null
  * cursor past the translation unit. */
@@ -58,10 +51,6 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
  * Returns 0, or -1 when the location has no file. */
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
 
-/* The absolute path of f, a file of a translation unit whose relative
- * names are relative to workdir (NULL: the current directory). */
-char *hl_file_abspath(CXFile f, const char *workdir);
-
 /* The wrapper entry whose class is decl (a class or a specialization of a
  * class template), or NULL. */
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);
@@ -72,10 +61,13 @@ const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t);
  * the first call. */
 long hl_ctx_cplusplus(hl_ctx *ctx);
 
-/* Prints a remark for -v on stderr (why a site was left undecided, ...). */
-void hl_ctx_remark(const hl_ctx *ctx, const hl_loc *at, const char *fmt, ...)
+/* Records a site the rule saw but did not decide: a note-level finding
+ * whose message follows "not decided: ", counted under reason (a static
+ * category, "template-dependent") in the summary, listed by -v, and carried
+ * by JSON and SARIF with --report-undecided. */
+void hl_ctx_undecided(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *reason, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 

@@ -10,13 +10,14 @@
 
 #include <clang-c/Index.h>
 
+#include "engine/ast.h"
 #include "engine/context.h"
+#include "engine/standard.h"
 
 typedef struct hl_rule {
   const char *id;       /* kebab-case, e.g. "function-sbo" */
-  const char *summary;  /* one line, for --list-rules and SARIF */
-  const char *description; /* a paragraph: what it finds, why, the fix */
-  void *(*begin)(hl_ctx *ctx);
+  const void *data;     /* the rule's own, for shared machinery (rules/sbo: its wording) */
+  void *(*begin)(hl_ctx *ctx, const struct hl_rule *self);
   void (*visit)(hl_ctx *ctx, void *state, CXCursor c);
   void (*prepare)(hl_ctx *ctx, void *state);
   void (*end)(hl_ctx *ctx, void *state);
@@ -26,5 +27,20 @@ typedef struct hl_rule {
 extern const hl_rule *const hl_rules[];
 
 const hl_rule *hl_rule_find(const char *id);
+
+/* Every rule's page, docs/rules/<id>.md, embedded at build time, by id
+ * ({NULL, NULL} last). After the page's title comes a "> " quote, the
+ * summary (one line for --list-rules and SARIF), then a paragraph, the
+ * description (what it finds, why, the fix). */
+typedef struct hl_rule_doc {
+  const char *id, *text;
+} hl_rule_doc;
+extern const hl_rule_doc hl_rule_docs[];
+
+/* The summary and the description of r, from its page (lines joined with
+ * a space, code spans' backquotes dropped; "" without a page). Caller
+ * frees. */
+char *hl_rule_summary(const hl_rule *r);
+char *hl_rule_description(const hl_rule *r);
 
 #endif

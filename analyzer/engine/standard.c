@@ -26,7 +26,7 @@ static enum CXChildVisitResult find_probe(CXCursor c, CXCursor parent, CXClientD
   (void)parent;
   found *f = d;
   if (clang_getCursorKind(c) != CXCursor_VarDecl) return CXChildVisit_Continue;
-  char *name = hl_cx(clang_getCursorSpelling(c));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(c));
   int is_probe = !strcmp(name, PROBE_VAR);
   free(name);
   if (!is_probe) return CXChildVisit_Continue;

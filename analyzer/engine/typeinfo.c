@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/context.h"
 #include "util/util.h"
 
 /* ---- per translation unit ---- */
@@ -75,52 +74,6 @@ void hl_types_free(hl_types *T) {
   free(T);
 }
 
-/* ---- names ---- */
-
-char *hl_type_spelling(CXType t) { return hl_cx(clang_getTypeSpelling(t)); }
-
-char *hl_type_readable(CXType t) {
-  char *a = hl_type_spelling(t), *b = hl_type_spelling(clang_getCanonicalType(t));
-  if (strlen(b) < strlen(a)) {
-    free(a);
-    return b;
-  }
-  free(b);
-  return a;
-}
-
-int hl_type_is_lambda(CXType t) {
-  char *s = hl_type_spelling(clang_getCanonicalType(t));
-  int r = hl_starts_with(s, "(lambda at ") || strstr(s, "::(lambda at ") != NULL;
-  free(s);
-  return r;
-}
-
-static int is_scope(enum CXCursorKind k) {
-  return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
-         k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
-         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
-}
-
-char *hl_decl_name(CXCursor decl) {
-  char *parts[64];
-  size_t n = 0;
-  for (CXCursor c = decl; n < 64; c = clang_getCursorSemanticParent(c)) {
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (clang_Cursor_isNull(c) || k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
-    if (c.kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
-    if (n > 0 && !is_scope(k)) break; /* a local class: its function is no scope */
-    parts[n++] = hl_cx(clang_getCursorSpelling(c));
-  }
-  hl_sb b = {0};
-  while (n > 0) {
-    hl_sb_puts(&b, parts[--n]);
-    free(parts[n]);
-    if (n) hl_sb_puts(&b, "::");
-  }
-  return hl_sb_take(&b);
-}
-
 /* ---- layout ---- */
 
 CXType hl_type_stored(CXType t, int *decays) {
@@ -135,7 +88,9 @@ CXType hl_type_stored(CXType t, int *decays) {
 
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
   CXType c = clang_getCanonicalType(t);
-  if (hl_is_ref(c)) {
+  /* A pointer's layout does not depend on what it points to (this inside
+   * a class template, T* for a dependent T). */
+  if (hl_is_ref(c) || c.kind == CXType_Pointer) {
     *size = *align = T->pointer_width / 8;
     return 0;
   }
@@ -232,7 +187,7 @@ static int method_is_deleted(CXCursor m) {
 
 /* 0: not an assignment operator of cls; 1: copy assignment; 2: move. */
 static int assignment_kind(CXCursor m, CXCursor cls) {
-  char *name = hl_cx(clang_getCursorSpelling(m));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(m));
   int is_op = !strcmp(name, "operator=");
   free(name);
   if (!is_op) return 0;
@@ -263,7 +218,7 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
     /* libclang folds noexcept(true) and noexcept(false) into one kind, but
      * the canonical function type, whose expression is evaluated, is spelled
      * with "noexcept" only when it is true ("noexcept(expr)" when dependent). */
-    char *s = hl_cx(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
+    char *s = hl_cxstring_take(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(m))));
     hl_tri r = hl_ends_with(s, " noexcept") ? HL_YES : strstr(s, "noexcept(") ? HL_UNKNOWN : HL_NO;
     free(s);
     return r;
@@ -366,7 +321,7 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   else if (w->lambda)
     desc = hl_xasprintf("a capture of type %s", tname);
   else {
-    char *fname = hl_cx(clang_getCursorSpelling(field));
+    char *fname = hl_cxstring_take(clang_getCursorSpelling(field));
     desc = *fname ? hl_xasprintf("member '%s' (%s)", fname, tname) : hl_xasprintf("a member of type %s", tname);
     free(fname);
   }
@@ -378,6 +333,60 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   free(desc);
   free(tname);
   return CXVisit_Continue;
+}
+
+/* What the members (bases and fields) of the class allow. */
+static void member_traits(hl_types *T, CXType c, const special *s, int ask, const char *const *names, size_t nnames,
+                          hl_traits *memb) {
+  memset(memb, 0, sizeof *memb);
+  all(memb, HL_YES, NULL);
+  for (int i = 0; i < s->nbases; i++) {
+    char *bname = hl_type_readable(s->bases[i]);
+    char *desc = hl_xasprintf("base %s", bname);
+    hl_traits part = {0};
+    type_traits(T, s->bases[i], ask, NULL, 0, &part);
+    fold_all(memb, &part, desc);
+    hl_traits_free(&part);
+    free(desc);
+    free(bname);
+  }
+  field_walk fw = {T, ask, names, nnames, 0, hl_type_is_lambda(c), memb};
+  clang_Type_visitFields(c, fold_field, &fw);
+}
+
+/* Trivially copyable: no virtual functions or bases, no user-provided
+ * copy/move constructor, assignment or destructor, and so all the parts. */
+static void trivially_copyable(const hl_types *T, const special *s, const hl_traits *memb, hl_trait *tc) {
+  if (s->has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s->virtual_at));
+  else if (s->has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
+  else if (s->copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s->copy));
+  else if (s->move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s->move));
+  else if (s->copy_assign_user || s->move_assign_user)
+    set(tc, HL_NO, at(T, s->copy_assign_user ? " has a user-provided copy assignment operator"
+                                          : " has a user-provided move assignment operator", s->assign_at));
+  else if (s->dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s->dtor));
+  else set(tc, memb->trivially_copyable.value, dup_why(&memb->trivially_copyable));
+}
+
+/* The nothrow trait t of a declared special member (what: "destructor"):
+ * no when it is deleted, else its exception specification says, or
+ * (defaulted) the parts' trait does. */
+static void declared_trait(const hl_types *T, hl_trait *t, CXCursor member, int deleted, const char *what,
+                           const hl_trait *parts) {
+  int as_members;
+  hl_tri v = declared_nothrow(member, &as_members);
+  if (deleted) {
+    char *m = hl_xasprintf(" has a deleted %s", what);
+    set(t, HL_NO, at(T, m, member));
+    free(m);
+  } else if (as_members) {
+    set(t, parts->value, dup_why(parts));
+  } else if (v != HL_YES) {
+    const char *fmt = v == HL_NO ? " has a %s that may throw" : " has a %s whose noexcept heaplint cannot evaluate";
+    char *m = hl_xasprintf(fmt, what);
+    set(t, v, at(T, m, member));
+    free(m);
+  }
 }
 
 /* Structural traits of a class that is not a template instantiation. */
@@ -393,61 +402,25 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   s.cls = def;
   clang_visitChildren(def, scan_member, &s);
 
-  /* What the members (bases and fields) allow. */
   hl_traits memb;
-  memset(&memb, 0, sizeof memb);
-  all(&memb, HL_YES, NULL);
-  for (int i = 0; i < s.nbases; i++) {
-    char *bname = hl_type_readable(s.bases[i]);
-    char *desc = hl_xasprintf("base %s", bname);
-    hl_traits part = {0};
-    type_traits(T, s.bases[i], ask, NULL, 0, &part);
-    fold_all(&memb, &part, desc);
-    hl_traits_free(&part);
-    free(desc);
-    free(bname);
-  }
-  field_walk fw = {T, ask, names, nnames, 0, hl_type_is_lambda(c), &memb};
-  clang_Type_visitFields(c, fold_field, &fw);
+  member_traits(T, c, &s, ask, names, nnames, &memb);
 
   all(out, HL_YES, NULL);
-  int as_members;
 
-  /* Trivially copyable: no virtual functions or bases, no user-provided
-   * copy/move constructor, assignment or destructor, and so all the parts. */
-  hl_trait *tc = &out->trivially_copyable;
-  if (s.has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s.virtual_at));
-  else if (s.has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
-  else if (s.copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s.copy));
-  else if (s.move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s.move));
-  else if (s.copy_assign_user || s.move_assign_user)
-    set(tc, HL_NO, at(T, s.copy_assign_user ? " has a user-provided copy assignment operator"
-                                         : " has a user-provided move assignment operator", s.assign_at));
-  else if (s.dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s.dtor));
-  else set(tc, memb.trivially_copyable.value, dup_why(&memb.trivially_copyable));
+  trivially_copyable(T, &s, &memb, &out->trivially_copyable);
 
   /* Nothrow destruction: its own destructor's noexcept, or the parts'. */
   hl_trait *ds = &out->nothrow_destroy;
   if (s.dtor_decl) {
-    hl_tri v = declared_nothrow(s.dtor, &as_members);
-    if (as_members) set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
-    else if (v == HL_NO) set(ds, HL_NO, at(T, " has a destructor that may throw", s.dtor));
-    else if (v == HL_UNKNOWN)
-      set(ds, HL_UNKNOWN, at(T, " has a destructor whose noexcept heaplint cannot evaluate", s.dtor));
+    declared_trait(T, ds, s.dtor, 0, "destructor", &memb.nothrow_destroy);
   } else {
     set(ds, memb.nothrow_destroy.value, dup_why(&memb.nothrow_destroy));
   }
 
   /* Nothrow copy construction. */
   hl_trait *cp = &out->nothrow_copy;
-  if (s.copy_decl && s.copy_deleted) {
-    set(cp, HL_NO, at(T, " has a deleted copy constructor", s.copy));
-  } else if (s.copy_decl) {
-    hl_tri v = declared_nothrow(s.copy, &as_members);
-    if (as_members) set(cp, memb.nothrow_copy.value, dup_why(&memb.nothrow_copy));
-    else if (v == HL_NO) set(cp, HL_NO, at(T, " has a copy constructor that may throw", s.copy));
-    else if (v == HL_UNKNOWN)
-      set(cp, HL_UNKNOWN, at(T, " has a copy constructor whose noexcept heaplint cannot evaluate", s.copy));
+  if (s.copy_decl) {
+    declared_trait(T, cp, s.copy, s.copy_deleted, "copy constructor", &memb.nothrow_copy);
   } else if (s.move_decl || s.move_assign_decl) {
     set(cp, HL_NO, hl_xstrdup(" has no copy constructor (declaring a move operation deletes it)"));
   } else {
@@ -457,14 +430,8 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   /* Nothrow move construction: its own move constructor, or — when none is
    * declared and one of the others is — the copy constructor. */
   hl_trait *mv = &out->nothrow_move;
-  if (s.move_decl && s.move_deleted) {
-    set(mv, HL_NO, at(T, " has a deleted move constructor", s.move));
-  } else if (s.move_decl) {
-    hl_tri v = declared_nothrow(s.move, &as_members);
-    if (as_members) set(mv, memb.nothrow_move.value, dup_why(&memb.nothrow_move));
-    else if (v == HL_NO) set(mv, HL_NO, at(T, " has a move constructor that may throw", s.move));
-    else if (v == HL_UNKNOWN)
-      set(mv, HL_UNKNOWN, at(T, " has a move constructor whose noexcept heaplint cannot evaluate", s.move));
+  if (s.move_decl) {
+    declared_trait(T, mv, s.move, s.move_deleted, "move constructor", &memb.nothrow_move);
   } else if (s.copy_decl || s.copy_assign_decl || s.move_assign_decl || s.dtor_decl) {
     if (cp->value == HL_YES) set(mv, HL_YES, NULL);
     else set(mv, cp->value, hl_xasprintf(" is moved by its copy constructor (it declares no move constructor), and%s",
@@ -535,7 +502,24 @@ static void answered_traits(const answer *a, hl_traits *out) {
 }
 
 
+/* std::shared_ptr<X> and std::weak_ptr<X>, whatever X: the standard
+ * declares their copy and move constructors and their destructor noexcept,
+ * and gives them a user-provided copy constructor (it counts owners), so
+ * they are never trivially copyable. No need to name X. */
+static int smart_pointer_traits(CXType c, hl_traits *out) {
+  char *name = hl_template_name(c);
+  int known = !strcmp(name, "std::shared_ptr") || !strcmp(name, "std::weak_ptr");
+  if (known) {
+    all(out, HL_YES, NULL);
+    set(&out->trivially_copyable, HL_NO,
+        hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
+  }
+  free(name);
+  return known;
+}
+
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
+  if (smart_pointer_traits(c, out)) return;
   char *spelling = nameable(c, 0) ? query_spelling(c) : NULL;
   if (!spelling) {
     all(out, HL_UNKNOWN, " cannot be named outside its scope, so its traits are not known");
@@ -586,7 +570,7 @@ static enum CXChildVisitResult collect_answer(CXCursor c, CXCursor parent, CXCli
   collect *k = data;
   if (clang_getCursorKind(c) != CXCursor_VarDecl || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
     return CXChildVisit_Continue;
-  char *name = hl_cx(clang_getCursorSpelling(c));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(c));
   if (hl_starts_with(name, QUERY_PREFIX)) {
     size_t i = strtoul(name + strlen(QUERY_PREFIX), NULL, 10);
     CXEvalResult r = clang_Cursor_Evaluate(c);
@@ -630,6 +614,7 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     return NULL;
   }
   close(fd);
+  int tracked = hl_temp_track(pch); /* a Ctrl-C meanwhile removes it */
   CXTranslationUnit q = NULL;
   if (clang_saveTranslationUnit(T->tu, pch, clang_defaultSaveOptions(T->tu)) == CXSaveError_None) {
     /* The file's forced includes are in the saved unit already. */
@@ -658,6 +643,7 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     free(args);
   }
   unlink(pch);
+  hl_temp_untrack(tracked);
   free(pch);
   return q;
 }

@@ -23,7 +23,8 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
-#include "input/jobs.h"
+#include "engine/ast.h"
+#include "engine/job.h"
 
 typedef enum hl_tri { HL_NO = 0, HL_YES = 1, HL_UNKNOWN = 2 } hl_tri;
 
@@ -52,7 +53,7 @@ void hl_types_free(hl_types *T);
 CXType hl_type_stored(CXType t, int *decays);
 
 /* Size and alignment in bytes of an object of type t, as a class member
- * (a reference takes a pointer). Returns 0, or -1 when t has no layout
+ * (a reference or a pointer takes a pointer, whatever it refers to). Returns 0, or -1 when t has no layout
  * (dependent, incomplete). */
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align);
 
@@ -68,20 +69,5 @@ size_t hl_types_pending(const hl_types *T);
 /* Asks the compiler every queued question in one parse. Returns 0, or -1
  * with *why (the questions stay unanswered: their sites stay silent). */
 int hl_types_answer(hl_types *T, char **why);
-
-/* Qualified name of a declaration without inline namespaces
- * ("std::function" for libc++'s std::__1::function). */
-char *hl_decl_name(CXCursor decl);
-
-/* The type as the code spells it (sugar kept: "std::string"). */
-char *hl_type_spelling(CXType t);
-
-/* The shorter of the type's spelling and its canonical spelling: the code's
- * own names ("std::string") are short, library typedefs ("typename
- * std::remove_reference<Message &>::type") are long. */
-char *hl_type_readable(CXType t);
-
-/* Whether the type is a lambda's closure type. */
-int hl_type_is_lambda(CXType t);
 
 #endif

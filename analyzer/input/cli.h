@@ -5,19 +5,19 @@
 
 #include <stddef.h>
 
-typedef struct hl_strs {
-  char **v;
-  size_t n, cap;
-} hl_strs;
+#include "input/config.h"
+#include "input/jobs.h"
+#include "input/profile.h"
+#include "util/strv.h"
 
 typedef struct hl_options {
-  hl_strs files;         /* files named on the command line */
-  hl_strs flags;         /* after "--": compiler flags, or a whole compiler command */
+  hl_strv files;         /* files named on the command line */
+  hl_strv flags;         /* after "--": compiler flags, or a whole compiler command */
   int dashdash;          /* "--" was given */
   const char *build_path;/* -p */
-  hl_strs extra_before;  /* --extra-arg-before */
-  hl_strs extra_after;   /* --extra-arg */
-  hl_strs profiles;      /* --profile */
+  hl_strv extra_before;  /* --extra-arg-before */
+  hl_strv extra_after;   /* --extra-arg */
+  hl_strv profiles;      /* --profile */
   const char *profile_dir;
   const char *format;    /* text (default), json, sarif */
   const char *output;    /* -o: the report goes there instead of stdout */
@@ -29,10 +29,20 @@ typedef struct hl_options {
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;
+  int report_undecided;  /* json and sarif carry the sites not decided, as notes */
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err);
+
+/* An output (-o, --write-baseline, --export-fixes) must not overwrite an
+ * input of the run: a source, the compile database, a configuration, a
+ * profile, the baseline read; nor two outputs be one file (unless it is not
+ * a regular file: two outputs to /dev/null are fine). Compared as files
+ * (device and inode), not as strings. Returns 0, or -1 with *err naming
+ * the path, the output and the input. */
+int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
+                         const hl_profile_set *profiles, char **err);
 void hl_cli_free(hl_options *o);
 
 extern const char hl_cli_usage[];

@@ -40,7 +40,7 @@ static void config_free(hl_config *c) {
   for (size_t i = 0; i < c->nwerror; i++) free(c->werror[i]);
   free(c->werror);
   free(c->header_filter);
-  if (c->has_header_re) regfree(&c->header_re);
+  hl_ere_free(c->header_re);
   for (size_t i = 0; i < c->nprofiles; i++) hl_profile_free(c->profiles[i]);
   free(c->profiles);
   hl_profile_free(c->overrides);
@@ -188,15 +188,13 @@ static int parse(hl_config *c, char **err) {
     else if (!strcmp(key, "wrappers")) rc = parse_wrappers(&y, v, c, err);
     else if (!strcmp(key, "header-filter")) {
       const char *re = hl_yaml_scalar(&y, v, "header-filter", err);
-      int e;
+      char *why = NULL;
       if (!re) rc = -1;
-      else if ((e = regcomp(&c->header_re, re, REG_EXTENDED | REG_NOSUB)) != 0) {
-        char msg[256];
-        regerror(e, &c->header_re, msg, sizeof msg);
-        *err = hl_yaml_error(&y, v, "header-filter: not a valid extended regular expression: %s", msg);
+      else if (!(c->header_re = hl_ere_compile(re, &why))) {
+        *err = hl_yaml_error(&y, v, "header-filter: not a valid extended regular expression: %s", why);
+        free(why);
         rc = -1;
       } else {
-        c->has_header_re = 1;
         c->header_filter = hl_xstrdup(re);
       }
     } else {
@@ -268,6 +266,13 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
   return 0;
 }
 
+void hl_configs_files(const hl_configs *C, hl_strv *configs, hl_strv *profiles) {
+  for (size_t i = 0; i < C->nloaded; i++) {
+    hl_strv_addf(configs, "%s", C->loaded[i]->path);
+    for (size_t k = 0; k < C->loaded[i]->nprofiles; k++) hl_strv_addf(profiles, "%s", C->loaded[i]->profiles[k]->path);
+  }
+}
+
 static const hl_rule_setting *setting(const hl_config *c, const char *rule) {
   for (size_t i = 0; i < c->nrules; i++)
     if (!strcmp(c->rules[i].rule, rule)) return &c->rules[i];
@@ -295,7 +300,7 @@ hl_severity hl_config_severity(const hl_config *c, const char *rule) {
 /* libyaml can only write UTF-8 (and loops forever on other bytes): a path
  * in another encoding is shown with U+FFFD in their place. */
 static int scalar(yaml_emitter_t *e, const char *s) {
-  char *v = hl_utf8_valid(s);
+  char *v = hl_utf8_sanitize(s);
   int ok = hl_yaml_emit_scalar(e, v, YAML_ANY_SCALAR_STYLE);
   free(v);
   return ok;

@@ -7,7 +7,7 @@
  *     function-sbo: error     #   (warning, error, note); on = its default
  *     any-sbo: off
  *   warnings-as-errors: true  # or a list of rules
- *   header-filter: '^/src/'   # extended regex: findings in headers whose
+ *   header-filter: '^/src/'   # POSIX ERE (util/ere.h): findings in headers whose
  *                             # path does not match are dropped
  *   profiles: [local.yaml]    # laid over the library's, relative to this file
  *   wrappers:                 # the configured inline buffer
@@ -17,11 +17,13 @@
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
 
-#include <regex.h>
 #include <stdio.h>
 
-#include "report/finding.h"
+#include "engine/finding.h"
 #include "input/profile.h"
+#include "util/strv.h"
+#include "util/ere.h"
+#include "util/util.h"
 
 typedef struct hl_rule_setting {
   char *rule;
@@ -38,8 +40,7 @@ typedef struct hl_config {
   char **werror;         /* rules whose warnings are errors */
   size_t nwerror, capwerror;
   char *header_filter;
-  regex_t header_re;
-  int has_header_re;
+  hl_ere *header_re;     /* NULL: no header-filter */
   hl_profile **profiles; /* loaded, in order */
   size_t nprofiles, capprofiles;
   hl_profile *overrides; /* its "wrappers", partial entries (library: any) */
@@ -54,6 +55,10 @@ void hl_configs_free(hl_configs *C);
 /* The config that applies to the source file path (absolute), loaded once
  * per file. Returns 0, or -1 with *err ("file:line:col: ..."). */
 int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char **err);
+
+/* Appends the path of every configuration loaded so far to configs, and of
+ * the profiles they name to profiles. */
+void hl_configs_files(const hl_configs *C, hl_strv *configs, hl_strv *profiles);
 
 /* Whether rule is enabled, and the severity its findings get. */
 int hl_config_enabled(const hl_config *c, const char *rule);

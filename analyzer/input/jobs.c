@@ -48,24 +48,12 @@ void hl_jobs_free(hl_jobs *jobs) {
 
 static const char *lang_name(hl_lang l) { return l == HL_LANG_C ? "C" : "not C or C++"; }
 
-/* Checks that path names a readable regular file. */
-static int check_source(const char *path, hl_msgs *errs) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
-    return -1;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot analyze: is a directory", path);
-    return -1;
-  }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s", path, strerror(errno));
-    return -1;
-  }
-  fclose(f);
-  return 0;
+/* Checks that path names a readable regular file (a FIFO or a device would
+ * block the parse, or never end). */
+static int check_source(const char *path, hl_strv *errs) {
+  int e = hl_check_file(path);
+  if (e) hl_strv_addf(errs, "%s: cannot analyze: %s", path, hl_read_error(e));
+  return e ? -1 : 0;
 }
 
 static const char *x_flag_in(char *const *flags, size_t n) {
@@ -130,7 +118,7 @@ static void add_command_args(hl_job *j, char *const *argv, size_t n) {
 /* Splits a response file's text the way GCC and clang's driver do (GNU
  * rules): whitespace separates, quotes group, a backslash escapes the next
  * character. */
-static void split_gnu(const char *t, size_t n, hl_msgs *out) {
+static void split_gnu(const char *t, size_t n, hl_strv *out) {
   hl_sb w = {0};
   int in_word = 0;
   char quote = 0;
@@ -145,14 +133,14 @@ static void split_gnu(const char *t, size_t n, hl_msgs *out) {
     } else if (c == '\\' && i + 1 < n) {
       hl_sb_putc(&w, t[++i]), in_word = 1;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+      if (in_word) hl_strv_addf(out, "%s", hl_sb_str(&w));
       w.len = 0, in_word = 0;
       if (w.s) w.s[0] = 0;
     } else {
       hl_sb_putc(&w, c), in_word = 1;
     }
   }
-  if (in_word) hl_msgs_add(out, "%s", hl_sb_str(&w));
+  if (in_word) hl_strv_addf(out, "%s", hl_sb_str(&w));
   hl_sb_free(&w);
 }
 
@@ -160,13 +148,13 @@ static void split_gnu(const char *t, size_t n, hl_msgs *out) {
  * (nested ones too), as a compiler's driver does: libclang does not, and
  * would parse without the -D and -I the file holds. A file that cannot be
  * read is an error, as it is for the compiler; the job is then not run. */
-static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
+static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
   int again = 0;
   for (size_t i = 0; i < j->nargs; i++) {
     const char *a = j->args[i];
     if (a[0] != '@' || !a[1]) continue;
     if (depth > 64) {
-      hl_msgs_add(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
+      hl_strv_addf(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
                   hl_display_path(j->file), a + 1);
       return -1;
     }
@@ -176,11 +164,11 @@ static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
     int e = hl_read_file(path, &text, &len);
     free(path);
     if (e) {
-      hl_msgs_add(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
-                  a + 1, strerror(e));
+      hl_strv_addf(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
+                  a + 1, hl_read_error(e));
       return -1;
     }
-    hl_msgs words = {0};
+    hl_strv words = {0};
     split_gnu(text, len, &words);
     free(text);
     char **old = j->args;
@@ -192,14 +180,14 @@ static int expand_response_files(hl_job *j, hl_msgs *errs, int depth) {
     for (size_t k = i + 1; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     free(old[i]);
     free(old);
-    hl_msgs_free(&words);
+    hl_strv_free(&words);
     again = 1;
     break;
   }
   return again ? expand_response_files(j, errs, depth + 1) : 0;
 }
 
-static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msgs *errs) {
+static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_strv *errs) {
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
   hl_job j = {0};
@@ -224,18 +212,17 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
   if (j.lang != HL_LANG_CXX) {
     /* A mixed C/C++ database is normal; only a file the user named is an error. */
     if (named)
-      hl_msgs_add(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
+      hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
                   hl_display_path(j.file), lang_name(j.lang));
     job_free(&j);
     return named ? -1 : 0;
   }
   /* A stale database lists files that are gone: say so, not "could not
    * parse" (exit 2, and the other entries are still analyzed). */
-  struct stat st;
-  int found = stat(j.file, &st) == 0;
-  if (!found || !S_ISREG(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
-                !found ? strerror(errno) : S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+  int e = hl_check_file(j.file);
+  if (e) {
+    hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
+                hl_read_error(e));
     job_free(&j);
     return -1;
   }
@@ -256,7 +243,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_msg
 }
 
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
-                       hl_msgs *errs) {
+                       hl_strv *errs) {
   /* After "--" either flags, or a whole compiler command (what CMake's
    * <LANG>_CLANG_TIDY hook passes): its driver decides the language. */
   int command = nflags > 0 && flags[0][0] != '-' && flags[0][0] != '@';
@@ -268,7 +255,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     hl_lang lang = hl_lang_of(files[i], x, command && is_cxx_driver(flags[0]));
     if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
     if (lang != HL_LANG_CXX) {
-      hl_msgs_add(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
+      hl_strv_addf(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
                   files[i], lang_name(lang), x ? "-x flag" : "extension");
       continue;
     }
@@ -307,19 +294,19 @@ static int strings_only(json_t *a) {
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
  * the database is checked here first: 0 when it has the shape of a compile
  * database, else -1 with the reason, line and column in errs. */
-static int check_db(const char *json_path, hl_msgs *errs) {
+static int check_db(const char *json_path, const char *text, size_t len, hl_strv *errs) {
   json_error_t e;
-  json_t *root = json_load_file(json_path, 0, &e);
+  json_t *root = json_loadb(text, len, 0, &e);
   if (!root) {
     if (e.line > 0)
-      hl_msgs_add(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
+      hl_strv_addf(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
     else
-      hl_msgs_add(errs, "%s: cannot read the compile database: %s", json_path, e.text);
+      hl_strv_addf(errs, "%s: cannot read the compile database: %s", json_path, e.text);
     return -1;
   }
   int rc = -1;
   if (!json_is_array(root)) {
-    hl_msgs_add(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
+    hl_strv_addf(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
   } else {
     size_t i;
     json_t *entry;
@@ -332,13 +319,13 @@ static int check_db(const char *json_path, hl_msgs *errs) {
                                 ? "\"command\" or \"arguments\""
                                 : NULL;
       if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
-        hl_msgs_add(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
+        hl_strv_addf(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
                     json_path, i + 1);
         json_decref(root);
         return -1;
       }
       if (missing) {
-        hl_msgs_add(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
+        hl_strv_addf(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
                     missing[0] == 'a' ? "" : "complete: it lacks ", missing);
         json_decref(root);
         return -1;
@@ -350,10 +337,50 @@ static int check_db(const char *json_path, hl_msgs *errs) {
   return rc;
 }
 
-int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs) {
+/* A database that lists one command many times (a generator's bug, or
+ * concatenated databases) would have it parsed as often: the copies are
+ * dropped before any parse. Two entries are the same when their jobs are
+ * (file, directory, cleaned arguments), found by hash first. */
+typedef struct job_hashes {
+  unsigned long long *v;
+  size_t n, cap;
+} job_hashes;
+
+static unsigned long long job_hash(const hl_job *j) {
+  unsigned long long h = hl_fnv1a(j->file, strlen(j->file) + 1);
+  for (size_t i = 0; i < j->nargs; i++) h = hl_fnv1a_more(h, j->args[i], strlen(j->args[i]) + 1);
+  return h;
+}
+
+static int same_job(const hl_job *a, const hl_job *b) {
+  if (strcmp(a->file, b->file) || a->nargs != b->nargs || !a->directory != !b->directory ||
+      (a->directory && strcmp(a->directory, b->directory)))
+    return 0;
+  for (size_t i = 0; i < a->nargs; i++)
+    if (strcmp(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
+/* The jobs from first on came from this database: drops the last one when
+ * an earlier one is the same, else remembers its hash (H is parallel to
+ * jobs->v[first...]). */
+static void drop_duplicate(hl_jobs *jobs, size_t first, job_hashes *H) {
+  if (jobs->n - first == H->n) return; /* add_db_command added nothing */
+  hl_job *last = &jobs->v[jobs->n - 1];
+  unsigned long long h = job_hash(last);
+  for (size_t i = 0; i < H->n; i++)
+    if (H->v[i] == h && same_job(&jobs->v[first + i], last)) {
+      job_free(last);
+      jobs->n--;
+      return;
+    }
+  HL_PUSH(H->v, H->n, H->cap, h);
+}
+
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs) {
   struct stat st;
   if (stat(builddir, &st) != 0) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: %s", builddir, strerror(errno));
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s", builddir, strerror(errno));
     return -1;
   }
   char *dir, *json;
@@ -365,42 +392,46 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     dir = slash ? hl_xstrndup(builddir, (size_t)(slash - builddir) + (slash == builddir)) : hl_xstrdup(".");
     json = hl_xstrdup(builddir);
     if (!hl_ends_with(builddir, "compile_commands.json")) {
-      hl_msgs_add(errs, "%s: -p takes a build directory or its compile_commands.json", builddir);
+      hl_strv_addf(errs, "%s: -p takes a build directory or its compile_commands.json", builddir);
       free(dir);
       free(json);
       return -1;
     }
   }
   int rc = -1;
-  if (stat(json, &st) == 0 && !S_ISREG(st.st_mode)) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: not a regular file", json);
+  char *text = NULL;
+  size_t len = 0;
+  int e = hl_read_file(json, &text, &len);
+  if (e) {
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, hl_read_error(e),
+                e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
     goto out;
   }
-  FILE *f = fopen(json, "rb");
-  if (!f) {
-    hl_msgs_add(errs, "%s: cannot read the compile database: %s%s", json, strerror(errno),
-                errno == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
-    goto out;
-  }
-  fclose(f);
-  if (check_db(json, errs)) goto out;
+  e = check_db(json, text, len, errs);
+  free(text);
+  if (e) goto out;
 
   CXCompilationDatabase_Error err;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
   if (err != CXCompilationDatabase_NoError || !db) {
-    hl_msgs_add(errs, "%s: libclang cannot load this compile database", json);
+    hl_strv_addf(errs, "%s: libclang cannot load this compile database", json);
     if (db) clang_CompilationDatabase_dispose(db);
     goto out;
   }
   rc = 0;
+  size_t first = jobs->n;
+  job_hashes hashes = {0};
   if (nfiles == 0) {
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
     if (n == 0) {
-      hl_msgs_add(errs, "%s: the compile database contains no compile commands", json);
+      hl_strv_addf(errs, "%s: the compile database contains no compile commands", json);
       rc = -1;
     }
-    for (unsigned i = 0; i < n; i++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
+    for (unsigned i = 0; i < n; i++) {
+      add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
+      drop_duplicate(jobs, first, &hashes);
+    }
     clang_CompileCommands_dispose(cmds);
   } else {
     for (size_t i = 0; i < nfiles; i++) {
@@ -409,12 +440,16 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
       CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
       if (n == 0)
-        hl_msgs_add(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
-      for (unsigned k = 0; k < n; k++) add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
+        hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
+      for (unsigned k = 0; k < n; k++) {
+        add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
+        drop_duplicate(jobs, first, &hashes);
+      }
       if (cmds) clang_CompileCommands_dispose(cmds);
       free(abs);
     }
   }
+  free(hashes.v);
   clang_CompilationDatabase_dispose(db);
 out:
   free(dir);

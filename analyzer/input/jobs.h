@@ -11,20 +11,9 @@
 
 #include <stddef.h>
 
+#include "engine/job.h"
+#include "util/strv.h"
 #include "util/util.h"
-
-typedef enum hl_lang { HL_LANG_CXX, HL_LANG_C, HL_LANG_OTHER } hl_lang;
-
-typedef struct hl_job {
-  char *file;       /* absolute path of the source file */
-  char *source;     /* the path handed to libclang (as the user wrote it, for
-                       files named on the command line), so that its own
-                       diagnostics name the file the way the user does */
-  char *directory;  /* the compile command's working directory, or NULL */
-  char **args;      /* arguments for libclang, without the source file */
-  size_t nargs, capargs;
-  hl_lang lang;
-} hl_job;
 
 typedef struct hl_jobs {
   hl_job *v;
@@ -36,13 +25,13 @@ typedef struct hl_jobs {
  * compile database's). Files that cannot be analyzed are reported in errs
  * and left out. */
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
-                       hl_msgs *errs);
+                       hl_strv *errs);
 
 /* The compile database in builddir (or the compile_commands.json named).
  * With files, only their commands; otherwise every C++ entry (C entries are
  * skipped: a mixed code base is normal). Returns 0, or -1 when the database
  * itself cannot be used (errs says why). */
-int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_msgs *errs);
+int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs);
 
 /* Adds arguments to every job: before the command's own, or after it. */
 void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);

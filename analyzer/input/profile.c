@@ -301,7 +301,7 @@ int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
     if (e->d_name[0] != '.' && hl_ends_with(e->d_name, ".yaml")) HL_PUSH(names, n, cap, hl_xstrdup(e->d_name));
   closedir(d);
   /* Directory order is arbitrary; loading in name order keeps runs reproducible. */
-  qsort(names, n, sizeof *names, by_name);
+  if (n) qsort(names, n, sizeof *names, by_name); /* names is NULL when there are none */
   int rc = 0;
   for (size_t i = 0; i < n; i++) {
     char *path = hl_xasprintf("%s/%s", dir, names[i]);

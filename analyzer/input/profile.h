@@ -12,58 +12,7 @@
 
 #include <stddef.h>
 
-enum {
-  HL_REQ_TRIVIALLY_COPYABLE = 1u << 0,
-  HL_REQ_NOTHROW_COPY = 1u << 1,
-  HL_REQ_NOTHROW_MOVE = 1u << 2,
-};
-
-typedef struct hl_profile hl_profile;
-
-/* Which fields a wrapper entry states (a config's override states few). */
-enum {
-  HL_W_RULE = 1u << 0,
-  HL_W_BUFFER = 1u << 1,
-  HL_W_HEADER = 1u << 2,
-  HL_W_MAX_ALIGN = 1u << 3,
-  HL_W_REQUIRES = 1u << 4,
-  HL_W_FACTORIES = 1u << 5,
-  HL_W_EMPLACE = 1u << 6,
-  HL_W_SOURCE = 1u << 7,
-  HL_W_REPLACEMENT = 1u << 8,
-};
-
-typedef struct hl_wrapper {
-  unsigned given;      /* HL_W_* */
-  char *name;          /* qualified, without inline namespaces: "std::function" */
-  char *rule;          /* the rule that reports it: "function-sbo" */
-  long buffer_size;    /* bytes of the inline buffer */
-  long buffer_align;
-  long header_size;    /* bytes the library stores in front of the target */
-  long header_align;   /* (libc++'s __func vtable pointer); 0 when none */
-  char *header_what;   /* what that header is, for messages */
-  long max_align;      /* a target aligned more than this goes to the heap; 0: no limit */
-  unsigned requires;   /* HL_REQ_* traits the target must have to stay inline */
-  char **factories;    /* free functions making the wrapper: stored type = 1st template arg */
-  size_t nfactories;
-  char **emplacers;    /* members replacing the stored value: stored type = result type */
-  size_t nemplacers;
-  char *source;        /* where the rule comes from (library source, measurement) */
-  char *replacement;   /* the type a fix retypes the wrapper to ("hl::inplace_move_function");
-                          NULL: the rule's default; "none": no fix */
-  const hl_profile *profile; /* the profile this entry came from */
-} hl_wrapper;
-
-struct hl_profile {
-  char *path;
-  char *library;       /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
-  char *description;
-  char *detect_include;/* an included file whose path ends with this means the library */
-  int pointer_width;   /* 32 or 64; 0: any */
-  long string_sso;     /* std::string's inline capacity in chars; -1: not stated */
-  hl_wrapper *wrappers;
-  size_t nwrappers;
-};
+#include "engine/wrapper.h"
 
 /* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
 int hl_profile_load(const char *path, hl_profile **out, char **err);

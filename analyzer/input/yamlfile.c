@@ -33,18 +33,20 @@ static int duplicate_keys(hl_yaml *y, char **err) {
 int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
   memset(y, 0, sizeof *y);
   y->path = hl_xstrdup(path);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    *err = hl_xasprintf("%s: cannot read: %s", hl_display_path(path), strerror(errno));
+  char *text = NULL;
+  size_t len = 0;
+  int e = hl_read_file(path, &text, &len);
+  if (e) {
+    *err = hl_xasprintf("%s: cannot read: %s", hl_display_path(path), hl_read_error(e));
     return -1;
   }
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) {
-    fclose(f);
+    free(text);
     *err = hl_xasprintf("%s: cannot initialize the YAML parser", path);
     return -1;
   }
-  yaml_parser_set_input_file(&parser, f);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
   int ok = yaml_parser_load(&parser, &y->doc);
   if (!ok) {
     const yaml_mark_t *m = parser.context ? &parser.context_mark : &parser.problem_mark;
@@ -55,7 +57,7 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
                         parser.context ? " " : "", parser.context ? parser.context : "");
   }
   yaml_parser_delete(&parser);
-  fclose(f);
+  free(text);
   if (!ok) return -1;
   y->loaded = 1;
   return duplicate_keys(y, err);
@@ -139,7 +141,7 @@ int hl_yaml_bool(hl_yaml *y, yaml_node_t *node, const char *what, int *out, char
 
 int hl_yaml_emit_scalar(yaml_emitter_t *e, const char *s, yaml_scalar_style_t style) {
   yaml_event_t ev;
-  if (!hl_utf8_ok(s)) return 0; /* libyaml would loop forever on it */
+  if (!hl_utf8_is_valid(s)) return 0; /* libyaml would loop forever on it */
   return yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style) &&
          yaml_emitter_emit(e, &ev);
 }

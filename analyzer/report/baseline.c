@@ -41,8 +41,16 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
 
 /* The baseline document, or NULL with *err. */
 static json_t *load(const char *path, char **err) {
+  char *text = NULL;
+  size_t len = 0;
+  int rerr = hl_read_file(path, &text, &len);
+  if (rerr) {
+    *err = hl_xasprintf("%s: cannot read the baseline: %s", path, hl_read_error(rerr));
+    return NULL;
+  }
   json_error_t e;
-  json_t *doc = json_load_file(path, 0, &e);
+  json_t *doc = json_loadb(text, len, 0, &e);
+  free(text);
   if (!doc) {
     *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: malformed baseline: %s", path, e.line, e.column, e.text)
                       : hl_xasprintf("%s: cannot read the baseline: %s", path, e.text);
@@ -74,7 +82,7 @@ long hl_baseline_apply(const char *path, hl_findings *all, const char *root, cha
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
     /* As written: bytes that are not UTF-8 became U+FFFD. */
-    char *rel = hl_utf8_valid(hl_relative_to(f->loc.file, root));
+    char *rel = hl_utf8_sanitize(hl_relative_to(f->loc.file, root));
     int match = 0;
     for (size_t k = 0; k < n && !match; k++) {
       json_t *x = json_array_get(entries, k);

@@ -5,7 +5,7 @@
  * text:  clang's diagnostic format, so editors, CI log parsers and Vim's
  *        errorformat read it: "path:line:col: warning: message [rule]", the
  *        source line with a caret, then "note:" lines.
- * json:  one object for scripts (docs/output.md).
+ * json:  one object for scripts (docs/ci.md).
  * sarif: SARIF 2.1.0, as GitHub code scanning reads it. */
 #ifndef HEAPLINT_EMIT_H
 #define HEAPLINT_EMIT_H

@@ -19,7 +19,7 @@ static int scalar(yaml_emitter_t *e, const char *s, int quoted) {
 }
 
 static int message(yaml_emitter_t *e, const char *s) {
-  char *v = hl_utf8_valid(s);
+  char *v = hl_utf8_sanitize(s);
   int ok = scalar(e, v, 1);
   free(v);
   return ok;
@@ -28,14 +28,14 @@ static int message(yaml_emitter_t *e, const char *s) {
 /* What YAML cannot carry exactly: a path or a replacement that is not
  * UTF-8 (clang-apply-replacements needs them byte for byte). */
 static const char *not_utf8(const hl_findings *all, const char *main_file, const char *build_dir) {
-  if (main_file && !hl_utf8_ok(main_file)) return main_file;
-  if (!hl_utf8_ok(build_dir)) return build_dir;
+  if (main_file && !hl_utf8_is_valid(main_file)) return main_file;
+  if (!hl_utf8_is_valid(build_dir)) return build_dir;
   for (size_t i = 0; i < all->n; i++) {
     const hl_finding *f = all->v[i];
     if (!f->nedits) continue;
-    if (!hl_utf8_ok(f->loc.file)) return f->loc.file;
+    if (!hl_utf8_is_valid(f->loc.file)) return f->loc.file;
     for (size_t k = 0; k < f->nedits; k++)
-      if (!hl_utf8_ok(f->edits[k].file) || !hl_utf8_ok(f->edits[k].text)) return f->edits[k].file;
+      if (!hl_utf8_is_valid(f->edits[k].file) || !hl_utf8_is_valid(f->edits[k].text)) return f->edits[k].file;
   }
   return NULL;
 }
@@ -194,6 +194,57 @@ static void skip(char *skipped, size_t i, const hl_finding *f, FILE *log, const 
           why);
 }
 
+/* Two findings whose edits of F overlap are both skipped. */
+static void skip_conflicts(const file_changes *F, const hl_findings *all, char *skipped, FILE *log) {
+  for (size_t k = 0; k < F->n; k++)
+    for (size_t m = k + 1; m < F->n && F->v[m].edit->offset <= F->v[k].edit->offset + F->v[k].edit->length; m++)
+      if (conflict(F->v[k].edit, F->v[m].edit)) {
+        const hl_finding *a = all->v[F->v[k].finding], *b = all->v[F->v[m].finding];
+        char *why2 = hl_xasprintf("its edit at %s:%u:%u conflicts with the fix of the finding at %s:%u:%u",
+                                  hl_display_path(F->path), F->v[k].edit->line, F->v[k].edit->col,
+                                  hl_display_path(b->loc.file), b->loc.line, b->loc.col);
+        char *why3 = hl_xasprintf("its edit at %s:%u:%u conflicts with the fix of the finding at %s:%u:%u",
+                                  hl_display_path(F->path), F->v[m].edit->line, F->v[m].edit->col,
+                                  hl_display_path(a->loc.file), a->loc.line, a->loc.col);
+        skip(skipped, F->v[k].finding, a, log, why2);
+        skip(skipped, F->v[m].finding, b, log, why3);
+        free(why2);
+        free(why3);
+      }
+}
+
+/* Writes content with the edits of F that are not skipped, front to back
+ * (the edits are sorted by position), each distinct edit once; a file that
+ * cannot be written skips its findings. Returns 1 when the file was written. */
+static int apply_file(const file_changes *F, const char *content, size_t len, mode_t mode, const hl_findings *all,
+                      char *skipped, FILE *log) {
+  hl_sb out = {0};
+  size_t pos = 0, applied = 0;
+  const hl_edit *last = NULL;
+  for (size_t k = 0; k < F->n; k++) {
+    const hl_edit *e = F->v[k].edit;
+    if (skipped[F->v[k].finding] || (last && same_edit(last, e))) continue;
+    hl_sb_putn(&out, content + pos, e->offset - pos);
+    hl_sb_puts(&out, e->text);
+    pos = e->offset + e->length;
+    last = e;
+    applied++;
+  }
+  if (!applied) {
+    hl_sb_free(&out);
+    return 0;
+  }
+  hl_sb_putn(&out, content + pos, len - pos);
+  char *err = NULL;
+  int written = hl_write_file_atomic_mode(F->path, hl_sb_str(&out), out.len, mode, &err) == 0;
+  if (!written) {
+    for (size_t k = 0; k < F->n; k++) skip(skipped, F->v[k].finding, all->v[F->v[k].finding], log, err);
+    free(err);
+  }
+  hl_sb_free(&out);
+  return written;
+}
+
 void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
   memset(res, 0, sizeof *res);
   file_changes *files = NULL;
@@ -226,7 +277,7 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
     char *why = NULL;
     int err = 0;
     if (stat(F->path, &stats[j]) != 0 || (err = hl_read_file(F->path, &contents[j], &lengths[j])) != 0)
-      why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), strerror(err ? err : errno));
+      why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), err ? hl_read_error(err) : strerror(errno));
     /* Read-only: no write bit at all (root could still write it, but the
      * owner said not to), or not writable by this user. */
     else if (!(stats[j].st_mode & 0222) || access(F->path, W_OK) != 0)
@@ -244,52 +295,14 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
       free(why);
       continue;
     }
-    for (size_t k = 0; k < F->n; k++)
-      for (size_t m = k + 1; m < F->n && F->v[m].edit->offset <= F->v[k].edit->offset + F->v[k].edit->length; m++)
-        if (conflict(F->v[k].edit, F->v[m].edit)) {
-          const hl_finding *a = all->v[F->v[k].finding], *b = all->v[F->v[m].finding];
-          char *why2 = hl_xasprintf("its edit at %s:%u:%u conflicts with the fix of the finding at %s:%u:%u",
-                                    hl_display_path(F->path), F->v[k].edit->line, F->v[k].edit->col,
-                                    hl_display_path(b->loc.file), b->loc.line, b->loc.col);
-          char *why3 = hl_xasprintf("its edit at %s:%u:%u conflicts with the fix of the finding at %s:%u:%u",
-                                    hl_display_path(F->path), F->v[m].edit->line, F->v[m].edit->col,
-                                    hl_display_path(a->loc.file), a->loc.line, a->loc.col);
-          skip(skipped, F->v[k].finding, a, log, why2);
-          skip(skipped, F->v[m].finding, b, log, why3);
-          free(why2);
-          free(why3);
-        }
+    skip_conflicts(F, all, skipped, log);
   }
 
-  /* Apply what remains, each distinct edit once, back to front. */
+  /* Apply what remains, each distinct edit once. */
   for (size_t j = 0; j < nfiles; j++) {
     file_changes *F = &files[j];
     if (!contents[j]) continue;
-    hl_sb out = {0};
-    size_t pos = 0, applied = 0;
-    const hl_edit *last = NULL;
-    for (size_t k = 0; k < F->n; k++) {
-      const hl_edit *e = F->v[k].edit;
-      if (skipped[F->v[k].finding] || (last && same_edit(last, e))) continue;
-      hl_sb_putn(&out, contents[j] + pos, e->offset - pos);
-      hl_sb_puts(&out, e->text);
-      pos = e->offset + e->length;
-      last = e;
-      applied++;
-    }
-    if (!applied) {
-      hl_sb_free(&out);
-      continue;
-    }
-    hl_sb_putn(&out, contents[j] + pos, lengths[j] - pos);
-    char *err = NULL;
-    if (hl_write_file_atomic_mode(F->path, hl_sb_str(&out), out.len, stats[j].st_mode & 07777, &err)) {
-      for (size_t k = 0; k < F->n; k++) skip(skipped, F->v[k].finding, all->v[F->v[k].finding], log, err);
-      free(err);
-    } else {
-      res->files_written++;
-    }
-    hl_sb_free(&out);
+    res->files_written += apply_file(F, contents[j], lengths[j], stats[j].st_mode & 07777, all, skipped, log);
   }
   for (size_t i = 0; i < all->n; i++) {
     if (!has_edits[i]) continue;

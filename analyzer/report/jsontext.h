@@ -15,7 +15,7 @@
 static inline json_t *hl_json_text(const char *s) {
   json_t *j = json_string(s ? s : "");
   if (j) return j;
-  char *v = hl_utf8_valid(s);
+  char *v = hl_utf8_sanitize(s);
   j = json_string(v);
   free(v);
   return j;

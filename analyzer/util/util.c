@@ -1,7 +1,10 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +104,55 @@ void hl_sb_free(hl_sb *b) {
   b->len = b->cap = 0;
 }
 
+/* 0 when st is a regular file heaplint may read whole, else the error. */
+static int readable(const struct stat *st) {
+  if (S_ISDIR(st->st_mode)) return EISDIR;
+  if (!S_ISREG(st->st_mode)) return HL_READ_NOT_REGULAR;
+  if (st->st_size < 0 || (unsigned long long)st->st_size > HL_READ_MAX) return HL_READ_TOO_BIG;
+  return 0;
+}
+
+/* Opens path for reading if it is a regular file heaplint may read whole.
+ * stat first: opening a device can have effects of its own (a tape
+ * rewinds); then O_NONBLOCK and fstat, in case path was swapped for a FIFO
+ * in between (opening it for reading would wait for a writer). Returns the
+ * descriptor, or -1 with *err set to hl_read_file's error code. */
+static int open_regular(const char *path, int *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) return *err = errno, -1;
+  if ((*err = readable(&st)) != 0) return -1;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return *err = errno, -1;
+  *err = fstat(fd, &st) != 0 ? errno : readable(&st);
+  if (*err) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+int hl_check_file(const char *path) {
+  int err;
+  int fd = open_regular(path, &err);
+  if (fd >= 0) close(fd);
+  return err;
+}
+
 int hl_read_file(const char *path, char **data, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return errno;
+  int err;
+  int fd = open_regular(path, &err);
+  if (fd < 0) return err;
   hl_sb b = {0};
   char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) hl_sb_putn(&b, chunk, n);
-  int err = ferror(f) ? (errno ? errno : EIO) : 0;
-  fclose(f);
+  while (!err) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) err = errno;
+    else if (n == 0) break;
+    else if (b.len + (size_t)n > HL_READ_MAX) err = HL_READ_TOO_BIG; /* it grew while read */
+    else hl_sb_putn(&b, chunk, (size_t)n);
+  }
+  close(fd);
   if (err) {
     hl_sb_free(&b);
     return err;
@@ -119,6 +162,15 @@ int hl_read_file(const char *path, char **data, size_t *len) {
   return 0;
 }
 
+const char *hl_read_error(int code) {
+  switch (code) {
+  case EISDIR: return "is a directory";
+  case HL_READ_NOT_REGULAR: return "not a regular file";
+  case HL_READ_TOO_BIG: return "larger than 256 MiB, the most heaplint reads of a file";
+  default: return strerror(code);
+  }
+}
+
 /* 0666 less the process's umask: the mode of a newly created file. */
 static mode_t new_file_mode(void) {
   mode_t mask = umask(0);
@@ -126,39 +178,136 @@ static mode_t new_file_mode(void) {
   return 0666 & ~mask;
 }
 
+/* ---- temporary files removed on SIGINT, SIGTERM, SIGHUP ---- */
+
+/* Fixed storage, no malloc: the handler may only read it and unlink. A slot
+ * is in use while its flag is set; the path is complete before that. */
+#define MAX_TEMPS 64
+static char temp_paths[MAX_TEMPS][PATH_MAX];
+static volatile sig_atomic_t temp_used[MAX_TEMPS];
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
+static const int temp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction temp_old[3];
+
+static void remove_temps(int sig) {
+  for (int i = 0; i < MAX_TEMPS; i++)
+    if (temp_used[i]) unlink(temp_paths[i]);
+  /* Then what would have happened without us: the previous handler, or
+   * the default action (the end of the run, with the signal's status). */
+  for (int i = 0; i < 3; i++)
+    if (temp_signals[i] == sig) sigaction(sig, &temp_old[i], NULL);
+  raise(sig);
+}
+
+/* Installed once, for the signals that are not ignored (nohup's SIGHUP, a
+ * background job's SIGINT stay ignored). */
+static void install_temp_handlers(void) {
+  static int installed;
+  if (installed) return;
+  installed = 1;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = remove_temps;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; i++) {
+    if (sigaction(temp_signals[i], NULL, &temp_old[i]) != 0 || temp_old[i].sa_handler == SIG_IGN) continue;
+    sigaction(temp_signals[i], &sa, NULL);
+  }
+}
+
+int hl_temp_track(const char *path) {
+  if (strlen(path) >= PATH_MAX) return -1;
+  pthread_mutex_lock(&temp_lock);
+  install_temp_handlers();
+  int slot = -1;
+  for (int i = 0; i < MAX_TEMPS && slot < 0; i++)
+    if (!temp_used[i]) slot = i;
+  if (slot >= 0) {
+    strcpy(temp_paths[slot], path);
+    temp_used[slot] = 1;
+  }
+  pthread_mutex_unlock(&temp_lock);
+  return slot;
+}
+
+void hl_temp_untrack(int slot) {
+  if (slot < 0) return;
+  pthread_mutex_lock(&temp_lock);
+  temp_used[slot] = 0;
+  pthread_mutex_unlock(&temp_lock);
+}
+
+/* ---- writing ---- */
+
+static int write_all(int fd, const char *data, size_t len) {
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return -1;
+    }
+    done += (size_t)n;
+  }
+  return 0;
+}
+
+/* A device or a FIFO (/dev/null, /dev/stdout, a shell's >(...)) is written
+ * into, as a shell's redirection would: replacing it by a regular file
+ * would destroy it (as root, /dev/null for the whole system). */
+static int write_into(const char *path, const char *data, size_t len, char **err) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  int ok = fd >= 0 && write_all(fd, data, len) == 0;
+  int saved = errno;
+  if (fd >= 0 && close(fd) != 0 && ok) {
+    ok = 0;
+    saved = errno;
+  }
+  if (!ok) *err = hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
+  return ok ? 0 : -1;
+}
+
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err) {
-  char *tmp = hl_xasprintf("%s.XXXXXX", path);
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (!S_ISDIR(st.st_mode)) return write_into(path, data, len, err);
+    *err = hl_xasprintf("%s: cannot write: is a directory", path);
+    return -1;
+  }
+  /* Through a symbolic link, the file it points to is replaced: the link
+   * stays a link. */
+  char real[PATH_MAX];
+  const char *target = realpath(path, real) ? real : path;
+  char *tmp = hl_xasprintf("%s.XXXXXX", target);
   int fd = mkstemp(tmp); /* 0600 until the fchmod below */
   if (fd < 0) {
     *err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
     free(tmp);
     return -1;
   }
-  int ok = 1;
-  for (size_t done = 0; ok && done < len;) {
-    ssize_t n = write(fd, data + done, len - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      ok = 0;
-    } else {
-      done += (size_t)n;
-    }
-  }
-  ok = ok && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
+  int slot = hl_temp_track(tmp);
+  int ok = write_all(fd, data, len) == 0 && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
   int saved = errno;
   if (close(fd) != 0 && ok) {
     ok = 0;
     saved = errno;
   }
-  if (ok && rename(tmp, path) != 0) {
+  /* Only a regular file is ever renamed over (one may have been put in its
+   * place while this was written). */
+  if (ok && lstat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ok = 0;
+    saved = EEXIST;
+  }
+  if (ok && rename(tmp, target) != 0) {
     ok = 0;
     saved = errno;
   }
   if (!ok) {
-    *err = hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
+    *err = saved == EEXIST ? hl_xasprintf("%s: cannot write: it is no longer a regular file", path)
+                           : hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
     unlink(tmp);
   }
+  hl_temp_untrack(slot);
   free(tmp);
   return ok ? 0 : -1;
 }
@@ -167,13 +316,17 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
   return hl_write_file_atomic_mode(path, data, len, new_file_mode(), err);
 }
 
-static char *cwd_copy(void) {
-  static char *cwd;
-  if (!cwd) {
-    char buf[PATH_MAX];
-    cwd = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
-  }
-  return cwd;
+static char *current_dir;
+
+void hl_paths_init(void) {
+  if (current_dir) return;
+  char buf[PATH_MAX];
+  current_dir = hl_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
+}
+
+static const char *cwd_copy(void) {
+  hl_paths_init();
+  return current_dir;
 }
 
 char *hl_abspath(const char *path) {
@@ -181,6 +334,31 @@ char *hl_abspath(const char *path) {
   if (realpath(path, buf)) return hl_xstrdup(buf);
   if (path[0] == '/') return hl_xstrdup(path);
   return hl_xasprintf("%s/%s", cwd_copy(), path);
+}
+
+/* The canonical path of path, which need not exist: its directory's
+ * canonical path and its name. */
+static char *canonical(const char *path) {
+  char buf[PATH_MAX];
+  if (realpath(path, buf)) return hl_xstrdup(buf);
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? hl_xstrndup(path, (size_t)(slash - path) + (slash == path)) : hl_xstrdup(".");
+  char *out = realpath(dir, buf) ? hl_xasprintf("%s/%s", strcmp(buf, "/") ? buf : "", slash ? slash + 1 : path)
+                                 : hl_abspath(path);
+  free(dir);
+  return out;
+}
+
+int hl_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea != eb) return 0;
+  char *ca = canonical(a), *cb = canonical(b);
+  int same = !strcmp(ca, cb);
+  free(ca);
+  free(cb);
+  return same;
 }
 
 const char *hl_display_path(const char *abs) {
@@ -197,22 +375,6 @@ int hl_ends_with(const char *s, const char *suffix) {
 
 int hl_starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-void hl_msgs_add(hl_msgs *m, const char *fmt, ...) {
-  hl_sb b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  hl_sb_vprintf(&b, fmt, ap);
-  va_end(ap);
-  HL_PUSH(m->v, m->n, m->cap, hl_sb_take(&b));
-}
-
-void hl_msgs_free(hl_msgs *m) {
-  for (size_t i = 0; i < m->n; i++) free(m->v[i]);
-  free(m->v);
-  m->v = NULL;
-  m->n = m->cap = 0;
 }
 
 unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n) {
@@ -245,7 +407,7 @@ static size_t utf8_sequence(const unsigned char *p) {
   return n;
 }
 
-int hl_utf8_ok(const char *s) {
+int hl_utf8_is_valid(const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
     size_t n = utf8_sequence(p);
     if (!n) return 0;
@@ -254,7 +416,7 @@ int hl_utf8_ok(const char *s) {
   return 1;
 }
 
-char *hl_utf8_valid(const char *s) {
+char *hl_utf8_sanitize(const char *s) {
   hl_sb b = {0};
   hl_sb_puts(&b, "");
   for (const unsigned char *p = (const unsigned char *)s; *p;) {

@@ -48,23 +48,53 @@ const char *hl_sb_str(const hl_sb *b);
 char *hl_sb_take(hl_sb *b);
 void hl_sb_free(hl_sb *b);
 
-/* Reads a whole file. Returns 0, or an errno value (the file is not read). */
+/* The most heaplint reads of one file itself (a configuration, profile,
+ * response file, baseline, SARIF log, compile database, or a source it
+ * shows or fixes): a bound on memory whatever a path points to. */
+#define HL_READ_MAX ((size_t)256 << 20)
+enum { HL_READ_NOT_REGULAR = -1, HL_READ_TOO_BIG = -2 };
+
+/* Reads a whole regular file of at most HL_READ_MAX bytes. Anything else (a
+ * directory, a FIFO, a device, also through a link) is refused without
+ * reading it, and without blocking: a FIFO nobody writes to would hang the
+ * run, /dev/zero would fill the memory. Returns 0, or an error code for
+ * hl_read_error: an errno value, or HL_READ_NOT_REGULAR or HL_READ_TOO_BIG. */
 int hl_read_file(const char *path, char **data, size_t *len);
+/* Whether hl_read_file could read path (it is opened, not read): 0 or the
+ * error code. */
+int hl_check_file(const char *path);
+/* What hl_read_file's error code means ("is a directory", "not a regular
+ * file", strerror's text...). */
+const char *hl_read_error(int code);
 
 /* Writes data to path through a temporary file in the same directory, which
  * gets mode (permission bits) and is flushed to disk before a rename puts it
  * in place: path is never half-written, and never has the wrong mode, even
- * for a moment. Returns 0, or -1 with *err naming path and the problem. */
+ * for a moment. A symbolic link is followed (the file it points to is
+ * replaced). What is not a regular file (a device, a FIFO) is written into
+ * directly, never replaced; a directory is an error. The temporary file is
+ * removed if SIGINT, SIGTERM or SIGHUP ends the run meanwhile. Returns 0,
+ * or -1 with *err naming path and the problem. */
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err);
 /* The same with the mode a new file gets (0666 less the umask). */
 int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
 
+/* Temporary files that SIGINT, SIGTERM or SIGHUP must not leave behind: the
+ * first call installs a handler that unlinks the tracked files, then lets
+ * the signal do what it would have done (a handler installed before, or the
+ * default). hl_temp_track returns a slot for hl_temp_untrack, or -1 when
+ * 64 files are tracked already (the file is then not removed; untracking
+ * -1 does nothing). Thread-safe: the analysis threads' precompiled headers
+ * are tracked too. */
+int hl_temp_track(const char *path);
+void hl_temp_untrack(int slot);
+
 /* A copy of s in which every byte that does not belong to a valid UTF-8
  * sequence is replaced by U+FFFD: JSON (and so SARIF and baselines) can only
  * carry valid UTF-8, while a path or a source line may be in any encoding. */
-char *hl_utf8_valid(const char *s);
+char *hl_utf8_sanitize(const char *s);
 /* s is valid UTF-8. */
-int hl_utf8_ok(const char *s);
+int hl_utf8_is_valid(const char *s);
 
 /* Command-line option name with a value: "--name=v", "--name v", and for a
  * one-letter option also "-pv". If argv[*i] is that option, sets *matched
@@ -72,19 +102,19 @@ int hl_utf8_ok(const char *s);
  * value is missing; otherwise *matched is 0. */
 const char *hl_option_value(int argc, char **argv, int *i, const char *name, int *matched);
 
+/* Learns the current directory, which the paths below are relative to.
+ * Call it before starting threads that use them (it is otherwise learned
+ * on first use, which is not thread-safe). */
+void hl_paths_init(void);
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);
+/* Whether a and b name the same file: the same device and inode (through
+ * links, hard links included) when both exist, else the same canonical path
+ * (a file not yet written, named two ways). */
+int hl_same_file(const char *a, const char *b);
 /* path relative to the current directory when it lies below it, else path. */
 const char *hl_display_path(const char *abs);
-
-/* A list of messages (errors found while building the job list, ...). */
-typedef struct hl_msgs {
-  char **v;
-  size_t n, cap;
-} hl_msgs;
-void hl_msgs_add(hl_msgs *m, const char *fmt, ...) HL_PRINTF(2, 3);
-void hl_msgs_free(hl_msgs *m);
 
 /* FNV-1a, 64 bits: stable across runs and machines. */
 unsigned long long hl_fnv1a(const void *data, size_t n);

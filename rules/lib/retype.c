@@ -1,9 +1,9 @@
-#include "engine/ast.h"
 #include "rules/lib/retype.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strv.h"
 #include "util/util.h"
 #include "rules/lib/uses.h"
 
@@ -46,12 +46,7 @@ static const char *const container_templates[] = {"std::vector", "std::deque", "
                                                   "std::map", "std::multimap", "std::unordered_map",
                                                   "std::unordered_multimap"};
 
-static int in(const char *s, const char *const *v, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(s, v[i])) return 1;
-  return 0;
-}
-#define IN(s, v) in((s), (v), sizeof(v) / sizeof *(v))
+#define IN(s, v) hl_str_in((s), (v), sizeof(v) / sizeof *(v))
 
 hl_retype *hl_retype_new(void) { return hl_xcalloc(1, sizeof(hl_retype)); }
 
@@ -146,7 +141,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
   if (k == CXCursor_FieldDecl || !is_local(decl)) {
     hl_loc loc;
     if (!hl_ctx_loc(ctx, clang_getCursorLocation(decl), &loc)) {
-      if (strcmp(loc.file, ctx->job->file))
+      if (strcmp(loc.file, hl_ctx_job(ctx)->file))
         block(R, t, hl_xasprintf("it is declared in %s, which other translation units may include",
                                  hl_display_path(loc.file)));
       hl_loc_free(&loc);
@@ -154,7 +149,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
   }
   if (k == CXCursor_VarDecl && !is_local(decl)) {
     redecl_walk rw = {decl, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_redecl, &rw);
+    clang_visitChildren(clang_getTranslationUnitCursor(hl_ctx_tu(ctx)), find_redecl, &rw);
     hl_loc loc;
     if (!clang_Cursor_isNull(rw.found) && !hl_ctx_loc(ctx, clang_getCursorLocation(rw.found), &loc)) {
       char *at = hl_loc_where(&loc);
@@ -239,13 +234,13 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
     } else if (pk == CXCursor_CallExpr) {
       /* Converted for a container's push_back/insert: the container. */
       CXCursor fn = clang_getCursorReferenced(p), callee = hl_first_child(p);
-      char *name = hl_cx(clang_getCursorSpelling(fn));
+      char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
       if (clang_getCursorKind(fn) == CXCursor_CXXMethod && IN(name, store_methods) &&
           clang_getCursorKind(callee) == CXCursor_MemberRefExpr) {
         t = object_target(R, ctx, hl_first_child(callee), w, 1);
         if (t >= 0) HL_PUSH(R->stores, R->nstores, R->capstores, p);
       } else {
-        char *f = hl_cx(clang_getCursorSpelling(fn));
+        char *f = hl_cxstring_take(clang_getCursorSpelling(fn));
         *why = *f ? hl_xasprintf("it is passed to %s() as a std::function", f)
                   : hl_xstrdup("it is passed as a std::function to something heaplint cannot name");
         free(f);

@@ -1,4 +1,3 @@
-#include "engine/ast.h"
 #include "rules/lib/rewrite.h"
 
 #include <ctype.h>
@@ -7,17 +6,11 @@
 
 #include "util/util.h"
 
-void hl_edit_free(hl_edit *e) {
-  free(e->file);
-  free(e->text);
-  memset(e, 0, sizeof *e);
-}
-
 /* The parsed contents of the file at path, from the translation unit. */
 static const char *contents(hl_ctx *ctx, const char *path, CXFile *file, size_t *size) {
-  *file = clang_getFile(ctx->tu, path);
+  *file = clang_getFile(hl_ctx_tu(ctx), path);
   if (!*file) return NULL;
-  return clang_getFileContents(ctx->tu, *file, size);
+  return clang_getFileContents(hl_ctx_tu(ctx), *file, size);
 }
 
 typedef struct refs {
@@ -100,7 +93,66 @@ static char *declared_with(CXCursor decl) {
   clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(decl)), &w.file, NULL, NULL, &w.offset);
   if (!w.file) return NULL;
   clang_visitChildren(clang_getCursorSemanticParent(decl), find_sibling, &w);
-  return clang_Cursor_isNull(w.found) ? NULL : hl_cx(clang_getCursorSpelling(w.found));
+  return clang_Cursor_isNull(w.found) ? NULL : hl_cxstring_take(clang_getCursorSpelling(w.found));
+}
+
+/* Back from off (a template's name) over its qualification (std::,
+ * ::std::): where the qualified name starts. */
+static unsigned qualified_start(const char *text, unsigned off) {
+  unsigned start = off;
+  for (;;) {
+    unsigned p = start;
+    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
+    if (p < 2 || text[p - 1] != ':' || text[p - 2] != ':') break;
+    p -= 2;
+    start = p;
+    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
+    unsigned id_end = p;
+    while (p > 0 && (isalnum((unsigned char)text[p - 1]) || text[p - 1] == '_')) p--;
+    if (p == id_end) break; /* a leading "::" */
+    start = p;
+  }
+  return start;
+}
+
+/* A comment inside the qualified name stops qualified_start: behind it is
+ * still "::" (std::/ *c* /function) or, before a "::" the scan stopped
+ * at, the qualifier's identifier (std / *c* / ::function). Only then is
+ * the name cut; a comment before the whole type, or a label's ':', is
+ * not part of it. */
+static int comment_in_name(const char *text, unsigned start) {
+  unsigned before = start;
+  int comment = 0;
+  for (;;) {
+    while (before > 0 && isspace((unsigned char)text[before - 1])) before--;
+    if (before < 4 || text[before - 1] != '/' || text[before - 2] != '*') break;
+    unsigned open = before - 2;
+    while (open >= 2 && !(text[open - 2] == '/' && text[open - 1] == '*')) open--;
+    if (open < 2) break;
+    before = open - 2;
+    comment = 1;
+  }
+  return comment && ((before >= 2 && text[before - 1] == ':' && text[before - 2] == ':') ||
+                     (text[start] == ':' && before > 0 &&
+                      (isalnum((unsigned char)text[before - 1]) || text[before - 1] == '_')));
+}
+
+/* Forward from off (a template's name) over its template arguments to the
+ * matching '>' (which may be half of a '>>'): the offset after it, or 0. */
+static unsigned template_args_end(const char *text, size_t size, unsigned off) {
+  unsigned p = off;
+  while (p < size && (isalnum((unsigned char)text[p]) || text[p] == '_')) p++;
+  while (p < size && isspace((unsigned char)text[p])) p++;
+  if (p >= size || text[p] != '<') return 0;
+  int angle = 0, paren = 0;
+  for (; p < size; p++) {
+    char ch = text[p];
+    if (ch == '(' || ch == '[' || ch == '{') paren++;
+    else if (ch == ')' || ch == ']' || ch == '}') paren--;
+    else if (paren == 0 && ch == '<') angle++;
+    else if (paren == 0 && ch == '>' && --angle == 0) return p + 1;
+  }
+  return 0;
 }
 
 int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written,
@@ -113,7 +165,7 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   clang_visitChildren(decl, find_ref, &r);
   if (clang_Cursor_isNull(r.found)) {
     if (clang_Cursor_isNull(r.alias)) return -1;
-    *alias = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
+    *alias = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(r.alias)));
     return 1;
   }
   /* A template named inside a macro cannot be edited where it is written:
@@ -139,64 +191,18 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
     return -1;
   }
   size_t size;
-  const char *text = clang_getFileContents(ctx->tu, file, &size);
+  const char *text = clang_getFileContents(hl_ctx_tu(ctx), file, &size);
   if (!text || off >= size) return -1;
 
-  /* Back over the qualification (std::, ::std::), forward over the
-   * template arguments to the matching '>' (which may be half of a '>>'). */
-  unsigned start = off;
-  for (;;) {
-    unsigned p = start;
-    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
-    if (p < 2 || text[p - 1] != ':' || text[p - 2] != ':') break;
-    p -= 2;
-    start = p;
-    while (p > 0 && isspace((unsigned char)text[p - 1])) p--;
-    unsigned id_end = p;
-    while (p > 0 && (isalnum((unsigned char)text[p - 1]) || text[p - 1] == '_')) p--;
-    if (p == id_end) break; /* a leading "::" */
-    start = p;
-  }
-  /* A comment inside the qualified name stops the scan above: behind it is
-   * still "::" (std::/ *c* /function) or, before a "::" the scan stopped
-   * at, the qualifier's identifier (std / *c* / ::function). Only then is
-   * the name cut; a comment before the whole type, or a label's ':', is
-   * not part of it. */
-  unsigned before = start;
-  int comment = 0;
-  for (;;) {
-    while (before > 0 && isspace((unsigned char)text[before - 1])) before--;
-    if (before < 4 || text[before - 1] != '/' || text[before - 2] != '*') break;
-    unsigned open = before - 2;
-    while (open >= 2 && !(text[open - 2] == '/' && text[open - 1] == '*')) open--;
-    if (open < 2) break;
-    before = open - 2;
-    comment = 1;
-  }
-  if (comment && ((before >= 2 && text[before - 1] == ':' && text[before - 2] == ':') ||
-                  (text[start] == ':' && before > 0 &&
-                   (isalnum((unsigned char)text[before - 1]) || text[before - 1] == '_')))) {
+  /* Back over the qualification, forward over the template arguments. */
+  unsigned start = qualified_start(text, off);
+  if (comment_in_name(text, start)) {
     *reason = hl_xstrdup("a comment is written inside its type's name");
     return -1;
   }
-  unsigned p = off;
-  while (p < size && (isalnum((unsigned char)text[p]) || text[p] == '_')) p++;
-  while (p < size && isspace((unsigned char)text[p])) p++;
-  if (p >= size || text[p] != '<') return -1;
-  int angle = 0, paren = 0;
-  unsigned end = 0;
-  for (; p < size; p++) {
-    char ch = text[p];
-    if (ch == '(' || ch == '[' || ch == '{') paren++;
-    else if (ch == ')' || ch == ']' || ch == '}') paren--;
-    else if (paren == 0 && ch == '<') angle++;
-    else if (paren == 0 && ch == '>' && --angle == 0) {
-      end = p + 1;
-      break;
-    }
-  }
+  unsigned end = template_args_end(text, size, off);
   if (!end) return -1;
-  e->file = hl_file_abspath(file, ctx->job->directory);
+  e->file = hl_file_abspath(file, hl_ctx_job(ctx)->directory);
   e->offset = start;
   e->length = end - start;
   /* The qualification may start on an earlier line (std::\n function). */
@@ -209,6 +215,15 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   e->file_hash = hl_fnv1a(text, size);
   *written = hl_xstrndup(text + start, end - start);
   return 0;
+}
+
+int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written, char **why) {
+  char *alias = NULL;
+  int r = hl_rewrite_template_range(ctx, decl, template_name, e, written, &alias, why);
+  if (r == 1)
+    *why = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+  free(alias);
+  return r == 0 ? 0 : -1;
 }
 
 /* A line's first token is a directive named d ("include", "pragma"). */
@@ -300,6 +315,16 @@ static int include_guarded(const char *text, size_t size) {
   return state == 3;
 }
 
+/* Follows a line of n bytes: *in_comment says whether a block comment is
+ * open at its end. */
+static void track_comment(const char *line, size_t n, int *in_comment) {
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (!*in_comment && line[i] == '/' && line[i + 1] == '/') break;
+    if (!*in_comment && line[i] == '/' && line[i + 1] == '*') *in_comment = 1, i++;
+    else if (*in_comment && line[i] == '*' && line[i + 1] == '/') *in_comment = 0, i++;
+  }
+}
+
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e) {
   memset(e, 0, sizeof *e);
   CXFile f;
@@ -326,11 +351,7 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
     line_no++;
     /* Block comments spanning lines are skipped whole. */
     int was_comment = in_comment;
-    for (size_t i = 0; i + 1 < n; i++) {
-      if (!in_comment && line[i] == '/' && line[i + 1] == '/') break;
-      if (!in_comment && line[i] == '/' && line[i + 1] == '*') in_comment = 1, i++;
-      else if (in_comment && line[i] == '*' && line[i + 1] == '/') in_comment = 0, i++;
-    }
+    track_comment(line, n, &in_comment);
     if (!was_comment) {
       if (directive(line, n, "if", NULL) || directive(line, n, "ifdef", NULL) || directive(line, n, "ifndef", NULL)) {
         if (first_directive && guarded && directive(line, n, "ifndef", NULL)) guard = 1;

@@ -20,11 +20,15 @@
 int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written,
                               char **alias, char **reason);
 
+/* hl_rewrite_template_range with its failures in words: returns 0 with e
+ * and *written set, or -1 with *why (to free) saying why the type may not
+ * be rewritten (an alias, or hl_rewrite_template_range's reason), NULL
+ * when it cannot say. */
+int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written, char **why);
+
 /* The edit that adds "#include <header>" to the file e->file (as parsed).
  * Returns 0 and sets e, 1 when the file includes it already, -1 when it
  * cannot be read. */
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e);
-
-void hl_edit_free(hl_edit *e);
 
 #endif

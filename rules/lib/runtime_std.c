@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "engine/standard.h"
+#include "engine/rule.h"
 #include "util/util.h"
 
 /* __cplusplus of the oldest standard each runtime header compiles in, with

@@ -1,9 +1,9 @@
 #include "rules/lib/uses.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "util/util.h"
 
 CXCursor hl_use_target(CXCursor ref) {
@@ -19,7 +19,7 @@ CXCursor hl_use_target(CXCursor ref) {
 static char *callee_name(CXCursor call) {
   CXCursor fn = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
-  char *n = hl_cx(clang_getCursorSpelling(fn));
+  char *n = hl_cxstring_take(clang_getCursorSpelling(fn));
   char *r = hl_xasprintf("%s()", n);
   free(n);
   return r;
@@ -37,7 +37,7 @@ static void member_use(hl_use *u, CXCursor call, size_t depth, CXCursor method) 
   u->call = call;
   u->call_depth = depth;
   u->method = method;
-  char *name = hl_cx(clang_getCursorSpelling(method));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(method));
   snprintf(u->method_name, sizeof u->method_name, "%s", name);
   free(name);
 }
@@ -83,7 +83,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       }
       else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
       else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
-        char *n = hl_cx(clang_getCursorSpelling(q));
+        char *n = hl_cxstring_take(clang_getCursorSpelling(q));
         escape(u, hl_xasprintf("copied into '%s'", n));
         free(n);
       } else
@@ -105,7 +105,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
   case CXCursor_LambdaExpr: escape(u, hl_xstrdup("captured by a lambda")); break;
   case CXCursor_UnaryOperator: escape(u, hl_xstrdup("taken by address")); break;
   case CXCursor_VarDecl: {
-    char *n = hl_cx(clang_getCursorSpelling(p));
+    char *n = hl_cxstring_take(clang_getCursorSpelling(p));
     escape(u, hl_xasprintf("bound to '%s'", n));
     free(n);
     break;
@@ -129,8 +129,10 @@ static int never_repeats(CXCursor loop) {
   return never;
 }
 
-CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
-  for (size_t k = 0;; k++) {
+CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) { return hl_loop_above(ctx, 0, self); }
+
+CXCursor hl_loop_above(const hl_ctx *ctx, size_t from, CXCursor self) {
+  for (size_t k = from;; k++) {
     CXCursor a = hl_ctx_ancestor(ctx, k);
     switch (clang_getCursorKind(a)) {
     case CXCursor_ForStmt:
@@ -139,7 +141,7 @@ CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self) {
     case CXCursor_DoStmt: {
       /* Only the body repeats: a for-init or a range-init runs once. */
       CXCursor body = clang_getCursorKind(a) == CXCursor_DoStmt ? hl_first_child(a) : hl_last_child(a);
-      if (clang_equalCursors(k == 0 ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
+      if (clang_equalCursors(k == from ? self : hl_ctx_ancestor(ctx, k - 1), body) && !never_repeats(a)) return a;
       break;
     }
     case CXCursor_LambdaExpr:
@@ -164,7 +166,7 @@ int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u) {
   size_t m = u->call_depth + 1;
   CXCursor below, q = hl_ctx_opaque_ancestor(ctx, &m, u->call, &below);
   if (clang_getCursorKind(q) != CXCursor_CallExpr || !clang_equalCursors(hl_first_child(q), below)) return 0;
-  char *name = hl_cx(clang_getCursorSpelling(clang_getCursorReferenced(q)));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(q)));
   int ok = !strcmp(name, "operator()") || !strcmp(name, "operator bool");
   free(name);
   return ok;

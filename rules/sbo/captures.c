@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/match.h"
 #include "util/util.h"
 
@@ -44,7 +43,7 @@ static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientDa
     enum CXCursorKind dk = clang_getCursorKind(decl);
     if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && clang_Cursor_getStorageClass(decl) != CX_SC_Static &&
         hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) && outside_lambda(w, decl)) {
-      char *name = hl_cx(clang_getCursorSpelling(decl));
+      char *name = hl_cxstring_take(clang_getCursorSpelling(decl));
       candidate(w, name, clang_getCursorType(decl));
       free(name);
     }
@@ -104,9 +103,11 @@ static enum CXChildVisitResult intro_child(CXCursor c, CXCursor parent, CXClient
   CXSourceRange r = clang_getCursorExtent(c);
   if (clang_getCursorKind(c) == CXCursor_VariableRef) {
     capture cap = {(unsigned)offset_of(clang_getRangeStart(r)), in_macro(clang_getRangeStart(r)),
-                   hl_cx(clang_getCursorSpelling(c))};
+                   hl_cxstring_take(clang_getCursorSpelling(c))};
     HL_PUSH(w->v, w->n, w->cap, cap);
-  } else {
+  } else if (clang_getCursorKind(c) != CXCursor_CXXThisExpr) {
+    /* Inside a template libclang also shows a this capture as a child: it
+     * is the capture, not an initializer hiding one. */
     span e = {(unsigned)offset_of(clang_getRangeStart(r)), (unsigned)offset_of(clang_getRangeEnd(r))};
     HL_PUSH(w->other, w->nother, w->capother, e);
   }
@@ -126,7 +127,7 @@ static int by_offset(const void *a, const void *b) {
  * this and *this have no cursor: they are found among the tokens of the
  * capture list, outside every initializer, and placed by their offsets.
  * Returns the count, or -1 when that order cannot be told (a macro writes
- * the list or a part of it). */
+ * the list or a part of it). *has_default: 0, or '=' or '&'. */
 static long explicit_captures(CXCursor lambda, char ***names, int *has_default) {
   intro_walk w = {0};
   clang_visitChildren(lambda, intro_child, &w);
@@ -135,9 +136,11 @@ static long explicit_captures(CXCursor lambda, char ***names, int *has_default) 
   unsigned n = 0;
   clang_tokenize(tu, clang_getCursorExtent(lambda), &toks, &n);
   char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
-  for (unsigned i = 0; i < n; i++) sp[i] = hl_cx(clang_getTokenSpelling(tu, toks[i]));
+  for (unsigned i = 0; i < n; i++) sp[i] = hl_cxstring_take(clang_getTokenSpelling(tu, toks[i]));
   *has_default = n > 2 && !strcmp(sp[0], "[") && (!strcmp(sp[1], "=") || !strcmp(sp[1], "&")) &&
-                 (!strcmp(sp[2], ",") || !strcmp(sp[2], "]"));
+                         (!strcmp(sp[2], ",") || !strcmp(sp[2], "]"))
+                     ? sp[1][0]
+                     : 0;
   size_t nvars = w.n;
   int depth = 0;
   for (unsigned i = 0; i < n && !strcmp(sp[0], "["); i++) {
@@ -259,7 +262,7 @@ char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo
   if (!s->captures || s->ncaptures == 0) return NULL;
   hl_sb b = {0};
   hl_sb_puts(&b, "captures: ");
-  cap_layout c = {ctx->types, s, v->size, 0, 0, &b};
+  cap_layout c = {hl_ctx_types(ctx), s, v->size, 0, 0, &b};
   clang_Type_visitFields(clang_getCursorType(s->lambda), describe_field, &c);
   if (v->size > c.end) hl_sb_printf(&b, ", +%ld padding", v->size - c.end);
   hl_sb_puts(&b, ")");
@@ -284,26 +287,114 @@ static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
   return CXVisit_Continue;
 }
 
+/* The implicit by-reference captures of a [&] lambda inside a template,
+ * which clang lists only per instantiation: every local variable or
+ * parameter of the enclosing functions the body names, and this when the
+ * body uses a member. A by-reference capture is a pointer-sized field
+ * whatever the variable's type. Where a name might not capture (a const
+ * or reference local that constant expressions may read without capturing
+ * it, an unevaluated operand, a member call that may be static) the count
+ * is not certain: bail. */
+typedef struct ref_walk {
+  cap_walk names;   /* only the range and the names are used */
+  char **explicit_names;
+  size_t nexplicit;
+  int this_used, bail;
+} ref_walk;
+
+static void ref_name(ref_walk *w, const char *name) {
+  for (size_t i = 0; i < w->nexplicit; i++)
+    if (!strcmp(w->explicit_names[i], name)) return;
+  CXType none = {CXType_Invalid, {0, 0}};
+  candidate(&w->names, name, none);
+}
+
+static enum CXChildVisitResult count_refs(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ref_walk *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_UnaryExpr || k == CXCursor_CXXTypeidExpr) {
+    w->bail = 1;
+    return CXChildVisit_Break;
+  }
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor decl = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && sc != CX_SC_Static && sc != CX_SC_Extern &&
+        hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) &&
+        outside_lambda(&w->names, decl)) {
+      CXType t = clang_getCursorType(decl);
+      if (clang_isConstQualifiedType(t) || (dk == CXCursor_VarDecl && hl_is_ref(t))) {
+        w->bail = 1;
+        return CXChildVisit_Break;
+      }
+      char *name = hl_cxstring_take(clang_getCursorSpelling(decl));
+      ref_name(w, name);
+      free(name);
+    }
+  } else if (k == CXCursor_CXXThisExpr) {
+    w->this_used = 1;
+  } else if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c))) {
+    CXCursor m = clang_getCursorReferenced(c);
+    enum CXCursorKind mk = clang_getCursorKind(m);
+    if (mk == CXCursor_FieldDecl || (mk == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(m))) {
+      w->this_used = 1;
+    } else {
+      w->bail = 1;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* How many fields a [&] default adds: 0 or more, or -1 when not certain. */
+static long implicit_refs(CXCursor lambda, char **explicit_names, size_t nexplicit) {
+  ref_walk w;
+  memset(&w, 0, sizeof w);
+  w.names.lambda = lambda;
+  w.names.range = clang_getCursorExtent(lambda);
+  w.explicit_names = explicit_names;
+  w.nexplicit = nexplicit;
+  clang_visitChildren(hl_last_child(lambda), count_refs, &w);
+  int this_explicit = 0;
+  for (size_t i = 0; i < nexplicit; i++)
+    this_explicit |= !strcmp(explicit_names[i], "this") || !strcmp(explicit_names[i], "*this");
+  long n = w.bail ? -1 : (long)w.names.n + (w.this_used && !this_explicit);
+  for (size_t i = 0; i < w.names.n; i++) free(w.names.names[i]);
+  free(w.names.names);
+  free(w.names.types);
+  return n;
+}
+
 /* Inside a template clang treats every lambda's closure type as dependent,
- * so it has no size. A lambda that lists its captures (no = or & default,
- * which a template resolves only when instantiated) and whose captures all
- * have a layout is laid out here as the compiler lays out any class: each
- * capture at its alignment, in order, the whole padded to the largest. */
+ * so it has no size. A lambda whose captures all have a layout is laid out
+ * here as the compiler lays out any class: each capture at its alignment,
+ * in order, the whole padded to the largest. clang lists the captures it
+ * is given in the pattern; a [&] default adds one pointer-sized field per
+ * variable the body names (after them); a [=] default's copies are known
+ * only per instantiation. */
 int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align) {
   int has_default;
   char **names;
   long n = explicit_captures(lambda, &names, &has_default);
+  long refs = n < 0 ? -1 : has_default == '&' ? implicit_refs(lambda, names, (size_t)n) : has_default ? -1 : 0;
   for (long i = 0; i < n; i++) free(names[i]);
   free(names);
-  if (n < 0 || has_default) return -1;
-  closure_layout L = {ctx->types, 0, 1, 1};
+  if (refs < 0) return -1;
+  closure_layout L = {hl_ctx_types(ctx), 0, 1, 1};
   CXType *fields;
   size_t nfields = hl_sbo_field_types(clang_getCursorType(lambda), &fields);
   free(fields);
   if (nfields != (size_t)n) return -1;
   clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
   if (!L.ok) return -1;
-  *size = nfields ? hl_align_up(L.size, L.align) : 1;
+  long ptr = hl_ctx_pointer_width(ctx) / 8;
+  if (refs > 0) {
+    L.size = hl_align_up(L.size, ptr) + refs * ptr;
+    if (ptr > L.align) L.align = ptr;
+  }
+  *size = nfields || refs ? hl_align_up(L.size, L.align) : 1;
   *align = L.align;
   return 0;
 }

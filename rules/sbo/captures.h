@@ -5,7 +5,7 @@
 #ifndef HEAPLINT_RULES_SBO_CAPTURES_H
 #define HEAPLINT_RULES_SBO_CAPTURES_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* Names each field of the closure, or leaves s->captures NULL when the
  * fields cannot be matched to captures with certainty. */
@@ -16,7 +16,8 @@ void hl_sbo_name_captures(hl_sbo_site *s);
 char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v);
 
 /* The size and alignment of a lambda's closure inside a template, from its
- * listed captures: 0, or -1 when it cannot be laid out with certainty. */
+ * captures (a [&] default's too): 0, or -1 when it cannot be laid out with
+ * certainty. */
 int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align);
 
 #endif

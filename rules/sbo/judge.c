@@ -7,20 +7,9 @@
 
 long hl_sbo_capacity(long size) { return hl_align_up(size < 8 ? 8 : size, 8); }
 
-void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
-  memset(v, 0, sizeof *v);
-  const hl_wrapper *w = s->wrapper;
-  if (s->decays) {
-    v->size = v->align = ctx->pointer_width / 8;
-  } else if (s->size > 0) {
-    v->size = s->size;
-    v->align = s->align;
-  } else if (hl_type_layout(ctx->types, s->stored, &v->size, &v->align)) {
-    v->allocates = HL_UNKNOWN;
-    return;
-  }
-  /* The library places its header (a vtable pointer) first, then the
-   * target at its own alignment; the whole must fit the buffer. */
+/* The library places its header (a vtable pointer) first, then the target
+ * at its own alignment; the whole must fit the buffer. */
+static void fit(const hl_wrapper *w, hl_sbo_verdict *v) {
   if (w->header_size > 0) {
     long whole_align = v->align > w->header_align ? v->align : w->header_align;
     v->needed = hl_align_up(hl_align_up(w->header_size, v->align) + v->size, whole_align);
@@ -29,8 +18,10 @@ void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   }
   v->too_big = v->needed > w->buffer_size;
   v->too_aligned = w->max_align > 0 && v->align > w->max_align;
+}
 
-  hl_type_traits(ctx->types, s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+/* The traits the library requires, against v's traits: the verdict. */
+static void requirements(const hl_wrapper *w, hl_sbo_verdict *v) {
   const struct {
     unsigned bit;
     const hl_trait *t;
@@ -44,6 +35,35 @@ void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   }
   if (v->too_big || v->too_aligned || v->failed) v->allocates = HL_YES;
   else v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
+}
+
+void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
+  memset(v, 0, sizeof *v);
+  const hl_wrapper *w = s->wrapper;
+  if (s->decays) {
+    v->size = v->align = hl_ctx_pointer_width(ctx) / 8;
+  } else if (s->size > 0) {
+    v->size = s->size;
+    v->align = s->align;
+  } else if (hl_type_layout(hl_ctx_types(ctx), s->stored, &v->size, &v->align)) {
+    v->allocates = HL_UNKNOWN;
+    return;
+  }
+  fit(w, v);
+  hl_type_traits(hl_ctx_types(ctx), s->stored, ask, (const char *const *)s->captures, s->ncaptures, &v->traits);
+  requirements(w, v);
+}
+
+void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->size = h->size;
+  v->align = h->align;
+  fit(w, v);
+  v->traits.trivially_copyable.value = h->trivially_copyable ? HL_YES : HL_NO;
+  v->traits.nothrow_copy.value = h->nothrow_copy ? HL_YES : HL_NO;
+  v->traits.nothrow_move.value = h->nothrow_move ? HL_YES : HL_NO;
+  v->traits.nothrow_destroy.value = HL_YES;
+  requirements(w, v);
 }
 
 /* Whose inline buffer it is: the library's, or, for a wrapper a profile

@@ -1,15 +1,24 @@
 /* sbo/judge: whether a store allocates — the stored type's layout and
  * traits against the library's inline-buffer rule (size with the library's
  * header, alignment, the traits it requires) — and the words for why.
- * Used by sbo.c only. */
+ * Used by sbo.c, and by function_copy.c, which follows stored values into
+ * their copies. */
 #ifndef HEAPLINT_RULES_SBO_JUDGE_H
 #define HEAPLINT_RULES_SBO_JUDGE_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
+#include "util/util.h"
+
+/* The smallest capacity, a multiple of 8, that holds size bytes. */
+long hl_sbo_capacity(long size);
 
 /* The verdict on s; ask: let the type queries ask the compiler for the
  * traits the class structure cannot settle. Free v->traits. */
 void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v);
+
+/* The verdict on one instantiation an instantiation probe answered, from
+ * the compiler's own numbers and traits (no culprits). */
+void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v);
 
 /* The numbers and the library's rule, e.g. "24 bytes (align 8) exceeds
  * libstdc++'s inline buffer of 16 bytes", appended to b. */

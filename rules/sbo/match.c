@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/lib/uses.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 /* "std::function<void ()>": the profile's name for the wrapper and its
@@ -12,6 +12,12 @@
  * inline namespaces (std::__1) or the typedefs it returns through. */
 static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
   char *canon = hl_type_spelling(clang_getCanonicalType(hl_unref(wtype)));
+  /* A dependent type's canonical spelling numbers the template's
+   * parameters ("type-parameter-0-0"): the code's names read better. */
+  if (strstr(canon, "type-parameter-")) {
+    free(canon);
+    canon = hl_type_spelling(hl_unref(wtype));
+  }
   const char *last = strrchr(w->name, ':');
   last = last ? last + 1 : w->name;
   size_t n = strlen(last);
@@ -26,14 +32,6 @@ static char *wrapper_display(const hl_wrapper *w, CXType wtype) {
   return r;
 }
 
-/* Qualified name of the class template a type instantiates, or of the class. */
-static char *class_name(CXType t) {
-  CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(hl_unref(t)));
-  if (clang_Cursor_isNull(d)) return hl_xstrdup("");
-  CXCursor tmpl = clang_getSpecializedCursorTemplate(d);
-  return hl_decl_name(clang_Cursor_isNull(tmpl) ? d : tmpl);
-}
-
 /* The same type but for references and cv-qualifiers. */
 static int same_type(CXType a, CXType b) {
   char *x = hl_type_spelling(clang_getCanonicalType(hl_unref(a)));
@@ -43,12 +41,6 @@ static int same_type(CXType a, CXType b) {
   free(x);
   free(y);
   return r;
-}
-
-static int name_in(const char *name, char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(name, list[i])) return 1;
-  return 0;
 }
 
 /* Through implicit conversions, parentheses and copies to the expression
@@ -62,7 +54,7 @@ static void origin(CXCursor e, CXCursor *lambda, CXCursor *callee) {
       *lambda = e;
       return;
     }
-    if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr) {
+    if (hl_is_transparent(e)) {
       e = hl_first_child(e);
       continue;
     }
@@ -93,15 +85,9 @@ static const char *const sequence_containers[] = {"std::vector", "std::deque", "
 static const char *const map_containers[] = {"std::map", "std::multimap", "std::unordered_map",
                                              "std::unordered_multimap"};
 
-static int in_list(const char *s, const char *const *v, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(s, v[i])) return 1;
-  return 0;
-}
-
 static int is_pair(CXType t) {
   CXType c = clang_getCanonicalType(hl_unref(t));
-  char *name = class_name(c);
+  char *name = hl_class_name(c);
   int r = !strcmp(name, "std::pair") && clang_Type_getNumTemplateArguments(c) == 2;
   free(name);
   return r;
@@ -113,19 +99,19 @@ static int is_pair(CXType t) {
 static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype, CXType *stored) {
   static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",       "emplace_after",
                                           "emplace_hint", "try_emplace",   "insert_or_assign", "insert"};
-  char *name = hl_cx(clang_getCursorSpelling(fn));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
   const hl_wrapper *w = NULL;
-  if (!in_list(name, emplacers, sizeof emplacers / sizeof *emplacers)) goto out;
+  if (!hl_str_in(name, emplacers, sizeof emplacers / sizeof *emplacers)) goto out;
   CXType fty = clang_getCursorType(fn);
   CXType ct = clang_getCursorType(clang_getCursorSemanticParent(fn));
-  char *cname = class_name(ct);
+  char *cname = hl_class_name(ct);
   int np = clang_getNumArgTypes(fty);
-  int map = in_list(cname, map_containers, 4);
+  int map = hl_str_in(cname, map_containers, 4);
   CXType last = np > 0 ? clang_getArgType(fty, (unsigned)(np - 1)) : (CXType){CXType_Invalid, {0, 0}};
   if (!map && hl_starts_with(cname, "std::") && strcmp(name, "insert")) {
     /* A position comes first for emplace_after/_hint and a sequence's emplace. */
     int positional = !strcmp(name, "emplace_after") || !strcmp(name, "emplace_hint") ||
-                     (!strcmp(name, "emplace") && in_list(cname, sequence_containers, 3));
+                     (!strcmp(name, "emplace") && hl_str_in(cname, sequence_containers, 3));
     if (np == 1 + positional) {
       *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
       *stored = last;
@@ -143,7 +129,7 @@ static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType 
     int hinted = !strcmp(name, "emplace_hint") ||
                  ((!strcmp(name, "try_emplace") || !strcmp(name, "insert_or_assign")) && np == 3);
     if (np == 2 + hinted) {
-      char *p0 = class_name(clang_getArgType(fty, 0));
+      char *p0 = hl_class_name(clang_getArgType(fty, 0));
       if (strcmp(p0, "std::piecewise_construct_t")) {
         *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
         *stored = last;
@@ -204,6 +190,7 @@ int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
   s->call = clang_getNullCursor();
   s->store_kind = HL_STORE_OTHER;
   s->target = -1;
+  s->probe = -1;
   s->stored = hl_type_stored(readable(stored, expr), &s->decays);
   s->expr = expr;
   origin(expr, &s->lambda, &s->callee);
@@ -229,8 +216,10 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
   if (fk == CXCursor_FunctionDecl) {
     if (!hl_is_function_template_specialization(fn) || clang_Cursor_getNumTemplateArguments(fn) < 1) return 0;
     char *name = hl_decl_name(fn);
-    for (size_t i = 0; i < ctx->nwrappers && !w; i++)
-      if (name_in(name, ctx->wrappers[i]->factories, ctx->wrappers[i]->nfactories)) w = ctx->wrappers[i];
+    size_t nw;
+    const hl_wrapper *const *ws = hl_ctx_wrappers(ctx, &nw);
+    for (size_t i = 0; i < nw && !w; i++)
+      if (hl_str_in(name, (const char *const *)ws[i]->factories, ws[i]->nfactories)) w = ws[i];
     free(name);
     if (!w) return 0;
     stored = clang_Cursor_getTemplateArgumentType(fn, 0);
@@ -238,11 +227,11 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
     kind = HL_STORE_OTHER;
   } else if ((w = hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))) {
     if (!hl_is_function_template_specialization(fn) || np < (fk == CXCursor_Constructor ? 1 : 0)) return 0;
-    char *name = hl_cx(clang_getCursorSpelling(fn));
+    char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
     int ok = 1;
     if (fk == CXCursor_Constructor) {
       CXType p0 = clang_getArgType(fty, 0);
-      char *p0name = class_name(p0);
+      char *p0name = hl_class_name(p0);
       if (!strcmp(p0name, "std::in_place_type_t")) {
         stored = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(hl_unref(p0)), 0);
       } else {
@@ -258,7 +247,7 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
       if (nargs >= 1) expr = clang_Cursor_getArgument(c, (unsigned)(nargs - 1));
       wtype = nargs >= 2 ? clang_getCursorType(clang_Cursor_getArgument(c, 0))
                          : clang_getCursorType(clang_getCursorSemanticParent(fn));
-    } else if (name_in(name, w->emplacers, w->nemplacers)) {
+    } else if (hl_str_in(name, (const char *const *)w->emplacers, w->nemplacers)) {
       kind = HL_STORE_OTHER;
       stored = hl_unref(clang_getResultType(fty));
       wtype = clang_getCursorType(clang_getCursorSemanticParent(fn));
@@ -361,8 +350,8 @@ size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   CXCursor fn = clang_getCursorReferenced(c);
   if (clang_getCursorKind(fn) != CXCursor_Constructor || !hl_is_function_template_specialization(fn)) return 0;
   CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
-  char *cname = class_name(ct);
-  int known = in_list(cname, tuple_likes, 3);
+  char *cname = hl_class_name(ct);
+  int known = hl_str_in(cname, tuple_likes, 3);
   free(cname);
   if (!known) return 0;
   int nelem = clang_Type_getNumTemplateArguments(ct);
@@ -370,10 +359,10 @@ size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   int np = clang_getNumArgTypes(fty), nargs = clang_Cursor_getNumArguments(c);
   if (nelem <= 0 || np <= 0) return 0;
   CXType p0 = clang_getCanonicalType(hl_unref(clang_getArgType(fty, 0)));
-  char *p0name = class_name(p0);
+  char *p0name = hl_class_name(p0);
   int tagged = !strcmp(p0name, "std::piecewise_construct_t") || !strcmp(p0name, "std::allocator_arg_t") ||
                !strcmp(p0name, "std::in_place_t");
-  int from_tuple = np == 1 && in_list(p0name, tuple_likes, 3) && clang_Type_getNumTemplateArguments(p0) == nelem;
+  int from_tuple = np == 1 && hl_str_in(p0name, tuple_likes, 3) && clang_Type_getNumTemplateArguments(p0) == nelem;
   free(p0name);
   if (tagged || (np != nelem && !from_tuple)) return 0;
   size_t n = 0, cap = 0;

@@ -2,11 +2,12 @@
  * stored into a wrapper a profile describes (see sbo.h for the kinds of
  * store) and fills a site with what is stored, where and how; also the
  * stores through brace-initialized arrays and aggregates and through
- * std::pair, std::tuple and std::optional. Used by sbo.c only. */
+ * std::pair, std::tuple and std::optional. Used by sbo.c, and by
+ * function_copy.c, which follows stored values into their copies. */
 #ifndef HEAPLINT_RULES_SBO_MATCH_H
 #define HEAPLINT_RULES_SBO_MATCH_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* A call that stores a value into a wrapper: fills s and returns 1. */
 int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s);

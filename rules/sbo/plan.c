@@ -5,6 +5,7 @@
 
 #include "rules/lib/rewrite.h"
 #include "rules/lib/runtime_std.h"
+#include "rules/sbo/judge.h"
 #include "util/util.h"
 
 void hl_sbo_plan_free(hl_sbo_plan *p) {
@@ -76,21 +77,14 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
   p->align = align;
   int container;
   CXCursor decl = hl_retype_decl(R, t, &container);
-  char *written = NULL, *alias = NULL;
-  char *reason = NULL;
-  int r = hl_rewrite_template_range(ctx, decl, any->wrapper->name, &p->type, &written, &alias, &reason);
-  if (r == 1) {
-    p->blocked = p->blocked_own =
-        hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
-  } else if (r < 0 && reason) {
-    p->blocked = p->blocked_own = reason;
-  } else if (r < 0) {
-    p->blocked = "heaplint cannot find where its type is written";
+  char *written = NULL, *why = NULL;
+  if (hl_rewrite_type(ctx, decl, any->wrapper->name, &p->type, &written, &why)) {
+    p->blocked = p->blocked_own = why;
+    if (!why) p->blocked = "heaplint cannot find where its type is written";
   } else {
     p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
     if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
     else p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
   }
   free(written);
-  free(alias);
 }

@@ -5,7 +5,7 @@
 #ifndef HEAPLINT_RULES_SBO_PLAN_H
 #define HEAPLINT_RULES_SBO_PLAN_H
 
-#include "rules/sbo/sbo.h"
+#include "rules/sbo/site.h"
 
 /* The rewrite of one declaration: its type's edit, the include, and the
  * capacity that holds every callable stored into it. */

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ast.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/plan.h"
+#include "rules/sbo/templates.h"
 #include "util/util.h"
 
 struct hl_sbo {
@@ -16,16 +16,74 @@ struct hl_sbo {
   hl_sbo_site *sites;
   size_t n, cap;
   hl_retype *retype;
+  /* Calls of template instantiations in the user's code: the compiler
+   * instantiates a specialization once and names only the first call. */
+  CXCursor *tcall_fn, *tcall_name;
+  size_t ntcalls, captcalls, captcalls_name;
 };
 
-static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p) {
-  char *noun = S->wording->noun(ctx, s);
+/* The cursor whose location clang names for a call's "requested here":
+ * the function's (or member's) name. */
+static CXCursor callee_name(CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  enum CXCursorKind k = clang_getCursorKind(callee);
+  return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? callee : clang_getNullCursor();
+}
+
+static void note_template_call(hl_sbo *S, CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if ((fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) ||
+      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+    return;
+  CXCursor name = callee_name(call);
+  if (clang_Cursor_isNull(name)) return;
+  size_t before = S->ntcalls;
+  HL_PUSH(S->tcall_fn, S->ntcalls, S->captcalls, clang_getCanonicalCursor(fn));
+  hl_grow((void **)&S->tcall_name, &S->captcalls_name, S->ntcalls, sizeof *S->tcall_name);
+  S->tcall_name[before] = name;
+}
+
+/* The other calls of the specialization called at loc. */
+static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *loc, hl_loc **out) {
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  size_t first = S->ntcalls;
+  for (size_t i = 0; i < S->ntcalls && first == S->ntcalls; i++) {
+    hl_loc l;
+    if (hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l)) continue;
+    if (l.offset == loc->offset && !strcmp(l.file, loc->file)) first = i;
+    hl_loc_free(&l);
+  }
+  for (size_t i = 0; first < S->ntcalls && i < S->ntcalls; i++) {
+    hl_loc l;
+    if (i == first || !clang_equalCursors(S->tcall_fn[i], S->tcall_fn[first]) ||
+        hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l))
+      continue;
+    HL_PUSH(*out, n, cap, l);
+  }
+  return n;
+}
+
+/* A probed instantiation is reported where the code made its type concrete
+ * (probed_type names what the probe saw), with a note at the store inside
+ * the template (stored_at); every other site where it stores. */
+static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p,
+                        const char *probed_type, const hl_loc *stored_at) {
+  char *noun = probed_type ? S->wording->probed_noun(probed_type) : S->wording->noun(ctx, s);
   hl_sb m = {0};
   hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
                s->in_loop ? " on every iteration of the enclosing loop" : "");
   hl_sbo_reasons(ctx, s, v, &m);
   hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
   hl_sb_free(&m);
+  if (stored_at) {
+    char *where = hl_loc_where(stored_at);
+    char *note = hl_xasprintf("stored at %s as %s", where, s->wrapper_spelling);
+    hl_finding_note(f, stored_at, note);
+    free(note);
+    free(where);
+  }
 
   char *caps = hl_sbo_captures_note(ctx, s, v);
   if (caps) hl_finding_note(f, &s->loc, caps);
@@ -50,16 +108,17 @@ static void report(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_ve
     fx.blocked = p->blocked;
   }
   S->wording->fix(ctx, s, v, &fx, f);
-  hl_findings_add(ctx->out, f);
+  hl_ctx_report(ctx, f);
   free(noun);
 }
 
 /* ---- the pass ---- */
 
-hl_sbo *hl_sbo_begin(const char *rule_id, const hl_sbo_wording *wording) {
+void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self) {
+  (void)ctx;
   hl_sbo *S = hl_xcalloc(1, sizeof *S);
-  S->rule = rule_id;
-  S->wording = wording;
+  S->rule = self->id;
+  S->wording = self->data;
   S->retype = hl_retype_new();
   return S;
 }
@@ -77,38 +136,16 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
 }
 
 
-/* A wrapper variable or member initialized inside a template from a value
- * whose type depends on the template: a lambda with listed captures is laid
- * out from them; anything else is not judged (no guessing), and -v says so. */
-static void template_init(hl_ctx *ctx, hl_sbo *S, CXCursor var) {
-  CXType wtype = clang_getCursorType(var);
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, wtype);
-  if (!w || strcmp(w->rule, S->rule)) return;
-  CXCursor init = hl_last_child(var);
-  if (!clang_isExpression(clang_getCursorKind(init)) ||
-      clang_Type_getSizeOf(clang_getCursorType(init)) != CXTypeLayoutError_Dependent)
-    return;
-  CXCursor lambda = init;
-  while (clang_getCursorKind(lambda) == CXCursor_UnexposedExpr || clang_getCursorKind(lambda) == CXCursor_ParenExpr)
-    lambda = hl_first_child(lambda);
-  long size, align;
-  hl_sbo_site s;
-  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align) &&
-      hl_sbo_fill_site(ctx, &s, var, w, wtype, clang_getCursorType(lambda), lambda, lambda)) {
-    s.size = size;
-    s.align = align;
-    keep(ctx, S, &s);
-    return;
-  }
-  hl_loc loc;
-  if (!ctx->verbose || hl_ctx_loc(ctx, clang_getCursorLocation(init), &loc)) return;
-  hl_ctx_remark(ctx, &loc, "%s: not decided: the stored type depends on a template parameter", S->rule);
-  hl_loc_free(&loc);
-}
-
-void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
+void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
+  hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, S, c);
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt ||
+      k == CXCursor_Constructor) {
+    hl_sbo_site *v;
+    size_t n = hl_sbo_template_sites(ctx, c, &v);
+    for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
+    free(v);
+  }
   if (k == CXCursor_InitListExpr || k == CXCursor_CallExpr) {
     hl_sbo_site *v;
     size_t n = k == CXCursor_InitListExpr ? hl_sbo_init_list_sites(ctx, c, &v) : hl_sbo_tuple_sites(ctx, c, &v);
@@ -117,11 +154,20 @@ void hl_sbo_visit(hl_ctx *ctx, hl_sbo *S, CXCursor c) {
     if (k == CXCursor_InitListExpr || n) return;
   }
   hl_sbo_site s;
-  if (hl_sbo_match(ctx, c, &s)) keep(ctx, S, &s);
+  if (hl_sbo_match(ctx, c, &s)) {
+    keep(ctx, S, &s);
+  } else if (k == CXCursor_CallExpr) {
+    note_template_call(S, c);
+    hl_sbo_site *v;
+    size_t n = hl_sbo_template_sites(ctx, c, &v);
+    for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
+    free(v);
+  }
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
 }
 
-void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
+void hl_sbo_prepare(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   /* Only sites the layout and the class structure cannot settle ask the
    * compiler (one batched parse per translation unit): whether they
    * allocate, every reason why when they do (so that a warning's reasons do
@@ -136,11 +182,67 @@ void hl_sbo_prepare(hl_ctx *ctx, hl_sbo *S) {
       hl_traits_free(&v.traits);
       hl_sbo_judge(ctx, &S->sites[i], 1, &v);
     }
+    /* A store only an instantiation can size gets a probe (all of the
+     * unit's in one more parse). */
+    if (v.allocates == HL_UNKNOWN && S->sites[i].dependent)
+      S->sites[i].probe = hl_probes_add(hl_ctx_probes(ctx), S->sites[i].expr, &S->sites[i].unprobed);
     hl_traits_free(&v.traits);
   }
 }
 
-void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
+/* The short category of an undecided site, for the summary's count. */
+static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
+  if (s->dependent || strstr(why, "depends on a template parameter")) return "template-dependent";
+  if (strstr(why, "cannot be named")) return "unnamed type";
+  return "traits not known";
+}
+
+/* A store inside a template, judged per instantiation from its probe's
+ * answers: reported where the code made the type concrete, with a note at
+ * the store, or once at the store when its layout does not depend on the
+ * template. Without an answer it is not decided. */
+static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_plan *p) {
+  size_t n = 0;
+  const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), s->probe, &n) : NULL;
+  if (n == 0) {
+    hl_ctx_undecided(ctx, S->rule, &s->loc, "template-dependent",
+                     "the stored type depends on a template parameter (%s)",
+                     s->probe < 0 ? s->unprobed : "no instantiation of it was seen");
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    hl_sbo_verdict v;
+    hl_sbo_judge_probed(s->wrapper, &h[i], &v);
+    if (v.allocates == HL_YES) {
+      const hl_loc *at = &h[i].chain[h[i].user];
+      if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
+        add_finding(ctx, S, s, &v, p, h[i].type, NULL);
+        break;
+      }
+      hl_sbo_site u = *s;
+      u.loc = *at;
+      u.lambda = clang_getNullCursor();
+      u.callee = clang_getNullCursor();
+      u.captures = NULL;
+      u.ncaptures = 0;
+      u.in_loop = 0;
+      add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
+      hl_loc *others;
+      size_t nothers = same_specialization(ctx, S, at, &others);
+      for (size_t k = 0; k < nothers; k++) {
+        u.loc = others[k];
+        add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
+        hl_loc_free(&others[k]);
+      }
+      free(others);
+    } else if (s->independent) {
+      break;
+    }
+  }
+}
+
+void hl_sbo_end(hl_ctx *ctx, void *state) {
+  hl_sbo *S = state;
   hl_retype_finish(S->retype);
   hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
   int ntargets = 0;
@@ -158,15 +260,22 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
         p = &plans[s->target];
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
-      report(ctx, S, s, v, p);
+      add_finding(ctx, S, s, v, p, NULL, NULL);
+    } else if (v->allocates == HL_UNKNOWN && s->dependent) {
+      hl_sbo_plan *p = NULL;
+      if (s->target >= 0) {
+        p = &plans[s->target];
+        if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
+      }
+      judge_instantiations(ctx, S, s, p);
     } else if (v->allocates == HL_UNKNOWN) {
       const hl_trait *t = (v->unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v->traits.trivially_copyable
                           : (v->unknown & HL_REQ_NOTHROW_COPY)    ? &v->traits.nothrow_copy
                                                                   : &v->traits.nothrow_move;
       const char *why = v->unknown && t->why ? t->why : "";
-      hl_ctx_remark(ctx, &s->loc, "%s: not decided: %s%s%s", S->rule,
-                    v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
-                    why[0] && why[0] != ' ' ? ": " : "", why);
+      hl_ctx_undecided(ctx, S->rule, &s->loc, undecided_reason(s, why), "%s%s%s",
+                       v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
+                       why[0] && why[0] != ' ' ? ": " : "", why);
     }
   }
   for (size_t i = 0; i < S->n; i++) {
@@ -178,6 +287,8 @@ void hl_sbo_end(hl_ctx *ctx, hl_sbo *S) {
   free(verdicts);
   free(S->sites);
   hl_retype_free(S->retype);
+  free(S->tcall_fn);
+  free(S->tcall_name);
   free(S);
 }
 

@@ -39,7 +39,9 @@ void f(Pair p) {
   m[1] = p;
   // GNU: contexts.cpp:[[@LINE+1]]:20: warning: {{.*}}'Pair' on the heap: 16 bytes
   m.try_emplace(2, p);
-  // Copies and moves of an any store nothing new, and neither does a small value.
+  // Copies and moves of an any store nothing new, and neither does a small
+  // value; the copy of a heap value allocates again (function-copy).
+  // GNU: contexts.cpp:[[@LINE+1]]:16: warning: copying this std::any allocates again: {{.*}} [function-copy]
   std::any d = a;
   std::any e = std::move(d);
   std::any small = 1L;

@@ -119,5 +119,7 @@ std::function<void()> make(long a, long b, long c) {
   return [a, b, c] {};
 }
 
-// SUMMARY: 18 warnings in 1 file (libstdc++, x86_64); 8 fixed in 1 file
+// function-copy adds three copies of heap targets (escapes, copied, copy),
+// each fixed with std::move at its last use.
+// SUMMARY: 21 warnings in 1 file (libstdc++, x86_64); 11 fixed in 1 file
 // AGAIN: 10 warnings in 1 file (libstdc++, x86_64); 0 fixed in 0 files

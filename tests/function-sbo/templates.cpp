@@ -1,9 +1,12 @@
 // Inside a template, a site whose stored type depends on a template
-// parameter cannot be sized from the pattern: heaplint stays silent rather
-// than guess (instantiations are not visited). A site that does not depend
-// on the parameters is judged like any other; a lambda's closure type is
-// dependent in a template, so a lambda whose listed captures all have a
-// layout is laid out from them.
+// parameter cannot be sized from the pattern: each instantiation is asked
+// of the compiler (an instantiation probe) and reported where the code made
+// the type concrete, with a note at the store; a template never instantiated
+// stays undecided, and -v says so. A site that does not depend on the
+// parameters is judged like any other; a lambda's closure type is dependent
+// in a template, so a lambda whose captures all have a layout is laid out
+// from them, and one whose default captures copy only non-dependent
+// variables is judged once, at the store.
 //
 // RUN: %heaplint -v %s -- %libstdcxx 2>%t.err | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
 // RUN: %FileCheck %s --check-prefix=REMARK < %t.err
@@ -33,7 +36,9 @@ template <class T> void independent(T t) {
   // GNU: templates.cpp:[[@LINE+2]]:34: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds
   // GNU: note: captures: a (8), ch (1, +7 padding), t (8)
   std::function<void()> by_ref = [a, ch, &t] { (void)(a + ch); };
-  // A default capture is resolved only when the template is instantiated.
+  // A default capture is resolved only when the template is instantiated,
+  // but what it copies does not depend on T: judged once, here.
+  // GNU: templates.cpp:[[@LINE+1]]:36: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   std::function<void()> implicit = [=] { (void)(a + b + c); };
   // GNU: templates.cpp:[[@LINE+1]]:29: warning: std::function<void ()> stores this functor 'Three' on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   std::function<void()> f = Three{};
@@ -42,6 +47,8 @@ template <class T> void independent(T t) {
 
 void use() {
   dependent(1);
+  // GNU: templates.cpp:[[@LINE+2]]:3: warning: std::function<void ()> stores this lambda on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
+  // GNU: templates.cpp:17:29: note: stored at {{.*}}templates.cpp:17 as std::function<void ()>
   dependent(std::make_pair(1L, 2L));
   independent(1);
   // A class template instantiation: the compiler is asked about Holder<long>.
@@ -51,6 +58,9 @@ void use() {
   std::function<void()> g = [h] { (void)h; };
 }
 
-// The dependent site is not decided, and -v says why.
-// REMARK: templates.cpp:14:29: remark: function-sbo: not decided: the stored type depends on a template parameter
-// REMARK: templates.cpp:37:36: remark: function-sbo: not decided: the stored type depends on a template parameter
+// Never instantiated: not decided, and -v says why.
+template <class T> void never(T t) {
+  std::function<void()> f = [t] { (void)t; };
+}
+// REMARK: templates.cpp:[[@LINE-2]]:29: remark: function-sbo: not decided: the stored type depends on a template parameter (no instantiation of it was seen)
+// REMARK: 1 site not decided: template-dependent (1)

@@ -1,9 +1,10 @@
-/* hl-groundtruth: the measured ground truth for heaplint's function-sbo and
- * any-sbo rules. Instead of trusting the profiles' numbers, it lets the real
- * standard libraries decide: a generated program stores callables and values
- * into std::function, std::move_only_function and std::any, and counts the
- * global operator new calls each store makes; heaplint must warn on exactly
- * the lines whose store allocated.
+/* hl-groundtruth: the measured ground truth for heaplint's function-sbo,
+ * any-sbo and function-copy rules. Instead of trusting the profiles' numbers,
+ * it lets the real standard libraries decide: a generated program stores
+ * callables and values into std::function, std::move_only_function and
+ * std::any (or copies a std::function), and counts the global operator new
+ * calls each site makes; heaplint must warn on exactly the lines whose site
+ * allocated.
  *
  *   hl-groundtruth generate libstdc++ | libc++ | move_only_function
  *       Writes the corpus, a C++ program, on stdout: std::function and
@@ -12,11 +13,28 @@
  *       Run, the program prints "<line> <allocations> <label>" for each site,
  *       <line> being the line heaplint should report.
  *
- *   hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>
+ *   hl-groundtruth generate templates-libstdc++ | templates-libc++
+ *       The templates corpus (C++17, issue 12): stores in class templates'
+ *       members and function templates, [&] lambdas in templates, sinks
+ *       (templates storing the caller's callable, reported at the caller),
+ *       shared_ptrs to function-local types, and copies of std::function.
+ *       Each site prints "<line> <allocations> rule=<rule> cat=<category>
+ *       expect=<recorded count> store=<line in the template or 0> <label>";
+ *       the counts recorded per library are in templates_expected.inc.
+ *
+ *   hl-groundtruth record <measured templates-libstdc++> <measured templates-libc++>
+ *       Prints templates_expected.inc from the two programs' output, after
+ *       the corpus changed (check the new counts before committing them).
+ *
+ *   hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured>
+ *                          <heaplint output>
  *       Compares the program's output with heaplint's diagnostics (stdout and
- *       stderr of heaplint -v), prints every disagreement and a summary, and
- *       fails on a disagreement or when fewer than N (default 100) sites were
- *       measured.
+ *       stderr of heaplint -v), prints every disagreement and a summary
+ *       (precision and recall for constructions and for copies, the sites
+ *       heaplint left undecided, and per category), and fails on a
+ *       disagreement, on a count that differs from the recorded one, or when
+ *       fewer than N (default 100) sites were measured. --report-only does
+ *       not fail on disagreements (the measurement is still checked).
  *
  * A site is one statement on one line. Its measured window covers only the
  * store: captured values are prepared before it, containers reserve first or
@@ -87,6 +105,12 @@ typedef struct gen {
   buf out;
   int lines; /* newlines in out: the next line written is lines + 1 */
   int nsites;
+  /* The templates corpus's site being written: the rule heaplint should
+   * report it under, its category (one word, for the summary) and the
+   * allocations measured on this library (the program prints them next to
+   * what it counts; compare fails when they differ). */
+  const char *rule, *cat;
+  long expect, srcexpect;
 } gen;
 
 static void put(gen *g, const char *s) {
@@ -139,13 +163,28 @@ static const char *placeholder(const char *name, size_t len, const gen *g, const
   }
   if (IS("ARGS")) return s->args ? s->args : "";
   if (IS("COMMA_ARGS")) return s->args && *s->args ? "," : "";
+  if (IS("RULE")) return g->rule ? g->rule : "";
+  if (IS("CAT")) return g->cat ? g->cat : "";
+  if (IS("EXPECT") || IS("SRCEXPECT")) {
+    snprintf(num, numsz, "%ld", IS("EXPECT") ? g->expect : g->srcexpect);
+    return num;
+  }
   return NULL;
 #undef IS
 }
 
-/* Writes one site from a template: the template's line that starts with '@'
- * is the site (the '@' is dropped) and "$LINE" becomes its line number; the
- * other $NAMEs come from the store (see placeholder()). */
+/* The lines a site template marks by starting them with a character (which
+ * is dropped): '@' the site, the line heaplint should report ($LINE); '%' a
+ * second measured store in the same template, the source a copy site copies
+ * ($SRCLINE); '!' the store inside a template that a sink site reaches
+ * ($STORE, where heaplint may say "not decided" but should not warn). Only
+ * '@' is required; an unmarked $SRCLINE or $STORE is 0. */
+static const char marks[] = "@%!";
+static const char *const mark_names[] = {"$LINE", "$SRCLINE", "$STORE"};
+#define NMARKS 3
+
+/* Writes one site from a template (see marks[]); the $NAMEs come from the
+ * store (see placeholder()). */
 static void site(gen *g, const char *tmpl, const char *wrapper, const store *s) {
   g->nsites++;
   for (const char *p = s->label; *p; p++)
@@ -170,35 +209,41 @@ static void site(gen *g, const char *tmpl, const char *wrapper, const store *s) 
       }
       buf_puts(&t, v);
     } else {
-      buf_putn(&t, p, len + 1); /* $LINE, filled below */
+      buf_putn(&t, p, len + 1); /* a mark's line, filled below */
     }
     p += len + 1;
   }
-  /* The site's line: where the '@' is, counted from the next line written. */
-  int at = -1, line = g->lines + 1;
+  /* The marked lines, counted from the next line written. */
+  int at[NMARKS] = {0, 0, 0}, line = g->lines + 1;
   for (size_t i = 0; i < t.n; i++) {
-    if (t.s[i] == '@' && (i == 0 || t.s[i - 1] == '\n')) {
-      if (at >= 0) {
-        fprintf(stderr, "hl-groundtruth: site '%s': the template marks two lines\n", s->label);
+    const char *m = i == 0 || t.s[i - 1] == '\n' ? strchr(marks, t.s[i]) : NULL;
+    if (m && *m) {
+      int k = (int)(m - marks);
+      if (at[k]) {
+        fprintf(stderr, "hl-groundtruth: site '%s': the template marks two lines with '%c'\n", s->label, *m);
         exit(2);
       }
-      at = line;
+      at[k] = line;
       memmove(t.s + i, t.s + i + 1, t.n - i);
       t.n--;
     }
     if (t.s[i] == '\n') line++;
   }
-  if (at < 0) {
+  if (!at[0]) {
     fprintf(stderr, "hl-groundtruth: site '%s': the template marks no line\n", s->label);
     exit(2);
   }
-  char num[32];
-  snprintf(num, sizeof num, "%d", at);
   buf o = {0};
   for (char *p = t.s; *p;) {
-    if (!strncmp(p, "$LINE", 5)) {
+    int k = 0;
+    while (k < NMARKS && (p[0] != '$' || strncmp(p, mark_names[k], strlen(mark_names[k])) ||
+                          (p[strlen(mark_names[k])] >= 'A' && p[strlen(mark_names[k])] <= 'Z')))
+      k++;
+    if (k < NMARKS) {
+      char num[32];
+      snprintf(num, sizeof num, "%d", at[k]);
       buf_puts(&o, num);
-      p += 5;
+      p += strlen(mark_names[k]);
     } else {
       buf_putn(&o, p++, 1);
     }
@@ -1364,15 +1409,634 @@ static void corpus_cxx23(gen *g) {
                 COUNT(mofunc_context_stores));
 }
 
+/* ---- the templates corpus (C++17): templates, sinks and copies ---- */
+
+/* What real code does with std::function beyond the plain store: stores in
+ * class templates' members and in function templates, where the layout
+ * often does not depend on the template parameter; sinks, templates that
+ * store a caller's callable (the caller's line is where it should be
+ * reported); lambdas capturing a shared_ptr to a function-local type; and
+ * copies of a std::function, which allocate again exactly when its target
+ * is on the heap. Every site says its rule (function-sbo for a
+ * construction, function-copy for a copy) and the allocations recorded for
+ * it on each library (templates_expected[]). */
+
+static const char templates_prelude[] =
+    "namespace hl_gt {\n"
+    "void end(int line, const char *label, const char *rule, const char *cat, long expect, int store) {\n"
+    "  std::printf(\"%d %lu rule=%s cat=%s expect=%ld store=%d %s\\n\", line, hl_count::allocations() - start, rule,\n"
+    "              cat, expect, store, label);\n"
+    "}\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+#define TEND "hl_gt::end($LINE, \"$LABEL\", \"$RULE\", \"$CAT\", $EXPECT, $STORE);\n"
+/* The source of a copy site: a construction, measured on its own. */
+#define TSRC_END "hl_gt::end($SRCLINE, \"$LABEL (its source)\", \"function-sbo\", \"copy-source\", $SRCEXPECT, 0);\n"
+
+/* Class-template members: the captures do not depend on T. */
+static const char tm_assign[] =
+    "template <class T> struct tm_$N {\n"
+    "  using self = tm_$N;\n"
+    "  long a = 1, b = 2, c = 3;\n"
+    "  T t{};\n"
+    "  $W cb;\n"
+    "  void fire(int) {}\n"
+    "  void arm() {\n"
+    "    hl_gt::begin();\n"
+    "@    cb = $EXPR;\n"
+    "    " TEND
+    "  }\n"
+    "};\n"
+    "static void site_$N() { tm_$N<int>().arm(); }\n";
+
+static const char tm_local[] =
+    "template <class T> struct tm_$N {\n"
+    "  using self = tm_$N;\n"
+    "  long a = 1, b = 2, c = 3;\n"
+    "  T t{};\n"
+    "  void fire(int) {}\n"
+    "  void arm() {\n"
+    "    hl_gt::begin();\n"
+    "@    $W w = $EXPR;\n"
+    "    " TEND
+    "  }\n"
+    "};\n"
+    "static void site_$N() { tm_$N<int>().arm(); }\n";
+
+static const char tm_arg[] =
+    "static void take_$N($W w) { hl_gt::use(w); }\n"
+    "template <class T> struct tm_$N {\n"
+    "  using self = tm_$N;\n"
+    "  long a = 1, b = 2, c = 3;\n"
+    "  T t{};\n"
+    "  void fire(int) {}\n"
+    "  void arm() {\n"
+    "    hl_gt::begin();\n"
+    "@    take_$N($EXPR);\n"
+    "    " TEND
+    "  }\n"
+    "};\n"
+    "static void site_$N() { tm_$N<int>().arm(); }\n";
+
+static const char tm_ctor_init[] =
+    "template <class T> struct tm_$N {\n"
+    "  using self = tm_$N;\n"
+    "  long a = 1, b = 2, c = 3;\n"
+    "  T t{};\n"
+    "  $W cb;\n"
+    "  void fire(int) {}\n"
+    "@  tm_$N() : cb($EXPR) {}\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  tm_$N<int> h;\n"
+    "  " TEND
+    "}\n";
+
+/* A member function template of a plain class. */
+static const char tm_member_template[] =
+    "struct tm_$N {\n"
+    "  using self = tm_$N;\n"
+    "  long a = 1, b = 2, c = 3;\n"
+    "  int t = 0;\n"
+    "  $W cb;\n"
+    "  void fire(int) {}\n"
+    "  template <class U> void arm(U) {\n"
+    "    hl_gt::begin();\n"
+    "@    cb = $EXPR;\n"
+    "    " TEND
+    "  }\n"
+    "};\n"
+    "static void site_$N() { tm_$N().arm(0); }\n";
+
+static const context tm_contexts[] = {
+    {"class template member assignment", tm_assign, 0},
+    {"class template member, local variable", tm_local, 0},
+    {"class template member, argument by value", tm_arg, 0},
+    {"class template constructor member initializer", tm_ctor_init, 0},
+    {"member function template assignment", tm_member_template, 0},
+};
+
+static const store tm_stores[] = {
+    {"[this] 8 bytes", NULL, NULL, "[this] { hl_gt::use(a); }", NULL, NULL, NULL},
+    {"[x = a, y = b] 16 bytes", NULL, NULL, "[x = a, y = b] { hl_gt::use(x, y); }", NULL, NULL, NULL},
+    {"[this, x = a, y = b] 24 bytes", NULL, NULL, "[this, x = a, y = b] { hl_gt::use(x, y); }", NULL, NULL, NULL},
+    {"[this, x = a, y = b, z = c] 32 bytes", NULL, NULL, "[this, x = a, y = b, z = c] { hl_gt::use(x, y, z); }",
+     NULL, NULL, NULL},
+    {"[this, s = std::string] 40 bytes", NULL, NULL, "[this, s = std::string()] { hl_gt::use(s); }", NULL, NULL,
+     NULL},
+    {"[this, sp = shared_ptr] 24 bytes", NULL, NULL, "[this, sp = hl_gt::shared] { hl_gt::use(sp); }", NULL, NULL,
+     NULL},
+    {"std::bind(&self::fire, this, 1)", NULL, NULL, "std::bind(&self::fire, this, 1)", NULL, NULL, NULL},
+    {"dependent [this, u = t, x = a] with T = int", NULL, NULL, "[this, u = t, x = a] { hl_gt::use(u, x); }", NULL,
+     NULL, NULL},
+};
+
+/* Function templates and generic lambdas: by-reference captures are
+ * pointers whatever the referee's type. */
+static const char ft_local[] =
+    "template <class T> void ft_$N(T &t, long u, long v, long w) {\n"
+    "  hl_gt::begin();\n"
+    "@  $W f = $EXPR;\n"
+    "  " TEND
+    "}\n"
+    "static void site_$N() { std::vector<int> vec; ft_$N(vec, 1, 2, 3); }\n";
+
+static const char ft_arg[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class T> void ft_$N(T &t, long u, long v, long w) {\n"
+    "  hl_gt::begin();\n"
+    "@  take_$N($EXPR);\n"
+    "  " TEND
+    "}\n"
+    "static void site_$N() { std::vector<int> vec; ft_$N(vec, 1, 2, 3); }\n";
+
+static const char ft_push_back[] =
+    "template <class T> void ft_$N(T &t, long u, long v, long w) {\n"
+    "  std::vector<$W> fs;\n"
+    "  fs.reserve(2);\n"
+    "  hl_gt::begin();\n"
+    "@  fs.push_back($EXPR);\n"
+    "  " TEND
+    "}\n"
+    "static void site_$N() { std::vector<int> vec; ft_$N(vec, 1, 2, 3); }\n";
+
+static const char ft_generic_lambda[] =
+    "static void site_$N() {\n"
+    "  std::vector<int> vec;\n"
+    "  auto outer = [](auto &t, long u, long v, long w) {\n"
+    "    hl_gt::begin();\n"
+    "@    $W f = $EXPR;\n"
+    "    " TEND
+    "  };\n"
+    "  outer(vec, 1, 2, 3);\n"
+    "}\n";
+
+static const context ft_contexts[] = {
+    {"function template, local variable", ft_local, 0},
+    {"function template, argument by value", ft_arg, 0},
+    {"function template, push_back", ft_push_back, 0},
+    {"generic lambda, local variable", ft_generic_lambda, 0},
+};
+
+static const store ft_stores[] = {
+    {"[&] using u, v: 16 bytes", NULL, NULL, "[&] { hl_gt::use(u, v); }", NULL, NULL, NULL},
+    {"[&] using t, u, v: 24 bytes", NULL, NULL, "[&] { hl_gt::use(t.size(), u, v); }", NULL, NULL, NULL},
+    {"[&] using t, u, v, w: 32 bytes", NULL, NULL, "[&] { hl_gt::use(t.size(), u, v, w); }", NULL, NULL, NULL},
+    {"[&t, &u, &v] 24 bytes", NULL, NULL, "[&t, &u, &v] { hl_gt::use(t.size(), u, v); }", NULL, NULL, NULL},
+    {"[&, w] using t, u, w: 24 bytes", NULL, NULL, "[&, w] { hl_gt::use(t.size(), u, w); }", NULL, NULL, NULL},
+    {"[=] using u, v, w: 24 bytes", NULL, NULL, "[=] { hl_gt::use(u, v, w); }", NULL, NULL, NULL},
+    {"[u, v] 16 bytes", NULL, NULL, "[u, v] { hl_gt::use(u, v); }", NULL, NULL, NULL},
+    {"dependent [t] copying a std::vector<int>", NULL, NULL, "[t] { hl_gt::use(t); }", NULL, NULL, NULL},
+};
+
+/* Sinks: a template stores the caller's callable (marked '!'); heaplint
+ * should report the caller's line, where the type is concrete. */
+static const char sink_value[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class F> void sink_$N(F f) {\n"
+    "!  take_$N(std::move(f));\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_forward[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class F> void sink_$N(F &&f) {\n"
+    "!  take_$N(std::forward<F>(f));\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_two_levels[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class F> void inner_$N(F f) {\n"
+    "!  take_$N(std::move(f));\n"
+    "}\n"
+    "template <class F> void sink_$N(F &&f) { inner_$N(std::forward<F>(f)); }\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_member[] =
+    "struct reg_$N {\n"
+    "  $W cb;\n"
+    "  template <class F> void on(F &&f) {\n"
+    "!    cb = std::forward<F>(f);\n"
+    "  }\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  reg_$N r;\n"
+    "  hl_gt::begin();\n"
+    "@  r.on($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_class_template[] =
+    "template <class Sig> struct slot_$N {\n"
+    "  std::vector<std::function<Sig>> v;\n"
+    "  slot_$N() { v.reserve(2); }\n"
+    "  template <class F> void connect(F &&f) {\n"
+    "!    v.emplace_back(std::forward<F>(f));\n"
+    "  }\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  slot_$N<void()> s;\n"
+    "  hl_gt::begin();\n"
+    "@  s.connect($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_wrapping_lambda[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class F> void sink_$N(F f) {\n"
+    "!  take_$N([f] { f(); });\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_bind[] =
+    "static void take_$N($W f) { hl_gt::use(f); }\n"
+    "template <class F> void sink_$N(F f) {\n"
+    "!  take_$N(std::bind(f, 1L));\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_return[] =
+    "template <class F> $W make_$N(F &&f) {\n"
+    "!  return std::forward<F>(f);\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = make_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const context sink_contexts[] = {
+    {"sink by value", sink_value, 0},
+    {"sink through std::forward", sink_forward, 0},
+    {"sink two levels deep", sink_two_levels, 0},
+    {"sink into a member", sink_member, 0},
+    {"sink in a class template, emplace_back", sink_class_template, 0},
+    {"sink through a lambda capturing the parameter", sink_wrapping_lambda, 0},
+    {"sink through std::bind", sink_bind, 0},
+    {"sink returning a std::function", sink_return, 0},
+};
+
+/* Generic lambdas, so that std::bind(f, 1L) can call them too. */
+static const store sink_stores[] = {
+    {"8-byte lambda", NULL, "long a = 1;", "[a](auto &&...) { hl_gt::use(a); }", NULL, NULL, NULL},
+    {"24-byte lambda", NULL, "long a = 1, b = 2, c = 3;", "[a, b, c](auto &&...) { hl_gt::use(a, b, c); }", NULL,
+     NULL, NULL},
+    {"32-byte lambda", NULL, "long a = 1, b = 2, c = 3, d = 4;",
+     "[a, b, c, d](auto &&...) { hl_gt::use(a, b, c, d); }", NULL, NULL, NULL},
+    {"24-byte lambda variable (an lvalue)", NULL,
+     "long a = 1, b = 2, c = 3; auto lam = [a, b, c](auto &&...) { hl_gt::use(a, b, c); };", "lam", NULL, NULL,
+     NULL},
+};
+
+/* A shared_ptr (or a value) of a type declared in the function. */
+static const char local_plain[] =
+    "static void site_$N() {\n"
+    "  struct Local { long v = 1; };\n"
+    "  auto sp = std::make_shared<Local>();\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = $EXPR;\n"
+    "  " TEND
+    "}\n";
+
+static const char local_arg[] =
+    "static void take_$N($W w) { hl_gt::use(w); }\n"
+    "static void site_$N() {\n"
+    "  struct Local { long v = 1; };\n"
+    "  auto sp = std::make_shared<Local>();\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  take_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const context local_contexts[] = {
+    {"local type, local variable", local_plain, 0},
+    {"local type, argument by value", local_arg, 0},
+};
+
+static const store local_stores[] = {
+    {"[sp] shared_ptr<Local>", NULL, NULL, "[sp] { hl_gt::use(sp); }", NULL, NULL, NULL},
+    {"[sp, l1] shared_ptr<Local> and a long", NULL, "long l1 = 1;", "[sp, l1] { hl_gt::use(sp, l1); }", NULL, NULL,
+     NULL},
+    {"[sp, l1, l2] shared_ptr<Local> and two longs", NULL, "long l1 = 1, l2 = 2;",
+     "[sp, l1, l2] { hl_gt::use(sp, l1, l2); }", NULL, NULL, NULL},
+    {"[p = std::move(sp)]", NULL, NULL, "[p = std::move(sp)] { hl_gt::use(p); }", NULL, NULL, NULL},
+    {"[wp] weak_ptr<Local>", NULL, "std::weak_ptr<Local> wp = sp;", "[wp] { hl_gt::use(wp); }", NULL, NULL, NULL},
+    {"[loc] Local by value, 8 bytes", NULL, "Local loc;", "[loc] { hl_gt::use(loc); }", NULL, NULL, NULL},
+};
+
+/* Copies of a std::function: the source is constructed (and measured, '%')
+ * in the site's own code, then copied ('@'). */
+static const char copy_construct[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  $W w = src;\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_direct[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  $W w(src);\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_assign[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  $W w;\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  w = src;\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_arg[] =
+    "static void take_$N($W w) { hl_gt::use(w); }\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  take_$N(src);\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_push_back[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  std::vector<$W> v;\n"
+    "  v.reserve(2);\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  v.push_back(src);\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_capture[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  auto lam = [src] { src(); };\n"
+    "  " TEND
+    "  hl_gt::use(lam);\n"
+    "}\n";
+
+static const char copy_capture_default[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  auto lam = [=] { src(); };\n"
+    "  " TEND
+    "  hl_gt::use(lam);\n"
+    "}\n";
+
+static const char copy_in_loop[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "  for (int i = 0; i < 3; ++i) {\n"
+    "@    $W w = src;\n"
+    "  }\n"
+    "  " TEND
+    "}\n";
+
+/* The source is a by-value parameter, moved in (no allocation there). */
+static const char copy_from_value_param[] =
+    "static void copy_$N($W src) {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = src;\n"
+    "  " TEND
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src0 = $EXPR;\n"
+    "  " TSRC_END
+    "  copy_$N(std::move(src0));\n"
+    "}\n";
+
+/* The source is a member assigned in the same translation unit, returned
+ * by value. */
+static const char copy_member_return[] =
+    "struct own_$N {\n"
+    "  $W cb;\n"
+    "  $W get() const {\n"
+    "@    return cb;\n"
+    "  }\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  own_$N o;\n"
+    "  hl_gt::begin();\n"
+    "%  o.cb = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "  $W w = o.get();\n"
+    "  " TEND
+    "}\n";
+
+/* A copy in a class template's member. */
+static const char copy_in_class_template[] =
+    "template <class T> struct own_$N {\n"
+    "  $W cb;\n"
+    "  void dup() {\n"
+    "    hl_gt::begin();\n"
+    "@    $W w = cb;\n"
+    "    " TEND
+    "  }\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  own_$N<int> o;\n"
+    "  hl_gt::begin();\n"
+    "%  o.cb = $EXPR;\n"
+    "  " TSRC_END
+    "  o.dup();\n"
+    "}\n";
+
+/* The source reaches the copy through a const reference: its target is not
+ * visible there. */
+static const char copy_from_cref_param[] =
+    "static void copy_$N(const $W &src) {\n"
+    "  hl_gt::begin();\n"
+    "@  $W w = src;\n"
+    "  " TEND
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  copy_$N(src);\n"
+    "}\n";
+
+/* Not copies: a move, and a const reference. heaplint must stay silent. */
+static const char copy_not_move[] =
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  $W w = std::move(src);\n"
+    "  " TEND
+    "}\n";
+
+static const char copy_not_cref[] =
+    "static void take_$N(const $W &w) { hl_gt::use(w); }\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "%  $W src = $EXPR;\n"
+    "  " TSRC_END
+    "  hl_gt::begin();\n"
+    "@  take_$N(src);\n"
+    "  " TEND
+    "}\n";
+
+static const context copy_contexts[] = {
+    {"copy construction", copy_construct, 0},
+    {"copy direct-init", copy_direct, 0},
+    {"copy assignment", copy_assign, 0},
+    {"by-value argument from an lvalue", copy_arg, 0},
+    {"push_back of an lvalue", copy_push_back, 0},
+    {"capture by copy [src]", copy_capture, 0},
+    {"capture by copy [=]", copy_capture_default, 0},
+    {"copy in a loop", copy_in_loop, 0},
+    {"copy of a by-value parameter", copy_from_value_param, 0},
+    {"member returned by value", copy_member_return, 0},
+    {"copy in a class template member", copy_in_class_template, 0},
+    {"copy of a const reference parameter", copy_from_cref_param, 0},
+    {"not a copy: std::move", copy_not_move, 0},
+    {"not a copy: const reference argument", copy_not_cref, 0},
+};
+
+static const store copy_stores[] = {
+    {"8-byte lambda target", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
+    {"24-byte lambda target", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
+     NULL, NULL, NULL},
+    {"32-byte lambda target", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
+     "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
+    {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
+};
+
+/* The allocations each site made, measured with g++ 12 (libstdc++) and
+ * clang++ 19 -stdlib=libc++ at -O0. A site missing here gets -1, which
+ * compare rejects: measure it and record it. */
+static const struct {
+  const char *label;
+  long libstdcxx, libcxx;
+} templates_expected[] = {
+#include "templates_expected.inc"
+};
+
+static long expected_for(const char *label, int libstdcxx) {
+  for (size_t i = 0; i < COUNT(templates_expected); i++)
+    if (!strcmp(templates_expected[i].label, label))
+      return libstdcxx ? templates_expected[i].libstdcxx : templates_expected[i].libcxx;
+  return -1;
+}
+
+static void template_sites(gen *g, int libstdcxx, const char *cat, const char *rule, const context *c, size_t nc,
+                           const store *v, size_t nv) {
+  for (size_t i = 0; i < nc; i++)
+    for (size_t k = 0; k < nv; k++) {
+      char label[200], src[240];
+      snprintf(label, sizeof label, "%s, %s", c[i].name, v[k].label);
+      snprintf(src, sizeof src, "%s (its source)", label);
+      store st = v[k];
+      st.label = label;
+      g->cat = cat;
+      g->rule = rule;
+      g->expect = expected_for(label, libstdcxx);
+      g->srcexpect = expected_for(src, libstdcxx);
+      site(g, c[i].tmpl, "std::function<void()>", &st);
+    }
+  g->cat = g->rule = NULL;
+}
+
+static void corpus_templates(gen *g, int libstdcxx) {
+  put(g, "// The templates, sinks and copies corpus (C++17).\n");
+  put(g, prelude);
+  put(g, templates_prelude);
+  template_sites(g, libstdcxx, "template-member", "function-sbo", tm_contexts, COUNT(tm_contexts), tm_stores,
+                 COUNT(tm_stores));
+  template_sites(g, libstdcxx, "template-ref-lambda", "function-sbo", ft_contexts, COUNT(ft_contexts), ft_stores,
+                 COUNT(ft_stores));
+  template_sites(g, libstdcxx, "sink", "function-sbo", sink_contexts, COUNT(sink_contexts), sink_stores,
+                 COUNT(sink_stores));
+  template_sites(g, libstdcxx, "local-shared-ptr", "function-sbo", local_contexts, COUNT(local_contexts),
+                 local_stores, COUNT(local_stores));
+  template_sites(g, libstdcxx, "copy", "function-copy", copy_contexts, COUNT(copy_contexts), copy_stores,
+                 COUNT(copy_stores));
+}
+
 static int generate(const char *which) {
-  gen g = {{0}, 0, 0};
+  gen g = {{0}, 0, 0, NULL, NULL, 0, 0};
   put(&g, "// Generated by hl-groundtruth (tests/groundtruth/groundtruth.c); do not edit.\n");
   if (!strcmp(which, "libstdc++") || !strcmp(which, "libc++")) {
     corpus_cxx17(&g, !strcmp(which, "libstdc++"));
   } else if (!strcmp(which, "move_only_function")) {
     corpus_cxx23(&g);
+  } else if (!strcmp(which, "templates-libstdc++") || !strcmp(which, "templates-libc++")) {
+    corpus_templates(&g, !strcmp(which, "templates-libstdc++"));
   } else {
-    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++ or move_only_function)\n", which);
+    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++, move_only_function, templates-libstdc++ or templates-libc++)\n", which);
     return 2;
   }
   put(&g, "\nint main() {\n");
@@ -1389,7 +2053,12 @@ typedef struct measured {
   int line;
   unsigned long count;
   char *label;
-  int warned, undecided;
+  char *rule;   /* the rule heaplint should report it under; NULL: any */
+  char *cat;    /* its category; NULL: none */
+  long expect;  /* the recorded count; -2: none recorded (the older corpora) */
+  int store;    /* the store inside a template a sink site reaches; 0: none */
+  int warned;   /* heaplint warned on the line under the site's rule */
+  int wrong_rule, warned_at_store, undecided;
 } measured;
 
 typedef struct lines {
@@ -1420,6 +2089,13 @@ static char *read_line(FILE *f) {
   return b.s;
 }
 
+static char *xstrndup(const char *s, size_t n) {
+  char *r = xrealloc(NULL, n + 1);
+  memcpy(r, s, n);
+  r[n] = '\0';
+  return r;
+}
+
 /* The line number of a "path:line:col: <kind>: " diagnostic; 0 if s is not
  * one of that kind. */
 static int diagnostic_line(const char *s, const char *kind) {
@@ -1441,26 +2117,124 @@ static int diagnostic_line(const char *s, const char *kind) {
   return (int)num[1];
 }
 
+/* The rule id of a diagnostic, the last "[...]" of the line; NULL: none. */
+static char *diagnostic_rule(const char *s) {
+  const char *close = strrchr(s, ']');
+  if (!close || close[1] != '\0') return NULL;
+  const char *open = close;
+  while (open > s && open[-1] != '[') open--;
+  if (open == s) return NULL;
+  return xstrndup(open, (size_t)(close - open));
+}
+
 static int by_line(const void *a, const void *b) {
   const measured *x = a, *y = b;
   return (x->line > y->line) - (x->line < y->line);
 }
 
+static int is_copy(const measured *m) {
+  size_t n = m->rule ? strlen(m->rule) : 0;
+  return n > 5 && !strcmp(m->rule + n - 5, "-copy");
+}
+
+/* Reads "<line> <count> [rule=R] [cat=C] [expect=N] [store=L] <label>". */
+static int parse_measurement(const char *s, measured *out) {
+  int line, used = 0;
+  unsigned long count;
+  if (sscanf(s, "%d %lu %n", &line, &count, &used) < 2 || used == 0) return 0;
+  *out = (measured){line, count, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+  const char *p = s + used;
+  for (;;) {
+    const char *sp = strchr(p, ' '), *eq = strchr(p, '=');
+    if (!sp || !eq || eq > sp) break;
+    size_t klen = (size_t)(eq - p);
+    const char *v = eq + 1;
+    size_t vlen = (size_t)(sp - v);
+    if (klen == 4 && !strncmp(p, "rule", 4)) out->rule = xstrndup(v, vlen);
+    else if (klen == 3 && !strncmp(p, "cat", 3)) out->cat = xstrndup(v, vlen);
+    else if (klen == 6 && !strncmp(p, "expect", 6)) out->expect = strtol(v, NULL, 10);
+    else if (klen == 5 && !strncmp(p, "store", 5)) out->store = (int)strtol(v, NULL, 10);
+    else break;
+    p = sp + 1;
+  }
+  out->label = xstrndup(p, strlen(p));
+  return 1;
+}
+
+static void print_pct(const char *what, size_t num, size_t den) {
+  if (den) printf("%s %.1f%% (%zu/%zu)", what, 100.0 * (double)num / (double)den, num, den);
+  else printf("%s n/a", what);
+}
+
+/* Precision and recall of one kind of site (constructions or copies). */
+static void kind_summary(const char *name, const char *kind, const measured *m, size_t nm, int copies,
+                         size_t extra_false) {
+  size_t sites = 0, allocating = 0, hits = 0, wrong = 0, falsepos = extra_false, undecided = 0;
+  for (size_t k = 0; k < nm; k++) {
+    if (is_copy(&m[k]) != copies) continue;
+    int allocated = m[k].count > 0;
+    sites++;
+    allocating += allocated;
+    hits += allocated && m[k].warned;
+    falsepos += !allocated && m[k].warned;
+    wrong += m[k].wrong_rule;
+    undecided += m[k].undecided && !m[k].warned;
+  }
+  if (!sites) return;
+  printf("groundtruth %s: %s: %zu sites, %zu allocate; ", name, kind, sites, allocating);
+  print_pct("precision", hits, hits + falsepos);
+  printf(", ");
+  print_pct("recall", hits, allocating);
+  printf("; %zu missed, %zu undecided, %zu under another rule\n", allocating - hits, undecided, wrong);
+}
+
+/* What heaplint did per category, for the sites that have one. */
+static void category_summary(const char *name, const measured *m, size_t nm) {
+  for (size_t k = 0; k < nm; k++) {
+    if (!m[k].cat) continue;
+    int seen = 0;
+    for (size_t j = 0; j < k && !seen; j++) seen = m[j].cat && !strcmp(m[j].cat, m[k].cat);
+    if (seen) continue;
+    size_t sites = 0, allocating = 0, hits = 0, falsepos = 0, undecided = 0;
+    for (size_t j = k; j < nm; j++) {
+      if (!m[j].cat || strcmp(m[j].cat, m[k].cat)) continue;
+      int allocated = m[j].count > 0;
+      sites++;
+      allocating += allocated;
+      hits += allocated && m[j].warned;
+      falsepos += !allocated && m[j].warned;
+      undecided += m[j].undecided && !m[j].warned;
+    }
+    printf("groundtruth %s: category %s: %zu sites, %zu allocate, %zu reported, %zu missed, %zu false, %zu undecided\n",
+           name, m[k].cat, sites, allocating, hits, allocating - hits, falsepos, undecided);
+  }
+}
+
 static int compare(int argc, char **argv) {
   long min_sites = 100;
-  int i = 0;
-  if (argc >= 2 && !strcmp(argv[0], "--min-sites")) {
-    min_sites = strtol(argv[1], NULL, 10);
-    i = 2;
+  int report_only = 0, i = 0;
+  for (;;) {
+    if (argc - i >= 2 && !strcmp(argv[i], "--min-sites")) {
+      min_sites = strtol(argv[i + 1], NULL, 10);
+      i += 2;
+    } else if (argc - i >= 1 && !strcmp(argv[i], "--report-only")) {
+      report_only = 1;
+      i++;
+    } else {
+      break;
+    }
   }
   if (argc - i != 3) {
-    fputs("usage: hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>\n", stderr);
+    fputs("usage: hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured> <heaplint output>\n",
+          stderr);
     return 2;
   }
   const char *name = argv[i], *mpath = argv[i + 1], *hpath = argv[i + 2];
   FILE *mf = fopen(mpath, "r"), *hf = fopen(hpath, "r");
   if (!mf || !hf) {
     fprintf(stderr, "hl-groundtruth: cannot open %s\n", !mf ? mpath : hpath);
+    if (mf) fclose(mf);
+    if (hf) fclose(hf);
     return 2;
   }
 
@@ -1468,9 +2242,8 @@ static int compare(int argc, char **argv) {
   size_t nm = 0, capm = 0;
   int bad = 0;
   for (char *s; (s = read_line(mf)); free(s)) {
-    int line, used = 0;
-    unsigned long count;
-    if (sscanf(s, "%d %lu %n", &line, &count, &used) < 2 || used == 0) {
+    measured one;
+    if (!parse_measurement(s, &one)) {
       fprintf(stderr, "hl-groundtruth: %s: not a measurement: '%s'\n", mpath, s);
       bad = 1;
       continue;
@@ -1479,9 +2252,7 @@ static int compare(int argc, char **argv) {
       capm = capm ? capm * 2 : 256;
       m = xrealloc(m, capm * sizeof *m);
     }
-    buf lb = {0};
-    buf_puts(&lb, s + used);
-    m[nm++] = (measured){line, count, lb.s, 0, 0};
+    m[nm++] = one;
   }
   fclose(mf);
   qsort(m, nm, sizeof *m, by_line);
@@ -1490,18 +2261,58 @@ static int compare(int argc, char **argv) {
       fprintf(stderr, "hl-groundtruth: %s: line %d was measured twice: the corpus is wrong\n", mpath, m[k].line);
       bad = 1;
     }
+  /* The measurement itself is checked first: a recorded count that the
+   * library no longer gives means the corpus (or the library) changed. */
+  for (size_t k = 0; k < nm; k++) {
+    if (m[k].expect == -2 || (m[k].expect >= 0 && (unsigned long)m[k].expect == m[k].count)) continue;
+    if (m[k].expect == -1)
+      printf("%s: line %d: no allocation count is recorded for the site; it made %lu [%s]\n", name, m[k].line,
+             m[k].count, m[k].label);
+    else
+      printf("%s: line %d: allocated %lu time%s, but %ld is recorded for the site [%s]\n", name, m[k].line,
+             m[k].count, m[k].count == 1 ? "" : "s", m[k].expect, m[k].label);
+    bad = 1;
+  }
 
   lines stray = {0};
+  size_t stray_copy_warnings = 0, stray_construction_warnings = 0;
   for (char *s; (s = read_line(hf)); free(s)) {
     int line = diagnostic_line(s, "warning");
     int remark = 0;
     if (!line) remark = line = diagnostic_line(s, "remark");
     if (!line) continue;
-    measured key = {line, 0, NULL, 0, 0};
+    measured key = {line, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
     measured *hit = bsearch(&key, m, nm, sizeof *m, by_line);
-    if (hit && remark) hit->undecided = 1;
-    else if (hit) hit->warned = 1;
-    else if (!remark) lines_add(&stray, line);
+    if (!hit) {
+      /* A sink's store inside its template: a remark there is the site's
+       * "not decided", a warning there is on the wrong line. */
+      for (size_t k = 0; k < nm && !hit; k++)
+        if (m[k].store == line) hit = &m[k];
+      if (hit) {
+        if (remark) hit->undecided = 1;
+        else hit->warned_at_store = 1;
+        continue;
+      }
+    }
+    if (hit && remark) {
+      hit->undecided = 1;
+    } else if (hit) {
+      char *rule = diagnostic_rule(s);
+      if (!hit->rule || (rule && !strcmp(rule, hit->rule))) hit->warned = 1;
+      else hit->wrong_rule = 1;
+      free(rule);
+    } else if (!remark) {
+      int dup = 0;
+      for (size_t j = 0; j < stray.n; j++) dup |= stray.v[j] == line;
+      if (!dup) {
+        char *rule = diagnostic_rule(s);
+        size_t n = rule ? strlen(rule) : 0;
+        if (n > 5 && !strcmp(rule + n - 5, "-copy")) stray_copy_warnings++;
+        else stray_construction_warnings++;
+        free(rule);
+        lines_add(&stray, line);
+      }
+    }
   }
   fclose(hf);
 
@@ -1511,43 +2322,94 @@ static int compare(int argc, char **argv) {
     allocating += allocated;
     undecided += m[k].undecided;
     if (allocated && !m[k].warned) {
-      printf("%s: line %d: allocated %lu time%s but heaplint is silent%s [%s]\n", name, m[k].line, m[k].count,
-             m[k].count == 1 ? "" : "s", m[k].undecided ? " (it left the site undecided)" : "", m[k].label);
+      printf("%s: line %d: allocated %lu time%s but heaplint is silent%s%s%s [%s]\n", name, m[k].line, m[k].count,
+             m[k].count == 1 ? "" : "s", m[k].undecided ? " (it left the site undecided)" : "",
+             m[k].wrong_rule ? " (it warned under another rule)" : "",
+             m[k].warned_at_store ? " (it warned inside the template instead)" : "", m[k].label);
       disagreements++;
-    } else if (!allocated && m[k].warned) {
+    } else if (!allocated && (m[k].warned || m[k].wrong_rule)) {
       printf("%s: line %d: heaplint warns but nothing allocated [%s]\n", name, m[k].line, m[k].label);
+      disagreements++;
+    } else if (m[k].wrong_rule) {
+      printf("%s: line %d: heaplint warns under another rule than %s [%s]\n", name, m[k].line, m[k].rule,
+             m[k].label);
+      disagreements++;
+    } else if (m[k].warned_at_store) {
+      printf("%s: line %d: heaplint warns at line %d, inside the template, not at the site [%s]\n", name, m[k].line,
+             m[k].store, m[k].label);
       disagreements++;
     } else if (m[k].undecided) {
       printf("%s: line %d: note: heaplint left the site undecided; it allocated %lu time%s [%s]\n", name, m[k].line,
              m[k].count, m[k].count == 1 ? "" : "s", m[k].label);
     }
   }
-  /* A warning on one line may be repeated (a note-bearing diagnostic, or two
-   * stores on one line); report each stray line once. */
   for (size_t k = 0; k < stray.n; k++) {
-    int dup = 0;
-    for (size_t j = 0; j < k; j++) dup |= stray.v[j] == stray.v[k];
-    if (dup) continue;
     printf("%s: line %d: heaplint warns on a line that is not a site\n", name, stray.v[k]);
     disagreements++;
   }
   printf("groundtruth %s: %zu sites, %zu allocate, %zu disagreement%s, %zu undecided\n", name, nm, allocating,
          disagreements, disagreements == 1 ? "" : "s", undecided);
+  kind_summary(name, "constructions", m, nm, 0, stray_construction_warnings);
+  kind_summary(name, "copies", m, nm, 1, stray_copy_warnings);
+  category_summary(name, m, nm);
   if ((long)nm < min_sites) {
     printf("groundtruth %s: fewer than %ld sites were measured\n", name, min_sites);
     bad = 1;
   }
-  for (size_t k = 0; k < nm; k++) free(m[k].label);
+  for (size_t k = 0; k < nm; k++) {
+    free(m[k].label);
+    free(m[k].rule);
+    free(m[k].cat);
+  }
   free(m);
   free(stray.v);
-  return bad || disagreements ? 1 : 0;
+  return bad || (disagreements && !report_only) ? 1 : 0;
+}
+
+/* Prints templates_expected.inc from the two libraries' measurements of the
+ * templates corpus (the same sites, in the same order). */
+static int record(const char *gnu_path, const char *llvm_path) {
+  FILE *g = fopen(gnu_path, "r"), *l = fopen(llvm_path, "r");
+  if (!g || !l) {
+    fprintf(stderr, "hl-groundtruth: cannot open %s\n", !g ? gnu_path : llvm_path);
+    if (g) fclose(g);
+    if (l) fclose(l);
+    return 2;
+  }
+  int bad = 0;
+  for (;;) {
+    char *a = read_line(g), *b = read_line(l);
+    if (!a || !b) {
+      bad |= a || b;
+      free(a);
+      free(b);
+      break;
+    }
+    measured x, y;
+    if (!parse_measurement(a, &x) || !parse_measurement(b, &y) || strcmp(x.label, y.label)) {
+      fprintf(stderr, "hl-groundtruth: the measurements differ in their sites: '%s' against '%s'\n", a, b);
+      bad = 1;
+    } else {
+      printf("    {\"%s\", %lu, %lu},\n", x.label, x.count, y.count);
+    }
+    if (parse_measurement(a, &x)) free(x.label), free(x.rule), free(x.cat);
+    if (parse_measurement(b, &y)) free(y.label), free(y.rule), free(y.cat);
+    free(a);
+    free(b);
+  }
+  fclose(g);
+  fclose(l);
+  if (bad) fputs("hl-groundtruth: the two measurements do not list the same sites\n", stderr);
+  return bad ? 2 : 0;
 }
 
 int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "generate")) return generate(argv[2]);
   if (argc >= 2 && !strcmp(argv[1], "compare")) return compare(argc - 2, argv + 2);
-  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function\n"
-        "       hl-groundtruth compare [--min-sites N] <name> <measured> <heaplint output>\n",
+  if (argc == 4 && !strcmp(argv[1], "record")) return record(argv[2], argv[3]);
+  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function|templates-libstdc++|templates-libc++\n"
+        "       hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured> <heaplint output>\n"
+        "       hl-groundtruth record <measured templates-libstdc++> <measured templates-libc++>\n",
         stderr);
   return 2;
 }

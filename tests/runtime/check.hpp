@@ -6,11 +6,15 @@
 #include <cstdio>
 
 namespace hl_test {
-inline int failed = 0;
+// A function's static rather than an inline variable: C++11 tests use it too.
+inline int& failed() {
+  static int n = 0;
+  return n;
+}
 
 inline int failures() {
-  if (failed) std::fprintf(stderr, "%d check(s) failed\n", failed);
-  return failed ? 1 : 0;
+  if (failed()) std::fprintf(stderr, "%d check(s) failed\n", failed());
+  return failed() ? 1 : 0;
 }
 }  // namespace hl_test
 
@@ -18,7 +22,7 @@ inline int failures() {
   do {                                                                                        \
     if (!(cond)) {                                                                            \
       std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
-      hl_test::failed++;                                                                      \
+      hl_test::failed()++;                                                                      \
     }                                                                                         \
   } while (0)
 

@@ -1,21 +1,26 @@
 // Pooled containers make zero global allocations (counted by replacing every
 // global operator new): the hl:: aliases with the process-wide allocator in
 // static mode (hl_configure with an arena), the hl::bound:: aliases over an
-// hl::static_arena, and std::pmr containers over hl::pool_resource.
+// hl::static_arena, and std::pmr containers over hl::pool_resource. Written
+// in C++11 and also built at C++11 (heaplint --fix retypes C++11 code to
+// these aliases); the std::pmr part needs C++17.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <memory_resource>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "check.hpp"
 
-#include "count_new.hpp"
+#include "count.hpp"
 #include "heaplint/containers.hpp"
+#if __cplusplus >= 201703L
+#include <memory_resource>
+
 #include "heaplint/memory_resource.hpp"
+#endif
 
 // A container retyped from std:: to its hl:: alias keeps its iterator types
 // (code that names them still compiles after heaplint --fix): the allocator
@@ -200,6 +205,7 @@ static void bound_aliases_over_a_static_arena() {
   CHECK(arena_totals(tiny.get()).in_use == 0);
 }
 
+#if __cplusplus >= 201703L
 static void pmr_adapter() {
   hl::pool_resource local(arena.get());
   hl_pool_stats before = arena_totals(arena.get());
@@ -216,26 +222,34 @@ static void pmr_adapter() {
   CHECK(!local.is_equal(other));
   CHECK(!local.is_equal(*hl::default_pool_resource()));
 }
+#endif
 
 // The allocator requirements, as containers see them.
-static_assert(std::allocator_traits<hl::pool_allocator<int>>::is_always_equal::value);
+static_assert(hl::pool_allocator<int>::is_always_equal::value, "stateless");
 static_assert(
-    std::allocator_traits<hl::pool_allocator<int>>::propagate_on_container_move_assignment::value);
-static_assert(std::is_same_v<std::allocator_traits<hl::pool_allocator<int>>::rebind_alloc<long>,
-                             hl::pool_allocator<long>>);
-static_assert(std::is_nothrow_default_constructible_v<hl::pool_allocator<int>>);
-static_assert(!std::allocator_traits<hl::bound_allocator<int>>::is_always_equal::value);
+    std::allocator_traits<hl::pool_allocator<int>>::propagate_on_container_move_assignment::value,
+    "propagates on move assignment");
+static_assert(std::is_same<std::allocator_traits<hl::pool_allocator<int>>::rebind_alloc<long>,
+                           hl::pool_allocator<long>>::value,
+              "rebinds");
+static_assert(std::is_nothrow_default_constructible<hl::pool_allocator<int>>::value, "default");
+static_assert(!hl::bound_allocator<int>::is_always_equal::value, "stateful");
 static_assert(!std::allocator_traits<
-              hl::bound_allocator<int>>::propagate_on_container_copy_assignment::value);
+                  hl::bound_allocator<int>>::propagate_on_container_copy_assignment::value,
+              "stays on copy assignment");
 static_assert(!std::allocator_traits<
-              hl::bound_allocator<int>>::propagate_on_container_move_assignment::value);
-static_assert(!std::allocator_traits<hl::bound_allocator<int>>::propagate_on_container_swap::value);
-static_assert(std::is_same_v<std::allocator_traits<hl::bound_allocator<int>>::rebind_alloc<char>,
-                             hl::bound_allocator<char>>);
-static_assert(!std::is_default_constructible_v<hl::bound_allocator<int>>);
-static_assert(std::is_same_v<hl::map<int, long>::allocator_type,
-                             hl::pool_allocator<std::pair<const int, long>>>);
-static_assert(std::is_same_v<hl::queue<int>::container_type, hl::deque<int>>);
+                  hl::bound_allocator<int>>::propagate_on_container_move_assignment::value,
+              "stays on move assignment");
+static_assert(!std::allocator_traits<hl::bound_allocator<int>>::propagate_on_container_swap::value,
+              "stays on swap");
+static_assert(std::is_same<std::allocator_traits<hl::bound_allocator<int>>::rebind_alloc<char>,
+                           hl::bound_allocator<char>>::value,
+              "rebinds");
+static_assert(!std::is_default_constructible<hl::bound_allocator<int>>::value, "no default");
+static_assert(std::is_same<hl::map<int, long>::allocator_type,
+                           hl::pool_allocator<std::pair<const int, long>>>::value,
+              "map's allocator");
+static_assert(std::is_same<hl::queue<int>::container_type, hl::deque<int>>::value, "queue over deque");
 
 static void allocator_semantics() {
   hl::pool_allocator<int> a;
@@ -278,7 +292,9 @@ int main() {
   }
   aliases_in_static_mode();
   bound_aliases_over_a_static_arena();
+#if __cplusplus >= 201703L
   pmr_adapter();
+#endif
   allocator_semantics();
   return hl_test::failures();
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "heaplint/alloc.h"
+#include "heaplint/arena.h"
 #include "heaplint/pool.h"
 
 static void chunk_modes_report_no_memory(void **state) {
@@ -20,8 +21,11 @@ static void chunk_modes_report_no_memory(void **state) {
   assert_int_equal(hl_pool_create(&pool, &pcfg), HL_ENOMEM);
   hl_allocator *a = NULL;
   assert_int_equal(hl_allocator_create(&a, NULL), HL_ENOMEM);
+  hl_arena *arena = NULL;
+  assert_int_equal(hl_arena_create(&arena, NULL), HL_ENOMEM);
   assert_null(pool);
   assert_null(a);
+  assert_null(arena);
 }
 
 static void static_modes_work(void **state) {
@@ -46,6 +50,13 @@ static void static_modes_work(void **state) {
   assert_null(hl_allocator_malloc(a, 2000)); /* above max_class, no fallback */
   hl_allocator_free(a, p);
   hl_allocator_destroy(a);
+
+  static _Alignas(max_align_t) unsigned char rmem[1024];
+  hl_arena *arena;
+  assert_int_equal(hl_arena_create_static(&arena, rmem, sizeof rmem, NULL), HL_OK);
+  assert_non_null(hl_arena_alloc(arena, 100, 8));
+  assert_null(hl_arena_alloc(arena, 2000, 8));
+  hl_arena_destroy(arena);
 }
 
 static void process_wide_allocator_uses_the_arena(void **state) {

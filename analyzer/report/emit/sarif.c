@@ -144,6 +144,19 @@ static int result_order(const void *pa, const void *pb) {
   return strcmp(str_at(a, "message.text"), str_at(b, "message.text"));
 }
 
+/* The rules' union: a rule only a later shard reports is added. */
+static void add_rules(json_t *rules, json_t *theirs) {
+  size_t k;
+  json_t *rule;
+  json_array_foreach(theirs, k, rule) {
+    int have = 0;
+    size_t m;
+    json_t *mine;
+    json_array_foreach(rules, m, mine) have |= !strcmp(str_at(mine, "id"), str_at(rule, "id"));
+    if (!have) json_array_append(rules, rule);
+  }
+}
+
 int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
   json_t *merged = NULL, *run = NULL, *rules = NULL;
   json_t **all = NULL, **all_notes = NULL;
@@ -151,9 +164,16 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
   int ok = 1, success = 1;
   for (size_t i = 0; i < n && ok; i++) {
     json_error_t e;
-    json_t *log = json_load_file(paths[i], 0, &e);
+    char *text = NULL;
+    size_t len = 0;
+    int rerr = hl_read_file(paths[i], &text, &len);
+    json_t *log = rerr ? NULL : json_loadb(text, len, 0, &e);
+    free(text);
     json_t *r = log ? json_array_get(json_object_get(log, "runs"), 0) : NULL;
-    if (!log) {
+    if (rerr) {
+      *err = hl_xasprintf("%s: cannot read: %s", paths[i], hl_read_error(rerr));
+      ok = 0;
+    } else if (!log) {
       *err = e.line > 0 ? hl_xasprintf("%s:%d:%d: not JSON: %s", paths[i], e.line, e.column, e.text)
                         : hl_xasprintf("%s: cannot read: %s", paths[i], e.text);
       ok = 0;
@@ -167,17 +187,7 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
         run = json_array_get(json_object_get(merged, "runs"), 0);
         rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
       } else {
-        /* The rules' union: a rule only a later shard reports is added. */
-        json_t *theirs = json_object_get(json_object_get(json_object_get(r, "tool"), "driver"), "rules");
-        size_t k;
-        json_t *rule;
-        json_array_foreach(theirs, k, rule) {
-          int have = 0;
-          size_t m;
-          json_t *mine;
-          json_array_foreach(rules, m, mine) have |= !strcmp(str_at(mine, "id"), str_at(rule, "id"));
-          if (!have) json_array_append(rules, rule);
-        }
+        add_rules(rules, json_object_get(json_object_get(json_object_get(r, "tool"), "driver"), "rules"));
       }
       json_t *inv = json_array_get(json_object_get(r, "invocations"), 0);
       if (json_is_false(json_object_get(inv, "executionSuccessful"))) success = 0;
@@ -196,7 +206,7 @@ int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err) {
     ok = 0;
   }
   if (ok) {
-    qsort(all, nall, sizeof *all, result_order);
+    if (nall) qsort(all, nall, sizeof *all, result_order); /* all is NULL when there are none */
     json_t *results = json_array();
     for (size_t i = 0; i < nall; i++) {
       /* The same finding from two shards (a header both included) once. */

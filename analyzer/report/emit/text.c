@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,25 @@
 /* Like clang, no snippet for a line longer than this: a generated file with
  * everything on one line would otherwise repeat it under every finding. */
 #define MAX_LINE_SHOWN 4096
+
+/* The width of the line-number gutter: 5 as clang's, more for line 100000
+ * on, so that the caret row lines up with the source row. */
+static int gutter(unsigned line) {
+  int w = snprintf(NULL, 0, "%u", line);
+  return w < 5 ? 5 : w;
+}
+
+/* Appends source byte c to line, and to pad (when given) what stands under
+ * it: a NUL shows as clang shows it, "<U+0000>", and does not end the line. */
+static void put_source_byte(hl_sb *line, hl_sb *pad, char c, char pad_char) {
+  if (c == '\0') {
+    hl_sb_puts(line, "<U+0000>");
+    if (pad) hl_sb_puts(pad, "        ");
+    return;
+  }
+  hl_sb_putc(line, c);
+  if (pad) hl_sb_putc(pad, pad_char);
+}
 
 /* The source line (tabs expanded to 8-column stops, as clang shows them) and
  * the caret under col. */
@@ -24,14 +44,24 @@ static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
         if (byte < loc->col) hl_sb_putc(&caret, ' ');
       } while (line.len % 8);
     } else {
-      hl_sb_putc(&line, *q);
       /* UTF-8 continuation bytes take no column of their own. */
-      if (byte < loc->col && ((unsigned char)*q & 0xC0) != 0x80) hl_sb_putc(&caret, ' ');
+      int column = byte < loc->col && ((unsigned char)*q & 0xC0) != 0x80;
+      put_source_byte(&line, column ? &caret : NULL, *q, ' ');
     }
   }
-  fprintf(out, "%5u | %s\n      | %s^\n", loc->line, hl_sb_str(&line), hl_sb_str(&caret));
+  int w = gutter(loc->line);
+  fprintf(out, "%*u | %s\n%*s | %s^\n", w, loc->line, hl_sb_str(&line), w, "", hl_sb_str(&caret));
   hl_sb_free(&line);
   hl_sb_free(&caret);
+}
+
+/* An edit's text on the note's one line: the line breaks it inserts (LF or a
+ * CRLF file's CR LF) left out. */
+static char *one_line(const char *text) {
+  hl_sb b = {0};
+  for (const char *p = text; *p; p++)
+    if (*p != '\n' && *p != '\r') hl_sb_putc(&b, *p);
+  return hl_sb_take(&b);
 }
 
 /* An edit the way clang shows a fix-it: the line, the replaced range
@@ -39,23 +69,23 @@ static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
 static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
   size_t len;
   const char *line = hl_source_line(S, e->file, e->line, &len);
-  if (e->length == 0) {
-    hl_sb text = {0};
-    for (const char *p = e->text; *p; p++)
-      if (*p != '\n') hl_sb_putc(&text, *p);
-    fprintf(out, "%s:%u:%u: note: fix: insert '%s'\n", hl_display_path(e->file), e->line, e->col, hl_sb_str(&text));
-    hl_sb_free(&text);
-    return;
-  }
-  fprintf(out, "%s:%u:%u: note: fix: replace with '%s'\n", hl_display_path(e->file), e->line, e->col, e->text);
+  char *text = one_line(e->text);
+  fprintf(out, "%s:%u:%u: note: fix: %s '%s'\n", hl_display_path(e->file), e->line, e->col,
+          e->length ? "replace with" : "insert", text);
+  free(text);
   /* Underlined only when the range lies within its one line. */
-  if (!line || len > MAX_LINE_SHOWN || e->col == 0 || (size_t)e->col - 1 > len || e->length > len - ((size_t)e->col - 1)) return;
-  hl_sb pad = {0}, under = {0};
-  for (unsigned i = 1; i < e->col; i++) hl_sb_putc(&pad, line[i - 1] == '\t' ? '\t' : ' ');
+  if (e->length == 0 || !line || len > MAX_LINE_SHOWN || e->col == 0 || (size_t)e->col - 1 > len ||
+      e->length > len - ((size_t)e->col - 1))
+    return;
+  hl_sb shown = {0}, pad = {0}, under = {0};
+  for (size_t i = 0; i < len; i++)
+    put_source_byte(&shown, i + 1 < e->col ? &pad : NULL, line[i], line[i] == '\t' ? '\t' : ' ');
   hl_sb_putc(&under, '^');
   for (unsigned i = 1; i < e->length; i++) hl_sb_putc(&under, '~');
-  fprintf(out, "%5u | %.*s\n      | %s%s\n      | %s%s\n", e->line, (int)len, line, hl_sb_str(&pad), hl_sb_str(&under),
-          hl_sb_str(&pad), e->text);
+  int w = gutter(e->line);
+  fprintf(out, "%*u | %s\n%*s | %s%s\n%*s | %s%s\n", w, e->line, hl_sb_str(&shown), w, "", hl_sb_str(&pad),
+          hl_sb_str(&under), w, "", hl_sb_str(&pad), e->text);
+  hl_sb_free(&shown);
   hl_sb_free(&pad);
   hl_sb_free(&under);
 }

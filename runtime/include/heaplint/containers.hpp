@@ -27,7 +27,9 @@
 #include <sstream>
 #include <stack>
 #include <string>
+#if __cplusplus >= 201703L
 #include <string_view>
+#endif
 #include <unordered_map>
 #include <type_traits>
 #include <unordered_set>
@@ -37,12 +39,23 @@
 
 namespace hl {
 
-// std::hash, which in C++17 knows basic_string only with std::allocator;
-// this also hashes strings with heaplint's allocators, by their characters.
+// std::hash, which knows basic_string only with std::allocator; this also
+// hashes strings with heaplint's allocators, by their characters: as
+// std::hash<std::basic_string_view> does from C++17 (so equal to std::hash of
+// the same std::string), by FNV-1a below C++17.
 template <class T> struct hash : std::hash<T> {};
 template <class C, class Traits, class A> struct hash<std::basic_string<C, Traits, A>> {
   std::size_t operator()(const std::basic_string<C, Traits, A>& s) const noexcept {
+#if defined(__cpp_lib_string_view)
     return std::hash<std::basic_string_view<C, Traits>>()(std::basic_string_view<C, Traits>(s));
+#else
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+    const unsigned char* end = p + s.size() * sizeof(C);
+    std::size_t h = sizeof(std::size_t) >= 8 ? static_cast<std::size_t>(14695981039346656037ULL) : 2166136261U;
+    const std::size_t prime = sizeof(std::size_t) >= 8 ? static_cast<std::size_t>(1099511628211ULL) : 16777619U;
+    for (; p != end; ++p) h = (h ^ *p) * prime;
+    return h;
+#endif
   }
 };
 
@@ -106,8 +119,9 @@ using wistringstream = basic_istringstream<wchar_t>;
 template <class T, class Container = hl::deque<T>> using queue = std::queue<T, Container>;
 template <class T, class Container = hl::deque<T>> using stack = std::stack<T, Container>;
 
-// The same containers bound to one hl_allocator instance. C++17 string
-// streams cannot be given an allocator object, so they have no bound form.
+// The same containers bound to one hl_allocator instance. String streams
+// cannot be given an allocator object before C++20, so they have no bound
+// form.
 namespace bound {
 template <class T> using list = std::list<T, bound_allocator<T>>;
 template <class T> using forward_list = std::forward_list<T, bound_allocator<T>>;

@@ -9,7 +9,7 @@
 //                           Containers keep their allocator (no propagation),
 //                           like std::pmr::polymorphic_allocator.
 //
-// Allocation failure throws std::bad_alloc. Header-only, C++17.
+// Allocation failure throws std::bad_alloc. Header-only, C++11 and later.
 #ifndef HEAPLINT_POOL_ALLOCATOR_HPP
 #define HEAPLINT_POOL_ALLOCATOR_HPP
 
@@ -20,6 +20,15 @@
 #include <type_traits>
 
 #include "alloc.h"
+
+#if defined(__has_cpp_attribute)
+#if __has_cpp_attribute(nodiscard) && __cplusplus >= 201703L
+#define HEAPLINT_NODISCARD [[nodiscard]]
+#endif
+#endif
+#ifndef HEAPLINT_NODISCARD
+#define HEAPLINT_NODISCARD
+#endif
 
 namespace hl {
 namespace detail {
@@ -59,7 +68,7 @@ template <class T> class pool_allocator {
   pool_allocator() noexcept = default;
   template <class U> pool_allocator(const pool_allocator<U>&) noexcept {}
 
-  [[nodiscard]] T* allocate(std::size_t n) {
+  HEAPLINT_NODISCARD T* allocate(std::size_t n) {
     void* p = hl_aligned_alloc(alignof(T), detail::array_bytes<T>(n));
     if (!p) detail::throw_bad_alloc();
     return static_cast<T*>(p);
@@ -99,7 +108,7 @@ template <class T> class bound_allocator {
   explicit bound_allocator(hl_allocator* a) noexcept : a_(a) {}
   template <class U> bound_allocator(const bound_allocator<U>& other) noexcept : a_(other.get()) {}
 
-  [[nodiscard]] T* allocate(std::size_t n) {
+  HEAPLINT_NODISCARD T* allocate(std::size_t n) {
     void* p = hl_allocator_aligned_alloc(a_, alignof(T), detail::array_bytes<T>(n));
     if (!p) detail::throw_bad_alloc();
     return static_cast<T*>(p);
@@ -153,7 +162,12 @@ template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_are
   ~static_arena() { hl_allocator_destroy(a_); }
 
   hl_allocator* get() const noexcept { return a_; }
-  template <class T = std::byte> bound_allocator<T> allocator() const noexcept {
+#if defined(__cpp_lib_byte)
+  template <class T = std::byte>
+#else
+  template <class T = unsigned char>
+#endif
+  bound_allocator<T> allocator() const noexcept {
     return bound_allocator<T>(a_);
   }
   template <class T> operator bound_allocator<T>() const noexcept { return bound_allocator<T>(a_); }

@@ -1,0 +1,135 @@
+#include "calibrate/result.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/fit.h"
+#include "calibrate/proc.h"
+#include "calibrate/profile_write.h"
+#include "util/util.h"
+
+/* The standard libraries probe.hpp tells apart, as profiles name them. */
+static const hl_cal_library libraries[] = {
+    {"libstdc++", "libstdc++", "GNU libstdc++ (GCC)", "bits/c++config.h"},
+    {"libc++", "libc++", "LLVM libc++", "__config_site"},
+    {"msvc", "MSVC STL", "Microsoft STL", "yvals_core.h"},
+};
+
+int hl_cal_fit_all(hl_cal *c) {
+  int status = CAL_OK;
+  if (!c->custom) {
+    for (size_t i = 0; i < sizeof libraries / sizeof *libraries && !c->library; i++)
+      if (c->m.library && !strcmp(c->m.library, libraries[i].probe_name)) c->library = &libraries[i];
+    if (!c->library) {
+      hl_cal_error("the standard library cannot be identified: it defines none of __GLIBCXX__, _LIBCPP_VERSION and "
+                   "_MSVC_STL_VERSION");
+      return CAL_NO_FIT;
+    }
+    c->sso = hl_fit_sso(c->m.string_allocs, c->m.nstring);
+    if (c->sso < 0) {
+      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no "
+                   "small-string capacity fits",
+                   c->m.nstring ? c->m.nstring - 1 : 0);
+      status = CAL_NO_FIT;
+    }
+  }
+  for (size_t i = 0; i < c->n; i++) {
+    const hl_probed *p = &c->m.w[i];
+    if (p->absent) {
+      hl_cal_note("%s has no %s: the profile leaves it out", c->library ? c->library->name : "the library",
+                  c->targets[i].name);
+      continue;
+    }
+    if (!p->seen) continue;
+    char *why;
+    if (hl_fit(p, &c->targets[i].fit, &why)) {
+      hl_cal_error("%s: %s", c->pw[i].type, why);
+      free(why);
+      status = CAL_NO_FIT;
+      continue;
+    }
+    c->targets[i].fitted = 1;
+  }
+  return status;
+}
+
+static hl_profile *make_profile(const hl_cal *c) {
+  hl_profile *P = hl_xcalloc(1, sizeof *P);
+  P->string_sso = -1;
+  P->pointer_width = c->m.pointer_width;
+  char *cmd = hl_proc_command(c->command.v);
+  const char *compiler = c->m.compiler ? c->m.compiler : "an unknown compiler";
+  if (c->library) {
+    P->library = hl_xstrdup(c->library->name);
+    P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
+    P->detect_include = hl_xstrdup(c->library->detect);
+    P->string_sso = c->sso;
+  } else {
+    hl_sb d = {0};
+    for (size_t i = 0; i < c->n; i++) hl_sb_printf(&d, "%s%s", i ? ", " : "", c->targets[i].name);
+    hl_sb_printf(&d, ", %d-bit targets, measured with %s", c->m.pointer_width, compiler);
+    P->description = hl_sb_take(&d);
+  }
+  size_t cap = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    const hl_cal_target *t = &c->targets[i];
+    if (!t->fitted) continue;
+    hl_wrapper w;
+    memset(&w, 0, sizeof w);
+    w.name = hl_xstrdup(t->name);
+    w.rule = hl_xstrdup(t->rule);
+    w.buffer_size = t->fit.buffer_size;
+    w.buffer_align = t->fit.buffer_align;
+    w.header_size = t->fit.header_size;
+    w.header_align = t->fit.header_align;
+    w.max_align = t->fit.max_align;
+    w.requires = t->fit.requires;
+    if (t->factory) {
+      w.factories = hl_xcalloc(1, sizeof *w.factories);
+      w.factories[w.nfactories++] = hl_xstrdup(t->factory);
+    }
+    if (t->replacement) w.replacement = hl_xstrdup(t->replacement);
+    if (t->emplace) {
+      w.emplacers = hl_xcalloc(1, sizeof *w.emplacers);
+      w.emplacers[w.nemplacers++] = hl_xstrdup(t->emplace);
+    }
+    const char *std = hl_cal_program_std[c->pw[i].program];
+    char *lib = c->library ? hl_xasprintf("; %s %s", c->library->name, c->m.library_version) : hl_xstrdup("");
+    w.source = hl_xasprintf("measured by heaplint calibrate %s: %s%s%s (%s%s)", HEAPLINT_VERSION, cmd,
+                            std ? " " : "", std ? std : "", compiler, lib);
+    free(lib);
+    w.profile = P;
+    HL_PUSH(P->wrappers, P->nwrappers, cap, w);
+  }
+  free(cmd);
+  return P;
+}
+
+/* Writes the profile as YAML and reads it back with the analyzer's loader:
+ * what is written is what heaplint --profile will read. */
+int hl_cal_write_profile(hl_cal *c) {
+  hl_profile *P = make_profile(c);
+  char *err = NULL;
+  int status = CAL_OK;
+  if (hl_profile_write(P, &c->text, &err)) {
+    status = CAL_PROBES;
+  } else {
+    char *path = hl_cal_path(c, "profile.yaml");
+    if (hl_cal_write_text(path, c->text)) err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    else if (hl_profile_load(path, &c->written, &err)) {
+      char *e = err;
+      err = hl_xasprintf("the profile written does not load: %s", e);
+      free(e);
+    }
+    free(path);
+    if (err) status = CAL_PROBES;
+  }
+  if (err) {
+    hl_cal_error("%s", err);
+    free(err);
+  }
+  hl_profile_free(P);
+  return status;
+}

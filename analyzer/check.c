@@ -1,0 +1,226 @@
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <clang-c/Index.h>
+
+#include "engine/analyze.h"
+#include "engine/rule.h"
+#include "engine/runner.h"
+#include "input/cli.h"
+#include "input/config.h"
+#include "input/jobs.h"
+#include "input/profile.h"
+#include "report/baseline.h"
+#include "report/pipeline.h"
+#include "util/output.h"
+#include "util/util.h"
+
+/* Everything one run holds, freed in one place. */
+typedef struct check {
+  hl_options o;
+  hl_rule_info *rules;          /* every rule heaplint has */
+  const char **ids;             /* their ids, NULL-terminated */
+  size_t nrules;
+  hl_profile_set profiles;
+  hl_jobs jobs;
+  hl_configs *configs;
+  const hl_config **job_config; /* parallel to jobs */
+  char *root;                   /* the source root, absolute */
+  hl_tu_result *results;        /* parallel to jobs */
+} check;
+
+static void print_version(void) {
+  CXString v = clang_getClangVersion();
+  printf("heaplint %s (%s)\n", HEAPLINT_VERSION, clang_getCString(v));
+  clang_disposeString(v);
+}
+
+/* The rule list, built once: for --list-rules, --dump-config and SARIF. */
+static void list_rules(check *c) {
+  while (hl_rules[c->nrules]) c->nrules++;
+  c->rules = hl_xcalloc(c->nrules ? c->nrules : 1, sizeof *c->rules);
+  c->ids = hl_xcalloc(c->nrules + 1, sizeof *c->ids);
+  for (size_t i = 0; i < c->nrules; i++) {
+    c->rules[i] = (hl_rule_info){hl_rules[i]->id, hl_rule_summary(hl_rules[i]), hl_rule_description(hl_rules[i])};
+    c->ids[i] = hl_rules[i]->id;
+  }
+}
+
+/* Says err (and frees it); returns the input error's exit status. */
+static int input_error(char *err) {
+  fprintf(stderr, "heaplint: error: %s\n", err);
+  free(err);
+  return HL_EXIT_INPUT;
+}
+
+static int load_profiles(const hl_options *o, hl_profile_set *set) {
+  char *err = NULL;
+  char *dir = o->profile_dir ? hl_xstrdup(o->profile_dir) : hl_profiles_default_dir();
+  int rc = hl_profiles_load_dir(set, dir, &err);
+  for (size_t i = 0; !rc && i < o->profiles.n; i++) rc = hl_profiles_add_extra(set, o->profiles.v[i], &err);
+  /* A profile naming a rule heaplint does not have is a typo, not a wish. */
+  for (size_t i = 0; !rc && i < set->nbase + set->nextra; i++) {
+    const hl_profile *p = i < set->nbase ? set->base[i] : set->extra[i - set->nbase];
+    for (size_t k = 0; !rc && k < p->nwrappers; k++)
+      if (!hl_rule_find(p->wrappers[k].rule)) {
+        err = hl_xasprintf("%s: wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)", p->path,
+                           p->wrappers[k].name, p->wrappers[k].rule);
+        rc = -1;
+      }
+  }
+  if (rc) input_error(err);
+  free(dir);
+  return rc;
+}
+
+/* The job list, from the compile database or the command line. Problems
+ * with some files are said and make the run an input error, but the other
+ * files are still analyzed. */
+static int make_jobs(check *c) {
+  const hl_options *o = &c->o;
+  hl_strv errs = {0};
+  int db_unusable = 0;
+  /* After "--" the command line is the compile command, as in clang-tidy;
+   * -p is then only a hint a build system passes along. */
+  if (o->build_path && !o->dashdash)
+    db_unusable = hl_jobs_from_db(&c->jobs, o->build_path, o->files.v, o->files.n, &errs) != 0;
+  else
+    hl_jobs_from_args(&c->jobs, o->files.v, o->files.n, o->flags.v, o->flags.n, &errs);
+  for (size_t i = 0; i < errs.n; i++) fprintf(stderr, "heaplint: error: %s\n", errs.v[i]);
+  int status = errs.n || db_unusable ? HL_EXIT_INPUT : HL_EXIT_RAN;
+  hl_strv_free(&errs);
+  hl_jobs_extra_args(&c->jobs, o->extra_before.v, o->extra_before.n, o->extra_after.v, o->extra_after.n);
+  if (o->shard_n) hl_jobs_shard(&c->jobs, o->shard_k, o->shard_n);
+  return status;
+}
+
+/* Every job's configuration, before any analysis: a bad one stops the run. */
+static int configure(check *c) {
+  char *err = NULL;
+  c->job_config = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->job_config);
+  for (size_t i = 0; i < c->jobs.n; i++)
+    if (hl_config_for(c->configs, c->jobs.v[i].file, &c->job_config[i], &err)) return input_error(err);
+  return HL_EXIT_RAN;
+}
+
+/* --dump-config: each job's configuration, or with no file that of the
+ * source root itself, its own .heaplint.yaml included. */
+static int dump_config(check *c) {
+  char *err = NULL;
+  const hl_config *cfg = NULL;
+  /* A path inside the root, for the walk up. */
+  char *inside = hl_xasprintf("%s/", c->root);
+  int bad = c->jobs.n == 0 && hl_config_for(c->configs, inside, &cfg, &err);
+  free(inside);
+  if (bad) return input_error(err);
+  for (size_t i = 0; i < (c->jobs.n ? c->jobs.n : 1); i++)
+    hl_config_dump(stdout, c->jobs.n ? c->job_config[i] : cfg, c->jobs.n ? c->jobs.v[i].file : c->root, c->ids);
+  return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
+}
+
+static void analyze_all(check *c) {
+  hl_run run;
+  memset(&run, 0, sizeof run);
+  run.profiles = &c->profiles;
+  run.verbose = c->o.verbose;
+  pthread_mutex_init(&run.lock, NULL);
+  c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
+  hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results);
+  pthread_mutex_destroy(&run.lock);
+  hl_strv_free(&run.warned);
+}
+
+/* The translation units' results, as the report stage takes them. */
+static void gather(check *c, hl_pipeline_in *in) {
+  memset(in, 0, sizeof *in);
+  for (size_t i = 0; i < c->jobs.n; i++) {
+    hl_tu_result *r = &c->results[i];
+    if (r->result == HL_ANALYZED) {
+      hl_sb t = {0};
+      hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
+      if (r->nprofiles > 1) {
+        hl_sb_puts(&t, "; profiles: ");
+        for (size_t k = 0; k < r->nprofiles; k++) hl_sb_printf(&t, "%s%s", k ? ", " : "", r->profiles[k]);
+      }
+      hl_strv_add_unique(&in->targets, hl_sb_str(&t));
+      hl_sb_free(&t);
+      /* A file the database lists twice (two configurations) is one file. */
+      in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
+    } else {
+      in->failed += hl_strv_add_unique(&in->failed_files, c->jobs.v[i].file);
+    }
+    hl_findings_take(&in->findings, &r->findings);
+  }
+  in->root = c->root;
+  in->first_file = c->jobs.n ? c->jobs.v[0].file : "";
+  in->rules = c->rules;
+  in->nrules = c->nrules;
+}
+
+/* Input, then analysis, then the report; stops at the first input error
+ * that leaves nothing to analyze. */
+static int run(check *c) {
+  char *err = NULL;
+  if (load_profiles(&c->o, &c->profiles)) return HL_EXIT_INPUT;
+  /* A baseline that cannot be used stops the run before the analysis, as a
+   * bad configuration does: not every finding printed, then exit 2. */
+  if (c->o.baseline && hl_baseline_check(c->o.baseline, &err)) return input_error(err);
+  int status = make_jobs(c);
+  if (configure(c)) return HL_EXIT_INPUT;
+  if (hl_cli_check_outputs(&c->o, &c->jobs, c->configs, &c->profiles, &err)) return input_error(err);
+  if (c->o.dump_config) {
+    int dumped = dump_config(c);
+    return dumped != HL_EXIT_RAN ? dumped : status;
+  }
+  analyze_all(c);
+  hl_pipeline_in in;
+  gather(c, &in);
+  return hl_pipeline_run(&c->o, &in, status);
+}
+
+static void check_free(check *c) {
+  for (size_t i = 0; c->results && i < c->jobs.n; i++) hl_tu_result_free(&c->results[i]);
+  free(c->results);
+  free(c->job_config);
+  free(c->root);
+  hl_configs_free(c->configs);
+  hl_jobs_free(&c->jobs);
+  hl_profiles_free(&c->profiles);
+  for (size_t i = 0; i < c->nrules; i++) {
+    free((char *)c->rules[i].summary);
+    free((char *)c->rules[i].description);
+  }
+  free(c->rules);
+  free(c->ids);
+  hl_cli_free(&c->o);
+}
+
+int hl_check_main(int argc, char **argv) {
+  check c;
+  memset(&c, 0, sizeof c);
+  char *err = NULL;
+  int status;
+  list_rules(&c);
+  if (hl_cli_parse(argc, argv, &c.o, &err)) {
+    status = input_error(err);
+  } else if (c.o.help || c.o.version || c.o.list_rules) {
+    if (c.o.help) fputs(hl_cli_usage, stdout);
+    else if (c.o.version) print_version();
+    else
+      for (size_t i = 0; i < c.nrules; i++) printf("%-16s %s\n", c.rules[i].id, c.rules[i].summary);
+    status = hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
+  } else {
+    /* Paths are made relative to the current directory from many threads:
+     * learn it once, first. */
+    hl_paths_init();
+    c.configs = hl_configs_new(c.o.config_file);
+    c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
+    status = run(&c);
+  }
+  check_free(&c);
+  return status;
+}

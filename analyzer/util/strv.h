@@ -1,0 +1,31 @@
+/* strv: the analyzer's one vector of strings — each an owned copy, the
+ * array kept NULL-terminated so that v passes as an argv — and the test
+ * whether a string is in an array. */
+#ifndef HEAPLINT_UTIL_STRV_H
+#define HEAPLINT_UTIL_STRV_H
+
+#include <stddef.h>
+
+#include "util/util.h"
+
+typedef struct hl_strv {
+  char **v;  /* n strings, then NULL (v itself is NULL while empty) */
+  size_t n, cap;
+} hl_strv;
+
+/* Adds a copy of x. */
+void hl_strv_add(hl_strv *s, const char *x);
+/* Adds a formatted string (messages: errors found while building the job
+ * list, ...). */
+void hl_strv_addf(hl_strv *s, const char *fmt, ...) HL_PRINTF(2, 3);
+/* Adds a copy of x unless it is there already. Returns 1 when added. */
+int hl_strv_add_unique(hl_strv *s, const char *x);
+/* s->v as an argv: NULL-terminated, never NULL itself. */
+char **hl_strv_argv(hl_strv *s);
+/* Frees the strings and the array; s is empty again. */
+void hl_strv_free(hl_strv *s);
+
+/* Whether s equals one of the n strings of v. */
+int hl_str_in(const char *s, const char *const *v, size_t n);
+
+#endif

@@ -1,0 +1,490 @@
+/* hl-realcode: the offline half of the real-code harness (hl_trace.c is the
+ * run-time half). It says which functions of a program to watch, turns the
+ * traces into allocations per source line, and compares them with
+ * heaplint's findings.
+ *
+ *   nm -C --defined-only PROG | hl-realcode funcs > funcs.txt
+ *       The std::function and std::any constructors and assignments of the
+ *       program, as "<address> <kind>" for hl_trace ($HL_TRACE_FUNCS).
+ *   hl-realcode report ROOT PROG TRACE > lines.txt
+ *       Charges each traced call to the innermost call site in a source file
+ *       under ROOT (the project's own code, headers and tests alike), read
+ *       from PROG's DWARF line table with elfutils' libdw, and prints one
+ *       line per source line and kind: "<kind> <calls> <allocations>
+ *       <allocating calls> <file>:<line>".
+ *   hl-realcode compare LINES HEAPLINT_JSON
+ *       Compares the lines that allocated with heaplint's findings
+ *       (heaplint --format=json): precision and recall, separately for
+ *       constructions (function-sbo, any-sbo) and copies (function-copy),
+ *       over the lines the run executed; prints every miss and every false
+ *       warning first. A finding matches a line of the same file within
+ *       --window lines (default 2): heaplint points at the stored
+ *       expression, the debug line table at the call, and a statement may
+ *       span lines. */
+#define _GNU_SOURCE
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Kinds: family * 3 + operation. */
+enum { OP_CONSTRUCT, OP_COPY, OP_MOVE };
+static const char *const kind_names[] = {"function-construction", "function-copy", "function-move",
+                                         "any-construction",      "any-copy",      "any-move"};
+#define NKINDS 6
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fputs("hl-realcode: out of memory\n", stderr);
+    exit(2);
+  }
+  return p;
+}
+
+static void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p) {
+    fputs("hl-realcode: out of memory\n", stderr);
+    exit(2);
+  }
+  return p;
+}
+
+static char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(xmalloc(n), s, n);
+}
+
+/* ---- funcs: which functions to watch ---- */
+
+/* After "<prefix><...>" at s (angle brackets balanced), the rest; NULL when
+ * s does not start with prefix. */
+static const char *after_template(const char *s, const char *prefix, size_t *tlen) {
+  size_t n = strlen(prefix);
+  if (strncmp(s, prefix, n)) return NULL;
+  const char *p = s + n - 1; /* at '<' */
+  int depth = 0;
+  for (; *p; p++) {
+    if (*p == '<') depth++;
+    else if (*p == '>' && --depth == 0) break;
+  }
+  if (!*p) return NULL;
+  *tlen = (size_t)(p + 1 - s);
+  return p + 1;
+}
+
+/* The operation of a constructor or assignment of the class named by
+ * cls (cls_len bytes, e.g. "std::function<void ()>"), given what follows the
+ * member's name: "(cls const&)" copies, "(cls&&)" moves, a template or any
+ * other parameter constructs; -1 for the default constructor, nullptr and
+ * the like, which never allocate. */
+static int operation(const char *rest, const char *cls, size_t cls_len) {
+  if (*rest == '<') return OP_CONSTRUCT;
+  if (*rest != '(') return -1;
+  rest++;
+  if (!strncmp(rest, cls, cls_len)) {
+    if (!strcmp(rest + cls_len, " const&)")) return OP_COPY;
+    if (!strcmp(rest + cls_len, "&&)")) return OP_MOVE;
+  }
+  if (*rest == ')' || !strncmp(rest, "std::nullptr_t)", 15) || !strncmp(rest, "decltype(nullptr))", 18)) return -1;
+  return OP_CONSTRUCT;
+}
+
+/* The kind of a demangled symbol, -1 when it is not watched. */
+static int classify(const char *name) {
+  static const char *const function_prefixes[] = {"std::function<", "std::__1::function<"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t tlen;
+    const char *rest = after_template(name, function_prefixes[i], &tlen);
+    if (!rest) continue;
+    int op = -1;
+    if (!strncmp(rest, "::function", 10)) op = operation(rest + 10, name, tlen);
+    else if (!strncmp(rest, "::operator=", 11)) op = operation(rest + 11, name, tlen);
+    return op < 0 ? -1 : op;
+  }
+  static const char *const any_classes[] = {"std::any", "std::__1::any"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t n = strlen(any_classes[i]);
+    if (strncmp(name, any_classes[i], n) || strncmp(name + n, "::", 2)) continue;
+    const char *rest = name + n + 2;
+    int op = -1;
+    if (!strncmp(rest, "any", 3)) op = operation(rest + 3, name, n);
+    else if (!strncmp(rest, "operator=", 9)) op = operation(rest + 9, name, n);
+    else if (!strncmp(rest, "emplace<", 8)) op = OP_CONSTRUCT;
+    return op < 0 ? -1 : 3 + op;
+  }
+  return -1;
+}
+
+static int cmd_funcs(void) {
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, stdin)) > 0) {
+    if (line[n - 1] == '\n') line[n - 1] = '\0';
+    unsigned long long addr;
+    char type;
+    int used = 0;
+    if (sscanf(line, "%llx %c %n", &addr, &type, &used) < 2 || !used) continue;
+    if (type != 'T' && type != 't' && type != 'W' && type != 'w') continue;
+    int kind = classify(line + used);
+    if (kind >= 0) printf("%llx %d\n", addr, kind);
+  }
+  free(line);
+  return 0;
+}
+
+/* ---- report: traces to source lines ---- */
+
+typedef struct site {
+  char *file;
+  int line, kind;
+  unsigned long calls, allocs, alloc_calls;
+} site;
+
+typedef struct sites {
+  site *v;
+  size_t n, cap;
+} sites;
+
+static site *sites_find(sites *s, const char *file, int line, int kind) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i].line == line && s->v[i].kind == kind && !strcmp(s->v[i].file, file)) return &s->v[i];
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 256;
+    s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+  }
+  s->v[s->n] = (site){xstrdup(file), line, kind, 0, 0, 0};
+  return &s->v[s->n++];
+}
+
+static int by_file_line(const void *a, const void *b) {
+  const site *x = a, *y = b;
+  int c = strcmp(x->file, y->file);
+  if (c) return c;
+  if (x->line != y->line) return (x->line > y->line) - (x->line < y->line);
+  return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/* One row of the program's line tables. */
+typedef struct row {
+  Dwarf_Addr addr;
+  const char *file; /* owned by libdw */
+  int line, end;    /* end: the end of a sequence, no code at addr */
+} row;
+
+/* Addresses to source lines, cached (a trace repeats its call sites). The
+ * rows of every unit's line table are read once and searched: libdw's own
+ * lookup needs .debug_aranges, which clang does not emit by default. */
+typedef struct resolver {
+  Dwfl *dwfl;
+  row *rows;
+  size_t nrows;
+  struct cached {
+    uint64_t addr;
+    char *file; /* NULL: no line, or not under the root */
+    int line;
+  } *cache;
+  size_t ncache, capcache;
+  char root[PATH_MAX];
+  size_t rootlen;
+} resolver;
+
+/* By address; at one address the end of a sequence sorts first, so that
+ * the row that starts code there wins. */
+static int by_addr(const void *a, const void *b) {
+  const row *x = a, *y = b;
+  if (x->addr != y->addr) return (x->addr > y->addr) - (x->addr < y->addr);
+  return y->end - x->end;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+static int resolver_open(resolver *r, const char *root, const char *prog) {
+  memset(r, 0, sizeof *r);
+  if (!realpath(root, r->root)) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", root, strerror(errno));
+    return -1;
+  }
+  r->rootlen = strlen(r->root);
+  r->dwfl = dwfl_begin(&offline_callbacks);
+  if (!r->dwfl) return -1;
+  /* The traces hold link-time addresses (run-time ones minus the load
+   * address), as the line tables do: libdwfl's bias (where it placed the
+   * file) does not apply. */
+  Dwfl_Module *mod = dwfl_report_offline(r->dwfl, "prog", prog, -1);
+  Dwarf *dw = NULL;
+  Dwarf_Addr bias;
+  if (!mod || dwfl_report_end(r->dwfl, NULL, NULL) != 0 || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", prog, dwfl_errmsg(-1));
+    return -1;
+  }
+  size_t cap = 0;
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die cu;
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+      for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln = 0;
+        bool end = false;
+        if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || dwarf_lineendsequence(l, &end)) continue;
+        if (r->nrows == cap) {
+          cap = cap ? cap * 2 : 65536;
+          r->rows = xrealloc(r->rows, cap * sizeof *r->rows);
+        }
+        r->rows[r->nrows++] = (row){a, dwarf_linesrc(l, NULL, NULL), ln, end};
+      }
+    }
+    off = next;
+  }
+  qsort(r->rows, r->nrows, sizeof *r->rows, by_addr);
+  return 0;
+}
+
+/* The source line of a return address (the call is the byte before). */
+static const struct cached *resolve(resolver *r, uint64_t ret) {
+  for (size_t i = 0; i < r->ncache; i++)
+    if (r->cache[i].addr == ret) return &r->cache[i];
+  if (r->ncache == r->capcache) {
+    r->capcache = r->capcache ? r->capcache * 2 : 1024;
+    r->cache = xrealloc(r->cache, r->capcache * sizeof *r->cache);
+  }
+  struct cached *c = &r->cache[r->ncache++];
+  *c = (struct cached){ret, NULL, 0};
+  /* The last row at or before the call (the line tables hold link-time
+   * addresses, as the traces do). */
+  Dwarf_Addr a = ret - 1;
+  size_t lo = 0, hi = r->nrows;
+  while (lo < hi) {
+    size_t m = (lo + hi) / 2;
+    if (r->rows[m].addr <= a) lo = m + 1;
+    else hi = m;
+  }
+  const row *at = lo > 0 && !r->rows[lo - 1].end ? &r->rows[lo - 1] : NULL;
+  int line = at ? at->line : 0;
+  const char *file = at ? at->file : NULL;
+  char real[PATH_MAX];
+  if (file && line > 0 && realpath(file, real) && !strncmp(real, r->root, r->rootlen) && real[r->rootlen] == '/') {
+    c->file = xstrdup(real);
+    c->line = line;
+  }
+  return c;
+}
+
+static int cmd_report(const char *root, const char *prog, const char *trace) {
+  resolver r;
+  if (resolver_open(&r, root, prog)) return 2;
+  FILE *f = fopen(trace, "r");
+  if (!f) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", trace, strerror(errno));
+    return 2;
+  }
+  sites s = {0};
+  unsigned long unattributed[NKINDS] = {0}, unattributed_allocs[NKINDS] = {0};
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, f) > 0) {
+    char *p = line, *end;
+    long kind = strtol(p, &end, 10);
+    unsigned long calls = strtoul(end, &end, 10), allocs = strtoul(end, &end, 10),
+                  alloc_calls = strtoul(end, &end, 10);
+    if (kind < 0 || kind >= NKINDS) continue;
+    const struct cached *hit = NULL;
+    for (p = end;;) {
+      uint64_t a = strtoull(p, &end, 16);
+      if (end == p) break;
+      p = end;
+      if (!a) continue;
+      const struct cached *c = resolve(&r, a);
+      if (c->file) {
+        hit = c;
+        break;
+      }
+    }
+    if (!hit) {
+      unattributed[kind] += calls;
+      unattributed_allocs[kind] += allocs;
+      continue;
+    }
+    site *st = sites_find(&s, hit->file, hit->line, (int)kind);
+    st->calls += calls;
+    st->allocs += allocs;
+    st->alloc_calls += alloc_calls;
+  }
+  free(line);
+  fclose(f);
+  qsort(s.v, s.n, sizeof *s.v, by_file_line);
+  for (size_t i = 0; i < s.n; i++)
+    printf("%s %lu %lu %lu %s:%d\n", kind_names[s.v[i].kind], s.v[i].calls, s.v[i].allocs, s.v[i].alloc_calls,
+           s.v[i].file, s.v[i].line);
+  for (int k = 0; k < NKINDS; k++)
+    if (unattributed[k])
+      fprintf(stderr, "hl-realcode: %lu %s calls (%lu allocations) had no call site under %s\n", unattributed[k],
+              kind_names[k], unattributed_allocs[k], r.root);
+  for (size_t i = 0; i < s.n; i++) free(s.v[i].file);
+  free(s.v);
+  for (size_t i = 0; i < r.ncache; i++) free(r.cache[i].file);
+  free(r.cache);
+  free(r.rows);
+  dwfl_end(r.dwfl);
+  return 0;
+}
+
+/* ---- compare: lines against heaplint's findings ---- */
+
+typedef struct finding {
+  char *file;
+  int line;
+  int copy; /* function-copy (a copy), else a construction rule */
+  int matched;
+} finding;
+
+static int cmd_compare(int window, const char *lines_path, const char *json_path, const char *label) {
+  FILE *f = fopen(lines_path, "r");
+  if (!f) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", lines_path, strerror(errno));
+    return 2;
+  }
+  /* Per line and operation: constructions and copies (moves never
+   * allocate and no rule is about them). */
+  sites s = {0};
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, f) > 0) {
+    char kname[64], loc[PATH_MAX + 32];
+    unsigned long calls, allocs, alloc_calls;
+    if (sscanf(line, "%63s %lu %lu %lu %s", kname, &calls, &allocs, &alloc_calls, loc) != 5) continue;
+    int kind = -1;
+    for (int k = 0; k < NKINDS; k++)
+      if (!strcmp(kname, kind_names[k])) kind = k;
+    char *colon = strrchr(loc, ':');
+    if (kind < 0 || kind % 3 == OP_MOVE || !colon) continue;
+    *colon = '\0';
+    site *st = sites_find(&s, loc, atoi(colon + 1), kind % 3);
+    st->calls += calls;
+    st->allocs += allocs;
+    st->alloc_calls += alloc_calls;
+  }
+  free(line);
+  fclose(f);
+
+  json_error_t err;
+  json_t *root = json_load_file(json_path, 0, &err);
+  json_t *arr = root ? json_object_get(root, "findings") : NULL;
+  if (!json_is_array(arr)) {
+    fprintf(stderr, "hl-realcode: %s: not heaplint's JSON (%s)\n", json_path, root ? "no findings" : err.text);
+    return 2;
+  }
+  finding *fs = xmalloc(json_array_size(arr) * sizeof *fs);
+  size_t nf = 0;
+  for (size_t i = 0; i < json_array_size(arr); i++) {
+    json_t *o = json_array_get(arr, i);
+    const char *file = json_string_value(json_object_get(o, "file"));
+    const char *rule = json_string_value(json_object_get(o, "rule"));
+    const char *sev = json_string_value(json_object_get(o, "severity"));
+    if (!file || !rule || (sev && strcmp(sev, "warning"))) continue;
+    int copy = !strcmp(rule, "function-copy");
+    if (!copy && strcmp(rule, "function-sbo") && strcmp(rule, "any-sbo")) continue;
+    char real[PATH_MAX];
+    int dup = 0;
+    const char *path = realpath(file, real) ? real : file;
+    int ln = (int)json_integer_value(json_object_get(o, "line"));
+    for (size_t k = 0; k < nf && !dup; k++) dup = fs[k].line == ln && fs[k].copy == copy && !strcmp(fs[k].file, path);
+    if (!dup) fs[nf++] = (finding){xstrdup(path), ln, copy, 0};
+  }
+  json_decref(root);
+
+  qsort(s.v, s.n, sizeof *s.v, by_file_line);
+  /* Each executed site takes the nearest finding of its operation in its
+   * file within the window; exact lines first. */
+  int *match = xmalloc((s.n ? s.n : 1) * sizeof *match);
+  for (size_t i = 0; i < s.n; i++) match[i] = -1;
+  for (int d = 0; d <= window; d++)
+    for (size_t i = 0; i < s.n; i++) {
+      if (match[i] >= 0) continue;
+      for (size_t k = 0; k < nf; k++) {
+        if (fs[k].matched || fs[k].copy != (s.v[i].kind == OP_COPY) || strcmp(fs[k].file, s.v[i].file)) continue;
+        if (s.v[i].line - fs[k].line != d && fs[k].line - s.v[i].line != d) continue;
+        match[i] = (int)k;
+        fs[k].matched = 1;
+        break;
+      }
+    }
+
+  static const char *const op_names[] = {"constructions", "copies"};
+  for (int op = 0; op < 2; op++) {
+    unsigned long executed = 0, allocating = 0, hits = 0, falsepos = 0, allocs = 0, missed_allocs = 0;
+    for (size_t i = 0; i < s.n; i++) {
+      if (s.v[i].kind != op) continue;
+      int allocated = s.v[i].alloc_calls > 0;
+      executed++;
+      allocating += allocated;
+      allocs += s.v[i].allocs;
+      if (allocated && match[i] >= 0) hits++;
+      if (allocated && match[i] < 0) {
+        missed_allocs += s.v[i].allocs;
+        printf("%s: miss: %s:%d: %s: %lu of %lu calls allocated (%lu allocations)\n", label, s.v[i].file,
+               s.v[i].line, op == OP_COPY ? "copy" : "construction", s.v[i].alloc_calls, s.v[i].calls,
+               s.v[i].allocs);
+      }
+      if (!allocated && match[i] >= 0) {
+        falsepos++;
+        printf("%s: false: %s:%d: %s: heaplint warns at line %d, none of %lu calls allocated\n", label,
+               s.v[i].file, s.v[i].line, op == OP_COPY ? "copy" : "construction", fs[match[i]].line, s.v[i].calls);
+      }
+    }
+    unsigned long unexecuted = 0;
+    for (size_t k = 0; k < nf; k++) unexecuted += !fs[k].matched && fs[k].copy == op;
+    printf("%s: %s: %lu lines executed, %lu allocated (%lu allocations); heaplint: %lu hits, %lu false, %lu "
+           "missed (%lu allocations), %lu findings on lines not executed;",
+           label, op_names[op], executed, allocating, allocs, hits, falsepos, allocating - hits, missed_allocs,
+           unexecuted);
+    if (hits + falsepos) printf(" precision %.1f%%", 100.0 * (double)hits / (double)(hits + falsepos));
+    else printf(" precision n/a");
+    if (allocating) printf(", recall %.1f%%\n", 100.0 * (double)hits / (double)allocating);
+    else printf(", recall n/a\n");
+  }
+  for (size_t k = 0; k < nf; k++) free(fs[k].file);
+  free(fs);
+  free(match);
+  for (size_t i = 0; i < s.n; i++) free(s.v[i].file);
+  free(s.v);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "funcs")) return cmd_funcs();
+  if (argc == 5 && !strcmp(argv[1], "report")) return cmd_report(argv[2], argv[3], argv[4]);
+  if (argc >= 4 && !strcmp(argv[1], "compare")) {
+    int i = 2, window = 2;
+    if (argc >= 6 && !strcmp(argv[2], "--window")) {
+      window = atoi(argv[3]);
+      i = 4;
+    }
+    if (argc - i == 2 || argc - i == 3)
+      return cmd_compare(window, argv[i], argv[i + 1], argc - i == 3 ? argv[i + 2] : "realcode");
+  }
+  fputs("usage: nm -C --defined-only PROG | hl-realcode funcs\n"
+        "       hl-realcode report ROOT PROG TRACE\n"
+        "       hl-realcode compare [--window N] LINES HEAPLINT_JSON [LABEL]\n",
+        stderr);
+  return 2;
+}

@@ -1,0 +1,890 @@
+/* function-copy: a copy of a std::function (or std::any, or a profile's
+ * copyable wrapper) whose target is known to be on the heap, so the copy
+ * allocates again. Reported only when every value that can reach the copied
+ * variable, member or parameter is a construction the sbo engine judges as
+ * heap-stored; a copy of anything else stays silent. Fixes: a const
+ * reference parameter where the callee only reads it, else std::move at a
+ * last use. See docs/rules/function-copy.md.
+ *
+ * The walk records, for each tracked declaration (a local variable, a
+ * by-value parameter of a function only this translation unit calls, and
+ * only by name, a member of a class only this file defines), every value put
+ * into it (a "write": a store the sbo engine judges, a copy of another
+ * tracked declaration, or something unknown) and every other use; a use
+ * that could change its target (a non-const member call, a move, a
+ * non-const reference, its address) "taints" it. After the walk a
+ * declaration is known to hold a heap target when it is untainted and all
+ * its writes are allocating stores or copies of such declarations. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "rules/lib/rewrite.h"
+#include "rules/lib/uses.h"
+#include "rules/sbo/judge.h"
+#include "rules/sbo/match.h"
+#include "rules/sbo/sbo.h"
+
+/* The two rules whose wrappers can be copied word what is stored. */
+extern const hl_sbo_wording hl_function_sbo_wording;
+extern const hl_sbo_wording hl_any_sbo_wording;
+
+typedef struct tracked {
+  CXCursor cursor;  /* canonical VarDecl, ParmDecl or FieldDecl */
+  int tainted;
+  int not_only_read;  /* some use copies, captures, assigns or taints it */
+  int has_init;     /* a local's initializer is one of its writes */
+  int state;        /* known(): 0 not computed, 1 computing, 2 done */
+  int origin;       /* known(): the allocating store its target comes from, or -1 */
+} tracked;
+
+/* A value put into a declaration: a store, a copy, or unknown (both -1). */
+typedef struct value_write {
+  int decl;
+  int store, copy;
+  CXCursor expr;    /* the initializer or argument, while its store or copy is not yet seen */
+} value_write;
+
+typedef struct judged_store {
+  hl_sbo_site site;
+  hl_sbo_verdict verdict;
+} judged_store;
+
+typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
+
+typedef struct copy_site {
+  copy_kind kind;
+  int from;             /* the decl copied */
+  CXCursor src;         /* the expression naming it */
+  char *wrapper_spelling;
+  hl_loc loc;
+  int in_loop;
+  /* For the std::move fix: the statement holding the copy, directly in the
+   * block that declares the variable (or the function's body for a
+   * parameter); null when it is anywhere else. */
+  CXCursor stmt;
+  unsigned begin, end;  /* the source expression's offsets */
+  int capture_form;     /* COPY_CAPTURE: 1 for [x], 2 for [y = x], 0 for an implicit [=] */
+  CXCursor callee;      /* a by-value argument: the function called, or null */
+  int param;            /* and which parameter it initializes */
+} copy_site;
+
+/* Every reference to a tracked declaration, for the last-use check. */
+typedef struct use_ref {
+  int decl;
+  unsigned offset;
+  int in_lambda;       /* lambda_access() */
+  CXCursor src;
+} use_ref;
+
+typedef struct state {
+  tracked *decls;
+  size_t ndecls, capdecls;
+  value_write *writes;
+  size_t nwrites, capwrites;
+  judged_store *stores;
+  size_t nstores, capstores;
+  copy_site *copies;
+  size_t ncopies, capcopies;
+  use_ref *refs;
+  size_t nrefs, caprefs;
+  CXCursor *sanctioned; /* references already accounted for: copy sources, assigned left-hand sides */
+  size_t nsanctioned, capsanctioned;
+  CXCursor *functions;  /* every declaration of a function taking a tracked parameter */
+  size_t nfunctions, capfunctions;
+  CXCursor *escaped;    /* canonical functions named other than by a call */
+  size_t nescaped, capescaped;
+} state;
+
+/* ---- what is tracked ---- */
+
+static int is_wrapper_value(const hl_ctx *ctx, CXType t) {
+  return !hl_is_ref(t) && !hl_is_ref(clang_getCanonicalType(t)) && hl_ctx_wrapper_of_type(ctx, t);
+}
+
+static CXCursor enclosing_class(CXCursor field) { return clang_getCursorSemanticParent(field); }
+
+/* A declaration whose every write and use this translation unit shows: a
+ * local variable (not static), a by-value parameter, or a member of a class
+ * defined in the main file (a header's class may be written by other
+ * translation units). A parameter's writes are its function's calls: they
+ * are all seen only for a function with internal linkage. */
+static int trackable(const hl_ctx *ctx, CXCursor d) {
+  enum CXCursorKind k = clang_getCursorKind(d);
+  if (!is_wrapper_value(ctx, clang_getCursorType(d))) return 0;
+  if (k == CXCursor_VarDecl)
+    return clang_Cursor_getStorageClass(d) != CX_SC_Static && clang_Cursor_getStorageClass(d) != CX_SC_Extern &&
+           hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(d)));
+  if (k == CXCursor_ParmDecl) return 1;
+  if (k == CXCursor_FieldDecl) return clang_Location_isFromMainFile(clang_getCursorLocation(enclosing_class(d)));
+  return 0;
+}
+
+static int decl_index(state *S, CXCursor d) {
+  CXCursor canon = clang_getCanonicalCursor(d);
+  for (size_t i = 0; i < S->ndecls; i++)
+    if (clang_equalCursors(S->decls[i].cursor, canon)) return (int)i;
+  tracked n = {canon, 0, 0, 0, 0, -1};
+  HL_PUSH(S->decls, S->ndecls, S->capdecls, n);
+  return (int)S->ndecls - 1;
+}
+
+/* The tracked declaration an expression names (through implicit
+ * conversions and parentheses), or -1. */
+static int named_decl(const hl_ctx *ctx, state *S, CXCursor e, CXCursor *ref) {
+  e = hl_strip(e);
+  enum CXCursorKind k = clang_getCursorKind(e);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return -1;
+  CXCursor d = clang_getCursorReferenced(e);
+  if (!trackable(ctx, d)) return -1;
+  if (ref) *ref = e;
+  return decl_index(S, d);
+}
+
+static void sanction(state *S, CXCursor ref) { HL_PUSH(S->sanctioned, S->nsanctioned, S->capsanctioned, ref); }
+
+static int take_sanctioned(state *S, CXCursor ref) {
+  for (size_t i = 0; i < S->nsanctioned; i++)
+    if (clang_equalCursors(S->sanctioned[i], ref)) {
+      S->sanctioned[i] = S->sanctioned[--S->nsanctioned];
+      return 1;
+    }
+  return 0;
+}
+
+static void add_write(state *S, int d, int store, int copy, CXCursor expr) {
+  value_write w = {d, store, copy, expr};
+  HL_PUSH(S->writes, S->nwrites, S->capwrites, w);
+}
+
+/* ---- where a value goes ---- */
+
+/* The by-value wrapper parameter i of the function a call calls, when the
+ * function is defined here and only this translation unit can call it —
+ * and only by name: constructors, operators and lambdas are also called
+ * from the library's templates (std::make_unique, std::function, std::sort),
+ * whose calls the walk does not see. */
+static CXCursor param_slot(const hl_ctx *ctx, CXCursor call, unsigned i) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) return clang_getNullCursor();
+  if (hl_is_function_template_specialization(fn) || (fk == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) ||
+      hl_type_is_lambda(clang_getCursorType(clang_getCursorSemanticParent(fn))))
+    return clang_getNullCursor();
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  int op = hl_starts_with(name, "operator");
+  free(name);
+  if (op) return clang_getNullCursor();
+  enum CXLinkageKind l = clang_getCursorLinkage(fn);
+  if (l != CXLinkage_Internal && l != CXLinkage_UniqueExternal) return clang_getNullCursor();
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def) || (int)i >= clang_Cursor_getNumArguments(def)) return clang_getNullCursor();
+  CXCursor p = clang_Cursor_getArgument(def, i);
+  return trackable(ctx, p) ? p : clang_getNullCursor();
+}
+
+typedef struct ctor_inits {
+  const hl_ctx *ctx;
+  state *S;
+  int field; /* the member the next initializer is for, or -1 */
+} ctor_inits;
+
+static enum CXChildVisitResult member_init(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ctor_inits *I = d;
+  if (clang_getCursorKind(c) == CXCursor_MemberRef) {
+    CXCursor f = clang_getCursorReferenced(c);
+    I->field = trackable(I->ctx, f) ? decl_index(I->S, f) : -1;
+  } else if (I->field >= 0 && clang_isExpression(clang_getCursorKind(c))) {
+    add_write(I->S, I->field, -1, -1, c);
+    I->field = -1;
+  } else {
+    I->field = -1;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Writes whose value is an expression not yet visited: a local's or a
+ * member's initializer, a constructor's member initializers, the arguments
+ * bound to tracked by-value parameters. The store or copy visited as that
+ * expression claims the write; one nothing claims stays unknown. */
+static void expect_writes(hl_ctx *ctx, state *S, CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if ((k == CXCursor_VarDecl || k == CXCursor_FieldDecl) && trackable(ctx, c)) {
+    CXCursor init = hl_last_child(c);
+    if (!clang_isExpression(clang_getCursorKind(init))) return;
+    int d = decl_index(S, c);
+    if (k == CXCursor_VarDecl) S->decls[d].has_init = 1;
+    add_write(S, d, -1, -1, init);
+  } else if (k == CXCursor_Constructor) {
+    ctor_inits I = {ctx, S, -1};
+    clang_visitChildren(c, member_init, &I);
+  } else if (k == CXCursor_CallExpr) {
+    int n = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < n; i++) {
+      CXCursor p = param_slot(ctx, c, (unsigned)i);
+      if (!clang_Cursor_isNull(p)) add_write(S, decl_index(S, p), -1, -1, clang_Cursor_getArgument(c, (unsigned)i));
+    }
+  }
+}
+
+/* The write waiting for the value c (being visited) makes, or -1. */
+static int claim(hl_ctx *ctx, state *S, CXCursor c) {
+  size_t k = 0;
+  CXCursor below;
+  hl_ctx_opaque_ancestor(ctx, &k, c, &below);
+  for (size_t i = 0; i < S->nwrites; i++) {
+    value_write *w = &S->writes[i];
+    if (w->store < 0 && w->copy < 0 && !clang_Cursor_isNull(w->expr) && clang_equalCursors(w->expr, below)) {
+      w->expr = clang_getNullCursor();
+      return (int)i;
+    }
+  }
+  return -1;
+}
+
+/* The left-hand side of an assignment call: the tracked declaration it
+ * names (and the reference is accounted for), or -1. */
+static int assigned(hl_ctx *ctx, state *S, CXCursor call) {
+  if (clang_Cursor_getNumArguments(call) < 2) {
+    /* A member call spelled a.operator=(b): the object is the callee's base. */
+    CXCursor callee = hl_first_child(call);
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr) return -1;
+    CXCursor ref;
+    int d = named_decl(ctx, S, hl_first_child(callee), &ref);
+    if (d >= 0) {
+      sanction(S, ref);
+      S->decls[d].not_only_read = 1;
+    }
+    return d;
+  }
+  CXCursor ref;
+  int d = named_decl(ctx, S, clang_Cursor_getArgument(call, 0), &ref);
+  if (d >= 0) {
+    sanction(S, ref);
+    S->decls[d].not_only_read = 1;
+  }
+  return d;
+}
+
+/* ---- finding the copies ---- */
+
+static int is_const_lvalue_ref_to(CXType p, CXType cls) {
+  CXType c = clang_getCanonicalType(p);
+  return c.kind == CXType_LValueReference && clang_isConstQualifiedType(clang_getPointeeType(c)) &&
+         hl_same_class(clang_getPointeeType(c), cls);
+}
+
+static const char *const container_copiers[] = {"push_back", "push_front", "insert", "emplace_back",
+                                                "emplace_front", "emplace"};
+
+/* Whether the call c copies a wrapper: its copy constructor or copy
+ * assignment, or a standard container's member copying an lvalue into a new
+ * element. Sets *kind and *src (the copied expression). */
+static const hl_wrapper *copy_call(const hl_ctx *ctx, CXCursor c, copy_kind *kind, CXCursor *src) {
+  CXCursor fn = clang_getCursorReferenced(c);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk != CXCursor_Constructor && fk != CXCursor_CXXMethod) return NULL;
+  int nargs = clang_Cursor_getNumArguments(c);
+  CXType fty = clang_getCursorType(fn);
+  if (nargs < 1 || clang_getNumArgTypes(fty) < 1) return NULL;
+  CXCursor cls = clang_getCursorSemanticParent(fn);
+  CXType last = clang_getArgType(fty, (unsigned)clang_getNumArgTypes(fty) - 1);
+  const hl_wrapper *w = hl_ctx_wrapper_of_decl(ctx, cls);
+  if (w) {
+    if (hl_is_function_template_specialization(fn) || clang_getNumArgTypes(fty) != 1 ||
+        !is_const_lvalue_ref_to(last, clang_getCursorType(cls)))
+      return NULL;
+    char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+    int assign = !strcmp(name, "operator=");
+    free(name);
+    if (fk == CXCursor_CXXMethod && !assign) return NULL;
+    *kind = assign ? COPY_ASSIGN : COPY_CONSTRUCT;
+    *src = clang_Cursor_getArgument(c, (unsigned)nargs - 1);
+    return w;
+  }
+  if (fk != CXCursor_CXXMethod) return NULL;
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  int copier = 0;
+  for (size_t i = 0; i < sizeof container_copiers / sizeof *container_copiers; i++) copier |= !strcmp(name, container_copiers[i]);
+  free(name);
+  char *tname = hl_template_name(clang_getCursorType(cls));
+  int standard = hl_starts_with(tname, "std::");
+  free(tname);
+  /* The element built from an lvalue (const T& or, through a forwarding
+   * reference, T&) of the element's own class is a copy. */
+  CXType lc = clang_getCanonicalType(last);
+  if (!copier || !standard || lc.kind != CXType_LValueReference) return NULL;
+  CXType elem = clang_getPointeeType(lc);
+  w = hl_ctx_wrapper_of_type(ctx, elem);
+  if (!w || !hl_same_class(clang_Type_getTemplateArgumentAsType(clang_getCursorType(cls), 0), elem)) return NULL;
+  *kind = COPY_CONTAINER;
+  *src = clang_Cursor_getArgument(c, (unsigned)nargs - 1);
+  return w;
+}
+
+static unsigned offset_of(CXSourceLocation l) {
+  unsigned off;
+  clang_getFileLocation(l, NULL, NULL, NULL, &off);
+  return off;
+}
+
+/* The statement holding the cursor being visited, when it sits directly in
+ * the block that declares d (for a parameter: its function's body), with
+ * no loop or lambda in between (for a capture, the lambda's creation
+ * counts); else a null cursor. */
+static CXCursor straight_stmt(const hl_ctx *ctx, CXCursor self, CXCursor d, int capture) {
+  CXCursor below = self;
+  for (size_t k = 0; !clang_Cursor_isNull(hl_ctx_ancestor(ctx, k)); k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    enum CXCursorKind ak = clang_getCursorKind(a);
+    if (capture && ak == CXCursor_LambdaExpr) {
+      /* A capture is made where the lambda is created. */
+      capture = 0;
+      below = a;
+      continue;
+    }
+    if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_DoStmt ||
+        ak == CXCursor_CXXForRangeStmt || ak == CXCursor_LambdaExpr || hl_is_function_like(ak))
+      return clang_getNullCursor();
+    if (ak != CXCursor_CompoundStmt) {
+      below = a;
+      continue;
+    }
+    if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
+      CXCursor fn = hl_ctx_ancestor(ctx, k + 1);
+      return hl_is_function_like(clang_getCursorKind(fn)) && clang_getCursorKind(fn) != CXCursor_LambdaExpr &&
+                     clang_equalCursors(clang_getCanonicalCursor(fn),
+                                        clang_getCanonicalCursor(clang_getCursorSemanticParent(d)))
+                 ? below
+                 : clang_getNullCursor();
+    }
+    /* d is declared in this block: a block nested in it would hide d from
+     * the copy, one around it is outside its extent. */
+    unsigned at = offset_of(clang_getCursorLocation(d));
+    CXSourceRange r = clang_getCursorExtent(a);
+    if (at < offset_of(clang_getRangeStart(r)) || at > offset_of(clang_getRangeEnd(r))) return clang_getNullCursor();
+    return below;
+  }
+  return clang_getNullCursor();
+}
+
+typedef struct capture_find {
+  CXCursor d;
+  int found;
+} capture_find;
+
+static enum CXChildVisitResult by_copy(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  capture_find *F = data;
+  CXCursor e = hl_strip(c);
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+      clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)), F->d))
+    F->found = 1;
+  return F->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the lambda captures d by copy: each capture by copy ([x], [y = x],
+ * or what [=] takes) is an expression among its children. */
+static int captures_by_copy(CXCursor lambda, CXCursor d) {
+  capture_find F = {clang_getCanonicalCursor(d), 0};
+  clang_visitChildren(lambda, by_copy, &F);
+  return F.found;
+}
+
+/* How the reference being visited reaches d: directly (0); from the body
+ * of a lambda holding d by reference (1), a closure that may run after any
+ * later statement; or only from bodies of lambdas holding their own copy of
+ * d (2), which do not read d itself. A capture's own expression belongs to
+ * the scope that creates the lambda. */
+static int lambda_access(const hl_ctx *ctx, CXCursor self, CXCursor d) {
+  unsigned at = offset_of(clang_getCursorLocation(d));
+  size_t top = 0;
+  CXCursor capturing = hl_ctx_opaque_ancestor(ctx, &top, self, NULL);
+  int r = 0;
+  for (size_t k = 0; !clang_Cursor_isNull(hl_ctx_ancestor(ctx, k)); k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    if (clang_getCursorKind(a) != CXCursor_LambdaExpr || (k == top && clang_equalCursors(a, capturing))) continue;
+    CXSourceRange rg = clang_getCursorExtent(a);
+    if (at >= offset_of(clang_getRangeStart(rg)) && at <= offset_of(clang_getRangeEnd(rg))) continue;
+    if (!captures_by_copy(a, d)) return 1;
+    r = 2;
+  }
+  return r;
+}
+
+/* [x] (1), [y = x] (2), or an implicit capture by [=] (0): read off the
+ * tokens around the copied name. */
+static int capture_form(const hl_ctx *ctx, CXCursor ref) {
+  CXSourceRange r = clang_getCursorExtent(ref);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(hl_ctx_tu(ctx), r, &toks, &n);
+  int form = 0;
+  if (n == 1) {
+    char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(ref)));
+    char *t = hl_cxstring_take(clang_getTokenSpelling(hl_ctx_tu(ctx), toks[0]));
+    if (!strcmp(name, t)) {
+      /* The token before it: '[' or ',' starts a simple capture, '=' ends
+       * an init-capture's name. */
+      CXFile file;
+      unsigned off;
+      clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, &off);
+      size_t size;
+      const char *text = clang_getFileContents(hl_ctx_tu(ctx), file, &size);
+      while (text && off > 0 && (text[off - 1] == ' ' || text[off - 1] == '\t' || text[off - 1] == '\n')) off--;
+      if (text && off > 0) form = text[off - 1] == '=' ? 2 : (text[off - 1] == '[' || text[off - 1] == ',') ? 1 : 0;
+    }
+    free(name);
+    free(t);
+  }
+  clang_disposeTokens(hl_ctx_tu(ctx), toks, n);
+  return form;
+}
+
+static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w, CXCursor at, CXCursor src_ref,
+                     int from, int in_loop) {
+  copy_site c;
+  memset(&c, 0, sizeof c);
+  c.kind = kind;
+  c.from = from;
+  c.src = src_ref;
+  c.in_loop = in_loop;
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(src_ref), &c.loc)) return;
+  char *canon = hl_type_spelling(clang_getCanonicalType(hl_unref(clang_getCursorType(src_ref))));
+  const char *args = strchr(canon, '<');
+  c.wrapper_spelling = hl_xasprintf("%s%s", w->name, args ? args : "");
+  free(canon);
+  CXSourceRange r = clang_getCursorExtent(src_ref);
+  c.begin = offset_of(clang_getRangeStart(r));
+  c.end = offset_of(clang_getRangeEnd(r));
+  CXCursor d = S->decls[from].cursor;
+  c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor() : straight_stmt(ctx, at, d, kind == COPY_CAPTURE);
+  if (kind == COPY_CAPTURE) c.capture_form = capture_form(ctx, src_ref);
+  c.callee = clang_getNullCursor();
+  if (kind == COPY_CONSTRUCT) {
+    /* A by-value argument: the callee might take a const reference instead. */
+    size_t k = 0;
+    CXCursor below;
+    CXCursor call = hl_ctx_opaque_ancestor(ctx, &k, at, &below);
+    int n = clang_getCursorKind(call) == CXCursor_CallExpr ? clang_Cursor_getNumArguments(call) : 0;
+    for (int i = 0; i < n; i++)
+      if (clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), below)) {
+        c.callee = clang_getCanonicalCursor(clang_getCursorReferenced(call));
+        c.param = i;
+      }
+  }
+  HL_PUSH(S->copies, S->ncopies, S->capcopies, c);
+}
+
+/* Whether the lambda around the capture being visited is created in a loop
+ * body (its own body runs when it is called, not per iteration). */
+static int lambda_in_loop(const hl_ctx *ctx) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(a)) return 0;
+    if (clang_getCursorKind(a) == CXCursor_LambdaExpr) return !clang_Cursor_isNull(hl_loop_above(ctx, k + 1, a));
+  }
+}
+
+/* A reference to a tracked declaration that is not a copy or an assigned
+ * left-hand side: harmless when it only reads (the wrapper called or
+ * tested, a const member, bound to a const reference parameter); anything
+ * else may change or empty the target, and taints it. */
+static int only_reads(const hl_ctx *ctx, CXCursor ref) {
+  size_t k = 0;
+  CXCursor below;
+  CXCursor a = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
+  enum CXCursorKind ak = clang_getCursorKind(a);
+  if (ak == CXCursor_MemberRefExpr || ak == CXCursor_CallExpr) {
+    CXCursor fn = clang_getCursorReferenced(a);
+    enum CXCursorKind fk = clang_getCursorKind(fn);
+    if (fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) {
+      /* The object of a member call: a.f(), a(), if (a). */
+      int object = ak == CXCursor_MemberRefExpr || clang_equalCursors(hl_first_child(a), below);
+      if (object && hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))
+        return clang_CXXMethod_isConst(fn);
+    }
+    if (ak == CXCursor_CallExpr) {
+      CXType fty = clang_getCursorType(fn);
+      int n = clang_Cursor_getNumArguments(a), np = clang_getNumArgTypes(fty);
+      for (int i = 0; i < n && i < np; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(a, (unsigned)i), below))
+          return is_const_lvalue_ref_to(clang_getArgType(fty, (unsigned)i), clang_getCursorType(ref));
+    }
+  }
+  return 0;
+}
+
+/* A function named but not called (its address taken, bound to a
+ * reference): calls through it are not seen, so neither are all the
+ * values of its parameters. */
+static void escaped_function(const hl_ctx *ctx, state *S, CXCursor fn) {
+  CXCursor def = clang_getCursorDefinition(fn);
+  int n = clang_Cursor_isNull(def) ? 0 : clang_Cursor_getNumArguments(def);
+  for (int i = 0; i < n; i++) {
+    CXCursor p = clang_Cursor_getArgument(def, (unsigned)i);
+    if (trackable(ctx, p)) add_write(S, decl_index(S, p), -1, -1, clang_getNullCursor());
+  }
+}
+
+typedef struct fields {
+  const hl_ctx *ctx;
+  state *S;
+} fields;
+
+static enum CXVisitorResult unknown_field(CXCursor f, CXClientData d) {
+  fields *F = d;
+  if (trackable(F->ctx, f)) add_write(F->S, decl_index(F->S, f), -1, -1, clang_getNullCursor());
+  return CXVisit_Continue;
+}
+
+/* A class's members initialized by a braced list (aggregate
+ * initialization): values heaplint does not follow. */
+static void aggregate_writes(const hl_ctx *ctx, state *S, CXCursor list) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(list));
+  if (t.kind != CXType_Record || hl_ctx_wrapper_of_type(ctx, t)) return;
+  fields F = {ctx, S};
+  clang_Type_visitFields(t, unknown_field, &F);
+}
+
+static void visit(hl_ctx *ctx, void *st, CXCursor c) {
+  state *S = st;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  expect_writes(ctx, S, c);
+  if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor) {
+    int n = clang_Cursor_getNumArguments(c), any = 0;
+    for (int i = 0; i < n && !any; i++) any = trackable(ctx, clang_Cursor_getArgument(c, (unsigned)i));
+    if (any) HL_PUSH(S->functions, S->nfunctions, S->capfunctions, c);
+    return;
+  }
+  if (k == CXCursor_CallExpr) {
+    judged_store s;
+    memset(&s, 0, sizeof s);
+    if (hl_sbo_match(ctx, c, &s.site)) {
+      int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
+      int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
+      if (target < 0) {
+        hl_sbo_site_free(&s.site);
+      } else {
+        HL_PUSH(S->stores, S->nstores, S->capstores, s);
+        if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
+        else add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+      }
+    }
+    copy_kind kind;
+    CXCursor src, ref;
+    const hl_wrapper *wr = copy_call(ctx, c, &kind, &src);
+    int from = wr ? named_decl(ctx, S, src, &ref) : -1;
+    if (from >= 0) {
+      sanction(S, ref);
+      S->decls[from].not_only_read = 1;
+      add_copy(ctx, S, kind, wr, c, ref, from, !clang_Cursor_isNull(hl_loop_around(ctx, c)));
+      int into = kind == COPY_ASSIGN ? assigned(ctx, S, c) : -1;
+      int w = kind == COPY_CONSTRUCT ? claim(ctx, S, c) : -1;
+      if (w >= 0) S->writes[w].copy = (int)S->ncopies - 1;
+      else if (into >= 0 && into != from) add_write(S, into, -1, (int)S->ncopies - 1, clang_getNullCursor());
+      else if (into >= 0) S->decls[into].tainted = 1;
+    } else if (wr && kind == COPY_ASSIGN) {
+      /* An assignment from an unknown wrapper. */
+      int into = assigned(ctx, S, c);
+      if (into >= 0) add_write(S, into, -1, -1, clang_getNullCursor());
+    }
+    return;
+  }
+  if (k == CXCursor_InitListExpr) {
+    aggregate_writes(ctx, S, c);
+    return;
+  }
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return;
+  CXCursor d = clang_getCursorReferenced(c);
+  enum CXCursorKind dk = clang_getCursorKind(d);
+  if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod) {
+    size_t depth = 0;
+    CXCursor a = hl_ctx_opaque_ancestor(ctx, &depth, c, NULL);
+    if (clang_getCursorKind(a) != CXCursor_CallExpr || !clang_equalCursors(clang_getCursorReferenced(a), d)) {
+      escaped_function(ctx, S, d);
+      HL_PUSH(S->escaped, S->nescaped, S->capescaped, clang_getCanonicalCursor(d));
+    }
+    return;
+  }
+  if (!trackable(ctx, d)) return;
+  int i = decl_index(S, d);
+  use_ref r = {i, offset_of(clang_getCursorLocation(c)), lambda_access(ctx, c, d), c};
+  HL_PUSH(S->refs, S->nrefs, S->caprefs, r);
+  if (take_sanctioned(S, c)) return;
+  size_t depth = 0;
+  CXCursor a = hl_ctx_opaque_ancestor(ctx, &depth, c, NULL);
+  if (clang_getCursorKind(a) == CXCursor_LambdaExpr) {
+    /* Captured by copy ([x], [y = x], [=]); a capture by reference is no
+     * expression of its own. */
+    S->decls[i].not_only_read = 1;
+    add_copy(ctx, S, COPY_CAPTURE, hl_ctx_wrapper_of_type(ctx, clang_getCursorType(d)), c, c, i, lambda_in_loop(ctx));
+    return;
+  }
+  if (!only_reads(ctx, c)) S->decls[i].tainted = S->decls[i].not_only_read = 1;
+}
+
+/* ---- after the walk ---- */
+
+/* The allocating store whose target d holds whatever path its value took,
+ * or -1: d is untainted, a local has an initializer, and each of its
+ * writes is an allocating store or a copy of a declaration with one. */
+static int known(state *S, int d) {
+  tracked *D = &S->decls[d];
+  if (D->state == 2) return D->origin;
+  if (D->state == 1) return -1; /* a cycle of copies: no store starts it */
+  D->state = 1;
+  int ok = !D->tainted && (clang_getCursorKind(D->cursor) != CXCursor_VarDecl || D->has_init);
+  int origin = -1, any = 0;
+  for (size_t i = 0; i < S->nwrites && ok; i++) {
+    const value_write *w = &S->writes[i];
+    if (w->decl != d) continue;
+    any = 1;
+    int o = w->store >= 0 && S->stores[w->store].verdict.allocates == HL_YES ? w->store
+            : w->copy >= 0                                                   ? known(S, S->copies[w->copy].from)
+                                                                             : -1;
+    if (o < 0) ok = 0;
+    else if (origin < 0) origin = o;
+  }
+  D = &S->decls[d];
+  D->state = 2;
+  D->origin = ok && any ? origin : -1;
+  return D->origin;
+}
+
+/* The copy is the variable's last use, in straight-line code: nothing
+ * refers to it later, nor elsewhere in the copy's statement, nor from a
+ * lambda (which may run later). Then std::move loses nothing. */
+static int last_use(const state *S, const copy_site *c) {
+  if (clang_Cursor_isNull(c->stmt) || (c->kind == COPY_CAPTURE && c->capture_form == 0)) return 0;
+  CXCursor d = S->decls[c->from].cursor;
+  if (clang_isConstQualifiedType(clang_getCursorType(d))) return 0;
+  unsigned stmt_begin = offset_of(clang_getRangeStart(clang_getCursorExtent(c->stmt)));
+  for (size_t i = 0; i < S->nrefs; i++) {
+    const use_ref *r = &S->refs[i];
+    if (r->decl != c->from || clang_equalCursors(r->src, c->src)) continue;
+    if (r->in_lambda == 1 || (r->in_lambda == 0 && r->offset >= stmt_begin)) return 0;
+  }
+  return 1;
+}
+
+/* An edit replacing length bytes at l by text. Returns -1 when that is not
+ * plain file text (a macro). */
+static int edit_at_loc(hl_ctx *ctx, CXSourceLocation l, unsigned length, const char *text, hl_edit *e) {
+  CXFile file, spelled;
+  unsigned line, col, off, soff;
+  clang_getFileLocation(l, &file, &line, &col, &off);
+  clang_getSpellingLocation(l, &spelled, NULL, NULL, &soff);
+  size_t size;
+  const char *contents = file ? clang_getFileContents(hl_ctx_tu(ctx), file, &size) : NULL;
+  if (!contents || !clang_File_isEqual(file, spelled) || off != soff || off + length > size) return -1;
+  memset(e, 0, sizeof *e);
+  e->file = hl_file_abspath(file, hl_ctx_job(ctx)->directory);
+  e->offset = off;
+  e->length = length;
+  e->line = line;
+  e->col = col;
+  e->text = hl_xstrdup(text);
+  e->file_hash = hl_fnv1a(contents, size);
+  return 0;
+}
+
+/* The same at the start (or, with at_end, the end) of c's extent. */
+static int edit_at(hl_ctx *ctx, CXCursor c, int at_end, unsigned length, const char *text, hl_edit *e) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  return edit_at_loc(ctx, at_end ? clang_getRangeEnd(r) : clang_getRangeStart(r), length, text, e);
+}
+
+/* The std::move fix of a copy at a last use, as edits on f and a note. */
+static void move_fix(hl_ctx *ctx, const state *S, const copy_site *c, hl_finding *f) {
+  char *name = hl_cxstring_take(clang_getCursorSpelling(S->decls[c->from].cursor));
+  hl_edit e[2];
+  int n = 0, ok;
+  if (c->kind == COPY_CAPTURE && c->capture_form == 1) {
+    char *t = hl_xasprintf("%s = std::move(%s)", name, name);
+    ok = !edit_at(ctx, c->src, 0, c->end - c->begin, t, &e[n++]);
+    free(t);
+  } else {
+    ok = !edit_at(ctx, c->src, 0, 0, "std::move(", &e[n++]);
+    if (ok) ok = !edit_at(ctx, c->src, 1, 0, ")", &e[n++]);
+  }
+  if (ok) {
+    for (int i = 0; i < n; i++) hl_finding_edit(f, &e[i]);
+    hl_edit inc;
+    if (!hl_rewrite_include(ctx, e[0].file, "utility", &inc)) {
+      hl_finding_edit(f, &inc);
+      hl_edit_free(&inc);
+    }
+    char *m = c->kind == COPY_CAPTURE
+                  ? hl_xasprintf("fix: this is the last use of '%s': capture it by moving (%s = std::move(%s)), which "
+                                 "hands its target over without allocating",
+                                 name, name, name)
+                  : hl_xasprintf("fix: this is the last use of '%s': std::move(%s) hands its target over without "
+                                 "allocating",
+                                 name, name);
+    hl_finding_note(f, &c->loc, m);
+    free(m);
+  }
+  for (int i = 0; i < n; i++) hl_edit_free(&e[i]);
+  free(name);
+}
+
+/* The callee of a by-value argument, when it only reads the parameter
+ * (calls it, tests it, reads it through const members and const
+ * references): a const reference would do, and no copy would be made.
+ * Returns its definition's parameter, or a null cursor. */
+static CXCursor read_only_param(const state *S, const copy_site *c) {
+  CXCursor none = clang_getNullCursor();
+  if (clang_Cursor_isNull(c->callee)) return none;
+  CXCursor def = clang_getCursorDefinition(c->callee);
+  enum CXCursorKind k = clang_getCursorKind(def);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor) return none;
+  if (hl_is_function_template_specialization(def) || (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(def)))
+    return none;
+  if (c->param >= clang_Cursor_getNumArguments(def)) return none;
+  CXCursor p = clang_getCanonicalCursor(clang_Cursor_getArgument(def, (unsigned)c->param));
+  for (size_t i = 0; i < S->ndecls; i++)
+    if (clang_equalCursors(S->decls[i].cursor, p) && S->decls[i].not_only_read) return none;
+  return p;
+}
+
+/* Why the parameter's declarations cannot all be rewritten, or NULL. */
+static const char *const_ref_blocked(const state *S, const copy_site *c) {
+  for (size_t i = 0; i < S->nescaped; i++)
+    if (clang_equalCursors(S->escaped[i], c->callee)) return "the function's address is taken";
+  for (size_t i = 0; i < S->nfunctions; i++) {
+    CXCursor f = S->functions[i];
+    if (!clang_equalCursors(clang_getCanonicalCursor(f), c->callee)) continue;
+    CXCursor p = clang_Cursor_getArgument(f, (unsigned)c->param);
+    char *name = hl_cxstring_take(clang_getCursorSpelling(p));
+    int unnamed = !name[0];
+    free(name);
+    if (unnamed) return "a declaration leaves the parameter unnamed";
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(f))) return "it is declared in a system header";
+  }
+  return NULL;
+}
+
+/* The const& fix: each declaration's parameter "T x" becomes "const T &x". */
+static int const_ref_edits(hl_ctx *ctx, const state *S, const copy_site *c, hl_finding *f) {
+  hl_edit *e = NULL;
+  size_t n = 0, cap = 0;
+  int ok = 1;
+  for (size_t i = 0; i < S->nfunctions && ok; i++) {
+    CXCursor fn = S->functions[i];
+    if (!clang_equalCursors(clang_getCanonicalCursor(fn), c->callee)) continue;
+    CXCursor p = clang_Cursor_getArgument(fn, (unsigned)c->param);
+    hl_edit ed;
+    if (!clang_isConstQualifiedType(clang_getCursorType(p))) {
+      ok = !edit_at(ctx, p, 0, 0, "const ", &ed);
+      if (ok) HL_PUSH(e, n, cap, ed);
+    }
+    /* '&' goes right before the name, where the cursor is. */
+    if (ok) ok = !edit_at_loc(ctx, clang_getCursorLocation(p), 0, "&", &ed);
+    if (ok) HL_PUSH(e, n, cap, ed);
+  }
+  if (ok)
+    for (size_t i = 0; i < n; i++) hl_finding_edit(f, &e[i]);
+  for (size_t i = 0; i < n; i++) hl_edit_free(&e[i]);
+  free(e);
+  return ok;
+}
+
+static const hl_sbo_wording *wording_of(const hl_wrapper *w) {
+  if (!strcmp(w->rule, "function-sbo")) return &hl_function_sbo_wording;
+  if (!strcmp(w->rule, "any-sbo")) return &hl_any_sbo_wording;
+  return NULL;
+}
+
+static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged_store *o) {
+  const hl_sbo_site *s = &o->site;
+  const hl_sbo_wording *wd = wording_of(s->wrapper);
+  char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
+  const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
+  char *m = hl_xasprintf("copying this %s allocates again%s: its target (a %s, %ld bytes) is stored on the heap by %s",
+                         c->wrapper_spelling, c->in_loop ? " on every iteration of the enclosing loop" : "", noun,
+                         o->verdict.size, lib);
+  hl_finding *f = hl_finding_new("function-copy", HL_SEV_WARNING, &c->loc, m);
+  free(m);
+  hl_sb b = {0};
+  hl_sb_printf(&b, "its target is stored here: ");
+  hl_sbo_reasons(ctx, s, &o->verdict, &b);
+  hl_finding_note(f, &s->loc, hl_sb_str(&b));
+  hl_sb_free(&b);
+  CXCursor p = read_only_param(S, c);
+  if (!clang_Cursor_isNull(p)) {
+    const char *blocked = const_ref_blocked(S, c);
+    char *fn = hl_cxstring_take(clang_getCursorSpelling(c->callee));
+    char *pname = hl_cxstring_take(clang_getCursorSpelling(p));
+    char *type = hl_type_spelling(clang_getCursorType(p));
+    int edited = !blocked && const_ref_edits(ctx, S, c, f);
+    char *note = hl_xasprintf("%s%s() only reads '%s': take it by const reference (const %s &%s) and no copy is made%s%s",
+                              edited ? "fix: " : "", fn, pname, hl_starts_with(type, "const ") ? type + 6 : type, pname,
+                              edited || !blocked ? "" : "; not rewritten automatically: ",
+                              edited || !blocked ? "" : blocked);
+    hl_finding_note(f, &c->loc, note);
+    free(note);
+    free(type);
+    free(pname);
+    free(fn);
+    if (!edited && last_use(S, c)) move_fix(ctx, S, c, f);
+  } else if (last_use(S, c)) {
+    move_fix(ctx, S, c, f);
+  }
+  hl_ctx_report(ctx, f);
+  free(noun);
+}
+
+static void *begin(hl_ctx *ctx, const hl_rule *self) {
+  (void)self;
+  (void)ctx;
+  return hl_xcalloc(1, sizeof(state));
+}
+
+static void prepare(hl_ctx *ctx, void *st) {
+  state *S = st;
+  /* Only what the layout and the class structure cannot settle asks the
+   * compiler, in the batch of every rule's questions. */
+  for (size_t i = 0; i < S->nstores; i++) {
+    hl_sbo_verdict v;
+    hl_sbo_judge(ctx, &S->stores[i].site, 0, &v);
+    if (v.allocates == HL_UNKNOWN) {
+      hl_traits_free(&v.traits);
+      hl_sbo_judge(ctx, &S->stores[i].site, 1, &v);
+    }
+    hl_traits_free(&v.traits);
+  }
+}
+
+static void end(hl_ctx *ctx, void *st) {
+  state *S = st;
+  for (size_t i = 0; i < S->nstores; i++) hl_sbo_judge(ctx, &S->stores[i].site, 0, &S->stores[i].verdict);
+  for (size_t i = 0; i < S->ncopies; i++) {
+    int o = known(S, S->copies[i].from);
+    if (o >= 0) report(ctx, S, &S->copies[i], &S->stores[o]);
+  }
+  for (size_t i = 0; i < S->nstores; i++) {
+    hl_traits_free(&S->stores[i].verdict.traits);
+    hl_sbo_site_free(&S->stores[i].site);
+  }
+  for (size_t i = 0; i < S->ncopies; i++) {
+    free(S->copies[i].wrapper_spelling);
+    hl_loc_free(&S->copies[i].loc);
+  }
+  free(S->decls);
+  free(S->writes);
+  free(S->stores);
+  free(S->copies);
+  free(S->refs);
+  free(S->sanctioned);
+  free(S->functions);
+  free(S->escaped);
+  free(S);
+}
+
+const hl_rule hl_rule_function_copy = {
+    "function-copy",
+    NULL,
+    begin, visit, prepare, end,
+};

@@ -1,0 +1,386 @@
+#include "rules/sbo/templates.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/sbo/captures.h"
+#include "rules/sbo/match.h"
+#include "util/util.h"
+
+/* The wrapper of type t, also when t depends on the template
+ * (std::function<Sig>: clang declares it by the class template itself). */
+static const hl_wrapper *wrapper_of(hl_ctx *ctx, CXType t) {
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, t);
+  if (w || t.kind == CXType_Invalid) return w;
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_getCursorKind(decl) != CXCursor_ClassTemplate) return NULL;
+  char *name = hl_decl_name(decl);
+  size_t n;
+  const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
+  for (size_t i = 0; i < n && !w; i++)
+    if (!strcmp(all[i]->name, name)) w = all[i];
+  free(name);
+  return w;
+}
+
+/* Whether the expression's type depends on a template parameter. */
+static int is_dependent(CXCursor e) {
+  return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
+}
+
+/* The overload set an unresolved call names (take(x), std::move(x) with a
+ * dependent x), or a null cursor. */
+static CXCursor overload_set(CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
+  if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr && clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+    return clang_getNullCursor();
+  CXCursor last = hl_last_child(callee);
+  return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
+}
+
+/* Whether every candidate of the overload set is the function qualified. */
+static int names_only(CXCursor set, const char *qualified) {
+  unsigned n = clang_getNumOverloadedDecls(set);
+  for (unsigned i = 0; i < n; i++) {
+    char *name = hl_decl_name(clang_getOverloadedDecl(set, i));
+    int same = !strcmp(name, qualified);
+    free(name);
+    if (!same) return 0;
+  }
+  return n > 0;
+}
+
+/* Whether the call is to the function qualified, resolved or not. */
+static int calls(CXCursor call, const char *qualified) {
+  if (clang_getCursorKind(call) != CXCursor_CallExpr) return 0;
+  CXCursor set = overload_set(call);
+  if (!clang_Cursor_isNull(set)) return names_only(set, qualified);
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) return 0;
+  char *name = hl_decl_name(fn);
+  int r = !strcmp(name, qualified);
+  free(name);
+  return r;
+}
+
+/* Through parentheses, implicit conversions, std::move and std::forward. */
+static CXCursor strip_moves(CXCursor e) {
+  for (int depth = 0; depth < 16; depth++) {
+    e = hl_strip(e);
+    if (clang_Cursor_getNumArguments(e) != 1 || (!calls(e, "std::move") && !calls(e, "std::forward"))) return e;
+    e = clang_Cursor_getArgument(e, 0);
+  }
+  return e;
+}
+
+/* What a local variable was initialized with, when e names one. */
+static CXCursor through_local(CXCursor e) {
+  if (clang_getCursorKind(e) != CXCursor_DeclRefExpr) return e;
+  CXCursor var = clang_getCursorReferenced(e);
+  if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+      !hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(var))))
+    return e;
+  CXCursor init = hl_last_child(var);
+  return clang_isExpression(clang_getCursorKind(init)) ? strip_moves(init) : e;
+}
+
+/* std::bind(&C::f, this, k) inside a class template: a member pointer (two
+ * words on the Itanium C++ ABI whatever the class), a pointer, and values
+ * of non-dependent types. Its layout is the same in every instantiation,
+ * so one instantiation's answer is the template's. */
+static int bind_independent(const hl_ctx *ctx, CXCursor e) {
+  e = through_local(strip_moves(e));
+  if (!calls(e, "std::bind") || strstr(hl_ctx_triple(ctx), "windows")) return 0;
+  int n = clang_Cursor_getNumArguments(e);
+  for (int i = 0; i < n; i++) {
+    CXCursor a = hl_strip(clang_Cursor_getArgument(e, (unsigned)i));
+    enum CXCursorKind k = clang_getCursorKind(a);
+    if (k == CXCursor_CXXThisExpr || !is_dependent(a)) continue;
+    if (k == CXCursor_UnaryOperator) {
+      CXCursor m = hl_strip(hl_first_child(a));
+      CXCursor d = clang_getCursorKind(m) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(m) : m;
+      if (clang_getCursorKind(d) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(d) > 0)
+        d = clang_getOverloadedDecl(d, 0);
+      if (clang_getCursorKind(d) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(d)) continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+/* A lambda inside a template whose captures' types do not depend on the
+ * template's parameters ([=] copying non-dependent variables, this): its
+ * layout is the same in every instantiation, though clang lays out a
+ * default capture only per instantiation. */
+typedef struct dep_walk {
+  CXSourceRange range;
+  int dependent;
+} dep_walk;
+
+static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  dep_walk *w = d;
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
+  CXCursor decl = clang_getCursorReferenced(c);
+  enum CXCursorKind dk = clang_getCursorKind(decl);
+  unsigned off, begin, end;
+  clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL, &off);
+  clang_getFileLocation(clang_getRangeStart(w->range), NULL, NULL, NULL, &begin);
+  clang_getFileLocation(clang_getRangeEnd(w->range), NULL, NULL, NULL, &end);
+  if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && (off < begin || off > end) &&
+      hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) &&
+      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+    w->dependent = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static int lambda_independent(CXCursor e) {
+  e = through_local(strip_moves(e));
+  if (clang_getCursorKind(e) != CXCursor_LambdaExpr) return 0;
+  dep_walk w = {clang_getCursorExtent(e), 0};
+  clang_visitChildren(e, find_dependent_capture, &w);
+  return !w.dependent;
+}
+
+/* A store inside a template of a value whose type depends on the template
+ * (expr): a lambda whose captures all have a layout is laid out from them
+ * and judged here, once; anything else is judged per instantiation by a
+ * probe (hl_sbo_prepare), and is counted as not decided when none answers. */
+typedef struct sites {
+  hl_sbo_site *v;
+  size_t n, cap;
+} sites;
+
+static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper *w, CXType wtype, CXCursor expr,
+                     CXCursor call, hl_store_kind kind) {
+  hl_sbo_site s;
+  CXCursor lambda = through_local(strip_moves(expr));
+  long size, align;
+  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align)) {
+    if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(lambda), expr, expr)) return;
+    s.size = size;
+    s.align = align;
+    s.lambda = lambda;
+  } else {
+    if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(expr), expr, expr)) return;
+    s.dependent = 1;
+    s.independent = bind_independent(ctx, expr) || lambda_independent(expr);
+  }
+  s.call = call;
+  s.store_kind = kind;
+  HL_PUSH(out->v, out->n, out->cap, s);
+}
+
+/* A wrapper variable or member initialized inside a template. */
+static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
+  CXType wtype = clang_getCursorType(var);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (!w) return;
+  CXCursor init = hl_last_child(var);
+  if (!clang_isExpression(clang_getCursorKind(init)) || !is_dependent(init)) return;
+  deferred(ctx, out, var, w, wtype, init, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+/* wrapper = value, with a value whose type depends on the template. */
+static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
+  char *spelling = hl_cxstring_take(clang_getCursorSpelling(op));
+  int assign = !strcmp(spelling, "=");
+  free(spelling);
+  if (!assign) return;
+  CXCursor lhs = hl_first_child(op), rhs = hl_last_child(op);
+  CXType wtype = clang_getCursorType(lhs);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (w && is_dependent(rhs)) deferred(ctx, out, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
+}
+
+typedef struct expr_children {
+  CXCursor last;
+  int n;
+} expr_children;
+
+static enum CXChildVisitResult count_expr(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  expr_children *e = d;
+  if (clang_isExpression(clang_getCursorKind(c))) {
+    e->last = c;
+    e->n++;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* The last token of c's extent (a member's name, which libclang leaves
+ * unspelled when the object's type is dependent). */
+static char *last_token(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char *r = n ? hl_cxstring_take(clang_getTokenSpelling(tu, toks[n - 1])) : hl_xstrdup("");
+  clang_disposeTokens(tu, toks, n);
+  return r;
+}
+
+static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
+
+/* v.push_back(x) / v.emplace_back(x) where v's type itself depends on the
+ * template (std::vector<std::function<Sig>>): no overload set yet, but the
+ * container and its wrapper element are known. */
+static void dependent_container(hl_ctx *ctx, sites *out, CXCursor call) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || clang_Cursor_getNumArguments(call) != 1) return;
+  CXCursor arg = clang_Cursor_getArgument(call, 0);
+  CXCursor object = hl_first_child(callee);
+  if (clang_Cursor_isNull(object) || !is_dependent(arg)) return;
+  char *name = last_token(callee);
+  int stores = !strcmp(name, "push_back") || !strcmp(name, "emplace_back") || !strcmp(name, "push_front") ||
+               !strcmp(name, "emplace_front");
+  free(name);
+  if (!stores) return;
+  CXType ct = clang_getCanonicalType(hl_unref(clang_getCursorType(object)));
+  CXCursor decl = clang_getTypeDeclaration(ct);
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  char *cname = hl_decl_name(clang_Cursor_isNull(tmpl) ? decl : tmpl);
+  int known = 0;
+  for (size_t k = 0; k < sizeof sequences / sizeof *sequences; k++) known |= !strcmp(cname, sequences[k]);
+  free(cname);
+  if (!known || clang_Type_getNumTemplateArguments(ct) < 1) return;
+  /* The element as the code spells it (std::function<Sig>), when it can. */
+  CXType wtype = clang_Type_getTemplateArgumentAsType(hl_unref(clang_getCursorType(object)), 0);
+  if (wtype.kind == CXType_Invalid) wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+/* Constructor member initializers of a class template: cb(x) with a
+ * dependent x (libclang lists the member, then its initializer). */
+typedef struct inits {
+  CXCursor v[64];
+  size_t n;
+} inits;
+
+static enum CXChildVisitResult list_inits(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  inits *I = d;
+  if (I->n < 64) I->v[I->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
+  inits I;
+  I.n = 0;
+  clang_visitChildren(ctor, list_inits, &I);
+  for (size_t i = 0; i + 1 < I.n; i++) {
+    if (clang_getCursorKind(I.v[i]) != CXCursor_MemberRef) continue;
+    CXType wtype = clang_getCursorType(clang_getCursorReferenced(I.v[i]));
+    const hl_wrapper *w = wrapper_of(ctx, wtype);
+    CXCursor init = I.v[i + 1];
+    if (!w || !clang_isExpression(clang_getCursorKind(init))) continue;
+    /* cb(x): the parenthesized list of one value. */
+    expr_children e = {clang_getNullCursor(), 0};
+    if (clang_getCursorKind(init) == CXCursor_UnexposedExpr) clang_visitChildren(init, count_expr, &e);
+    CXCursor value = e.n == 1 ? e.last : init;
+    if (is_dependent(value)) deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
+
+/* std::function<void()>(x) with a dependent x: the wrapper is built from x
+ * once the template is instantiated (libclang shows the unresolved
+ * construction as a call to nothing, of the wrapper's type). */
+static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
+  if (!clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
+  CXType wtype = clang_getCursorType(call);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (!w) return;
+  expr_children e = {clang_getNullCursor(), 0};
+  clang_visitChildren(call, count_expr, &e);
+  if (e.n == 1 && is_dependent(e.last)) deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
+}
+
+
+/* The wrapper a candidate stores its argument i (of nargs) into: a
+ * parameter of the wrapper's type (by value or reference), or a sequence
+ * container's emplace_back/emplace_front of one value into its wrapper
+ * element. */
+static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int nargs, CXType *wtype) {
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk == CXCursor_FunctionDecl || fk == CXCursor_CXXMethod) {
+    CXType fty = clang_getCursorType(fn);
+    if (i >= clang_getNumArgTypes(fty)) return NULL;
+    *wtype = hl_unref(clang_getArgType(fty, (unsigned)i));
+    return wrapper_of(ctx, *wtype);
+  }
+  if (fk != CXCursor_FunctionTemplate || nargs != 1) return NULL;
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  int emplace = !strcmp(name, "emplace_back") || !strcmp(name, "emplace_front");
+  free(name);
+  CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
+  char *cname = hl_template_name(ct);
+  int known = 0;
+  for (size_t k = 0; k < sizeof sequences / sizeof *sequences; k++) known |= !strcmp(cname, sequences[k]);
+  free(cname);
+  if (!emplace || !known) return NULL;
+  *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
+  return wrapper_of(ctx, *wtype);
+}
+
+/* take(x) with a dependent x, where every function take names takes a
+ * wrapper there (or every member v.push_back/emplace_back names stores into
+ * a container of wrappers): the call is resolved only when the template is
+ * instantiated, but whatever it resolves to stores x. */
+static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
+  CXCursor set = overload_set(call);
+  if (clang_Cursor_isNull(set)) {
+    template_construct(ctx, out, call);
+    dependent_container(ctx, out, call);
+    return;
+  }
+  unsigned ncand = clang_getNumOverloadedDecls(set);
+  int nargs = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < nargs; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (!is_dependent(arg)) continue;
+    const hl_wrapper *w = NULL;
+    CXType wtype = {CXType_Invalid, {0, 0}};
+    for (unsigned k = 0; k < ncand; k++) {
+      const hl_wrapper *cw = candidate_store(ctx, clang_getOverloadedDecl(set, k), i, nargs, &wtype);
+      if (!cw || (w && cw != w)) {
+        w = NULL;
+        break;
+      }
+      w = cw;
+    }
+    if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
+
+/* return x; with a dependent x, in a function that returns a wrapper. */
+static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
+  CXCursor value = hl_first_child(ret);
+  if (!clang_isExpression(clang_getCursorKind(value)) || !is_dependent(value)) return;
+  for (size_t k = 0;; k++) {
+    CXCursor fn = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(fn)) return;
+    enum CXCursorKind fk = clang_getCursorKind(fn);
+    if (fk == CXCursor_LambdaExpr) return;
+    if (!hl_is_function_like(fk)) continue;
+    CXType wtype = clang_getCursorResultType(fn);
+    const hl_wrapper *w = wrapper_of(ctx, wtype);
+    if (w) deferred(ctx, out, ret, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+    return;
+  }
+}
+
+size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
+  sites S = {0};
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, &S, c);
+  else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
+  else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
+  else if (k == CXCursor_ReturnStmt) template_return(ctx, &S, c);
+  else if (k == CXCursor_Constructor) template_member_inits(ctx, &S, c);
+  *out = S.v;
+  return S.n;
+}

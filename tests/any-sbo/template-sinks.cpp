@@ -1,0 +1,48 @@
+// A template that stores what its caller hands it into std::any (a sink):
+// judged per instantiation, at the call that made the type concrete, with a
+// note at the store.
+//
+// RUN: %heaplint %s -- %libstdcxx -isystem %probes | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
+// RUN: %heaplint %s -- %libcxx -isystem %probes | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
+//
+// Measured with both libraries against the counting operator new.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %gxx %libstdcxx -O0 -w -isystem %probes %s -o %t/gnu && %t/gnu > %t/gnu.measured
+// RUN: %heaplint -v %s -- %libstdcxx -isystem %probes > %t/gnu.heaplint 2>&1
+// RUN: %groundtruth compare --min-sites 4 any-sinks-libstdc++ %t/gnu.measured %t/gnu.heaplint
+// RUN: %clangxx %libcxx -O0 -w -isystem %probes %s -o %t/llvm && %t/llvm > %t/llvm.measured
+// RUN: %heaplint -v %s -- %libcxx -isystem %probes > %t/llvm.heaplint 2>&1
+// RUN: %groundtruth compare --min-sites 4 any-sinks-libc++ %t/llvm.measured %t/llvm.heaplint
+#include <count_new.hpp>
+
+#include <any>
+#include <cstdio>
+#include <utility>
+
+static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
+#define MEASURE(line, label, ...)                                        \
+  do {                                                                   \
+    unsigned long before_ = hl_count::allocations();                     \
+    __VA_ARGS__;                                                         \
+    site(line, hl_count::allocations() - before_, label);                \
+  } while (0)
+
+std::any slot;
+template <class T> void keep(T v) { slot = std::move(v); }
+template <class T> void keep_local(T v) { std::any a = std::move(v); }
+
+struct Two { long a, b; };
+struct Four { long a, b, c, d; };
+
+int main() {
+  MEASURE(__LINE__, "8 bytes", keep(1L));
+  // GNU: template-sinks.cpp:[[@LINE+2]]:33: warning: std::any stores this value of type 'Two' on the heap: 16 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
+  // GNU: note: stored at {{.*}}template-sinks.cpp:31 as std::any
+  MEASURE(__LINE__, "16 bytes", keep(Two{1, 2}));
+  // GNU: template-sinks.cpp:[[@LINE+3]]:33: warning: std::any stores this value of type 'Four' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
+  // LLVM: template-sinks.cpp:[[@LINE+2]]:33: warning: std::any stores this value of type 'Four' on the heap: 32 bytes (align 8) exceeds libc++'s inline buffer of 24 bytes
+  // LLVM: note: stored at {{.*}}template-sinks.cpp:32 as std::any
+  MEASURE(__LINE__, "32 bytes", keep_local(Four{1, 2, 3, 4}));
+  MEASURE(__LINE__, "4 bytes", keep_local(1));
+  return 0;
+}

@@ -1,0 +1,2 @@
+#include "sinks.h"
+void b(long x) { wrap([x] { (void)x; }); }

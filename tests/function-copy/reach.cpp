@@ -1,0 +1,162 @@
+// Which copies heaplint knows the target of: a local, a by-value parameter
+// of a function only this file can call, a member of a class only this file
+// defines — when every value that reaches it is an allocating construction
+// and nothing may change it in between. Every other copy stays silent.
+//
+// RUN: %heaplint --config-file=%S/Inputs/copies-only.yaml %s -- %libstdcxx | %FileCheck %s --implicit-check-not=warning:
+// RUN: %heaplint --config-file=%S/Inputs/copies-only.yaml %s -- %libcxx | %FileCheck %s --implicit-check-not=warning:
+#include <functional>
+#include <utility>
+
+struct X { void on(int, long); };
+using cb_t = std::function<void(int)>;
+void run(cb_t cb);
+void take_ref(cb_t &cb);
+cb_t make();
+cb_t global;
+
+#define BIG(x) std::bind(&X::on, x, std::placeholders::_1, 7L)
+
+// ---- members ----
+
+// Assigned only allocating targets in this file: its copies are known.
+struct Armed {
+  cb_t m;
+  void arm(X *x) { m = BIG(x); }
+  void rearm(X *x, long k) { m = [x, k, k2 = k, k3 = k](int) { (void)(x + k + k2 + k3); }; }
+  // CHECK: reach.cpp:[[@LINE+1]]:23: warning: copying this std::function<void (int)> allocates again: its target (a std::bind result, 32 bytes)
+  cb_t get() { return m; }
+  // CHECK: reach.cpp:[[@LINE+1]]:21: warning: copying {{.*}} allocates again: its target
+  void pass() { run(m); }
+};
+
+// Also reset to nullptr somewhere: a copy may find it empty.
+struct Reset {
+  cb_t m;
+  void arm(X *x) { m = BIG(x); }
+  void clear() { m = nullptr; }
+  cb_t get() { return m; }
+};
+
+// Also assigned a wrapper heaplint cannot follow.
+struct Unknown {
+  cb_t m;
+  void arm(X *x) { m = BIG(x); }
+  void set(const cb_t &c) { m = c; }
+  cb_t get() { return m; }
+};
+
+// Initialized in a constructor: from an allocating construction, or not.
+struct Built {
+  cb_t m;
+  explicit Built(X *x) : m(BIG(x)) {}
+  // CHECK: reach.cpp:[[@LINE+1]]:23: warning: copying {{.*}} allocates again: its target
+  cb_t get() { return m; }
+};
+struct BuiltFrom {
+  cb_t m;
+  explicit BuiltFrom(cb_t c) : m(std::move(c)) {}
+  cb_t get() { return m; }
+};
+
+// An aggregate: its member is set by braces heaplint does not follow.
+struct Agg {
+  cb_t m;
+  cb_t get() const { return m; }
+};
+Agg agg(X *x) { return Agg{BIG(x)}; }
+
+// ---- parameters ----
+
+namespace {
+// Every call passes an allocating construction: the copy inside is known.
+void keep(cb_t cb) {
+  // CHECK: reach.cpp:[[@LINE+1]]:13: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  cb_t copy(cb);
+  copy(1);
+}
+// One call passes something unknown.
+void keep_some(cb_t cb) { cb_t copy(cb); copy(1); }
+// Its address escapes: calls through the pointer are not seen.
+void keep_ptr(cb_t cb) { cb_t copy(cb); copy(1); }
+}  // namespace
+
+// Any other file may call it with anything.
+void keep_extern(cb_t cb) { cb_t copy(cb); copy(1); }
+
+void (*escape)(cb_t) = keep_ptr;
+
+void params(X *x, cb_t unknown) {
+  keep(BIG(x));
+  cb_t local = BIG(x);
+  // CHECK: reach.cpp:[[@LINE+1]]:8: warning: copying {{.*}} allocates again: its target
+  keep(local);
+  keep_some(BIG(x));
+  keep_some(unknown);
+  keep_ptr(BIG(x));
+  keep_extern(BIG(x));
+  // Copies of a parameter nobody follows: silent.
+  run(unknown);
+}
+
+// ---- locals ----
+
+void locals(X *x, bool c) {
+  // Emptied, moved from, swapped, passed by non-const reference: silent.
+  cb_t a = BIG(x);
+  a = nullptr;
+  run(a);
+  cb_t b = BIG(x);
+  cb_t stolen = std::move(b);
+  run(b);
+  cb_t s1 = BIG(x), s2;
+  s1.swap(s2);
+  run(s1);
+  cb_t r = BIG(x);
+  take_ref(r);
+  run(r);
+  // Declared empty, set later on some path: silent.
+  cb_t later;
+  if (c) later = BIG(x);
+  run(later);
+  // Assigned an unknown wrapper: silent.
+  cb_t u = BIG(x);
+  u = make();
+  run(u);
+  // Its address taken: silent.
+  cb_t p = BIG(x);
+  cb_t *pp = &p;
+  run(p);
+  // A reference, a global, a call's result: not followed.
+  cb_t &ref = p;
+  run(ref);
+  run(global);
+  run(make());
+  // A conditional initializer: not followed.
+  cb_t q = c ? cb_t(BIG(x)) : cb_t();
+  run(q);
+  // Reassigned, every time with an allocating construction: still known.
+  cb_t k = BIG(x);
+  k = [x, y = x, z = x, w = x](int) { (void)(x + (y - z) + (w - x)); };
+  k = BIG(x);
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} allocates again: its target
+  run(k);
+  (void)pp, (void)stolen;
+}
+
+// Functions the library's templates may call unseen: a constructor (through
+// std::make_unique), a lambda (through a std::function), an operator.
+namespace {
+struct Holder {
+  explicit Holder(cb_t cb) { cb_t copy(cb); copy(1); }
+};
+struct Functor {
+  void operator()(cb_t cb) const { cb_t copy(cb); copy(1); }
+};
+}  // namespace
+void unseen_calls(X *x) {
+  Holder h(BIG(x));
+  auto lambda = [](cb_t cb) { cb_t copy(cb); copy(1); };
+  lambda(BIG(x));
+  Functor{}(BIG(x));
+}
