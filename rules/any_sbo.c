@@ -37,7 +37,7 @@ static char *probed_noun(const char *type) {
 }
 
 /* Not static: function-copy words the targets it follows the same way. */
-const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun};
+const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun, 0};
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo",

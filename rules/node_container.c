@@ -14,6 +14,7 @@
 
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
+#include "rules/lib/runtime_std.h"
 #include "rules/lib/uses.h"
 
 #define RULE "node-container"
@@ -397,6 +398,7 @@ static void add_finding(hl_ctx *ctx, state *S, var *v) {
   }
   for (size_t i = 0; i < S->nuses && !blocked; i++)
     if (&S->vars[S->uses[i].var] == v) blocked = use_blocks(v, &S->uses[i].use);
+  if (!blocked) blocked = hl_runtime_std_blocked(ctx, HEADER);
 
   size_t nargs;
   char **args = arguments(v, r == 0, &nargs);

@@ -81,6 +81,7 @@ config.substitutions.extend([
     ("%clangxx", config.clangxx),
     ("%gxx", config.gxx),
     ("%groundtruth", config.groundtruth),
+    ("%fixcorpus", config.fixcorpus),
     ("%support", inputs),
     ("%probes", probes),
     ("%src_root", config.heaplint_src_root),

@@ -220,6 +220,9 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   ctx.out = &res->findings;
   ctx.log = log;
   ctx.verbose = run->verbose;
+  ctx.index = index;
+  ctx.args = args;
+  ctx.nargs = nargs;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);

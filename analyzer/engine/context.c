@@ -7,11 +7,20 @@
 #include <string.h>
 
 #include "engine/ast.h"
+#include "engine/standard.h"
 #include "util/util.h"
 
 CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
   if (k >= ctx->depth) return clang_getNullCursor();
   return ctx->stack[ctx->depth - 1 - k];
+}
+
+long hl_ctx_cplusplus(hl_ctx *ctx) {
+  if (!ctx->cplusplus_asked) {
+    ctx->cplusplus = hl_standard_cplusplus(ctx->index, ctx->job->source, ctx->args, ctx->nargs);
+    ctx->cplusplus_asked = 1;
+  }
+  return ctx->cplusplus;
 }
 
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {

@@ -56,6 +56,11 @@ int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);
 const hl_wrapper *hl_ctx_wrapper_of_type(const hl_ctx *ctx, CXType t);
 
+/* The translation unit's __cplusplus (201103L for C++11, ...; 0 when it is
+ * not C++), or -1 when it cannot be told. The compiler is asked once, on
+ * the first call. */
+long hl_ctx_cplusplus(hl_ctx *ctx);
+
 /* Records a site the rule saw but did not decide: a note-level finding
  * whose message follows "not decided: ", counted under reason (a static
  * category, "template-dependent") in the summary, listed by -v, and carried

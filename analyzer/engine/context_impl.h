@@ -31,6 +31,13 @@ struct hl_ctx {
   hl_types *types;
   hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
   hl_findings *out;
+
+  CXIndex index;                /* what the translation unit was parsed with */
+  const char *const *args;
+  size_t nargs;
+  long cplusplus;               /* hl_ctx_cplusplus's answer, once asked */
+  int cplusplus_asked;
+
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
 };

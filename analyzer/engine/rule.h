@@ -12,6 +12,7 @@
 
 #include "engine/ast.h"
 #include "engine/context.h"
+#include "engine/standard.h"
 
 typedef struct hl_rule {
   const char *id;       /* kebab-case, e.g. "function-sbo" */

@@ -191,6 +191,20 @@ static enum CXChildVisitResult member_init(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Continue;
 }
 
+/* Whether p copies or moves the wrapper that call constructs: before C++17
+ * a copy-initialization (std::function<void()> f = lambda;) constructs a
+ * temporary wrapper and then moves it into place, a constructor call that
+ * libclang shows without a name. The store goes where the copy goes. */
+static int moves_wrapper(CXCursor p, CXCursor call) {
+  if (clang_getCursorKind(p) != CXCursor_CallExpr || clang_Cursor_getNumArguments(p) != 1 ||
+      !hl_same_class(clang_getCursorType(p), clang_getCursorType(call)))
+    return 0;
+  CXCursor ctor = clang_getCursorReferenced(p);
+  return clang_Cursor_isNull(ctor) ||
+         (clang_getCursorKind(ctor) == CXCursor_Constructor &&
+          (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor)));
+}
+
 int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind, const hl_wrapper *w, char **why) {
   *why = NULL;
   int t = -1;
@@ -204,6 +218,10 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
   } else if (kind == HL_STORE_CONSTRUCT) {
     size_t k = 0;
     CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, call, &below);
+    while (moves_wrapper(p, call)) {
+      k++;
+      p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+    }
     enum CXCursorKind pk = clang_getCursorKind(p);
     if (pk == CXCursor_VarDecl || pk == CXCursor_FieldDecl) {
       t = target_of(R, ctx, p, w);
@@ -223,7 +241,8 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
         if (t >= 0) HL_PUSH(R->stores, R->nstores, R->capstores, p);
       } else {
         char *f = hl_cxstring_take(clang_getCursorSpelling(fn));
-        *why = hl_xasprintf("it is passed to %s() as a std::function", f);
+        *why = *f ? hl_xasprintf("it is passed to %s() as a std::function", f)
+                  : hl_xstrdup("it is passed as a std::function to something heaplint cannot name");
         free(f);
       }
       free(name);

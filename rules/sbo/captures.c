@@ -71,48 +71,116 @@ static int holds(CXType f, CXType v) {
   return r;
 }
 
-/* The capture list as written: explicit names in order ("this", "*this",
- * "x" for x, &x, x = e), and whether a default (= or &) is present. */
-/* *has_default: 0, or '=' or '&' for a default capture. */
-static size_t explicit_captures(CXCursor lambda, char ***names, int *has_default) {
+/* An explicit capture: its name and where the capture list writes it. */
+typedef struct capture {
+  unsigned offset;
+  int in_macro; /* written by a macro: its offset is not where it is in the list */
+  char *name;
+} capture;
+
+static int in_macro(CXSourceLocation l) {
+  CXFile spelled, expanded;
+  unsigned s, e;
+  clang_getSpellingLocation(l, &spelled, NULL, NULL, &s);
+  clang_getFileLocation(l, &expanded, NULL, NULL, &e);
+  return s != e || !clang_File_isEqual(spelled, expanded);
+}
+
+typedef struct span {
+  unsigned from, to;
+} span;
+
+typedef struct intro_walk {
+  capture *v;
+  size_t n, cap;
+  span *other; /* extents of the lambda's other children: init-captures' initializers, ... */
+  size_t nother, capother;
+} intro_walk;
+
+static enum CXChildVisitResult intro_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  intro_walk *w = d;
+  CXSourceRange r = clang_getCursorExtent(c);
+  if (clang_getCursorKind(c) == CXCursor_VariableRef) {
+    capture cap = {(unsigned)offset_of(clang_getRangeStart(r)), in_macro(clang_getRangeStart(r)),
+                   hl_cxstring_take(clang_getCursorSpelling(c))};
+    HL_PUSH(w->v, w->n, w->cap, cap);
+  } else if (clang_getCursorKind(c) != CXCursor_CXXThisExpr) {
+    /* Inside a template libclang also shows a this capture as a child: it
+     * is the capture, not an initializer hiding one. */
+    span e = {(unsigned)offset_of(clang_getRangeStart(r)), (unsigned)offset_of(clang_getRangeEnd(r))};
+    HL_PUSH(w->other, w->nother, w->capother, e);
+  }
+  return CXChildVisit_Continue;
+}
+
+static int by_offset(const void *a, const void *b) {
+  const capture *x = a, *y = b;
+  return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* The explicit captures in the order the capture list writes them ("this",
+ * "*this", "x" for x, &x and x = e), and whether a default (= or &) leads
+ * it. The variables' names come from the AST (libclang shows each variable
+ * capture, init-captures included, as a VariableRef in order), so nothing
+ * inside an initializer (std::array<char, 128>{}) is read as a capture.
+ * this and *this have no cursor: they are found among the tokens of the
+ * capture list, outside every initializer, and placed by their offsets.
+ * Returns the count, or -1 when that order cannot be told (a macro writes
+ * the list or a part of it). *has_default: 0, or '=' or '&'. */
+static long explicit_captures(CXCursor lambda, char ***names, int *has_default) {
+  intro_walk w = {0};
+  clang_visitChildren(lambda, intro_child, &w);
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(lambda);
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(tu, clang_getCursorExtent(lambda), &toks, &n);
-  size_t count = 0, cap = 0;
-  *has_default = 0;
-  *names = NULL;
   char **sp = hl_xcalloc(n ? n : 1, sizeof *sp);
   for (unsigned i = 0; i < n; i++) sp[i] = hl_cxstring_take(clang_getTokenSpelling(tu, toks[i]));
-  if (n > 0 && !strcmp(sp[0], "[")) {
-    unsigned i = 1;
-    while (i < n && strcmp(sp[i], "]")) {
-      /* One capture: tokens up to a comma at this level. */
-      unsigned start = i;
-      int depth = 0;
-      while (i < n && (depth > 0 || (strcmp(sp[i], ",") && strcmp(sp[i], "]")))) {
-        if (!strcmp(sp[i], "(") || !strcmp(sp[i], "[") || !strcmp(sp[i], "{")) depth++;
-        if (!strcmp(sp[i], ")") || !strcmp(sp[i], "]") || !strcmp(sp[i], "}")) depth--;
-        i++;
-      }
-      unsigned len = i - start;
-      if (len == 1 && (!strcmp(sp[start], "=") || !strcmp(sp[start], "&"))) {
-        *has_default = sp[start][0] == '&' ? '&' : '=';
-      } else if (len >= 1) {
-        unsigned j = start;
-        if (!strcmp(sp[j], "*") && j + 1 < i && !strcmp(sp[j + 1], "this")) {
-          HL_PUSH(*names, count, cap, hl_xstrdup("*this"));
-        } else {
-          while (j < i && (!strcmp(sp[j], "&") || !strcmp(sp[j], "..."))) j++;
-          if (j < i) HL_PUSH(*names, count, cap, hl_xstrdup(sp[j]));
-        }
-      }
-      if (i < n && !strcmp(sp[i], ",")) i++;
-    }
+  *has_default = n > 2 && !strcmp(sp[0], "[") && (!strcmp(sp[1], "=") || !strcmp(sp[1], "&")) &&
+                         (!strcmp(sp[2], ",") || !strcmp(sp[2], "]"))
+                     ? sp[1][0]
+                     : 0;
+  size_t nvars = w.n;
+  int depth = 0;
+  for (unsigned i = 0; i < n && !strcmp(sp[0], "["); i++) {
+    if (!strcmp(sp[i], "[") || !strcmp(sp[i], "(") || !strcmp(sp[i], "{")) depth++;
+    if (!strcmp(sp[i], "]") || !strcmp(sp[i], ")") || !strcmp(sp[i], "}")) depth--;
+    if (depth == 0) break; /* the end of the capture list */
+    if (strcmp(sp[i], "this") || i == 0) continue;
+    unsigned first = !strcmp(sp[i - 1], "*") ? i - 1 : i;
+    if (first == 0 || (strcmp(sp[first - 1], "[") && strcmp(sp[first - 1], ","))) continue;
+    unsigned off = (unsigned)offset_of(clang_getTokenLocation(tu, toks[i]));
+    int inside = 0;
+    for (size_t k = 0; k < w.nother; k++) inside |= off >= w.other[k].from && off < w.other[k].to;
+    if (inside) continue;
+    capture cap = {(unsigned)offset_of(clang_getTokenLocation(tu, toks[first])),
+                   in_macro(clang_getCursorLocation(lambda)), hl_xstrdup(first < i ? "*this" : "this")};
+    HL_PUSH(w.v, w.n, w.cap, cap);
   }
   for (unsigned i = 0; i < n; i++) free(sp[i]);
   free(sp);
   clang_disposeTokens(tu, toks, n);
+  free(w.other);
+
+  long count = (long)w.n;
+  if (w.n > nvars) {
+    /* Only a this capture needs the offsets: the variables are in order. */
+    for (size_t i = 0; i < w.n; i++) {
+      if (w.v[i].in_macro) count = -1;
+      for (size_t k = 0; k < i; k++)
+        if (w.v[i].offset == w.v[k].offset) count = -1;
+    }
+    if (count >= 0) qsort(w.v, w.n, sizeof *w.v, by_offset);
+  }
+  *names = NULL;
+  if (count < 0) {
+    for (size_t i = 0; i < w.n; i++) free(w.v[i].name);
+  } else {
+    *names = hl_xcalloc(w.n ? w.n : 1, sizeof **names);
+    for (size_t i = 0; i < w.n; i++) (*names)[i] = w.v[i].name;
+  }
+  free(w.v);
   return count;
 }
 
@@ -124,7 +192,12 @@ void hl_sbo_name_captures(hl_sbo_site *s) {
   size_t nfields = hl_sbo_field_types(clang_getCursorType(s->lambda), &fields);
   int has_default;
   char **names;
-  size_t nexplicit = explicit_captures(s->lambda, &names, &has_default);
+  long listed = explicit_captures(s->lambda, &names, &has_default);
+  if (listed < 0) {
+    free(fields);
+    return;
+  }
+  size_t nexplicit = (size_t)listed;
   char **out = hl_xcalloc(nfields ? nfields : 1, sizeof *out);
   size_t got = 0;
   for (; got < nexplicit && got < nfields; got++) out[got] = hl_xstrdup(names[got]);
@@ -304,16 +377,16 @@ static long implicit_refs(CXCursor lambda, char **explicit_names, size_t nexplic
 int hl_sbo_template_lambda_layout(const hl_ctx *ctx, CXCursor lambda, long *size, long *align) {
   int has_default;
   char **names;
-  size_t n = explicit_captures(lambda, &names, &has_default);
-  long refs = has_default == '&' ? implicit_refs(lambda, names, n) : has_default ? -1 : 0;
-  for (size_t i = 0; i < n; i++) free(names[i]);
+  long n = explicit_captures(lambda, &names, &has_default);
+  long refs = n < 0 ? -1 : has_default == '&' ? implicit_refs(lambda, names, (size_t)n) : has_default ? -1 : 0;
+  for (long i = 0; i < n; i++) free(names[i]);
   free(names);
   if (refs < 0) return -1;
   closure_layout L = {hl_ctx_types(ctx), 0, 1, 1};
   CXType *fields;
   size_t nfields = hl_sbo_field_types(clang_getCursorType(lambda), &fields);
   free(fields);
-  if (nfields != n) return -1;
+  if (nfields != (size_t)n) return -1;
   clang_Type_visitFields(clang_getCursorType(lambda), lay_field, &L);
   if (!L.ok) return -1;
   long ptr = hl_ctx_pointer_width(ctx) / 8;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/lib/rewrite.h"
+#include "rules/lib/runtime_std.h"
 #include "rules/sbo/judge.h"
 #include "util/util.h"
 
@@ -27,6 +28,31 @@ static char *retyped(const char *written, const char *replacement, long capacity
   return hl_sb_take(&b);
 }
 
+/* Why the replacement would reject a value stored into target t: a move
+ * that may throw, or one heaplint cannot tell; NULL when it accepts them all
+ * (caller frees). */
+static char *throwing_move(const hl_sbo_site *sites, size_t n, int t, const hl_sbo_verdict *verdicts,
+                           const hl_sbo_wording *wording, const hl_sbo_site *any) {
+  if (!(wording->replacement_requires & HL_REQ_NOTHROW_MOVE)) return NULL;
+  for (size_t i = 0; i < n; i++) {
+    const hl_trait *m = &verdicts[i].traits.nothrow_move;
+    if (sites[i].target != t || m->value == HL_YES) continue;
+    const hl_sbo_site *s = &sites[i];
+    char *what = s->decays ? hl_xstrdup("the pointer") : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
+                                                                                        : hl_type_spelling(s->stored);
+    char *why = !m->why ? hl_xstrdup(what) : m->why[0] == ' ' ? hl_xasprintf("%s%s", what, m->why) : hl_xstrdup(m->why);
+    char *r = m->value == HL_NO ? hl_xasprintf("%s rejects a target whose move may throw, and %s's may: %s",
+                                               wording->replacement(any), what, why)
+                                 : hl_xasprintf("%s rejects a target whose move may throw, and heaplint cannot tell "
+                                                "whether %s's may: %s",
+                                                wording->replacement(any), what, why);
+    free(what);
+    free(why);
+    return r;
+  }
+  return NULL;
+}
+
 void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype *R, const hl_sbo_wording *wording,
                       int t, const hl_sbo_verdict *verdicts, hl_sbo_plan *p) {
   p->made = 1;
@@ -44,6 +70,9 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
     if (verdicts[i].align > align) align = verdicts[i].align;
     any = &sites[i];
   }
+  if (!(p->blocked = p->blocked_own = throwing_move(sites, n, t, verdicts, wording, any)))
+    p->blocked = p->blocked_own = hl_runtime_std_blocked(ctx, wording->header);
+  if (p->blocked) return;
   p->capacity = hl_sbo_capacity(size);
   p->align = align;
   int container;
@@ -55,6 +84,7 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
   } else {
     p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
     if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
+    else if ((p->blocked_own = hl_runtime_std_signature_blocked(ctx, p->type.text))) p->blocked = p->blocked_own;
     else p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
   }
   free(written);

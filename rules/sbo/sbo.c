@@ -169,11 +169,16 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
 void hl_sbo_prepare(hl_ctx *ctx, void *state) {
   hl_sbo *S = state;
   /* Only sites the layout and the class structure cannot settle ask the
-   * compiler (one batched parse per translation unit). */
+   * compiler (one batched parse per translation unit): whether they
+   * allocate, every reason why when they do (so that a warning's reasons do
+   * not depend on whether its fix is planned), and whether the replacement
+   * accepts what they store. */
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_verdict v;
     hl_sbo_judge(ctx, &S->sites[i], 0, &v);
-    if (v.allocates == HL_UNKNOWN) {
+    int rewritable = S->sites[i].target >= 0 && (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
+    if (v.allocates == HL_UNKNOWN || (v.allocates == HL_YES && v.unknown) ||
+        (rewritable && v.traits.nothrow_move.value == HL_UNKNOWN)) {
       hl_traits_free(&v.traits);
       hl_sbo_judge(ctx, &S->sites[i], 1, &v);
     }

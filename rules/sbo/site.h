@@ -65,6 +65,10 @@ typedef struct hl_sbo_wording {
   /* The noun for a type an instantiation probe reports, as the compiler
    * spells it ("(lambda at a.cpp:3:9)", "std::_Bind<...>", "Big"). */
   char *(*probed_noun)(const char *type);
+  /* HL_REQ_* the replacement demands of every value stored into it (it
+   * rejects others at compile time): a declaration that stores one without
+   * is not rewritten. */
+  unsigned replacement_requires;
 } hl_sbo_wording;
 
 #endif

@@ -32,7 +32,7 @@ void traits() {
   // GNU: traits.cpp:[[@LINE+4]]:41: warning: {{.*}}'ThrowingCopy' on the heap: 8 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
   // LLVM: traits.cpp:[[@LINE+3]]:41: warning: std::function<void ()> stores this functor 'ThrowingCopy' on the heap: 8 bytes (align 8) would fit libc++'s 32-byte inline buffer, but it is not nothrow copy constructible, which libc++ requires for inline storage [function-sbo]
   // LLVM: note: not nothrow copy constructible: ThrowingCopy has a copy constructor that may throw ({{.*}}traits.cpp:12)
-  // LLVM: note: fix: retype the declaration as hl::inplace_function<void(), 8>
+  // LLVM: note: use hl::inplace_function<void(), 8> (<heaplint/inplace_function.hpp>), which keeps targets of up to 8 bytes inline and never allocates; not rewritten automatically: hl::inplace_function rejects a target whose move may throw, and ThrowingCopy's may: ThrowingCopy is moved by its copy constructor (it declares no move constructor), and has a copy constructor that may throw ({{.*}}traits.cpp:12)
   std::function<void()> throwing_copy = ThrowingCopy{};
   // noexcept(false) and noexcept(<true expression>) are told apart.
   // GNU: traits.cpp:[[@LINE+3]]:38: warning: {{.*}}'FalseCopy'{{.*}}not trivially copyable

@@ -1,0 +1,20 @@
+/* runtime_std: the C++ standard each header of heaplint's runtime needs, as
+ * data, so that a fix never includes one into a translation unit compiled
+ * in an older standard (the fixed file would no longer compile). */
+#ifndef HEAPLINT_RULES_RUNTIME_STD_H
+#define HEAPLINT_RULES_RUNTIME_STD_H
+
+#include "engine/rule.h"
+
+/* Why a fix that includes header ("heaplint/containers.hpp") must not be
+ * written into ctx's translation unit — its standard is older than the
+ * header needs, or cannot be told — or NULL when it may (caller frees). */
+char *hl_runtime_std_blocked(hl_ctx *ctx, const char *header);
+
+/* Why a replacement type ("hl::inplace_function<void() noexcept, 16>") must
+ * not be written into ctx's translation unit: its signature is noexcept and
+ * the unit is older than C++17, or its standard cannot be told; or NULL
+ * (caller frees). */
+char *hl_runtime_std_signature_blocked(hl_ctx *ctx, const char *type);
+
+#endif
