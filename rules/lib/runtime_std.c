@@ -42,13 +42,3 @@ char *hl_runtime_std_blocked(hl_ctx *ctx, const char *header) {
   free(what);
   return r;
 }
-
-char *hl_runtime_std_signature_blocked(hl_ctx *ctx, const char *type) {
-  /* noexcept is part of a function type from C++17 on only: before, the
-   * runtime's wrappers cannot be specialized on such a signature. */
-  if (!strstr(type, "noexcept")) return NULL;
-  char *what = hl_xasprintf("%s (a noexcept signature)", type);
-  char *r = blocked(ctx, what, 201703L);
-  free(what);
-  return r;
-}

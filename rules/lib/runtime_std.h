@@ -11,10 +11,4 @@
  * header needs, or cannot be told — or NULL when it may (caller frees). */
 char *hl_runtime_std_blocked(hl_ctx *ctx, const char *header);
 
-/* Why a replacement type ("hl::inplace_function<void() noexcept, 16>") must
- * not be written into ctx's translation unit: its signature is noexcept and
- * the unit is older than C++17, or its standard cannot be told; or NULL
- * (caller frees). */
-char *hl_runtime_std_signature_blocked(hl_ctx *ctx, const char *type);
-
 #endif

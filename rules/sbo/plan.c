@@ -84,7 +84,6 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
   } else {
     p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
     if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
-    else if ((p->blocked_own = hl_runtime_std_signature_blocked(ctx, p->type.text))) p->blocked = p->blocked_own;
     else p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
   }
   free(written);
