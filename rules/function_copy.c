@@ -807,6 +807,7 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
                          o->verdict.size, lib);
   hl_finding *f = hl_finding_new("function-copy", HL_SEV_WARNING, &c->loc, m);
   free(m);
+  hl_ctx_range(ctx, f, c->src);
   hl_sb b = {0};
   hl_sb_printf(&b, "its target is stored here: ");
   hl_sbo_reasons(ctx, s, &o->verdict, &b);

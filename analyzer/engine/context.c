@@ -35,6 +35,18 @@ int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {
   return 0;
 }
 
+void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
+  (void)ctx;
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile bf, ef;
+  unsigned bo, eo, line, col;
+  clang_getFileLocation(clang_getRangeStart(r), &bf, NULL, NULL, &bo);
+  clang_getFileLocation(clang_getRangeEnd(r), &ef, &line, &col, &eo);
+  if (!bf || !ef || !clang_File_isEqual(bf, ef) || f->loc.offset < bo || eo <= f->loc.offset) return;
+  f->end_line = line;
+  f->end_col = col;
+}
+
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (ctx->nwrappers == 0 || (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)) return NULL;

@@ -51,6 +51,11 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
  * Returns 0, or -1 when the location has no file. */
 int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
 
+/* Gives f a range from its location to the end of c's extent, when the
+ * extent holds that location and ends in the same file (not in a macro's
+ * expansion). */
+void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c);
+
 /* The wrapper entry whose class is decl (a class or a specialization of a
  * class template), or NULL. */
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl);

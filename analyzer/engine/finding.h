@@ -36,6 +36,10 @@ typedef struct hl_finding {
   const char *rule;    /* static rule id, e.g. "function-sbo" */
   hl_severity severity;
   hl_loc loc;
+  /* Where the reported expression ends, in loc's file (the position just
+   * past it, bytes as in loc); 0 when the finding is a point. Editors and
+   * SARIF show the range loc..end. */
+  unsigned end_line, end_col;
   char *message;
   hl_note *notes;
   size_t nnotes, capnotes;

@@ -77,6 +77,7 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   hl_sbo_reasons(ctx, s, v, &m);
   hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
   hl_sb_free(&m);
+  if (!probed_type && !clang_Cursor_isNull(s->expr)) hl_ctx_range(ctx, f, s->expr);
   if (stored_at) {
     char *where = hl_loc_where(stored_at);
     char *note = hl_xasprintf("stored at %s as %s", where, s->wrapper_spelling);

@@ -32,6 +32,10 @@ int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info) {
       json_array_append_new(notes, n);
     }
     json_t *o = location(&f->loc, info->source_root);
+    if (f->end_line) {
+      json_object_set_new(o, "end_line", json_integer(f->end_line));
+      json_object_set_new(o, "end_column", json_integer(f->end_col));
+    }
     json_object_set_new(o, "rule", json_string(f->rule));
     json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
     json_object_set_new(o, "message", hl_json_text(f->message));
