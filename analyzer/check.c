@@ -59,21 +59,8 @@ static int input_error(char *err) {
 
 static int load_profiles(const hl_options *o, hl_profile_set *set) {
   char *err = NULL;
-  char *dir = o->profile_dir ? hl_xstrdup(o->profile_dir) : hl_profiles_default_dir();
-  int rc = hl_profiles_load_dir(set, dir, &err);
-  for (size_t i = 0; !rc && i < o->profiles.n; i++) rc = hl_profiles_add_extra(set, o->profiles.v[i], &err);
-  /* A profile naming a rule heaplint does not have is a typo, not a wish. */
-  for (size_t i = 0; !rc && i < set->nbase + set->nextra; i++) {
-    const hl_profile *p = i < set->nbase ? set->base[i] : set->extra[i - set->nbase];
-    for (size_t k = 0; !rc && k < p->nwrappers; k++)
-      if (!hl_rule_find(p->wrappers[k].rule)) {
-        err = hl_xasprintf("%s: wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)", p->path,
-                           p->wrappers[k].name, p->wrappers[k].rule);
-        rc = -1;
-      }
-  }
+  int rc = hl_profiles_load(set, o->profile_dir, o->profiles.v, o->profiles.n, &err);
   if (rc) input_error(err);
-  free(dir);
   return rc;
 }
 

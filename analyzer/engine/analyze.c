@@ -96,6 +96,7 @@ void hl_tu_result_free(hl_tu_result *res) {
   for (size_t i = 0; i < res->nprofiles; i++) free(res->profiles[i]);
   free(res->profiles);
   hl_findings_free(&res->findings);
+  hl_layouts_free(&res->layouts);
   memset(res, 0, sizeof *res);
 }
 
@@ -189,46 +190,111 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   free(rules);
 }
 
-void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
-  memset(res, 0, sizeof *res);
+struct hl_unit {
+  CXIndex index;
+  const hl_job *job;
+  const char **args;            /* the job's, then -w */
+  size_t nargs;
+  struct CXUnsavedFile *unsaved;/* copies of the editor's text the unit was last parsed with */
+  unsigned nunsaved;
+  CXTranslationUnit tu;         /* NULL after a failed reparse */
+};
+
+static void unsaved_free(hl_unit *u) {
+  for (unsigned i = 0; i < u->nunsaved; i++) {
+    free((char *)u->unsaved[i].Filename);
+    free((char *)u->unsaved[i].Contents);
+  }
+  free(u->unsaved);
+  u->unsaved = NULL;
+  u->nunsaved = 0;
+}
+
+static void unsaved_copy(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned n) {
+  unsaved_free(u);
+  u->unsaved = hl_xcalloc(n ? n : 1, sizeof *u->unsaved);
+  for (unsigned i = 0; i < n; i++) {
+    char *text = hl_xmalloc(unsaved[i].Length + 1);
+    memcpy(text, unsaved[i].Contents, unsaved[i].Length);
+    text[unsaved[i].Length] = '\0';
+    u->unsaved[i] = (struct CXUnsavedFile){hl_xstrdup(unsaved[i].Filename), text, unsaved[i].Length};
+  }
+  u->nunsaved = n;
+}
+
+hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                       unsigned options, FILE *log) {
+  hl_unit *u = hl_xcalloc(1, sizeof *u);
+  u->index = index;
+  u->job = job;
   /* -w: warnings are not heaplint's to show, and -Werror must not turn them
    * into errors that stop the analysis. */
-  size_t nargs = job->nargs + 1;
-  const char **args = hl_xcalloc(nargs, sizeof *args);
-  for (size_t i = 0; i < job->nargs; i++) args[i] = job->args[i];
-  args[job->nargs] = "-w";
-
-  res->result = HL_NOT_PARSED;
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(index, job->source, args, (int)nargs, NULL, 0,
-                                                   CXTranslationUnit_None, &tu);
-  if (e != CXError_Success || !tu) {
+  u->nargs = job->nargs + 1;
+  u->args = hl_xcalloc(u->nargs, sizeof *u->args);
+  for (size_t i = 0; i < job->nargs; i++) u->args[i] = job->args[i];
+  u->args[job->nargs] = "-w";
+  unsaved_copy(u, unsaved, nunsaved);
+  enum CXErrorCode e = clang_parseTranslationUnit2(index, job->source, u->args, (int)u->nargs, u->unsaved,
+                                                   u->nunsaved, options, &u->tu);
+  if (e != CXError_Success || !u->tu) {
     fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
-    goto out;
+    hl_unit_free(u);
+    return NULL;
   }
-  unsigned errors = report_errors(tu, log);
+  return u;
+}
+
+int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
+  unsaved_copy(u, unsaved, nunsaved);
+  int e = u->tu ? clang_reparseTranslationUnit(u->tu, u->nunsaved, u->unsaved,
+                                               clang_defaultReparseOptions(u->tu))
+                : CXError_Failure;
+  if (e == CXError_Success) return 0;
+  /* libclang's word: after a failed reparse only disposing is safe. */
+  fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(u->job->file),
+          parse_error((enum CXErrorCode)e));
+  if (u->tu) clang_disposeTranslationUnit(u->tu);
+  u->tu = NULL;
+  return -1;
+}
+
+void hl_unit_free(hl_unit *u) {
+  if (!u) return;
+  if (u->tu) clang_disposeTranslationUnit(u->tu);
+  unsaved_free(u);
+  free(u->args);
+  free(u);
+}
+
+void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, hl_tu_result *res) {
+  memset(res, 0, sizeof *res);
+  res->result = HL_NOT_PARSED;
+  const hl_job *job = u->job;
+  if (!u->tu) return;
+  unsigned errors = report_errors(u->tu, log);
   if (errors) {
     fprintf(log, "heaplint: error: %s: not analyzed: it does not compile (%u error%s)\n",
             hl_display_path(job->file), errors, errors == 1 ? "" : "s");
-    goto out;
+    return;
   }
 
   hl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.tu = tu;
+  ctx.tu = u->tu;
   ctx.job = job;
   ctx.out = &res->findings;
+  ctx.layouts = run->layouts ? &res->layouts : NULL;
   ctx.log = log;
   ctx.verbose = run->verbose;
-  ctx.index = index;
-  ctx.args = args;
-  ctx.nargs = nargs;
+  ctx.index = u->index;
+  ctx.args = u->args;
+  ctx.nargs = u->nargs;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
-  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
+  ctx.types = hl_types_new(u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, ctx.pointer_width);
+  ctx.probes = hl_probes_new(u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved);
 
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);
@@ -240,7 +306,12 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   free(ctx.triple);
   free(ctx.arch);
   res->result = HL_ANALYZED;
-out:
-  if (tu) clang_disposeTranslationUnit(tu);
-  free(args);
+}
+
+void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
+  memset(res, 0, sizeof *res);
+  res->result = HL_NOT_PARSED;
+  hl_unit *u = hl_unit_parse(index, job, NULL, 0, CXTranslationUnit_None, log);
+  if (u) hl_unit_analyze(run, u, cfg, log, res);
+  hl_unit_free(u);
 }

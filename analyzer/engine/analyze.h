@@ -1,7 +1,12 @@
 /* analyze: one translation unit, start to end — parse it with libclang
  * (saying why when it cannot be), detect its standard library and target,
  * select the profiles, walk its AST once dispatching every cursor of the
- * user's code to the enabled rules, and collect their findings. */
+ * user's code to the enabled rules, and collect their findings.
+ *
+ * Parsing and analyzing are separate steps (hl_unit): the check parses,
+ * analyzes and disposes each unit (hl_analyze); the language server keeps
+ * a unit, parses it over an editor's unsaved text and reparses it after
+ * each edit, then analyzes it the same way. */
 #ifndef HEAPLINT_ANALYZE_H
 #define HEAPLINT_ANALYZE_H
 
@@ -11,6 +16,7 @@
 
 #include "input/config.h"
 #include "engine/finding.h"
+#include "engine/layout.h"
 #include "input/jobs.h"
 #include "input/profile.h"
 #include "engine/typeinfo.h"
@@ -24,6 +30,7 @@ struct hl_rule;
 typedef struct hl_run {
   const hl_profile_set *profiles;
   int verbose;
+  int layouts;                        /* the front end shows layouts: collect them (hl_tu_result) */
   pthread_mutex_t lock;
   hl_strv warned;                     /* "no profile for ..." said once per library and width */
 } hl_run;
@@ -39,6 +46,7 @@ typedef struct hl_tu_result {
   char *arch;       /* "x86_64" */
   int pointer_width;
   hl_findings findings;
+  hl_layouts layouts;  /* every store the rules judged, when run->layouts */
   char **profiles;  /* the profiles that decided, base first (file names) */
   size_t nprofiles;
 } hl_tu_result;
@@ -48,6 +56,26 @@ typedef struct hl_tu_result {
  * file; findings to res, with the config's severities and header filter
  * applied. */
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res);
+
+/* A parsed translation unit, kept for analyses and reparses. */
+typedef struct hl_unit hl_unit;
+
+/* Parses job (which must outlive the unit) with index, over unsaved (an
+ * editor's text for some files, named as libclang is given them: the main
+ * file as job->source; copied) and the CXTranslationUnit_* options
+ * (CXTranslationUnit_None for one analysis; clang_defaultEditingTranslation-
+ * UnitOptions() for a unit that is reparsed). Returns NULL after saying why
+ * on log, naming the file (libclang's error code: a crash in libclang is
+ * recovered from and reported, as is any other failure). */
+hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                       unsigned options, FILE *log);
+/* Parses u again over new unsaved text. Returns 0, or -1 after saying why
+ * on log: the unit then has no translation unit (analyzing it gives
+ * HL_NOT_PARSED); free it and parse afresh. */
+int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log);
+/* Analyzes u under cfg, as hl_analyze does after its parse. */
+void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
+void hl_unit_free(hl_unit *u);
 void hl_tu_result_free(hl_tu_result *res);
 
 #endif

@@ -145,3 +145,19 @@ char *hl_file_abspath(CXFile f, const char *workdir) {
   free(joined);
   return path;
 }
+
+const struct CXUnsavedFile *hl_unsaved_find(const struct CXUnsavedFile *base, unsigned nbase, const char *name) {
+  for (unsigned i = 0; i < nbase; i++)
+    if (!strcmp(base[i].Filename, name)) return &base[i];
+  return NULL;
+}
+
+struct CXUnsavedFile *hl_unsaved_with(const struct CXUnsavedFile *base, unsigned nbase,
+                                      const struct CXUnsavedFile *over, unsigned nover, unsigned *n) {
+  struct CXUnsavedFile *v = hl_xcalloc(nbase + nover ? nbase + nover : 1, sizeof *v);
+  *n = 0;
+  for (unsigned i = 0; i < nover; i++) v[(*n)++] = over[i];
+  for (unsigned i = 0; i < nbase; i++)
+    if (!hl_unsaved_find(over, nover, base[i].Filename)) v[(*n)++] = base[i];
+  return v;
+}

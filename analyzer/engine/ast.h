@@ -55,4 +55,12 @@ int hl_type_is_lambda(CXType t);
  * names are relative to workdir (NULL: the current directory). */
 char *hl_file_abspath(CXFile f, const char *workdir);
 
+/* The unsaved files over (a parse's own edited copies) followed by those of
+ * base that none of them replaces (an editor's text of other files), by
+ * name; *n of them. Only the array is allocated: free it. */
+struct CXUnsavedFile *hl_unsaved_with(const struct CXUnsavedFile *base, unsigned nbase,
+                                      const struct CXUnsavedFile *over, unsigned nover, unsigned *n);
+/* The text base has for the file named name, or NULL. */
+const struct CXUnsavedFile *hl_unsaved_find(const struct CXUnsavedFile *base, unsigned nbase, const char *name);
+
 #endif

@@ -35,16 +35,27 @@ int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {
   return 0;
 }
 
-void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
+void hl_ctx_range_end(const hl_ctx *ctx, const hl_loc *at, CXCursor c, unsigned *end_line, unsigned *end_col) {
   (void)ctx;
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile bf, ef;
   unsigned bo, eo, line, col;
   clang_getFileLocation(clang_getRangeStart(r), &bf, NULL, NULL, &bo);
   clang_getFileLocation(clang_getRangeEnd(r), &ef, &line, &col, &eo);
-  if (!bf || !ef || !clang_File_isEqual(bf, ef) || f->loc.offset < bo || eo <= f->loc.offset) return;
-  f->end_line = line;
-  f->end_col = col;
+  if (!bf || !ef || !clang_File_isEqual(bf, ef) || at->offset < bo || eo <= at->offset) return;
+  *end_line = line;
+  *end_col = col;
+}
+
+void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
+  hl_ctx_range_end(ctx, &f->loc, c, &f->end_line, &f->end_col);
+}
+
+int hl_ctx_wants_layouts(const hl_ctx *ctx) { return ctx->layouts != NULL; }
+
+void hl_ctx_layout(hl_ctx *ctx, hl_layout *l) {
+  if (ctx->layouts) hl_layouts_add(ctx->layouts, l);
+  else hl_layout_free(l);
 }
 
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {

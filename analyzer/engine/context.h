@@ -13,6 +13,7 @@
 #include "engine/finding.h"
 #include "engine/instprobe.h"
 #include "engine/job.h"
+#include "engine/layout.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
 
@@ -55,6 +56,16 @@ int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out);
  * extent holds that location and ends in the same file (not in a macro's
  * expansion). */
 void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c);
+/* The same for any location at: *end_line and *end_col become the end of
+ * c's extent, or stay as they are when it does not qualify. */
+void hl_ctx_range_end(const hl_ctx *ctx, const hl_loc *at, CXCursor c, unsigned *end_line, unsigned *end_col);
+
+/* Whether the front end shows layouts (the language server's hover): only
+ * then are they worth computing. */
+int hl_ctx_wants_layouts(const hl_ctx *ctx);
+/* Records what was computed about one store (engine/layout.h); takes
+ * ownership of l. */
+void hl_ctx_layout(hl_ctx *ctx, hl_layout *l);
 
 /* The wrapper entry whose class is decl (a class or a specialization of a
  * class template), or NULL. */

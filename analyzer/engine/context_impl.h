@@ -10,6 +10,7 @@
 #include "engine/finding.h"
 #include "engine/instprobe.h"
 #include "engine/job.h"
+#include "engine/layout.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
 
@@ -31,6 +32,7 @@ struct hl_ctx {
   hl_types *types;
   hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
   hl_findings *out;
+  hl_layouts *layouts;          /* NULL: the front end shows none */
 
   CXIndex index;                /* what the translation unit was parsed with */
   const char *const *args;

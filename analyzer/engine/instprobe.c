@@ -38,6 +38,8 @@ struct hl_probes {
   const hl_job *job;
   const char *const *args;
   size_t nargs;
+  const struct CXUnsavedFile *unsaved;
+  unsigned nunsaved;
   probe *v;
   size_t n, cap;
   hl_probe_hit *hits;
@@ -63,13 +65,15 @@ static const char probe_decls[] =
 #define PROBE_FN "hl_probe_fn<"
 
 hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs) {
+                         size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved) {
   hl_probes *P = hl_xcalloc(1, sizeof *P);
   P->index = index;
   P->tu = tu;
   P->job = job;
   P->args = args;
   P->nargs = nargs;
+  P->unsaved = unsaved;
+  P->nunsaved = nunsaved;
   return P;
 }
 
@@ -298,18 +302,22 @@ int hl_probes_run(hl_probes *P, char **why) {
     insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
     insert(e, P->v[i].end, hl_xstrdup(")"));
   }
-  struct CXUnsavedFile *unsaved = hl_xcalloc(nE, sizeof *unsaved);
+  struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
   for (size_t i = 0; i < nE; i++) {
     build(&E[i]);
-    unsaved[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
+    probed[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
   }
+  /* The other files an editor has unsaved text for, as the unit saw them. */
+  unsigned nunsaved;
+  struct CXUnsavedFile *unsaved = hl_unsaved_with(P->unsaved, P->nunsaved, probed, (unsigned)nE, &nunsaved);
+  free(probed);
   /* Every instantiation's error is wanted, not the first twenty. */
   const char **a = hl_xcalloc(P->nargs + 1, sizeof *a);
   for (size_t i = 0; i < P->nargs; i++) a[i] = P->args[i];
   a[P->nargs] = "-ferror-limit=0";
   CXTranslationUnit q = NULL;
   enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 1,
-                                                     unsaved, (unsigned)nE, CXTranslationUnit_KeepGoing, &q);
+                                                     unsaved, nunsaved, CXTranslationUnit_KeepGoing, &q);
   free(a);
   if (err != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that probes template instantiations failed (libclang error %d)",

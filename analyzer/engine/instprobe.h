@@ -46,9 +46,11 @@ typedef struct hl_probe_hit {
   size_t user;       /* index in chain */
 } hl_probe_hit;
 
-/* For one parsed translation unit (tu, parsed from job with args). */
+/* For one parsed translation unit (tu, parsed from job with args and the
+ * unsaved files, an editor's text, which the probe parse sees too; NULL, 0:
+ * the files on disk). Everything given must outlive P. */
 hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs);
+                         size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved);
 void hl_probes_free(hl_probes *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),

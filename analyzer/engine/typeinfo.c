@@ -34,6 +34,8 @@ struct hl_types {
   const hl_job *job;
   const char *const *args;
   size_t nargs;
+  const struct CXUnsavedFile *unsaved;
+  unsigned nunsaved;
   int pointer_width;
   memo *memos;
   size_t nmemos, capmemos;
@@ -45,13 +47,15 @@ struct hl_types {
 };
 
 hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, int pointer_width) {
+                       size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved, int pointer_width) {
   hl_types *T = hl_xcalloc(1, sizeof *T);
   T->index = index;
   T->tu = tu;
   T->job = job;
   T->args = args;
   T->nargs = nargs;
+  T->unsaved = unsaved;
+  T->nunsaved = nunsaved;
   T->pointer_width = pointer_width;
   return T;
 }
@@ -634,10 +638,13 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     hl_sb src = {0};
     append_queries(T, &src);
     char *name = hl_xasprintf("%s.heaplint-query.cpp", T->job->file);
-    struct CXUnsavedFile unsaved = {name, hl_sb_str(&src), (unsigned long)src.len};
-    if (clang_parseTranslationUnit2(T->index, name, args, (int)n, &unsaved, 1, CXTranslationUnit_None, &q) !=
+    struct CXUnsavedFile query = {name, hl_sb_str(&src), (unsigned long)src.len};
+    unsigned nunsaved;
+    struct CXUnsavedFile *unsaved = hl_unsaved_with(T->unsaved, T->nunsaved, &query, 1, &nunsaved);
+    if (clang_parseTranslationUnit2(T->index, name, args, (int)n, unsaved, nunsaved, CXTranslationUnit_None, &q) !=
         CXError_Success)
       q = NULL;
+    free(unsaved);
     free(name);
     hl_sb_free(&src);
     free(args);
@@ -649,23 +656,32 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
 }
 
 /* The sure way: parse the file again with the questions appended, so every
- * type the file can name is in scope. */
+ * type the file can name is in scope. The file is what the unit was parsed
+ * from: an editor's unsaved text, else the file on disk. */
 static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
-  char *data = NULL;
-  size_t len = 0;
-  if (hl_read_file(T->job->file, &data, &len)) {
-    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
-    return NULL;
-  }
   hl_sb src = {0};
-  hl_sb_putn(&src, data, len);
-  free(data);
+  const struct CXUnsavedFile *own = hl_unsaved_find(T->unsaved, T->nunsaved, T->job->source);
+  if (own) {
+    hl_sb_putn(&src, own->Contents, own->Length);
+  } else {
+    char *data = NULL;
+    size_t len = 0;
+    if (hl_read_file(T->job->file, &data, &len)) {
+      *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
+      return NULL;
+    }
+    hl_sb_putn(&src, data, len);
+    free(data);
+  }
   hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
   append_queries(T, &src);
-  struct CXUnsavedFile unsaved = {T->job->source, hl_sb_str(&src), (unsigned long)src.len};
+  struct CXUnsavedFile main_file = {T->job->source, hl_sb_str(&src), (unsigned long)src.len};
+  unsigned nunsaved;
+  struct CXUnsavedFile *unsaved = hl_unsaved_with(T->unsaved, T->nunsaved, &main_file, 1, &nunsaved);
   CXTranslationUnit q = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->source, T->args, (int)T->nargs, &unsaved, 1,
-                                                   CXTranslationUnit_KeepGoing, &q);
+  enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->source, T->args, (int)T->nargs, unsaved,
+                                                   nunsaved, CXTranslationUnit_KeepGoing, &q);
+  free(unsaved);
   hl_sb_free(&src);
   if (e != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that asks the compiler about types failed (libclang error %d)",

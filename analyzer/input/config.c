@@ -44,6 +44,7 @@ static void config_free(hl_config *c) {
   for (size_t i = 0; i < c->nprofiles; i++) hl_profile_free(c->profiles[i]);
   free(c->profiles);
   hl_profile_free(c->overrides);
+  hl_strv_free(&c->fallback_flags);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -165,6 +166,17 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
+static int parse_fallback(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
+  if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, "fallback-flags", err)) return -1;
+  c->has_fallback = 1;
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    const char *flag = hl_yaml_scalar(y, hl_yaml_node(y, *it), "a compiler flag", err);
+    if (!flag) return -1;
+    hl_strv_add(&c->fallback_flags, flag);
+  }
+  return 0;
+}
+
 static int parse(hl_config *c, char **err) {
   hl_yaml y;
   if (hl_yaml_load(&y, c->path, err)) {
@@ -186,6 +198,7 @@ static int parse(hl_config *c, char **err) {
     else if (!strcmp(key, "warnings-as-errors")) rc = parse_werror(&y, v, c, err);
     else if (!strcmp(key, "profiles")) rc = parse_profiles(&y, v, c, err);
     else if (!strcmp(key, "wrappers")) rc = parse_wrappers(&y, v, c, err);
+    else if (!strcmp(key, "fallback-flags")) rc = parse_fallback(&y, v, c, err);
     else if (!strcmp(key, "header-filter")) {
       const char *re = hl_yaml_scalar(&y, v, "header-filter", err);
       char *why = NULL;
@@ -199,7 +212,8 @@ static int parse(hl_config *c, char **err) {
       }
     } else {
       *err = hl_yaml_error(&y, k,
-                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers)",
+                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers, "
+                           "fallback-flags)",
                            key);
       rc = -1;
     }
@@ -356,7 +370,13 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     if (ok && (w->given & HL_W_MAX_ALIGN)) ok = scalar(&e, "max-align") && hl_yaml_emit_number(&e, w->max_align);
     ok = ok && hl_yaml_emit_close(&e, 1);
   }
-  ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1);
+  ok = ok && hl_yaml_emit_close(&e, 0);
+  if (ok && c->has_fallback) {
+    ok = scalar(&e, "fallback-flags") && hl_yaml_emit_open(&e, 0, 1);
+    for (size_t i = 0; ok && i < c->fallback_flags.n; i++) ok = scalar(&e, c->fallback_flags.v[i]);
+    ok = ok && hl_yaml_emit_close(&e, 0);
+  }
+  ok = ok && hl_yaml_emit_close(&e, 1);
   ok = ok && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
        yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
   yaml_emitter_delete(&e);

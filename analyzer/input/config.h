@@ -13,6 +13,8 @@
  *   wrappers:                 # the configured inline buffer
  *     - name: std::function
  *       buffer: {size: 32, align: 16}
+ *   fallback-flags: [-std=c++20, -Iinclude]   # heaplint lsp: a file no
+ *                             # compile database lists (paths relative to this file)
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -44,6 +46,8 @@ typedef struct hl_config {
   hl_profile **profiles; /* loaded, in order */
   size_t nprofiles, capprofiles;
   hl_profile *overrides; /* its "wrappers", partial entries (library: any) */
+  hl_strv fallback_flags;/* the compile flags of a file no compile database lists (heaplint lsp) */
+  int has_fallback;      /* fallback-flags was given */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

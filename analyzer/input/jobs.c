@@ -30,9 +30,9 @@ hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
   return HL_LANG_OTHER;
 }
 
-static void job_arg(hl_job *j, const char *a) { HL_PUSH(j->args, j->nargs, j->capargs, hl_xstrdup(a)); }
+void hl_job_arg(hl_job *j, const char *a) { HL_PUSH(j->args, j->nargs, j->capargs, hl_xstrdup(a)); }
 
-static void job_free(hl_job *j) {
+void hl_job_free(hl_job *j) {
   free(j->file);
   free(j->source);
   free(j->directory);
@@ -40,8 +40,17 @@ static void job_free(hl_job *j) {
   free(j->args);
 }
 
+void hl_job_copy(hl_job *dst, const hl_job *src) {
+  memset(dst, 0, sizeof *dst);
+  dst->file = hl_xstrdup(src->file);
+  dst->source = hl_xstrdup(src->source);
+  dst->directory = src->directory ? hl_xstrdup(src->directory) : NULL;
+  dst->lang = src->lang;
+  for (size_t i = 0; i < src->nargs; i++) hl_job_arg(dst, src->args[i]);
+}
+
 void hl_jobs_free(hl_jobs *jobs) {
-  for (size_t i = 0; i < jobs->n; i++) job_free(&jobs->v[i]);
+  for (size_t i = 0; i < jobs->n; i++) hl_job_free(&jobs->v[i]);
   free(jobs->v);
   memset(jobs, 0, sizeof *jobs);
 }
@@ -111,7 +120,7 @@ static void add_command_args(hl_job *j, char *const *argv, size_t n) {
       free(abs);
       if (is_source) continue;
     }
-    job_arg(j, argv[i]);
+    hl_job_arg(j, argv[i]);
   }
 }
 
@@ -176,7 +185,7 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
     j->args = NULL;
     j->nargs = j->capargs = 0;
     for (size_t k = 0; k < i; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
-    for (size_t k = 0; k < words.n; k++) job_arg(j, words.v[k]);
+    for (size_t k = 0; k < words.n; k++) hl_job_arg(j, words.v[k]);
     for (size_t k = i + 1; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     free(old[i]);
     free(old);
@@ -214,7 +223,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
     if (named)
       hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
                   hl_display_path(j.file), lang_name(j.lang));
-    job_free(&j);
+    hl_job_free(&j);
     return named ? -1 : 0;
   }
   /* A stale database lists files that are gone: say so, not "could not
@@ -223,21 +232,21 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
   if (e) {
     hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
                 hl_read_error(e));
-    job_free(&j);
+    hl_job_free(&j);
     return -1;
   }
   /* g++ compiles foo.c as C++; libclang, given no driver, would not. */
   if (!x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
-    job_arg(&j, "-x");
-    job_arg(&j, "c++");
+    hl_job_arg(&j, "-x");
+    hl_job_arg(&j, "c++");
   }
   if (expand_response_files(&j, errs, 0)) {
-    job_free(&j);
+    hl_job_free(&j);
     return -1;
   }
   /* Relative -I and file names in the command are relative to its directory. */
-  job_arg(&j, "-working-directory");
-  job_arg(&j, j.directory);
+  hl_job_arg(&j, "-working-directory");
+  hl_job_arg(&j, j.directory);
   HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
   return 0;
 }
@@ -266,15 +275,15 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     if (command) {
       add_command_args(&j, flags + 1, nflags - 1);
     } else {
-      for (size_t k = 0; k < nflags; k++) job_arg(&j, flags[k]);
+      for (size_t k = 0; k < nflags; k++) hl_job_arg(&j, flags[k]);
     }
     /* A header named alone, or a .c file a C++ driver compiles, still parses as C++. */
     if (!x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
-      job_arg(&j, "-x");
-      job_arg(&j, "c++");
+      hl_job_arg(&j, "-x");
+      hl_job_arg(&j, "c++");
     }
     if (expand_response_files(&j, errs, 0)) {
-      job_free(&j);
+      hl_job_free(&j);
       continue;
     }
     HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
@@ -352,7 +361,7 @@ static unsigned long long job_hash(const hl_job *j) {
   return h;
 }
 
-static int same_job(const hl_job *a, const hl_job *b) {
+int hl_job_same(const hl_job *a, const hl_job *b) {
   if (strcmp(a->file, b->file) || a->nargs != b->nargs || !a->directory != !b->directory ||
       (a->directory && strcmp(a->directory, b->directory)))
     return 0;
@@ -369,8 +378,8 @@ static void drop_duplicate(hl_jobs *jobs, size_t first, job_hashes *H) {
   hl_job *last = &jobs->v[jobs->n - 1];
   unsigned long long h = job_hash(last);
   for (size_t i = 0; i < H->n; i++)
-    if (H->v[i] == h && same_job(&jobs->v[first + i], last)) {
-      job_free(last);
+    if (H->v[i] == h && hl_job_same(&jobs->v[first + i], last)) {
+      hl_job_free(last);
       jobs->n--;
       return;
     }
@@ -465,9 +474,9 @@ void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char
     size_t nold = j->nargs;
     j->args = NULL;
     j->nargs = j->capargs = 0;
-    for (size_t k = 0; k < nbefore; k++) job_arg(j, before[k]);
+    for (size_t k = 0; k < nbefore; k++) hl_job_arg(j, before[k]);
     for (size_t k = 0; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
-    for (size_t k = 0; k < nafter; k++) job_arg(j, after[k]);
+    for (size_t k = 0; k < nafter; k++) hl_job_arg(j, after[k]);
     free(old);
   }
 }
@@ -478,7 +487,7 @@ void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n) {
     if (i % n == k - 1)
       jobs->v[out++] = jobs->v[i];
     else
-      job_free(&jobs->v[i]);
+      hl_job_free(&jobs->v[i]);
   }
   jobs->n = out;
 }

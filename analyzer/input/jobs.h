@@ -42,6 +42,13 @@ void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n);
 
 void hl_jobs_free(hl_jobs *jobs);
 
+/* One job: an argument added, a deep copy, freed (its fields; not j). */
+void hl_job_arg(hl_job *j, const char *arg);
+void hl_job_copy(hl_job *dst, const hl_job *src);
+void hl_job_free(hl_job *j);
+/* Whether a and b are the same command: file, directory and arguments. */
+int hl_job_same(const hl_job *a, const hl_job *b);
+
 /* The language the driver would compile path as, given its -x flag (or NULL)
  * and whether the driver is a C++ driver (g++, clang++). */
 hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/rule.h"
 #include "util/util.h"
 #include "input/yamlfile.h"
 
@@ -449,4 +450,22 @@ char *hl_profiles_default_dir(void) {
   char *slash = strrchr(exe, '/');
   if (slash) *slash = '\0';
   return hl_xasprintf("%s/../share/heaplint/profiles", exe);
+}
+
+int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err) {
+  char *d = dir ? hl_xstrdup(dir) : hl_profiles_default_dir();
+  int rc = hl_profiles_load_dir(set, d, err);
+  for (size_t i = 0; !rc && i < nextra; i++) rc = hl_profiles_add_extra(set, extra[i], err);
+  /* A profile naming a rule heaplint does not have is a typo, not a wish. */
+  for (size_t i = 0; !rc && i < set->nbase + set->nextra; i++) {
+    const hl_profile *p = i < set->nbase ? set->base[i] : set->extra[i - set->nbase];
+    for (size_t k = 0; !rc && k < p->nwrappers; k++)
+      if (!hl_rule_find(p->wrappers[k].rule)) {
+        *err = hl_xasprintf("%s: wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)", p->path,
+                            p->wrappers[k].name, p->wrappers[k].rule);
+        rc = -1;
+      }
+  }
+  free(d);
+  return rc;
 }

@@ -29,6 +29,10 @@ typedef struct hl_profile_set {
 int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err);
 int hl_profiles_add_extra(hl_profile_set *set, const char *path, char **err);
 void hl_profiles_free(hl_profile_set *set);
+/* The shipped profiles of dir (NULL: hl_profiles_default_dir), then the
+ * extra files (--profile) on top; a wrapper naming a rule heaplint does
+ * not have is an error. Returns 0 or -1 with *err. */
+int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err);
 
 /* The library whose detect_include ends included_path, or NULL. */
 const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path);

@@ -69,6 +69,16 @@ static void undecided_free(undecided *u) {
   free(u->count);
 }
 
+size_t hl_findings_settle(hl_findings *all, hl_sources *S, char *const *main_files, size_t nmain) {
+  /* Deduplicated first, so that a header's finding suppressed by NOLINT is
+   * counted once; ordered again after, for the errors hl_suppress adds
+   * (an unmatched NOLINTBEGIN). */
+  hl_findings_finish(all);
+  size_t nolint = hl_suppress(all, S, main_files, nmain);
+  hl_findings_finish(all);
+  return nolint;
+}
+
 /* Orders, deduplicates, suppresses (NOLINT, then the baseline) and
  * fingerprints the findings; takes out the undecided sites; writes
  * --write-baseline. */
@@ -76,12 +86,7 @@ static int filter(const hl_options *o, hl_pipeline_in *in, hl_sources *S, size_t
                   undecided *u, int status) {
   char *err = NULL;
   hl_findings *all = &in->findings;
-  /* Deduplicated first, so that a header's finding suppressed by NOLINT is
-   * counted once; ordered again after, for the errors hl_suppress adds
-   * (an unmatched NOLINTBEGIN). */
-  hl_findings_finish(all);
-  *nolint = hl_suppress(all, S, in->main_files.v, in->main_files.n);
-  hl_findings_finish(all);
+  *nolint = hl_findings_settle(all, S, in->main_files.v, in->main_files.n);
   hl_findings_fingerprint(all, S, in->root);
   take_undecided(all, u);
   if (o->write_baseline && hl_baseline_write(o->write_baseline, all, in->root, &err)) status = input_error(err);

@@ -35,6 +35,14 @@ typedef struct hl_pipeline_in {
   size_t nrules;
 } hl_pipeline_in;
 
+/* The findings as every front end shows them: ordered, deduplicated, and
+ * without those NOLINT suppresses (in the files of the findings and in
+ * main_files, read through S), with an error for each unmatched NOLINT
+ * region. Returns how many NOLINT suppressed. The check then fingerprints
+ * and applies the baseline; the language server publishes them. */
+struct hl_sources;
+size_t hl_findings_settle(hl_findings *all, struct hl_sources *S, char *const *main_files, size_t nmain);
+
 /* Runs the stage under the options o; status is the run's so far (an input
  * error found before the analysis). Returns the exit status. Frees in. */
 int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status);

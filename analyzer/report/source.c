@@ -31,21 +31,37 @@ void hl_sources_free(hl_sources *S) {
   free(S);
 }
 
-static file *get(hl_sources *S, const char *path) {
+static void index_lines(file *f) {
+  size_t cap = 0, n = 0;
+  HL_PUSH(f->lines, n, cap, 0);
+  for (size_t i = 0; i < f->len; i++)
+    if (f->data[i] == '\n' && i + 1 < f->len) HL_PUSH(f->lines, n, cap, i + 1);
+  f->nlines = f->len ? (unsigned)n : 0;
+}
+
+static file *find(hl_sources *S, const char *path) {
   for (size_t i = 0; i < S->n; i++)
     if (!strcmp(S->v[i].path, path)) return &S->v[i];
+  return NULL;
+}
+
+static file *get(hl_sources *S, const char *path) {
+  file *known = find(S, path);
+  if (known) return known;
   file f = {hl_xstrdup(path), NULL, 0, NULL, 0};
-  if (hl_read_file(path, &f.data, &f.len) == 0) {
-    size_t cap = 0, n = 0;
-    HL_PUSH(f.lines, n, cap, 0);
-    for (size_t i = 0; i < f.len; i++)
-      if (f.data[i] == '\n' && i + 1 < f.len) HL_PUSH(f.lines, n, cap, i + 1);
-    f.nlines = f.len ? (unsigned)n : 0;
-  } else {
-    f.data = NULL;
-  }
+  if (hl_read_file(path, &f.data, &f.len) == 0) index_lines(&f);
+  else f.data = NULL;
   HL_PUSH(S->v, S->n, S->cap, f);
   return &S->v[S->n - 1];
+}
+
+void hl_sources_put(hl_sources *S, const char *path, const char *data, size_t len) {
+  if (find(S, path)) return;
+  file f = {hl_xstrdup(path), hl_xmalloc(len + 1), len, NULL, 0};
+  memcpy(f.data, data, len);
+  f.data[len] = '\0';
+  index_lines(&f);
+  HL_PUSH(S->v, S->n, S->cap, f);
 }
 
 const char *hl_source_line(hl_sources *S, const char *path, unsigned line, size_t *len) {

@@ -1,6 +1,7 @@
 /* source: the text of source files as the emitters, suppressions and
- * fingerprints read it after the analysis — each file read once, lines
- * found by number. Not thread-safe: used by the main thread only. */
+ * fingerprints read it after the analysis — each file read once (or given:
+ * the text an editor has), lines found by number. Not thread-safe: one
+ * thread uses a set. */
 #ifndef HEAPLINT_SOURCE_H
 #define HEAPLINT_SOURCE_H
 
@@ -10,6 +11,10 @@ typedef struct hl_sources hl_sources;
 
 hl_sources *hl_sources_new(void);
 void hl_sources_free(hl_sources *S);
+
+/* The text path has (an editor's unsaved text), read in its place; a file
+ * already read keeps what was read. data is copied. */
+void hl_sources_put(hl_sources *S, const char *path, const char *data, size_t len);
 
 /* Line number line (1-based) of path, without its line ending: *len bytes
  * at the returned pointer. NULL when the file or the line cannot be read. */

@@ -269,6 +269,33 @@ char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo
   return hl_sb_take(&b);
 }
 
+typedef struct cap_fields {
+  const hl_types *T;
+  const hl_sbo_site *s;
+  size_t index;
+  long end;
+  hl_layout *l;
+} cap_fields;
+
+/* As describe_field, into a layout. */
+static enum CXVisitorResult record_field(CXCursor f, CXClientData d) {
+  cap_fields *c = d;
+  long size = 0, align = 0;
+  hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
+  long bits = clang_Cursor_getOffsetOfField(f);
+  long off = bits >= 0 ? bits / 8 : hl_align_up(c->end, align > 0 ? align : 1);
+  if (c->index < c->s->ncaptures) hl_layout_add_field(c->l, c->s->captures[c->index], off, size);
+  c->end = off + size;
+  c->index++;
+  return CXVisit_Continue;
+}
+
+void hl_sbo_captures_layout(const hl_ctx *ctx, const hl_sbo_site *s, hl_layout *l) {
+  if (!s->captures || s->ncaptures == 0) return;
+  cap_fields c = {hl_ctx_types(ctx), s, 0, 0, l};
+  clang_Type_visitFields(clang_getCursorType(s->lambda), record_field, &c);
+}
+
 typedef struct closure_layout {
   const hl_types *T;
   long size, align;

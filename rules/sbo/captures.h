@@ -15,6 +15,9 @@ void hl_sbo_name_captures(hl_sbo_site *s);
  * captures are not named (caller frees). */
 char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v);
 
+/* Each capture of s (its named lambda's) with offset and size, into l. */
+void hl_sbo_captures_layout(const hl_ctx *ctx, const hl_sbo_site *s, hl_layout *l);
+
 /* The size and alignment of a lambda's closure inside a template, from its
  * captures (a [&] default's too): 0, or -1 when it cannot be laid out with
  * certainty. */

@@ -113,3 +113,20 @@ void hl_sbo_why_note(hl_finding *f, const hl_loc *loc, const char *what, const c
   hl_finding_note(f, loc, m);
   free(m);
 }
+
+char *hl_sbo_rule_words(const hl_ctx *ctx, const hl_sbo_site *s) {
+  const hl_wrapper *w = s->wrapper;
+  hl_sb b = {0};
+  hl_sb_printf(&b, "%s keeps it inline when it ", lib(ctx, s));
+  if (w->header_size > 0)
+    hl_sb_printf(&b, "fits the %ld-byte buffer after the %ld-byte %s", w->buffer_size, w->header_size,
+                 w->header_what ? w->header_what : "header");
+  else
+    hl_sb_printf(&b, "is at most %ld bytes", w->buffer_size);
+  if (w->max_align > 0) hl_sb_printf(&b, ", aligned at most %ld", w->max_align);
+  const char *traits[] = {"trivially copyable", "nothrow copy constructible", "nothrow move constructible"};
+  const unsigned bits[] = {HL_REQ_TRIVIALLY_COPYABLE, HL_REQ_NOTHROW_COPY, HL_REQ_NOTHROW_MOVE};
+  for (size_t i = 0; i < 3; i++)
+    if (w->requires & bits[i]) hl_sb_printf(&b, ", and is %s", traits[i]);
+  return hl_sb_take(&b);
+}

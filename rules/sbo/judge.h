@@ -24,6 +24,11 @@ void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verd
  * libstdc++'s inline buffer of 16 bytes", appended to b. */
 void hl_sbo_reasons(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, hl_sb *b);
 
+/* The library's inline-buffer rule for s's wrapper in words: "libstdc++
+ * keeps it inline when it is at most 16 bytes, aligned at most 8, and
+ * trivially copyable". Caller frees. */
+char *hl_sbo_rule_words(const hl_ctx *ctx, const hl_sbo_site *s);
+
 /* A note on f saying why type lacks the trait t ("what: ..."), when known. */
 void hl_sbo_why_note(hl_finding *f, const hl_loc *loc, const char *what, const char *type, const hl_trait *t);
 

@@ -113,6 +113,26 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   free(noun);
 }
 
+/* What was computed about a site, flagged or not, for a front end that
+ * shows layouts (the language server's hover). */
+static void record_layout(hl_ctx *ctx, const hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  hl_layout *l = hl_layout_new(S->rule, &s->loc);
+  if (!clang_Cursor_isNull(s->expr)) hl_ctx_range_end(ctx, &s->loc, s->expr, &l->end_line, &l->end_col);
+  l->wrapper = hl_xstrdup(s->wrapper_spelling);
+  l->stored = S->wording->noun(ctx, s);
+  l->size = v->size;
+  l->align = v->align;
+  hl_sbo_captures_layout(ctx, s, l);
+  l->library_rule = hl_sbo_rule_words(ctx, s);
+  l->storage = v->allocates == HL_YES ? HL_STORED_HEAP : HL_STORED_INLINE;
+  if (v->allocates == HL_YES) {
+    hl_sb why = {0};
+    hl_sbo_reasons(ctx, s, v, &why);
+    l->why = hl_sb_take(&why);
+  }
+  hl_ctx_layout(ctx, l);
+}
+
 /* ---- the pass ---- */
 
 void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self) {
@@ -255,6 +275,7 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_site *s = &S->sites[i];
     hl_sbo_verdict *v = &verdicts[i];
+    if (v->allocates != HL_UNKNOWN && hl_ctx_wants_layouts(ctx)) record_layout(ctx, S, s, v);
     if (v->allocates == HL_YES) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {
