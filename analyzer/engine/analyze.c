@@ -293,8 +293,9 @@ void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, h
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  ctx.types = hl_types_new(u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, ctx.pointer_width);
-  ctx.probes = hl_probes_new(u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved);
+  hl_parsed parsed = {u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved};
+  ctx.types = hl_types_new(&parsed, ctx.pointer_width);
+  ctx.probes = hl_probes_new(&parsed);
 
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);

@@ -33,13 +33,7 @@ typedef struct edited {
 } edited;
 
 struct hl_probes {
-  CXIndex index;
-  CXTranslationUnit tu;
-  const hl_job *job;
-  const char *const *args;
-  size_t nargs;
-  const struct CXUnsavedFile *unsaved;
-  unsigned nunsaved;
+  hl_parsed p;          /* how the unit was parsed */
   probe *v;
   size_t n, cap;
   hl_probe_hit *hits;
@@ -64,16 +58,9 @@ static const char probe_decls[] =
 #define PROBE_ERROR "implicit instantiation of undefined template 'hl_probe_<"
 #define PROBE_FN "hl_probe_fn<"
 
-hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved) {
+hl_probes *hl_probes_new(const hl_parsed *parsed) {
   hl_probes *P = hl_xcalloc(1, sizeof *P);
-  P->index = index;
-  P->tu = tu;
-  P->job = job;
-  P->args = args;
-  P->nargs = nargs;
-  P->unsaved = unsaved;
-  P->nunsaved = nunsaved;
+  P->p = *parsed;
   return P;
 }
 
@@ -115,7 +102,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     return -1;
   }
   size_t len = 0;
-  const char *text = clang_getFileContents(P->tu, f, &len);
+  const char *text = clang_getFileContents(P->p.tu, f, &len);
   if (!text || end > len) {
     *why = "the stored expression's file cannot be read";
     return -1;
@@ -131,7 +118,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }
-  probe p = {hl_file_abspath(f, P->job->directory), f, b, end};
+  probe p = {hl_file_abspath(f, P->p.job->directory), f, b, end};
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
 }
@@ -204,7 +191,7 @@ static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l,
   unsigned line, col, off;
   clang_getFileLocation(l, &f, &line, &col, &off);
   if (!f) return -1;
-  out->file = hl_file_abspath(f, P->job->directory);
+  out->file = hl_file_abspath(f, P->p.job->directory);
   out->line = line;
   out->col = col;
   out->offset = off;
@@ -278,15 +265,15 @@ int hl_probes_run(hl_probes *P, char **why) {
   if (P->n == 0) return 0;
   edited *E = NULL;
   size_t nE = 0, capE = 0;
-  CXFile main_file = clang_getFile(P->tu, P->job->source);
-  char *main_abs = main_file ? hl_file_abspath(main_file, P->job->directory) : hl_abspath(P->job->file);
+  CXFile main_file = clang_getFile(P->p.tu, P->p.job->source);
+  char *main_abs = main_file ? hl_file_abspath(main_file, P->p.job->directory) : hl_abspath(P->p.job->file);
   edited *m = edited_for(&E, &nE, &capE, main_abs);
-  m->name = hl_xstrdup(P->job->source);
-  m->orig = main_file ? clang_getFileContents(P->tu, main_file, &m->orig_len) : NULL;
+  m->name = hl_xstrdup(P->p.job->source);
+  m->orig = main_file ? clang_getFileContents(P->p.tu, main_file, &m->orig_len) : NULL;
   free(main_abs);
   int rc = 0;
   if (!m->orig) {
-    *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->job->file));
+    *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->p.job->file));
     rc = -1;
     goto out;
   }
@@ -297,7 +284,7 @@ int hl_probes_run(hl_probes *P, char **why) {
     edited *e = edited_for(&E, &nE, &capE, P->v[i].file);
     if (!e->orig) {
       e->name = hl_xstrdup(e->file);
-      e->orig = clang_getFileContents(P->tu, P->v[i].cxfile, &e->orig_len);
+      e->orig = clang_getFileContents(P->p.tu, P->v[i].cxfile, &e->orig_len);
     }
     insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
     insert(e, P->v[i].end, hl_xstrdup(")"));
@@ -309,19 +296,19 @@ int hl_probes_run(hl_probes *P, char **why) {
   }
   /* The other files an editor has unsaved text for, as the unit saw them. */
   unsigned nunsaved;
-  struct CXUnsavedFile *unsaved = hl_unsaved_with(P->unsaved, P->nunsaved, probed, (unsigned)nE, &nunsaved);
+  struct CXUnsavedFile *unsaved = hl_unsaved_with(P->p.unsaved, P->p.nunsaved, probed, (unsigned)nE, &nunsaved);
   free(probed);
   /* Every instantiation's error is wanted, not the first twenty. */
-  const char **a = hl_xcalloc(P->nargs + 1, sizeof *a);
-  for (size_t i = 0; i < P->nargs; i++) a[i] = P->args[i];
-  a[P->nargs] = "-ferror-limit=0";
+  const char **a = hl_xcalloc(P->p.nargs + 1, sizeof *a);
+  for (size_t i = 0; i < P->p.nargs; i++) a[i] = P->p.args[i];
+  a[P->p.nargs] = "-ferror-limit=0";
   CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 1,
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->p.index, P->p.job->source, a, (int)P->p.nargs + 1,
                                                      unsaved, nunsaved, CXTranslationUnit_KeepGoing, &q);
   free(a);
   if (err != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that probes template instantiations failed (libclang error %d)",
-                        hl_display_path(P->job->file), (int)err);
+                        hl_display_path(P->p.job->file), (int)err);
     rc = -1;
   } else {
     unsigned nd = clang_getNumDiagnostics(q);

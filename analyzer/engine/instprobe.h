@@ -27,6 +27,7 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
+#include "engine/ast.h"
 #include "engine/finding.h"
 #include "engine/job.h"
 
@@ -46,11 +47,9 @@ typedef struct hl_probe_hit {
   size_t user;       /* index in chain */
 } hl_probe_hit;
 
-/* For one parsed translation unit (tu, parsed from job with args and the
- * unsaved files, an editor's text, which the probe parse sees too; NULL, 0:
- * the files on disk). Everything given must outlive P. */
-hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved);
+/* For one parsed translation unit (copied; what it points to must outlive
+ * P): the probe parse sees the same unsaved files. */
+hl_probes *hl_probes_new(const hl_parsed *parsed);
 void hl_probes_free(hl_probes *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),

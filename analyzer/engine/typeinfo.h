@@ -43,11 +43,9 @@ typedef struct hl_traits {
 
 typedef struct hl_types hl_types;
 
-/* For one parsed translation unit (tu, parsed from job with args and the
- * unsaved files, an editor's text, which the compiler's answers must see
- * too; NULL, 0: the files on disk). Everything given must outlive T. */
-hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, const struct CXUnsavedFile *unsaved, unsigned nunsaved, int pointer_width);
+/* For one parsed translation unit (copied; what it points to must outlive
+ * T): the compiler's answers see the same unsaved files. */
+hl_types *hl_types_new(const hl_parsed *parsed, int pointer_width);
 void hl_types_free(hl_types *T);
 
 /* Strips references and top-level qualifiers; *decays is set when t is a

@@ -232,43 +232,6 @@ void hl_sbo_name_captures(hl_sbo_site *s) {
   free(fields);
 }
 
-typedef struct cap_layout {
-  const hl_types *T;
-  const hl_sbo_site *s;
-  long record_size;
-  size_t index;
-  long end; /* bytes used so far */
-  hl_sb *b;
-} cap_layout;
-
-static enum CXVisitorResult describe_field(CXCursor f, CXClientData d) {
-  cap_layout *c = d;
-  long size = 0, align = 0;
-  hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
-  /* Inside a template libclang has no offsets: lay the field out as the
-   * compiler would, after the previous one at its alignment. */
-  long bits = clang_Cursor_getOffsetOfField(f);
-  long off = bits >= 0 ? bits / 8 : hl_align_up(c->end, align > 0 ? align : 1);
-  if (c->index > 0 && off > c->end) hl_sb_printf(c->b, ", +%ld padding", off - c->end);
-  if (c->index > 0) hl_sb_puts(c->b, "), ");
-  hl_sb_printf(c->b, "%s (%ld", c->s->captures[c->index], size);
-  c->end = off + size;
-  c->index++;
-  return CXVisit_Continue;
-}
-
-/* "captures: this (8), id (4, +4 padding), deadline (8)" */
-char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v) {
-  if (!s->captures || s->ncaptures == 0) return NULL;
-  hl_sb b = {0};
-  hl_sb_puts(&b, "captures: ");
-  cap_layout c = {hl_ctx_types(ctx), s, v->size, 0, 0, &b};
-  clang_Type_visitFields(clang_getCursorType(s->lambda), describe_field, &c);
-  if (v->size > c.end) hl_sb_printf(&b, ", +%ld padding", v->size - c.end);
-  hl_sb_puts(&b, ")");
-  return hl_sb_take(&b);
-}
-
 typedef struct cap_fields {
   const hl_types *T;
   const hl_sbo_site *s;
@@ -277,11 +240,12 @@ typedef struct cap_fields {
   hl_layout *l;
 } cap_fields;
 
-/* As describe_field, into a layout. */
 static enum CXVisitorResult record_field(CXCursor f, CXClientData d) {
   cap_fields *c = d;
   long size = 0, align = 0;
   hl_type_layout(c->T, clang_getCursorType(f), &size, &align);
+  /* Inside a template libclang has no offsets: lay the field out as the
+   * compiler would, after the previous one at its alignment. */
   long bits = clang_Cursor_getOffsetOfField(f);
   long off = bits >= 0 ? bits / 8 : hl_align_up(c->end, align > 0 ? align : 1);
   if (c->index < c->s->ncaptures) hl_layout_add_field(c->l, c->s->captures[c->index], off, size);
@@ -294,6 +258,28 @@ void hl_sbo_captures_layout(const hl_ctx *ctx, const hl_sbo_site *s, hl_layout *
   if (!s->captures || s->ncaptures == 0) return;
   cap_fields c = {hl_ctx_types(ctx), s, 0, 0, l};
   clang_Type_visitFields(clang_getCursorType(s->lambda), record_field, &c);
+}
+
+/* "captures: this (8), id (4, +4 padding), deadline (8)": a field's
+ * padding is told after it. */
+char *hl_sbo_captures_note(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  if (!s->captures || s->ncaptures == 0) return NULL;
+  hl_layout *l = hl_layout_new(NULL, &s->loc);
+  hl_sbo_captures_layout(ctx, s, l);
+  hl_sb b = {0};
+  hl_sb_puts(&b, "captures: ");
+  long end = 0;
+  for (size_t i = 0; i < l->nfields; i++) {
+    const hl_layout_field *f = &l->fields[i];
+    if (i > 0 && f->offset > end) hl_sb_printf(&b, ", +%ld padding", f->offset - end);
+    if (i > 0) hl_sb_puts(&b, "), ");
+    hl_sb_printf(&b, "%s (%ld", f->name, f->size);
+    end = f->offset + f->size;
+  }
+  if (v->size > end) hl_sb_printf(&b, ", +%ld padding", v->size - end);
+  hl_sb_puts(&b, ")");
+  hl_layout_free(l);
+  return hl_sb_take(&b);
 }
 
 typedef struct closure_layout {
