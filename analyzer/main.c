@@ -1,11 +1,13 @@
 /* heaplint: the command-line tool. main() only picks the subcommand:
- * 'heaplint merge-sarif ...', 'heaplint calibrate ...', and otherwise the
+ * 'heaplint merge-sarif ...', 'heaplint calibrate ...', 'heaplint lsp' (the
+ * language server, lsp/lsp.h), and otherwise the
  * check of the files named (check.h), which runs the stages input ->
  * engine -> report (docs/architecture.md). */
 #include <string.h>
 
 #include "calibrate/calibrate.h"
 #include "check.h"
+#include "lsp/lsp.h"
 #include "report/merge.h"
 
 static const struct subcommand {
@@ -14,6 +16,7 @@ static const struct subcommand {
 } subcommands[] = {
     {"merge-sarif", hl_merge_sarif_main},
     {"calibrate", hl_calibrate_main},
+    {"lsp", hl_lsp_main},
 };
 
 int main(int argc, char **argv) {

@@ -32,6 +32,8 @@ LAYERS = [
     ("input/", ["util/", "engine/", "input/"]),
     ("report/", ["util/", "engine/finding", "report/", "input/"]),
     ("calibrate/", ["util/", "engine/wrapper", "input/profile", "calibrate/"]),
+    # The language server: a front end like check.c, never the rules.
+    ("lsp/", ["util/", "engine/", "input/", "report/", "lsp/"]),
     ("rules/", ["util/", "engine/rule", "rules/"]),
     ("main", [""]),
     ("check", [""]),

@@ -1,0 +1,24 @@
+/* diagnostics: a document's findings as LSP diagnostics — the range of the
+ * reported expression, the severity the configuration gave, source
+ * "heaplint", the rule as code with its page as codeDescription, the
+ * message as the CLI prints it, the notes as relatedInformation — and the
+ * one error diagnostic of a document that could not be analyzed. */
+#ifndef HEAPLINT_LSP_DIAGNOSTICS_H
+#define HEAPLINT_LSP_DIAGNOSTICS_H
+
+#include "engine/finding.h"
+#include "lsp/server.h"
+#include "report/source.h"
+
+/* Adds f (a finding of the document, read through src) to r, with its
+ * code actions (code_action.h). */
+void lsp_result_add_finding(lsp_result *r, const hl_finding *f, hl_sources *src, const lsp_options *o,
+                            lsp_encoding enc);
+/* Adds the diagnostic of a document not analyzed: text says why (the
+ * compile errors, libclang's failure, a configuration error), at the top. */
+void lsp_result_add_failure(lsp_result *r, const char *text);
+
+/* publishDiagnostics' parameters for r. */
+json_t *lsp_publish_params(const char *uri, const lsp_result *r);
+
+#endif

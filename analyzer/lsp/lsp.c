@@ -1,0 +1,244 @@
+#include "lsp/lsp.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/profile.h"
+#include "lsp/handlers.h"
+#include "lsp/rpc.h"
+#include "lsp/uri.h"
+#include "lsp/worker.h"
+#include "util/util.h"
+
+static const char usage[] =
+    "usage: heaplint lsp [options]\n"
+    "\n"
+    "The language server: speaks the Language Server Protocol on stdin and stdout, and\n"
+    "publishes heaplint's findings on the files an editor opens, with quick fixes\n"
+    "and the layout of each std::function/std::any store on hover (docs/editors.md).\n"
+    "\n"
+    "  --compile-commands-dir=<dir>  use <dir>/compile_commands.json for every file\n"
+    "  -p <dir>                 the same (default: the nearest compile_commands.json\n"
+    "                           above each file, or in build/ below an ancestor)\n"
+    "  --extra-arg=<arg>        add <arg> after each compile command's arguments\n"
+    "  --extra-arg-before=<arg> add <arg> before them\n"
+    "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
+    "                           found by walking up from each file\n"
+    "  --profile=<file>         lay a library profile over the shipped one; may be repeated\n"
+    "  --profile-dir=<dir>      where the shipped profiles are\n"
+    "  --debounce=<ms>          wait this long after an edit before analyzing (default\n"
+    "                           300; initializationOptions.debounce overrides it)\n"
+    "  --docs-url=<url>         a rule's page is <url><rule>.md (default: the installed\n"
+    "                           share/doc/heaplint/rules/)\n"
+    "  --version                print the version and exit\n"
+    "  -h, --help               print this help and exit\n";
+
+static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
+  static const char *const with_value[] = {"--compile-commands-dir", "-p", "--extra-arg", "--extra-arg-before",
+                                           "--config-file", "--profile", "--profile-dir", "--debounce", "--docs-url"};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    int matched = 0;
+    size_t k = 0;
+    for (; k < sizeof with_value / sizeof *with_value && !matched; k++) v = hl_option_value(argc, argv, &i, with_value[k], &matched);
+    k--;
+    if (matched && !v) {
+      *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
+      return -1;
+    }
+    if (!matched) {
+      if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
+      else if (!strcmp(a, "--version")) o->version = 1;
+      else {
+        *err = hl_xasprintf("unknown argument '%s' (see heaplint lsp --help)", a);
+        return -1;
+      }
+      continue;
+    }
+    const char *name = with_value[k];
+    if (!strcmp(name, "--compile-commands-dir") || !strcmp(name, "-p")) o->db_dir = v;
+    else if (!strcmp(name, "--extra-arg")) hl_strv_add(&o->extra_after, v);
+    else if (!strcmp(name, "--extra-arg-before")) hl_strv_add(&o->extra_before, v);
+    else if (!strcmp(name, "--config-file")) o->config_file = v;
+    else if (!strcmp(name, "--profile")) hl_strv_add(&o->profiles, v);
+    else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
+    else if (!strcmp(name, "--docs-url")) o->docs_url = hl_xstrdup(v);
+    else {
+      char *end;
+      o->debounce_ms = strtol(v, &end, 10);
+      if (end == v || *end || o->debounce_ms < 0 || o->debounce_ms > 60000) {
+        *err = hl_xasprintf("--debounce takes milliseconds from 0 to 60000, not '%s'", v);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The rules' pages next to the program, as installed (share/doc/heaplint/
+ * rules), or NULL when they are not there. */
+static char *default_docs_url(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash) *slash = '\0';
+  char *dir = hl_xasprintf("%s/../share/doc/heaplint/rules", exe);
+  char real[PATH_MAX];
+  char *url = realpath(dir, real) ? hl_xasprintf("%s/", real) : NULL;
+  free(dir);
+  if (!url) return NULL;
+  char *uri = lsp_path_uri(url);
+  free(url);
+  return uri;
+}
+
+static const struct {
+  const char *method;
+  lsp_handler handler;
+} handlers[] = {
+    {"initialize", lsp_on_initialize},
+    {"initialized", lsp_on_initialized},
+    {"shutdown", lsp_on_shutdown},
+    {"exit", lsp_on_exit},
+    {"$/cancelRequest", lsp_on_cancel},
+    {"textDocument/didOpen", lsp_on_did_open},
+    {"textDocument/didChange", lsp_on_did_change},
+    {"textDocument/didSave", lsp_on_did_save},
+    {"textDocument/didClose", lsp_on_did_close},
+    {"textDocument/codeAction", lsp_on_code_action},
+    {"textDocument/hover", lsp_on_hover},
+    {"workspace/didChangeWatchedFiles", lsp_on_did_change_watched_files},
+};
+
+static void dispatch(lsp_server *S, json_t *msg) {
+  if (!json_is_object(msg)) {
+    lsp_reply_error(S, NULL, LSP_INVALID_REQUEST, "a message must be a JSON object");
+    return;
+  }
+  json_t *id = json_object_get(msg, "id");
+  const char *method = json_string_value(json_object_get(msg, "method"));
+  if (!method) {
+    /* A response to the server's own request (the file watchers). */
+    if (!id || !(json_object_get(msg, "result") || json_object_get(msg, "error")))
+      lsp_reply_error(S, id, LSP_INVALID_REQUEST, "a message needs a method");
+    return;
+  }
+  lsp_handler h = NULL;
+  for (size_t i = 0; i < sizeof handlers / sizeof *handlers && !h; i++)
+    if (!strcmp(handlers[i].method, method)) h = handlers[i].handler;
+  int is_exit = !strcmp(method, "exit");
+  if (!S->initialized && strcmp(method, "initialize") && !is_exit) {
+    if (id) lsp_reply_error(S, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized");
+    return;
+  }
+  if (S->shut_down && !is_exit) {
+    if (id) lsp_reply_error(S, id, LSP_INVALID_REQUEST, "the server is shut down");
+    return;
+  }
+  if (h) {
+    h(S, id, json_object_get(msg, "params"));
+  } else if (id) {
+    char *m = hl_xasprintf("heaplint lsp does not handle %s", method);
+    lsp_reply_error(S, id, LSP_METHOD_NOT_FOUND, m);
+    free(m);
+  }
+  /* An unknown notification ("$/..." or not) is ignored, as the protocol says. */
+}
+
+/* Reads and handles messages until exit or the end of the input. */
+static int serve(lsp_server *S) {
+  while (!S->exiting) {
+    char *body = NULL, *err = NULL;
+    size_t len = 0;
+    int rc = lsp_rpc_read(S->in, &body, &len, &err);
+    if (rc == 0) break;
+    if (rc < 0) {
+      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
+      free(err);
+      continue;
+    }
+    json_error_t je;
+    json_t *msg = json_loadb(body, len, 0, &je);
+    free(body);
+    if (!msg) {
+      char *m = hl_xasprintf("the message is not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, m);
+      free(m);
+      continue;
+    }
+    dispatch(S, msg);
+    json_decref(msg);
+  }
+  return S->exiting && S->shut_down ? 0 : 1;
+}
+
+static void server_free(lsp_server *S) {
+  lsp_worker_stop(S);
+  for (size_t i = 0; i < S->ndocs; i++) lsp_doc_free(S->docs[i]);
+  free(S->docs);
+  free(S->closed);
+  for (size_t i = 0; i < S->nwaiting; i++) {
+    json_decref(S->waiting[i].id);
+    json_decref(S->waiting[i].params);
+    free(S->waiting[i].uri);
+  }
+  free(S->waiting);
+  pthread_cond_destroy(&S->wake);
+  pthread_mutex_destroy(&S->lock);
+  pthread_mutex_destroy(&S->out_lock);
+  hl_strv_free(&S->opt.profiles);
+  hl_strv_free(&S->opt.extra_before);
+  hl_strv_free(&S->opt.extra_after);
+  free(S->opt.docs_url);
+}
+
+static void server_init(lsp_server *S) {
+  memset(S, 0, sizeof *S);
+  S->in = stdin;
+  S->out = stdout;
+  S->opt.debounce_ms = 300;
+  pthread_mutex_init(&S->lock, NULL);
+  pthread_mutex_init(&S->out_lock, NULL);
+  /* The worker's deadlines are on the monotonic clock (lsp_now). */
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&S->wake, &ca);
+  pthread_condattr_destroy(&ca);
+}
+
+int hl_lsp_main(int argc, char **argv) {
+  lsp_server S;
+  server_init(&S);
+  hl_profile_set profiles;
+  memset(&profiles, 0, sizeof profiles);
+  char *err = NULL;
+  int status = 2;
+  if (parse_args(argc, argv, &S.opt, &err)) {
+    fprintf(stderr, "heaplint lsp: error: %s\n", err);
+  } else if (S.opt.help || S.opt.version) {
+    if (S.opt.help) fputs(usage, stdout);
+    else printf("heaplint %s\n", HEAPLINT_VERSION);
+    status = 0;
+  } else if (hl_profiles_load(&profiles, S.opt.profile_dir, S.opt.profiles.v, S.opt.profiles.n, &err)) {
+    fprintf(stderr, "heaplint lsp: error: %s\n", err);
+  } else {
+    if (!S.opt.docs_url) S.opt.docs_url = default_docs_url();
+    /* Paths are made relative to the current directory from two threads:
+     * learn it once, first. */
+    hl_paths_init();
+    if (lsp_worker_start(&S, &profiles)) {
+      fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
+    } else {
+      status = serve(&S);
+    }
+  }
+  free(err);
+  server_free(&S);
+  hl_profiles_free(&profiles);
+  return status;
+}

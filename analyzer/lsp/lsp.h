@@ -1,0 +1,14 @@
+/* lsp: 'heaplint lsp', the language server — the second front end over
+ * the engine and report stage the check uses (docs/editors.md,
+ * docs/architecture.md). It reads LSP messages on stdin and answers on
+ * stdout; the analysis runs on one worker thread (worker.h), so that the
+ * reader answers shutdown, cancellations and edits at once. */
+#ifndef HEAPLINT_LSP_H
+#define HEAPLINT_LSP_H
+
+/* argv[0] is "lsp". Returns the exit status: 0 after shutdown and exit,
+ * 1 when the input ended or exit came without shutdown, 2 for a bad
+ * command line or profile. */
+int hl_lsp_main(int argc, char **argv);
+
+#endif

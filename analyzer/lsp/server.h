@@ -1,0 +1,145 @@
+/* server: the language server's state, shared by the thread that reads
+ * messages (main.c's loop and the handlers) and the analysis worker —
+ * the open documents, each one's latest analysis, the requests waiting
+ * for one, and the output, one message at a time.
+ *
+ * Threads: the reader owns a document's text and version and changes them
+ * under lock; the worker owns the parsed units and the analysis state and
+ * stores each result under lock. A document closed is taken off the list
+ * by the reader and freed by the worker (the only thread that may still be
+ * analyzing it). Lock order: lock, then out. */
+#ifndef HEAPLINT_LSP_SERVER_H
+#define HEAPLINT_LSP_SERVER_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "lsp/text.h"
+#include "util/strv.h"
+
+/* heaplint lsp's command line and initializationOptions. */
+typedef struct lsp_options {
+  const char *db_dir;        /* --compile-commands-dir or -p: the one compile database */
+  const char *config_file;   /* --config-file */
+  hl_strv profiles;          /* --profile */
+  const char *profile_dir;   /* --profile-dir */
+  hl_strv extra_before, extra_after; /* --extra-arg-before, --extra-arg */
+  long debounce_ms;          /* --debounce, or initializationOptions.debounce */
+  char *docs_url;            /* a rule's page is <docs_url><id>.md */
+  int help, version;
+} lsp_options;
+
+/* One diagnostic as published, with what a code action offers for it;
+ * positions in the negotiated encoding. */
+typedef struct lsp_item {
+  long line0, char0, line1, char1;
+  json_t *diagnostic;        /* the Diagnostic */
+  json_t *fix;               /* the quick fix's WorkspaceEdit, or NULL */
+  json_t *suppress;          /* the NOLINT comment's WorkspaceEdit, or NULL */
+  char *title_fix, *title_suppress;
+} lsp_item;
+
+/* One store's layout, as hover shows it. */
+typedef struct lsp_hover {
+  long line0, char0, line1, char1;
+  char *markdown;
+} lsp_hover;
+
+/* A document's analysis, for the version it was made of. */
+typedef struct lsp_result {
+  long version;
+  lsp_item *items;
+  size_t nitems, capitems;
+  lsp_hover *hovers;
+  size_t nhovers, caphovers;
+} lsp_result;
+
+typedef struct lsp_unitstate lsp_unitstate; /* the worker's (worker.c) */
+
+typedef struct lsp_doc {
+  char *uri, *path;          /* path: absolute, canonical */
+  int analyzed;              /* C++ (a C file is not heaplint's) */
+  lsp_text text;             /* the reader's; changed under lock */
+  long version;
+  /* under lock */
+  int closed;
+  int pending;               /* an analysis is wanted ... */
+  double due;                /* ... from this time on (lsp_now) */
+  lsp_result *result;        /* the latest stored, or NULL */
+  /* the worker's */
+  lsp_unitstate *unit;
+} lsp_doc;
+
+struct lsp_server;
+
+/* A request that waits for the analysis of a document's current version. */
+typedef struct lsp_waiting lsp_waiting;
+typedef void (*lsp_answer_fn)(struct lsp_server *S, json_t *id, json_t *params, const lsp_result *r);
+struct lsp_waiting {
+  json_t *id, *params;
+  char *uri;
+  long version;
+  lsp_answer_fn answer;
+};
+
+typedef struct lsp_server {
+  FILE *in, *out;
+  lsp_options opt;
+  lsp_encoding enc;
+  int initialized, shut_down, exiting;
+  int watch_registration;    /* the client lets the server register file watchers */
+
+  pthread_mutex_t lock;      /* what follows, and each document's shared fields */
+  pthread_cond_t wake;       /* the worker sleeps on it */
+  lsp_doc **docs;
+  size_t ndocs, capdocs;
+  lsp_doc **closed;          /* for the worker to free */
+  size_t nclosed, capclosed;
+  lsp_waiting *waiting;
+  size_t nwaiting, capwaiting;
+  int reload;                /* configurations or compile databases changed: read them again */
+  int recheck;               /* a file was saved: reload if one of them changed on disk */
+  int quit;                  /* the worker stops */
+  pthread_t worker;
+  int worker_started;
+  void *worker_state;
+
+  pthread_mutex_t out_lock;  /* one message at a time on out */
+} lsp_server;
+
+/* Seconds on a clock that only goes forward. */
+double lsp_now(void);
+
+/* Sends msg (taking it) as one message. */
+void lsp_send(lsp_server *S, json_t *msg);
+/* A response to the request id with result (taken; NULL: null). */
+void lsp_reply(lsp_server *S, json_t *id, json_t *result);
+void lsp_reply_error(lsp_server *S, json_t *id, int code, const char *message);
+/* A notification (params taken). */
+void lsp_notify(lsp_server *S, const char *method, json_t *params);
+/* window/logMessage of type (1 error, 2 warning, 3 info, 4 log); the
+ * text also goes to stderr, the editor's server log. */
+void lsp_log(lsp_server *S, int type, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* With lock held: the open document of uri, or NULL. */
+lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
+/* With lock held: asks for an analysis of d after delay_ms. */
+void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
+void lsp_result_free(lsp_result *r);
+
+/* With lock held: answers the request now when d's analysis is of its
+ * current version, else when it is (lsp_waiting_answer). */
+void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer);
+/* With lock held: answers the requests waiting for d (NULL: for uri, which
+ * closed: with r NULL). */
+void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri);
+/* With lock held: a waiting request cancelled: answered RequestCancelled.
+ * Returns whether one was waiting. */
+int lsp_waiting_cancel(lsp_server *S, const json_t *id);
+
+#endif

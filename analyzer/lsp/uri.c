@@ -1,0 +1,42 @@
+#include "lsp/uri.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+static int hex(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = tolower(c);
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+char *lsp_uri_path(const char *uri) {
+  if (strncmp(uri, "file://", 7)) return NULL;
+  const char *p = uri + 7;
+  /* file://localhost/path names the same file as file:///path. */
+  if (!strncmp(p, "localhost/", 10)) p += 9;
+  if (*p != '/') return NULL;
+  hl_sb b = {0};
+  for (; *p && *p != '?' && *p != '#'; p++) {
+    int h, l;
+    if (*p == '%' && (h = hex(p[1])) >= 0 && (l = hex(p[2])) >= 0) {
+      hl_sb_putc(&b, (char)(h * 16 + l));
+      p += 2;
+    } else {
+      hl_sb_putc(&b, *p);
+    }
+  }
+  return hl_sb_take(&b);
+}
+
+char *lsp_path_uri(const char *path) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "file://");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (isalnum(*p) || strchr("-._~/", *p)) hl_sb_putc(&b, (char)*p);
+    else hl_sb_printf(&b, "%%%02X", *p);
+  }
+  return hl_sb_take(&b);
+}

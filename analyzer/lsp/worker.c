@@ -1,0 +1,368 @@
+#include "lsp/worker.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <clang-c/Index.h>
+
+#include "engine/analyze.h"
+#include "input/config.h"
+#include "input/jobs.h"
+#include "lsp/diagnostics.h"
+#include "lsp/hover.h"
+#include "lsp/project.h"
+#include "report/pipeline.h"
+#include "report/source.h"
+#include "util/util.h"
+
+struct lsp_unitstate {
+  hl_job job;                /* what unit was parsed from (an includer's, for a header) */
+  int has_job;
+  hl_unit *unit;             /* NULL until parsed, and after a failed reparse */
+};
+
+/* A file's state on disk, to see whether it changed. */
+typedef struct stamp {
+  char *path;
+  int exists;
+  struct timespec mtime;
+  off_t size;
+} stamp;
+
+typedef struct worker {
+  lsp_server *S;
+  CXIndex index;
+  hl_configs *configs;
+  lsp_project *project;
+  hl_run run;
+  hl_strv told;              /* files whose compile command was said (once) */
+  stamp *stamps;             /* every configuration, profile and database read */
+  size_t nstamps, capstamps;
+} worker;
+
+/* The text of every open document when an analysis starts: files[0] is
+ * the analyzed one's. Copies, so that the reader may go on editing. */
+typedef struct snapshot {
+  long version;
+  struct CXUnsavedFile *files;
+  unsigned n;
+} snapshot;
+
+/* A kept unit reparses only its main file after the preamble (the
+ * #includes at the top), which it precompiles at the first parse. */
+static unsigned parse_options(void) {
+  return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
+         CXTranslationUnit_CreatePreambleOnFirstParse;
+}
+
+static void forget_unit(lsp_doc *d) {
+  lsp_unitstate *u = d->unit;
+  if (!u) return;
+  hl_unit_free(u->unit);
+  if (u->has_job) hl_job_free(&u->job);
+  free(u);
+  d->unit = NULL;
+}
+
+void lsp_doc_free(lsp_doc *d) {
+  if (!d) return;
+  forget_unit(d);
+  free(d->uri);
+  free(d->path);
+  lsp_text_free(&d->text);
+  lsp_result_free(d->result);
+  free(d);
+}
+
+static void put_file(snapshot *sn, const lsp_doc *d) {
+  char *text = hl_xmalloc(d->text.len + 1);
+  memcpy(text, d->text.s, d->text.len + 1);
+  sn->files[sn->n++] = (struct CXUnsavedFile){hl_xstrdup(d->path), text, (unsigned long)d->text.len};
+}
+
+/* With the lock held. */
+static void take_snapshot(lsp_server *S, lsp_doc *d, snapshot *sn) {
+  sn->version = d->version;
+  sn->n = 0;
+  sn->files = hl_xcalloc(S->ndocs + 1, sizeof *sn->files);
+  put_file(sn, d);
+  for (size_t i = 0; i < S->ndocs; i++)
+    if (S->docs[i] != d) put_file(sn, S->docs[i]);
+}
+
+static void snapshot_free(snapshot *sn) {
+  for (unsigned i = 0; i < sn->n; i++) {
+    free((char *)sn->files[i].Filename);
+    free((char *)sn->files[i].Contents);
+  }
+  free(sn->files);
+}
+
+static void stamp_of(stamp *s) {
+  struct stat st;
+  s->exists = stat(s->path, &st) == 0;
+  s->mtime = s->exists ? st.st_mtim : (struct timespec){0, 0};
+  s->size = s->exists ? st.st_size : 0;
+}
+
+/* Stamps the files read since the last time. */
+static void stamp_new(worker *W) {
+  hl_strv files = {0}, profiles = {0};
+  hl_configs_files(W->configs, &files, &profiles);
+  for (size_t i = 0; i < profiles.n; i++) hl_strv_add(&files, profiles.v[i]);
+  lsp_project_files(W->project, &files);
+  for (size_t i = 0; i < files.n; i++) {
+    size_t k = 0;
+    while (k < W->nstamps && strcmp(W->stamps[k].path, files.v[i])) k++;
+    if (k < W->nstamps) continue;
+    stamp s = {hl_xstrdup(files.v[i]), 0, {0, 0}, 0};
+    stamp_of(&s);
+    HL_PUSH(W->stamps, W->nstamps, W->capstamps, s);
+  }
+  hl_strv_free(&files);
+  hl_strv_free(&profiles);
+}
+
+static int stamps_changed(worker *W) {
+  for (size_t i = 0; i < W->nstamps; i++) {
+    stamp now = {W->stamps[i].path, 0, {0, 0}, 0};
+    stamp_of(&now);
+    const stamp *was = &W->stamps[i];
+    if (now.exists != was->exists || now.size != was->size || now.mtime.tv_sec != was->mtime.tv_sec ||
+        now.mtime.tv_nsec != was->mtime.tv_nsec)
+      return 1;
+  }
+  return 0;
+}
+
+static void stamps_clear(worker *W) {
+  for (size_t i = 0; i < W->nstamps; i++) free(W->stamps[i].path);
+  W->nstamps = 0;
+}
+
+/* Says once per file where its compile command comes from when it is not
+ * its own entry of a compile database. */
+static void tell(worker *W, const lsp_doc *d, lsp_source from, const char *how) {
+  if (from == LSP_FROM_DB || !hl_strv_add_unique(&W->told, d->path)) return;
+  if (from == LSP_FROM_INCLUDER)
+    lsp_log(W->S, 3, "%s: not in a compile database; analyzed with %s", d->path, how);
+  else
+    lsp_log(W->S, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path,
+            how);
+}
+
+/* d's unit parsed over the snapshot: reparsed when its compile command is
+ * the same as last time, else parsed afresh. NULL after saying why on log. */
+static hl_unit *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snapshot *sn, FILE *log) {
+  if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
+  lsp_unitstate *u = d->unit;
+  hl_job job;
+  char *how = NULL;
+  hl_strv msgs = {0};
+  lsp_source from = lsp_project_job(W->project, d->path, cfg, &job, &how, &msgs);
+  for (size_t i = 0; i < msgs.n; i++) lsp_log(W->S, 2, "%s", msgs.v[i]);
+  hl_strv_free(&msgs);
+  tell(W, d, from, how);
+  free(how);
+  if (u->unit && hl_job_same(&u->job, &job)) {
+    hl_job_free(&job);
+    if (hl_unit_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
+    hl_unit_free(u->unit);
+    u->unit = NULL;
+    return NULL;
+  }
+  hl_unit_free(u->unit);
+  if (u->has_job) hl_job_free(&u->job);
+  u->job = job;
+  u->has_job = 1;
+  u->unit = hl_unit_parse(W->index, &u->job, sn->files, sn->n, parse_options(), log);
+  return u->unit;
+}
+
+/* The report stage for one document: NOLINT over the text analyzed, then
+ * the findings and layouts in the document itself. */
+static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result *res, lsp_result *r) {
+  hl_sources *src = hl_sources_new();
+  for (unsigned i = 0; i < sn->n; i++) hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
+  char *main_file = d->unit->job.file;
+  hl_findings_settle(&res->findings, src, &main_file, 1);
+  for (size_t i = 0; i < res->findings.n; i++) {
+    const hl_finding *f = res->findings.v[i];
+    if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, src, &W->S->opt, W->S->enc);
+  }
+  for (size_t i = 0; i < res->layouts.n; i++)
+    if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], src, W->S->enc);
+  hl_sources_free(src);
+}
+
+static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
+  lsp_result *r = hl_xcalloc(1, sizeof *r);
+  r->version = sn->version;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *log = open_memstream(&buf, &len);
+  if (!log) {
+    fprintf(stderr, "heaplint lsp: fatal: cannot buffer messages (out of memory)\n");
+    abort();
+  }
+  const hl_config *cfg = NULL;
+  char *err = NULL;
+  hl_tu_result res;
+  memset(&res, 0, sizeof res);
+  res.result = HL_NOT_PARSED;
+  hl_unit *u = NULL;
+  if (hl_config_for(W->configs, d->path, &cfg, &err)) {
+    fprintf(log, "heaplint: error: %s\n", err);
+    free(err);
+  } else if ((u = unit_for(W, d, cfg, sn, log))) {
+    hl_unit_analyze(&W->run, u, cfg, log, &res);
+  }
+  fclose(log);
+  if (res.result == HL_ANALYZED) {
+    report(W, d, sn, &res, r);
+    /* What the analysis said besides (no profile for a library, a type
+     * query that failed) goes to the log, as the CLI's stderr. */
+    if (len) lsp_log(W->S, 2, "%s", buf);
+  } else {
+    lsp_result_add_failure(r, buf);
+  }
+  hl_tu_result_free(&res);
+  free(buf);
+  stamp_new(W);
+  return r;
+}
+
+/* With the lock held: the result of d's analysis of sn, unless d changed
+ * (or closed) meanwhile — a newer analysis is then due. */
+static void store(lsp_server *S, lsp_doc *d, const snapshot *sn, lsp_result *r) {
+  if (d->closed || d->version != sn->version) {
+    lsp_result_free(r);
+    return;
+  }
+  lsp_result_free(d->result);
+  d->result = r;
+  lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
+  lsp_waiting_answer(S, d, NULL);
+}
+
+/* With the lock held: the document whose analysis is due first, or NULL
+ * with *until the time the next one is (0: none is pending). */
+static lsp_doc *next_due(lsp_server *S, double *until) {
+  lsp_doc *first = NULL;
+  for (size_t i = 0; i < S->ndocs; i++) {
+    lsp_doc *d = S->docs[i];
+    if (d->pending && d->analyzed && (!first || d->due < first->due)) first = d;
+  }
+  *until = first ? first->due : 0;
+  return first && first->due <= lsp_now() ? first : NULL;
+}
+
+static void sleep_until(lsp_server *S, double until) {
+  if (until <= 0) {
+    pthread_cond_wait(&S->wake, &S->lock);
+    return;
+  }
+  struct timespec t;
+  t.tv_sec = (time_t)until;
+  t.tv_nsec = (long)((until - (double)t.tv_sec) * 1e9);
+  pthread_cond_timedwait(&S->wake, &S->lock, &t);
+}
+
+/* With the lock held (released meanwhile): frees the closed documents. */
+static void free_closed(lsp_server *S) {
+  lsp_doc **v = S->closed;
+  size_t n = S->nclosed;
+  S->closed = NULL;
+  S->nclosed = S->capclosed = 0;
+  pthread_mutex_unlock(&S->lock);
+  for (size_t i = 0; i < n; i++) lsp_doc_free(v[i]);
+  free(v);
+  pthread_mutex_lock(&S->lock);
+}
+
+/* With the lock held (released meanwhile): reads the configurations and
+ * databases again when asked to, or when one changed on disk. */
+static void refresh(worker *W) {
+  lsp_server *S = W->S;
+  int force = S->reload;
+  S->reload = S->recheck = 0;
+  pthread_mutex_unlock(&S->lock);
+  if (force || stamps_changed(W)) {
+    hl_configs_free(W->configs);
+    W->configs = hl_configs_new(S->opt.config_file);
+    lsp_project_forget(W->project);
+    stamps_clear(W);
+  }
+  pthread_mutex_lock(&S->lock);
+}
+
+static void *worker_main(void *arg) {
+  worker *W = arg;
+  lsp_server *S = W->S;
+  W->index = clang_createIndex(0, 0);
+  pthread_mutex_lock(&S->lock);
+  while (!S->quit) {
+    double until;
+    lsp_doc *d;
+    if (S->nclosed) {
+      free_closed(S);
+    } else if (S->reload || S->recheck) {
+      refresh(W);
+    } else if (!(d = next_due(S, &until))) {
+      sleep_until(S, until);
+    } else {
+      snapshot sn;
+      take_snapshot(S, d, &sn);
+      d->pending = 0;
+      pthread_mutex_unlock(&S->lock);
+      lsp_result *r = analyze(W, d, &sn);
+      pthread_mutex_lock(&S->lock);
+      store(S, d, &sn, r);
+      snapshot_free(&sn);
+    }
+  }
+  pthread_mutex_unlock(&S->lock);
+  return NULL;
+}
+
+int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
+  worker *W = hl_xcalloc(1, sizeof *W);
+  W->S = S;
+  W->configs = hl_configs_new(S->opt.config_file);
+  W->project = lsp_project_new(S->opt.db_dir, &S->opt.extra_before, &S->opt.extra_after);
+  W->run.profiles = profiles;
+  W->run.layouts = 1;
+  pthread_mutex_init(&W->run.lock, NULL);
+  S->worker_state = W;
+  if (pthread_create(&S->worker, NULL, worker_main, W)) return -1;
+  S->worker_started = 1;
+  return 0;
+}
+
+void lsp_worker_stop(lsp_server *S) {
+  worker *W = S->worker_state;
+  if (!W) return;
+  pthread_mutex_lock(&S->lock);
+  S->quit = 1;
+  pthread_cond_signal(&S->wake);
+  pthread_mutex_unlock(&S->lock);
+  if (S->worker_started) pthread_join(S->worker, NULL);
+  /* Everything the worker kept, now that it is gone. */
+  for (size_t i = 0; i < S->nclosed; i++) lsp_doc_free(S->closed[i]);
+  S->nclosed = 0;
+  for (size_t i = 0; i < S->ndocs; i++) forget_unit(S->docs[i]);
+  if (W->index) clang_disposeIndex(W->index);
+  hl_configs_free(W->configs);
+  lsp_project_free(W->project);
+  pthread_mutex_destroy(&W->run.lock);
+  hl_strv_free(&W->run.warned);
+  hl_strv_free(&W->told);
+  stamps_clear(W);
+  free(W->stamps);
+  free(W);
+  S->worker_state = NULL;
+}

@@ -1,0 +1,214 @@
+"""The temporary project the language server's tests run in, and the CLI's
+findings on it in a form the LSP's diagnostics are compared with.
+
+Layout (under a fresh temporary directory):
+  proj/compile_commands.json   every proj/src/*.cc, -std=c++17 -Iinclude
+  proj/src/main.cc             findings, a NOLINT, a site after non-ASCII text
+  proj/src/fix.cc              one finding whose fix --fix makes
+  proj/src/widget.cc           includes proj/include/widget.h (which has a finding)
+  proj/src/broken.cc           does not compile
+  proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
+  proj/src/cycle_NN.cc         50 files for the open/close cycles
+  loose/loose.cc               in no compile database; loose/.heaplint.yaml
+                               has fallback-flags that define LOOSE
+"""
+import json
+import os
+import subprocess
+
+MAIN = """\
+#include <any>
+#include <functional>
+#include <memory>
+
+void sink(std::function<void()> f);
+
+void shrink(long a, long b, long c) {
+  // Gr\u00f6\u00dfe, caf\u00e9, \U0001F600: the site below has non-ASCII text in front of it
+  std::function<void()> f = /* \u00fc\U0001F600 */ [a, b, c] { (void)(a + b + c); };
+  f();
+}
+
+void kept(long a, long b, long c) {
+  std::function<void()> g = [a, b, c] { (void)(a + b + c); };  // NOLINT(function-sbo)
+  g();
+}
+
+void inline_one(long a) {
+  std::function<void()> h = [a] { (void)a; };
+  h();
+}
+
+void shared(std::shared_ptr<int> p) {
+  std::function<void()> s = [p] { (void)p; };
+  sink(s);
+}
+
+struct Big {
+  long x[4];
+};
+
+void boxed(std::any &out) { out = Big{}; }
+"""
+
+FIX = """\
+#include <functional>
+
+void fixme(long a, long b, long c) {
+  std::function<void()> g = [a, b, c] { (void)(a + b + c); };
+  g();
+}
+"""
+
+WIDGET_H = """\
+#pragma once
+#include <functional>
+
+inline void widget_arm(long a, long b, long c) {
+  std::function<void()> w = [a, b, c] { (void)(a + b + c); };
+  w();
+}
+"""
+
+WIDGET_CC = """\
+#include "widget.h"
+
+void widget_use() { widget_arm(1, 2, 3); }
+"""
+
+BROKEN = """\
+#include <functional>
+
+int broken() { return no_such_thing; }
+"""
+
+CRASH = """\
+#include <functional>
+#pragma clang __debug crash
+int crash;
+"""
+
+LOOSE = """\
+#include <functional>
+
+#ifdef LOOSE
+void loose(long a, long b, long c) {
+  std::function<void()> f = [a, b, c] { (void)(a + b + c); };
+  f();
+}
+#endif
+"""
+
+CYCLE = """\
+#include <functional>
+#include <map>
+#include <string>
+
+void cycle_%d(long a, long b, long c) {
+  std::function<void()> f = [a, b, c] { (void)(a + b + c); };
+  f();
+}
+"""
+
+NCYCLES = 50
+FLAGS = ["-std=c++17", "-Iinclude"]
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def make(top):
+    """Writes the project under top; returns (proj, loose) directories."""
+    proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
+    files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
+             "src/crash.cc": CRASH}
+    for i in range(NCYCLES):
+        files["src/cycle_%02d.cc" % i] = CYCLE % i
+    for name, text in files.items():
+        write(os.path.join(proj, name), text)
+    write(os.path.join(proj, "include/widget.h"), WIDGET_H)
+    db = [{"directory": proj, "file": name, "arguments": ["clang++"] + FLAGS + ["-c", name]}
+          for name in sorted(files)]
+    write(os.path.join(proj, "compile_commands.json"), json.dumps(db, indent=1))
+    write(os.path.join(loose, "loose.cc"), LOOSE)
+    write(os.path.join(loose, ".heaplint.yaml"), "fallback-flags: [-std=c++17, -DLOOSE]\n")
+    return proj, loose
+
+
+def cli_findings(heaplint, cwd, args, only_file):
+    """The findings (JSON objects) of `heaplint --format=json <args>` run in
+    cwd, in only_file (relative to cwd)."""
+    out = subprocess.run([heaplint, "--format=json"] + args, cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    report = json.loads(out.stdout)
+    return [f for f in report["findings"] if f["file"] == only_file]
+
+
+SEVERITY = {"error": 1, "warning": 2, "note": 3}
+
+
+def character(text_line, byte_col, encoding):
+    """The LSP character offset of a 1-based byte column of a line."""
+    prefix = text_line.encode("utf-8")[:byte_col - 1].decode("utf-8")
+    if encoding == "utf-8":
+        return len(prefix.encode("utf-8"))
+    return len(prefix.encode("utf-16-le")) // 2
+
+
+def position(text, line, col, encoding):
+    return {"line": line - 1, "character": character(text.split("\n")[line - 1], col, encoding)}
+
+
+def expected(findings, cwd, read, encoding, as_dir=None):
+    """The CLI's findings as the diagnostics the server must publish: the
+    range's end is None where the CLI gives none (a point: the server then
+    shows the word there). read(path) is a file's text; the paths are
+    relative to as_dir (a copy of the project run in cwd), else cwd."""
+    out = []
+    for f in findings:
+        path = os.path.join(cwd, f["file"])
+        start = position(read(path), f["line"], f["column"], encoding)
+        end = position(read(path), f["end_line"], f["end_column"], encoding) if "end_line" in f else None
+        notes = []
+        for n in f["notes"]:
+            npath = os.path.join(as_dir or cwd, n["file"])
+            notes.append((npath, position(read(npath), n["line"], n["column"], encoding), n["message"]))
+        out.append({"code": f["rule"], "severity": SEVERITY[f["severity"]], "message": f["message"],
+                    "start": start, "end": end, "notes": notes})
+    return sorted(out, key=key)
+
+
+def actual(diagnostics, uri_path):
+    out = []
+    for d in diagnostics:
+        notes = [(uri_path(r["location"]["uri"]), r["location"]["range"]["start"], r["message"])
+                 for r in d.get("relatedInformation", [])]
+        out.append({"code": d.get("code"), "severity": d["severity"], "message": d["message"],
+                    "start": d["range"]["start"], "end": d["range"]["end"], "notes": notes,
+                    "source": d.get("source"), "href": d.get("codeDescription", {}).get("href")})
+    return sorted(out, key=key)
+
+
+def key(d):
+    return (d["start"]["line"], d["start"]["character"], d["code"] or "", d["message"])
+
+
+def compare(exp, act):
+    """Problems (strings) where the published diagnostics differ from the
+    CLI's findings."""
+    problems = []
+    if [key(e) for e in exp] != [key(a) for a in act]:
+        return ["the diagnostics are not the CLI's findings:\n  CLI: %s\n  LSP: %s"
+                % ([key(e) for e in exp], [key(a) for a in act])]
+    for e, a in zip(exp, act):
+        for field in ("severity", "notes"):
+            if e[field] != a[field]:
+                problems.append("%s: %s differs: CLI %r, LSP %r" % (key(e), field, e[field], a[field]))
+        if e["end"] is not None and e["end"] != a["end"]:
+            problems.append("%s: the range ends at %r, the CLI's at %r" % (key(e), a["end"], e["end"]))
+        if a["source"] != "heaplint":
+            problems.append("%s: source is %r" % (key(e), a["source"]))
+    return problems

@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""heaplint lsp, message by message (python3's standard library only).
+
+Starts `heaplint lsp` in a temporary project with a compile database
+(project.py) and checks: the capabilities and the position encoding it
+negotiates; that the diagnostics after didOpen are the CLI's findings for
+that file (same config, NOLINT, profiles), in UTF-16 and in UTF-8, with a
+site after non-ASCII text; hover; that a quick fix's edit applied to the
+text is what `heaplint --fix` writes; the NOLINT action; an unsaved
+didChange that shrinks a capture list (the file on disk unchanged); a
+header opened alone; a file outside any compile database (fallback flags,
+said once); a file that does not compile; a libclang crash; the debounce
+and $/cancelRequest; a changed .heaplint.yaml; malformed messages,
+MethodNotFound, shutdown and exit (status 0; 1 without shutdown); and 50
+open/close cycles with the server's RSS before and after.
+
+usage: protocol.py --heaplint <path to heaplint> [--keep]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lspclient  # noqa: E402
+import project  # noqa: E402
+from lspclient import uri  # noqa: E402
+
+# The most the server's resident memory may grow over the 50 open/close
+# cycles: a unit kept after its close is tens of MiB each.
+MAX_GROWTH_KIB = 96 * 1024
+
+
+class Context:
+    def __init__(self, heaplint, top):
+        self.heaplint = heaplint
+        self.top = top
+        self.proj, self.loose = project.make(top)
+
+    def path(self, rel):
+        return os.path.join(self.proj, rel)
+
+    def start(self, encodings=None, options=None, args=(), watch=False):
+        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=self.proj)
+        caps = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": watch}}}
+        if encodings:
+            caps["general"] = {"positionEncodings": encodings}
+        params = {"processId": os.getpid(), "rootUri": uri(self.proj), "capabilities": caps}
+        if options is not None:
+            params["initializationOptions"] = options
+        c.init = c.call("initialize", params)
+        c.notify("initialized", {})
+        return c
+
+    def stop(self, c):
+        r = c.call("shutdown", None)
+        assert "error" not in r and r["result"] is None, r
+        c.notify("exit", None)
+        rc = c.close()
+        assert rc == 0, "exit after shutdown gave status %d" % rc
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def uri_path(u):
+    from urllib.parse import unquote
+    assert u.startswith("file://"), u
+    return unquote(u[len("file://"):])
+
+
+def open_doc(c, path, text=None, version=1):
+    u = uri(path)
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "cpp", "version": version,
+                                                        "text": read(path) if text is None else text}})
+    return u
+
+
+def change(c, u, version, changes):
+    c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version}, "contentChanges": changes})
+
+
+def same_as_cli(ctx, diagnostics, cwd, args, rel, encoding, read_text=read, as_dir=None):
+    exp = project.expected(project.cli_findings(ctx.heaplint, cwd, args, rel), cwd, read_text, encoding, as_dir)
+    act = project.actual(diagnostics, uri_path)
+    problems = project.compare(exp, act)
+    assert not problems, "\n".join(problems)
+    assert exp, "the CLI finds nothing in %s: the comparison would prove nothing" % rel
+    return act
+
+
+def apply_edits(text, edits, encoding):
+    """Applies TextEdits (all on the original text, as the protocol says)."""
+    lines = text.split("\n")
+
+    def offset(pos):
+        before = sum(len(l.encode("utf-8")) + 1 for l in lines[:pos["line"]])
+        line = lines[pos["line"]] if pos["line"] < len(lines) else ""
+        col = 0
+        units = 0
+        for ch in line:
+            if units >= pos["character"]:
+                break
+            units += (len(ch.encode("utf-8")) if encoding == "utf-8" else 2 if ord(ch) > 0xFFFF else 1)
+            col += len(ch.encode("utf-8"))
+        return before + col
+
+    data = text.encode("utf-8")
+    spans = sorted(((offset(e["range"]["start"]), offset(e["range"]["end"]), e["newText"]) for e in edits),
+                   key=lambda s: (s[0], s[1]))
+    out, at = b"", 0
+    for a, b, t in spans:
+        out += data[at:a] + t.encode("utf-8")
+        at = b
+    return (out + data[at:]).decode("utf-8")
+
+
+def copy_project(ctx, name):
+    """A copy of the project (its database pointing at the copy)."""
+    dst = os.path.join(ctx.top, name)
+    shutil.copytree(ctx.proj, dst)
+    db = json.loads(read(os.path.join(dst, "compile_commands.json")))
+    for e in db:
+        e["directory"] = dst
+    with open(os.path.join(dst, "compile_commands.json"), "w") as f:
+        json.dump(db, f)
+    return dst
+
+
+# ---- the checks ----
+
+def check_initialize(ctx):
+    c = ctx.start()
+    caps = c.init["result"]["capabilities"]
+    assert caps["positionEncoding"] == "utf-16", caps
+    assert caps["textDocumentSync"]["change"] == 2 and caps["textDocumentSync"]["openClose"] is True, caps
+    assert "quickfix" in caps["codeActionProvider"]["codeActionKinds"], caps
+    assert caps["hoverProvider"] is True, caps
+    assert c.init["result"]["serverInfo"]["name"] == "heaplint", c.init
+    ctx.stop(c)
+    c = ctx.start(encodings=["utf-8", "utf-16"])
+    assert c.init["result"]["capabilities"]["positionEncoding"] == "utf-8", c.init
+    ctx.stop(c)
+
+
+def check_diagnostics(ctx, encoding):
+    c = ctx.start(encodings=["utf-8"] if encoding == "utf-8" else None)
+    u = open_doc(c, ctx.path("src/main.cc"))
+    act = same_as_cli(ctx, c.diagnostics(u, 1), ctx.proj, ["-p", ".", "src/main.cc"], "src/main.cc", encoding)
+    # The site after non-ASCII text: its character is not its byte column.
+    line = read(ctx.path("src/main.cc")).split("\n")[8]
+    site = [a for a in act if a["start"]["line"] == 8]
+    assert site, "no diagnostic on the non-ASCII line: %s" % act
+    want = project.character(line, line.encode("utf-8").index(b"[a, b, c]") + 1, encoding)
+    assert site[0]["start"]["character"] == want, (site[0]["start"], want)
+    if encoding == "utf-16":
+        assert want != line.encode("utf-8").index(b"[a, b, c]"), "the test line must tell UTF-16 from bytes"
+    for a in act:
+        assert a["href"] and a["href"].endswith("/%s.md" % a["code"]), a
+        assert os.path.isfile(uri_path(a["href"])), a["href"]
+    ctx.stop(c)
+
+
+def check_diagnostics_utf16(ctx):
+    check_diagnostics(ctx, "utf-16")
+
+
+def check_diagnostics_utf8(ctx):
+    check_diagnostics(ctx, "utf-8")
+
+
+def hover_at(c, u, line, character):
+    r = c.call("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": line, "character": character}})
+    assert "error" not in r, r
+    return r["result"]["contents"]["value"] if r["result"] else None
+
+
+def check_hover(ctx):
+    c = ctx.start()
+    text = read(ctx.path("src/main.cc"))
+    u = open_doc(c, ctx.path("src/main.cc"))
+    c.diagnostics(u, 1)
+    lines = text.split("\n")
+    inline = hover_at(c, u, 18, lines[18].index("[a]") + 1)
+    assert inline and "**inline**" in inline and "| `a` | 0 | 8 |" in inline and "8 bytes, align 8" in inline, inline
+    assert "at most 16 bytes" in inline, inline
+    heap = hover_at(c, u, 8, project.character(lines[8], lines[8].encode("utf-8").index(b"[a, b, c]") + 2, "utf-16"))
+    assert heap and "**on the heap**" in heap and "24 bytes, align 8" in heap, heap
+    assert "| `b` | 8 | 8 |" in heap and "exceeds libstdc++'s inline buffer of 16 bytes" in heap, heap
+    shared = hover_at(c, u, 23, lines[23].index("[p]") + 1)
+    assert shared and "**on the heap**" in shared and "not trivially copyable" in shared, shared
+    assert hover_at(c, u, 0, 0) is None
+    ctx.stop(c)
+
+
+def check_quick_fix(ctx):
+    c = ctx.start()
+    text = read(ctx.path("src/fix.cc"))
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    diags = c.diagnostics(u, 1)
+    assert len(diags) == 1, diags
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": u}, "range": diags[0]["range"],
+                                           "context": {"diagnostics": diags}})
+    fixes = [a for a in r["result"] if a.get("isPreferred")]
+    assert len(fixes) == 1 and fixes[0]["kind"] == "quickfix", r
+    edits = fixes[0]["edit"]["changes"][u]
+    assert len(edits) == 2, edits  # the retype and the #include, together
+    fixed = apply_edits(text, edits, "utf-16")
+    dst = copy_project(ctx, "fixed")
+    run = subprocess.run([ctx.heaplint, "-p", ".", "--fix", "src/fix.cc"], cwd=dst, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert b"1 fixed in 1 file" in run.stderr, run.stderr
+    want = read(os.path.join(dst, "src/fix.cc"))
+    assert fixed == want, "the quick fix gives\n%s\n--fix gives\n%s" % (fixed, want)
+    assert read(ctx.path("src/fix.cc")) == text, "a code action must not write the file"
+    ctx.stop(c)
+
+
+def check_nolint_action(ctx):
+    c = ctx.start()
+    text = read(ctx.path("src/main.cc"))
+    u = open_doc(c, ctx.path("src/main.cc"))
+    diags = c.diagnostics(u, 1)
+    site = [d for d in diags if d["range"]["start"]["line"] == 8]
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": u}, "range": site[0]["range"],
+                                           "context": {"diagnostics": site}})
+    nolint = [a for a in r["result"] if "NOLINT" in a["title"] and a["diagnostics"][0]["code"] == "function-sbo"]
+    assert len(nolint) == 1 and not nolint[0].get("isPreferred"), r
+    suppressed = apply_edits(text, nolint[0]["edit"]["changes"][u], "utf-16")
+    assert suppressed.split("\n")[8].endswith("  // NOLINT(function-sbo)"), suppressed.split("\n")[8]
+    change(c, u, 2, [{"text": suppressed}])
+    after = c.diagnostics(u, 2)
+    assert not [d for d in after if d["range"]["start"]["line"] == 8 and d["code"] == "function-sbo"], after
+    dst = copy_project(ctx, "nolint")
+    with open(os.path.join(dst, "src/main.cc"), "w", encoding="utf-8") as f:
+        f.write(suppressed)
+    same_as_cli(ctx, after, dst, ["-p", ".", "src/main.cc"], "src/main.cc", "utf-16",
+                read_text=lambda p: suppressed if p.endswith("src/main.cc") else read(p), as_dir=ctx.proj)
+    ctx.stop(c)
+
+
+def check_unsaved_change(ctx):
+    c = ctx.start()
+    path = ctx.path("src/main.cc")
+    text = read(path)
+    u = open_doc(c, path)
+    before = c.diagnostics(u, 1)
+    assert [d for d in before if d["range"]["start"]["line"] == 8 and d["code"] == "function-sbo"], before
+    line = text.split("\n")[8]
+    # Two incremental edits on the non-ASCII line, in UTF-16 positions:
+    # [a, b, c] becomes [a], and the body uses a alone.
+    body = "(void)(a + b + c)"
+    at_body = project.character(line, line.encode("utf-8").index(body.encode()) + 1, "utf-16")
+    at_caps = project.character(line, line.encode("utf-8").index(b"[a, b, c]") + 1, "utf-16")
+    change(c, u, 2, [
+        {"range": {"start": {"line": 8, "character": at_body}, "end": {"line": 8, "character": at_body + len(body)}},
+         "text": "(void)a"},
+        {"range": {"start": {"line": 8, "character": at_caps}, "end": {"line": 8, "character": at_caps + 9}},
+         "text": "[a]"}])
+    after = c.diagnostics(u, 2)
+    assert not [d for d in after if d["range"]["start"]["line"] == 8], after
+    assert len(after) == len(before) - 1, (before, after)
+    assert read(path) == text, "the file on disk changed"
+    # The hover sees the unsaved text too: the lambda is inline now.
+    shrunk = line.replace(body, "(void)a").replace("[a, b, c]", "[a]")
+    h = hover_at(c, u, 8, project.character(shrunk, shrunk.encode("utf-8").index(b"[a]") + 1, "utf-16"))
+    assert h and "**inline**" in h, h
+    ctx.stop(c)
+
+
+def check_malformed(ctx):
+    c = ctx.start()
+    c.send_raw("{this is not json")
+    r = c.wait(lambda m: "error" in m and m.get("id") is None, what="the ParseError")
+    assert r["error"]["code"] == -32700, r
+    c.send_raw("[1, 2]")
+    r = c.wait(lambda m: "error" in m and m.get("id") is None, what="the InvalidRequest")
+    assert r["error"]["code"] == -32600, r
+    r = c.call("heaplint/noSuchMethod", {})
+    assert r["error"]["code"] == -32601, r
+    c.notify("heaplint/noSuchNotification", {})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    assert len(c.diagnostics(u, 1)) == 1
+    r = c.call("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": 3, "character": 30}})
+    assert "result" in r, r
+    ctx.stop(c)
+
+
+def check_exit_without_shutdown(ctx):
+    c = ctx.start()
+    c.notify("exit", None)
+    assert c.close() == 1
+
+
+def check_header_alone(ctx):
+    c = ctx.start()
+    u = open_doc(c, ctx.path("include/widget.h"))
+    same_as_cli(ctx, c.diagnostics(u, 1), ctx.proj, ["-p", ".", "src/widget.cc"], "include/widget.h", "utf-16")
+    ctx.stop(c)
+
+
+def fallback_logs(c, path):
+    return [m for m in c.backlog if m.get("method") == "window/logMessage" and path in m["params"]["message"]
+            and "fallback" in m["params"]["message"]]
+
+
+def check_outside_database(ctx):
+    c = ctx.start()
+    path = os.path.join(ctx.loose, "loose.cc")
+    u = open_doc(c, path)
+    diags = c.diagnostics(u, 1)
+    same_as_cli(ctx, diags, ctx.loose, ["loose.cc", "--", "-std=c++17", "-DLOOSE"], "loose.cc", "utf-16")
+    change(c, u, 2, [{"text": read(path) + "\n"}])
+    c.diagnostics(u, 2)
+    logs = fallback_logs(c, path)
+    assert len(logs) == 1 and ".heaplint.yaml" in logs[0]["params"]["message"], logs
+    ctx.stop(c)
+
+
+def check_not_compiling(ctx):
+    c = ctx.start()
+    u = open_doc(c, ctx.path("src/broken.cc"))
+    diags = c.diagnostics(u, 1)
+    assert len(diags) == 1, diags
+    d = diags[0]
+    assert d["severity"] == 1 and d["range"]["start"] == {"line": 0, "character": 0}, d
+    assert "no_such_thing" in d["message"] and "does not compile" in d["message"], d
+    ctx.stop(c)
+
+
+def check_crash(ctx):
+    c = ctx.start()
+    u = open_doc(c, ctx.path("src/crash.cc"))
+    diags = c.diagnostics(u, 1)
+    assert len(diags) == 1 and diags[0]["severity"] == 1 and "libclang crashed" in diags[0]["message"], diags
+    # Still serving: another file is analyzed, the crashed one again after an edit.
+    f = open_doc(c, ctx.path("src/fix.cc"))
+    assert len(c.diagnostics(f, 1)) == 1
+    change(c, u, 2, [{"text": project.CRASH.replace("#pragma clang __debug crash\n", "")}])
+    assert c.diagnostics(u, 2) == []
+    ctx.stop(c)
+
+
+def check_debounce_and_cancel(ctx):
+    c = ctx.start(options={"debounce": 1500})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    c.diagnostics(u, 1)
+    start = time.time()
+    change(c, u, 2, [{"text": project.FIX + "\n"}])
+    rid = c.request("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": 3, "character": 30}})
+    c.notify("$/cancelRequest", {"id": rid})
+    r = c.response(rid)
+    assert r.get("error", {}).get("code") == -32800, r
+    assert time.time() - start < 1.0, "the cancellation was not answered at once"
+    c.diagnostics(u, 2)
+    assert time.time() - start >= 1.4, "the debounce of initializationOptions was not kept"
+    # A request that waits is answered once the analysis of its version is there.
+    change(c, u, 3, [{"text": project.FIX}])
+    r = c.call("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": 3, "character": 30}})
+    assert r.get("result") and "on the heap" in r["result"]["contents"]["value"], r
+    ctx.stop(c)
+
+
+def check_config_change(ctx):
+    c = ctx.start(watch=True)
+    reg = c.wait(lambda m: m.get("method") == "client/registerCapability", what="the watcher registration")
+    c.send({"id": reg["id"], "result": None})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    assert [d["severity"] for d in c.diagnostics(u, 1)] == [2]
+    config = ctx.path(".heaplint.yaml")
+    with open(config, "w") as f:
+        f.write("rules:\n  function-sbo: error\n")
+    try:
+        c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri(config), "type": 1}]})
+        assert [d["severity"] for d in c.diagnostics(u, 1)] == [1]
+    finally:
+        os.unlink(config)
+    # Without a watcher, a save reads them again.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+    assert [d["severity"] for d in c.diagnostics(u, 1)] == [2]
+    ctx.stop(c)
+
+
+def check_open_close_cycles(ctx):
+    c = ctx.start()
+    first = None
+    start = time.time()
+    for i in range(project.NCYCLES):
+        u = open_doc(c, ctx.path("src/cycle_%02d.cc" % i))
+        diags = c.diagnostics(u, 1)
+        assert len(diags) == 1, diags
+        c.notify("textDocument/didClose", {"textDocument": {"uri": u}})
+        assert c.diagnostics(u, None) == []  # a closed file's diagnostics are cleared
+        if i == 0:
+            first = c.rss_kib()
+    # The worker frees a closed unit when it next wakes: a last request
+    # after the last close makes sure it has.
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    c.diagnostics(u, 1)
+    last = c.rss_kib()
+    print("rss: %d KiB after the first cycle, %d KiB after %d cycles (%.1f s)"
+          % (first, last, project.NCYCLES, time.time() - start))
+    assert last - first < MAX_GROWTH_KIB, "memory grew by %d KiB over the cycles" % (last - first)
+    ctx.stop(c)
+
+
+CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
+          check_nolint_action, check_unsaved_change, check_malformed, check_exit_without_shutdown,
+          check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
+          check_config_change, check_open_close_cycles]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--heaplint", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the temporary project")
+    ap.add_argument("only", nargs="*", help="run only these checks")
+    a = ap.parse_args()
+    top = tempfile.mkdtemp(prefix="heaplint-lsp-")
+    # A compile database above the temporary directory would be found for
+    # the file that must have none.
+    for d in (os.path.dirname(top), "/"):
+        if os.path.exists(os.path.join(d, "compile_commands.json")):
+            print("protocol: %s/compile_commands.json exists: the fallback check cannot run here" % d)
+            return 1
+    ctx = Context(os.path.abspath(a.heaplint), top)
+    failed = 0
+    for check in CHECKS:
+        name = check.__name__[len("check_"):]
+        if a.only and name not in a.only:
+            continue
+        t = time.time()
+        try:
+            check(ctx)
+            print("ok: %s (%.1f s)" % (name, time.time() - t))
+        except AssertionError as e:
+            failed += 1
+            print("FAIL: %s: %s" % (name, e))
+        sys.stdout.flush()
+    if a.keep or failed:
+        print("protocol: the project is in %s" % top)
+    else:
+        shutil.rmtree(top)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
