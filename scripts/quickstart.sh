@@ -17,7 +17,7 @@ packages="cmake make gcc g++ python3 pkg-config
   libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
   libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev
-  python3-jsonschema vim neovim strace
+  python3-jsonschema vim neovim nodejs strace
   g++-multilib qemu-user"
 
 install_missing() {
