@@ -197,7 +197,9 @@ struct hl_unit {
   size_t nargs;
   struct CXUnsavedFile *unsaved;/* copies of the editor's text the unit was last parsed with */
   unsigned nunsaved;
+  unsigned options;             /* CXTranslationUnit_* */
   CXTranslationUnit tu;         /* NULL after a failed reparse */
+  CXTranslationUnit queries;    /* a kept unit's trait-query parse, reparsed each time */
 };
 
 static void unsaved_free(hl_unit *u) {
@@ -227,6 +229,7 @@ hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedF
   hl_unit *u = hl_xcalloc(1, sizeof *u);
   u->index = index;
   u->job = job;
+  u->options = options;
   /* -w: warnings are not heaplint's to show, and -Werror must not turn them
    * into errors that stop the analysis. */
   u->nargs = job->nargs + 1;
@@ -258,8 +261,24 @@ int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nu
   return -1;
 }
 
+/* The trait queries of a kept unit: its main file with them appended is
+ * parsed once, then reparsed (its preamble, the #includes, is kept). */
+static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile *files, unsigned nfiles) {
+  hl_unit *u = unit;
+  if (u->queries && clang_reparseTranslationUnit(u->queries, nfiles, (struct CXUnsavedFile *)files,
+                                                 clang_defaultReparseOptions(u->queries)) == CXError_Success)
+    return u->queries;
+  if (u->queries) clang_disposeTranslationUnit(u->queries);
+  u->queries = NULL;
+  if (clang_parseTranslationUnit2(u->index, u->job->source, u->args, (int)u->nargs, (struct CXUnsavedFile *)files,
+                                  nfiles, u->options | CXTranslationUnit_KeepGoing, &u->queries) != CXError_Success)
+    u->queries = NULL;
+  return u->queries;
+}
+
 void hl_unit_free(hl_unit *u) {
   if (!u) return;
+  if (u->queries) clang_disposeTranslationUnit(u->queries);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
   unsaved_free(u);
   free(u->args);
@@ -293,7 +312,9 @@ void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, h
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  hl_parsed parsed = {u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved};
+  int kept = (u->options & CXTranslationUnit_PrecompiledPreamble) != 0;
+  hl_parsed parsed = {u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept,
+                      kept ? reparse_queries : NULL, u};
   ctx.types = hl_types_new(&parsed, ctx.pointer_width);
   ctx.probes = hl_probes_new(&parsed);
 

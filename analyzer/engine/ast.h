@@ -70,6 +70,17 @@ typedef struct hl_parsed {
   size_t nargs;
   const struct CXUnsavedFile *unsaved;
   unsigned nunsaved;
+  /* Parsed with a precompiled preamble: libclang 19 crashes saving such a
+   * unit (clang_saveTranslationUnit), so a second parse cannot start from
+   * a saved image of it. */
+  int has_preamble;
+  /* For a unit that is kept and reparsed (the language server's), or NULL:
+   * parses its main file again over files (its text with the trait queries
+   * appended) into a second unit it keeps and reparses the next time, over
+   * that unit's own precompiled preamble. The unit returned is the kept
+   * one's (not disposed by the caller); NULL when the parse failed. */
+  CXTranslationUnit (*reparse_queries)(void *unit, const struct CXUnsavedFile *files, unsigned nfiles);
+  void *unit;
 } hl_parsed;
 
 /* The unsaved files over (a parse's own edited copies) followed by those of

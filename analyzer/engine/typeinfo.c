@@ -666,8 +666,12 @@ static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   unsigned nunsaved;
   struct CXUnsavedFile *unsaved = hl_unsaved_with(T->p.unsaved, T->p.nunsaved, &main_file, 1, &nunsaved);
   CXTranslationUnit q = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(T->p.index, T->p.job->source, T->p.args, (int)T->p.nargs, unsaved,
-                                                   nunsaved, CXTranslationUnit_KeepGoing, &q);
+  enum CXErrorCode e = CXError_Success;
+  if (T->p.reparse_queries)
+    e = (q = T->p.reparse_queries(T->p.unit, unsaved, nunsaved)) ? CXError_Success : CXError_Failure;
+  else
+    e = clang_parseTranslationUnit2(T->p.index, T->p.job->source, T->p.args, (int)T->p.nargs, unsaved, nunsaved,
+                                    CXTranslationUnit_KeepGoing, &q);
   free(unsaved);
   hl_sb_free(&src);
   if (e != CXError_Success || !q) {
@@ -684,7 +688,7 @@ int hl_types_answer(hl_types *T, char **why) {
   int *found = hl_xcalloc(T->npend, sizeof *found);
   collect k = {T, bits, found};
   /* Each question is one constant the compiler evaluates. */
-  CXTranslationUnit q = ask_over_pch(T);
+  CXTranslationUnit q = T->p.has_preamble ? NULL : ask_over_pch(T);
   if (q) {
     clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
     clang_disposeTranslationUnit(q);
@@ -698,7 +702,7 @@ int hl_types_answer(hl_types *T, char **why) {
     q = ask_by_reparse(T, why);
     if (q) {
       clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
-      clang_disposeTranslationUnit(q);
+      if (!T->p.reparse_queries) clang_disposeTranslationUnit(q);
     } else {
       rc = -1;
     }

@@ -3,7 +3,8 @@ findings on it in a form the LSP's diagnostics are compared with.
 
 Layout (under a fresh temporary directory):
   proj/compile_commands.json   every proj/src/*.cc, -std=c++17 -Iinclude
-  proj/src/main.cc             findings, a NOLINT, a site after non-ASCII text
+  proj/src/main.cc             findings, a NOLINT, a site after non-ASCII text, a
+                               trait query and an instantiation probe
   proj/src/fix.cc              one finding whose fix --fix makes
   proj/src/widget.cc           includes proj/include/widget.h (which has a finding)
   proj/src/broken.cc           does not compile
@@ -49,6 +50,26 @@ struct Big {
 };
 
 void boxed(std::any &out) { out = Big{}; }
+
+// Only the compiler can tell Holder<long>'s traits (a trait query).
+template <class T> struct Holder {
+  T value;
+  Holder() = default;
+  Holder(const Holder &other) : value(other.value) {}
+};
+
+void held(Holder<long> h) {
+  std::function<void()> t = [h] { (void)h.value; };
+  t();
+}
+
+// Only an instantiation can size what keep() stores (a probe).
+template <class F> void keep(F f) {
+  std::function<void()> g = f;
+  g();
+}
+
+void probe_user(long a, long b, long c) { keep([a, b, c] { (void)(a + b + c); }); }
 """
 
 FIX = """\

@@ -274,6 +274,31 @@ def check_unsaved_change(ctx):
     ctx.stop(c)
 
 
+def check_unsaved_second_parses(ctx):
+    """The trait query (Holder<long>) and the instantiation probe (keep())
+    parse the unit again: they must see the editor's text too."""
+    c = ctx.start()
+    path = ctx.path("src/main.cc")
+    text = read(path)
+    lines = text.split("\n")
+    held = next(i for i, l in enumerate(lines) if "[h]" in l)
+    probed = next(i for i, l in enumerate(lines) if "keep([a, b, c]" in l)
+    u = open_doc(c, path)
+    before = c.diagnostics(u, 1)
+    assert {held, probed} <= {d["range"]["start"]["line"] for d in before}, before
+    copy_line = next(i for i, l in enumerate(lines) if "Holder(const Holder &other)" in l)
+    edited = list(lines)
+    edited[copy_line] = "  Holder(const Holder &other) = default;"
+    edited[probed] = edited[probed].replace("[a, b, c]", "[a]").replace("(a + b + c)", "a")
+    change(c, u, 2, [{"text": "\n".join(edited)}])
+    after = c.diagnostics(u, 2)
+    left = {d["range"]["start"]["line"] for d in after}
+    assert held not in left and probed not in left, after
+    assert len(after) == len(before) - 2, (before, after)
+    assert read(path) == text, "the file on disk changed"
+    ctx.stop(c)
+
+
 def check_malformed(ctx):
     c = ctx.start()
     c.send_raw("{this is not json")
@@ -411,7 +436,7 @@ def check_open_close_cycles(ctx):
 
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
-          check_nolint_action, check_unsaved_change, check_malformed, check_exit_without_shutdown,
+          check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_exit_without_shutdown,
           check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
           check_config_change, check_open_close_cycles]
 
