@@ -125,7 +125,7 @@ static const char *base_name(const char *path) {
  * the profiles (and the config's) describe for them: into ctx and res. */
 static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
                             hl_tu_result *res) {
-  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->tu);
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
   clang_disposeString(triple);
@@ -134,7 +134,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
 
   detect d = {run->profiles, NULL};
-  clang_getInclusions(ctx->tu, detect_include, &d);
+  clang_getInclusions(ctx->unit.tu, detect_include, &d);
   ctx->library_name = d.found ? d.found->library : NULL;
   hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
   for (size_t i = 0; i < cfg->nprofiles; i++)
@@ -149,7 +149,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
     warn_once(run, log,
               "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
               "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx->library_name, ctx->pointer_width, ctx->job->file);
+              ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;
@@ -167,7 +167,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
   for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
   walker w = {ctx, rules, states};
-  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
   for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
   if (hl_types_pending(ctx->types)) {
     char *why = NULL;
@@ -190,7 +190,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   free(rules);
 }
 
-struct hl_unit {
+struct hl_tu {
   CXIndex index;
   const hl_job *job;
   const char **args;            /* the job's, then -w */
@@ -202,7 +202,7 @@ struct hl_unit {
   CXTranslationUnit queries;    /* a kept unit's trait-query parse, reparsed each time */
 };
 
-static void unsaved_free(hl_unit *u) {
+static void unsaved_free(hl_tu *u) {
   for (unsigned i = 0; i < u->nunsaved; i++) {
     free((char *)u->unsaved[i].Filename);
     free((char *)u->unsaved[i].Contents);
@@ -212,7 +212,7 @@ static void unsaved_free(hl_unit *u) {
   u->nunsaved = 0;
 }
 
-static void unsaved_copy(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned n) {
+static void unsaved_copy(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned n) {
   unsaved_free(u);
   u->unsaved = hl_xcalloc(n ? n : 1, sizeof *u->unsaved);
   for (unsigned i = 0; i < n; i++) {
@@ -224,9 +224,9 @@ static void unsaved_copy(hl_unit *u, const struct CXUnsavedFile *unsaved, unsign
   u->nunsaved = n;
 }
 
-hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                        unsigned options, FILE *log) {
-  hl_unit *u = hl_xcalloc(1, sizeof *u);
+  hl_tu *u = hl_xcalloc(1, sizeof *u);
   u->index = index;
   u->job = job;
   u->options = options;
@@ -241,13 +241,13 @@ hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedF
                                                    u->nunsaved, options, &u->tu);
   if (e != CXError_Success || !u->tu) {
     fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
-    hl_unit_free(u);
+    hl_tu_free(u);
     return NULL;
   }
   return u;
 }
 
-int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
+int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
   unsaved_copy(u, unsaved, nunsaved);
   int e = u->tu ? clang_reparseTranslationUnit(u->tu, u->nunsaved, u->unsaved,
                                                clang_defaultReparseOptions(u->tu))
@@ -264,7 +264,7 @@ int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nu
 /* The trait queries of a kept unit: its main file with them appended is
  * parsed once, then reparsed (its preamble, the #includes, is kept). */
 static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile *files, unsigned nfiles) {
-  hl_unit *u = unit;
+  hl_tu *u = unit;
   if (u->queries && clang_reparseTranslationUnit(u->queries, nfiles, (struct CXUnsavedFile *)files,
                                                  clang_defaultReparseOptions(u->queries)) == CXError_Success)
     return u->queries;
@@ -276,7 +276,7 @@ static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile 
   return u->queries;
 }
 
-void hl_unit_free(hl_unit *u) {
+void hl_tu_free(hl_tu *u) {
   if (!u) return;
   if (u->queries) clang_disposeTranslationUnit(u->queries);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
@@ -285,7 +285,7 @@ void hl_unit_free(hl_unit *u) {
   free(u);
 }
 
-void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, hl_tu_result *res) {
+void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res) {
   memset(res, 0, sizeof *res);
   res->result = HL_NOT_PARSED;
   const hl_job *job = u->job;
@@ -299,24 +299,20 @@ void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, h
 
   hl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.tu = u->tu;
-  ctx.job = job;
+  /* A kept unit's trait queries reparse a unit of their own. */
+  int kept = (u->options & CXTranslationUnit_PrecompiledPreamble) != 0;
+  ctx.unit = (hl_unit){u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept,
+                       kept ? reparse_queries : NULL, u};
   ctx.out = &res->findings;
   ctx.layouts = run->layouts ? &res->layouts : NULL;
   ctx.log = log;
   ctx.verbose = run->verbose;
-  ctx.index = u->index;
-  ctx.args = u->args;
-  ctx.nargs = u->nargs;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  int kept = (u->options & CXTranslationUnit_PrecompiledPreamble) != 0;
-  hl_parsed parsed = {u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept,
-                      kept ? reparse_queries : NULL, u};
-  ctx.types = hl_types_new(&parsed, ctx.pointer_width);
-  ctx.probes = hl_probes_new(&parsed);
+  ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
+  ctx.probes = hl_probes_new(&ctx.unit);
 
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);
@@ -333,7 +329,7 @@ void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, h
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
   memset(res, 0, sizeof *res);
   res->result = HL_NOT_PARSED;
-  hl_unit *u = hl_unit_parse(index, job, NULL, 0, CXTranslationUnit_None, log);
-  if (u) hl_unit_analyze(run, u, cfg, log, res);
-  hl_unit_free(u);
+  hl_tu *u = hl_tu_parse(index, job, NULL, 0, CXTranslationUnit_None, log);
+  if (u) hl_tu_analyze(run, u, cfg, log, res);
+  hl_tu_free(u);
 }

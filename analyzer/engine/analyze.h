@@ -3,7 +3,7 @@
  * select the profiles, walk its AST once dispatching every cursor of the
  * user's code to the enabled rules, and collect their findings.
  *
- * Parsing and analyzing are separate steps (hl_unit): the check parses,
+ * Parsing and analyzing are separate steps (hl_tu): the check parses,
  * analyzes and disposes each unit (hl_analyze); the language server keeps
  * a unit, parses it over an editor's unsaved text and reparses it after
  * each edit, then analyzes it the same way. */
@@ -58,7 +58,7 @@ typedef struct hl_tu_result {
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res);
 
 /* A parsed translation unit, kept for analyses and reparses. */
-typedef struct hl_unit hl_unit;
+typedef struct hl_tu hl_tu;
 
 /* Parses job (which must outlive the unit) with index, over unsaved (an
  * editor's text for some files, named as libclang is given them: the main
@@ -67,15 +67,15 @@ typedef struct hl_unit hl_unit;
  * UnitOptions() for a unit that is reparsed). Returns NULL after saying why
  * on log, naming the file (libclang's error code: a crash in libclang is
  * recovered from and reported, as is any other failure). */
-hl_unit *hl_unit_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                        unsigned options, FILE *log);
 /* Parses u again over new unsaved text. Returns 0, or -1 after saying why
  * on log: the unit then has no translation unit (analyzing it gives
  * HL_NOT_PARSED); free it and parse afresh. */
-int hl_unit_reparse(hl_unit *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log);
+int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log);
 /* Analyzes u under cfg, as hl_analyze does after its parse. */
-void hl_unit_analyze(hl_run *run, hl_unit *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
-void hl_unit_free(hl_unit *u);
+void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
+void hl_tu_free(hl_tu *u);
 void hl_tu_result_free(hl_tu_result *res);
 
 #endif

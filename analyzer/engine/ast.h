@@ -6,9 +6,6 @@
 #define HEAPLINT_AST_H
 
 #include <clang-c/Index.h>
-#include <stddef.h>
-
-#include "engine/job.h"
 
 /* The string's text, malloc'd; s is disposed. */
 char *hl_cxstring_take(CXString s);
@@ -57,31 +54,6 @@ int hl_type_is_lambda(CXType t);
 /* The absolute path of f, a file of a translation unit whose relative
  * names are relative to workdir (NULL: the current directory). */
 char *hl_file_abspath(CXFile f, const char *workdir);
-
-/* How a translation unit was parsed, which a second parse of it (the trait
- * queries, the instantiation probes) repeats: the index, the unit, its job
- * and arguments, and the unsaved files (an editor's text of some files,
- * the main file's named as job->source; NULL, 0: the files on disk). */
-typedef struct hl_parsed {
-  CXIndex index;
-  CXTranslationUnit tu;
-  const hl_job *job;
-  const char *const *args;
-  size_t nargs;
-  const struct CXUnsavedFile *unsaved;
-  unsigned nunsaved;
-  /* Parsed with a precompiled preamble: libclang 19 crashes saving such a
-   * unit (clang_saveTranslationUnit), so a second parse cannot start from
-   * a saved image of it. */
-  int has_preamble;
-  /* For a unit that is kept and reparsed (the language server's), or NULL:
-   * parses its main file again over files (its text with the trait queries
-   * appended) into a second unit it keeps and reparses the next time, over
-   * that unit's own precompiled preamble. The unit returned is the kept
-   * one's (not disposed by the caller); NULL when the parse failed. */
-  CXTranslationUnit (*reparse_queries)(void *unit, const struct CXUnsavedFile *files, unsigned nfiles);
-  void *unit;
-} hl_parsed;
 
 /* The unsaved files over (a parse's own edited copies) followed by those of
  * base that none of them replaces (an editor's text of other files), by

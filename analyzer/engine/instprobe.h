@@ -27,9 +27,8 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
-#include "engine/ast.h"
 #include "engine/finding.h"
-#include "engine/job.h"
+#include "engine/unit.h"
 
 typedef struct hl_probes hl_probes;
 
@@ -47,9 +46,9 @@ typedef struct hl_probe_hit {
   size_t user;       /* index in chain */
 } hl_probe_hit;
 
-/* For one parsed translation unit (copied; what it points to must outlive
- * P): the probe parse sees the same unsaved files. */
-hl_probes *hl_probes_new(const hl_parsed *parsed);
+/* For one parsed translation unit (copied; what it points to outlives P):
+ * a second parse sees the same unsaved files. */
+hl_probes *hl_probes_new(const hl_unit *u);
 void hl_probes_free(hl_probes *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),

@@ -29,7 +29,7 @@ typedef struct memo {
 } memo;
 
 struct hl_types {
-  hl_parsed p;          /* how the unit was parsed */
+  hl_unit u;
   int pointer_width;
   memo *memos;
   size_t nmemos, capmemos;
@@ -40,9 +40,9 @@ struct hl_types {
   int depth;           /* recursion guard */
 };
 
-hl_types *hl_types_new(const hl_parsed *parsed, int pointer_width) {
+hl_types *hl_types_new(const hl_unit *u, int pointer_width) {
   hl_types *T = hl_xcalloc(1, sizeof *T);
-  T->p = *parsed;
+  T->u = *u;
   T->pointer_width = pointer_width;
   return T;
 }
@@ -147,7 +147,7 @@ static char *at(const hl_types *T, const char *what, CXCursor c) {
   unsigned line, col;
   clang_getFileLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
   if (!f) return hl_xstrdup(what);
-  char *abs = hl_file_abspath(f, T->p.job->directory);
+  char *abs = hl_file_abspath(f, T->u.job->directory);
   char *r = hl_xasprintf("%s (%s:%u)", what, hl_display_path(abs), line);
   free(abs);
   return r;
@@ -607,12 +607,12 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
   close(fd);
   int tracked = hl_temp_track(pch); /* a Ctrl-C meanwhile removes it */
   CXTranslationUnit q = NULL;
-  if (clang_saveTranslationUnit(T->p.tu, pch, clang_defaultSaveOptions(T->p.tu)) == CXSaveError_None) {
+  if (clang_saveTranslationUnit(T->u.tu, pch, clang_defaultSaveOptions(T->u.tu)) == CXSaveError_None) {
     /* The file's forced includes are in the saved unit already. */
-    const char **args = hl_xcalloc(T->p.nargs + 2, sizeof *args);
+    const char **args = hl_xcalloc(T->u.nargs + 2, sizeof *args);
     size_t n = 0;
-    for (size_t i = 0; i < T->p.nargs; i++) {
-      const char *a = T->p.args[i];
+    for (size_t i = 0; i < T->u.nargs; i++) {
+      const char *a = T->u.args[i];
       if (!strcmp(a, "-include") || !strcmp(a, "-include-pch") || !strcmp(a, "-imacros")) {
         i++;
         continue;
@@ -624,11 +624,11 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     args[n++] = pch;
     hl_sb src = {0};
     append_queries(T, &src);
-    char *name = hl_xasprintf("%s.heaplint-query.cpp", T->p.job->file);
+    char *name = hl_xasprintf("%s.heaplint-query.cpp", T->u.job->file);
     struct CXUnsavedFile query = {name, hl_sb_str(&src), (unsigned long)src.len};
     unsigned nunsaved;
-    struct CXUnsavedFile *unsaved = hl_unsaved_with(T->p.unsaved, T->p.nunsaved, &query, 1, &nunsaved);
-    if (clang_parseTranslationUnit2(T->p.index, name, args, (int)n, unsaved, nunsaved, CXTranslationUnit_None, &q) !=
+    struct CXUnsavedFile *unsaved = hl_unsaved_with(T->u.unsaved, T->u.nunsaved, &query, 1, &nunsaved);
+    if (clang_parseTranslationUnit2(T->u.index, name, args, (int)n, unsaved, nunsaved, CXTranslationUnit_None, &q) !=
         CXError_Success)
       q = NULL;
     free(unsaved);
@@ -647,14 +647,14 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
  * from: an editor's unsaved text, else the file on disk. */
 static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   hl_sb src = {0};
-  const struct CXUnsavedFile *own = hl_unsaved_find(T->p.unsaved, T->p.nunsaved, T->p.job->source);
+  const struct CXUnsavedFile *own = hl_unsaved_find(T->u.unsaved, T->u.nunsaved, T->u.job->source);
   if (own) {
     hl_sb_putn(&src, own->Contents, own->Length);
   } else {
     char *data = NULL;
     size_t len = 0;
-    if (hl_read_file(T->p.job->file, &data, &len)) {
-      *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->p.job->file));
+    if (hl_read_file(T->u.job->file, &data, &len)) {
+      *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->u.job->file));
       return NULL;
     }
     hl_sb_putn(&src, data, len);
@@ -662,21 +662,21 @@ static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   }
   hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
   append_queries(T, &src);
-  struct CXUnsavedFile main_file = {T->p.job->source, hl_sb_str(&src), (unsigned long)src.len};
+  struct CXUnsavedFile main_file = {T->u.job->source, hl_sb_str(&src), (unsigned long)src.len};
   unsigned nunsaved;
-  struct CXUnsavedFile *unsaved = hl_unsaved_with(T->p.unsaved, T->p.nunsaved, &main_file, 1, &nunsaved);
+  struct CXUnsavedFile *unsaved = hl_unsaved_with(T->u.unsaved, T->u.nunsaved, &main_file, 1, &nunsaved);
   CXTranslationUnit q = NULL;
   enum CXErrorCode e = CXError_Success;
-  if (T->p.reparse_queries)
-    e = (q = T->p.reparse_queries(T->p.unit, unsaved, nunsaved)) ? CXError_Success : CXError_Failure;
+  if (T->u.reparse_queries)
+    e = (q = T->u.reparse_queries(T->u.kept, unsaved, nunsaved)) ? CXError_Success : CXError_Failure;
   else
-    e = clang_parseTranslationUnit2(T->p.index, T->p.job->source, T->p.args, (int)T->p.nargs, unsaved, nunsaved,
+    e = clang_parseTranslationUnit2(T->u.index, T->u.job->source, T->u.args, (int)T->u.nargs, unsaved, nunsaved,
                                     CXTranslationUnit_KeepGoing, &q);
   free(unsaved);
   hl_sb_free(&src);
   if (e != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that asks the compiler about types failed (libclang error %d)",
-                        hl_display_path(T->p.job->file), (int)e);
+                        hl_display_path(T->u.job->file), (int)e);
     return NULL;
   }
   return q;
@@ -688,7 +688,7 @@ int hl_types_answer(hl_types *T, char **why) {
   int *found = hl_xcalloc(T->npend, sizeof *found);
   collect k = {T, bits, found};
   /* Each question is one constant the compiler evaluates. */
-  CXTranslationUnit q = T->p.has_preamble ? NULL : ask_over_pch(T);
+  CXTranslationUnit q = T->u.has_preamble ? NULL : ask_over_pch(T);
   if (q) {
     clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
     clang_disposeTranslationUnit(q);
@@ -702,7 +702,7 @@ int hl_types_answer(hl_types *T, char **why) {
     q = ask_by_reparse(T, why);
     if (q) {
       clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
-      if (!T->p.reparse_queries) clang_disposeTranslationUnit(q);
+      if (!T->u.reparse_queries) clang_disposeTranslationUnit(q);
     } else {
       rc = -1;
     }

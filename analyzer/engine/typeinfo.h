@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 #include "engine/ast.h"
-#include "engine/job.h"
+#include "engine/unit.h"
 
 typedef enum hl_tri { HL_NO = 0, HL_YES = 1, HL_UNKNOWN = 2 } hl_tri;
 
@@ -43,9 +43,9 @@ typedef struct hl_traits {
 
 typedef struct hl_types hl_types;
 
-/* For one parsed translation unit (copied; what it points to must outlive
- * T): the compiler's answers see the same unsaved files. */
-hl_types *hl_types_new(const hl_parsed *parsed, int pointer_width);
+/* For one parsed translation unit (copied; what it points to outlives T):
+ * a second parse sees the same unsaved files. */
+hl_types *hl_types_new(const hl_unit *u, int pointer_width);
 void hl_types_free(hl_types *T);
 
 /* Strips references and top-level qualifiers; *decays is set when t is a

@@ -22,7 +22,7 @@
 struct lsp_unitstate {
   hl_job job;                /* what unit was parsed from (an includer's, for a header) */
   int has_job;
-  hl_unit *unit;             /* NULL until parsed, and after a failed reparse */
+  hl_tu *unit;             /* NULL until parsed, and after a failed reparse */
 };
 
 /* A file's state on disk, to see whether it changed. */
@@ -62,7 +62,7 @@ static unsigned parse_options(void) {
 static void forget_unit(lsp_doc *d) {
   lsp_unitstate *u = d->unit;
   if (!u) return;
-  hl_unit_free(u->unit);
+  hl_tu_free(u->unit);
   if (u->has_job) hl_job_free(&u->job);
   free(u);
   d->unit = NULL;
@@ -157,7 +157,7 @@ static void tell(worker *W, const lsp_doc *d, lsp_source from, const char *how) 
 
 /* d's unit parsed over the snapshot: reparsed when its compile command is
  * the same as last time, else parsed afresh. NULL after saying why on log. */
-static hl_unit *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snapshot *sn, FILE *log) {
+static hl_tu *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snapshot *sn, FILE *log) {
   if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
   lsp_unitstate *u = d->unit;
   hl_job job;
@@ -170,16 +170,16 @@ static hl_unit *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snap
   free(how);
   if (u->unit && hl_job_same(&u->job, &job)) {
     hl_job_free(&job);
-    if (hl_unit_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
-    hl_unit_free(u->unit);
+    if (hl_tu_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
+    hl_tu_free(u->unit);
     u->unit = NULL;
     return NULL;
   }
-  hl_unit_free(u->unit);
+  hl_tu_free(u->unit);
   if (u->has_job) hl_job_free(&u->job);
   u->job = job;
   u->has_job = 1;
-  u->unit = hl_unit_parse(W->index, &u->job, sn->files, sn->n, parse_options(), log);
+  u->unit = hl_tu_parse(W->index, &u->job, sn->files, sn->n, parse_options(), log);
   return u->unit;
 }
 
@@ -214,12 +214,12 @@ static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
   hl_tu_result res;
   memset(&res, 0, sizeof res);
   res.result = HL_NOT_PARSED;
-  hl_unit *u = NULL;
+  hl_tu *u = NULL;
   if (hl_config_for(W->configs, d->path, &cfg, &err)) {
     fprintf(log, "heaplint: error: %s\n", err);
     free(err);
   } else if ((u = unit_for(W, d, cfg, sn, log))) {
-    hl_unit_analyze(&W->run, u, cfg, log, &res);
+    hl_tu_analyze(&W->run, u, cfg, log, &res);
   }
   fclose(log);
   if (res.result == HL_ANALYZED) {

@@ -1,0 +1,43 @@
+/* unit: a parsed translation unit and what it was parsed with — the index,
+ * the job and the exact arguments — which is what asking the compiler
+ * about it again needs (engine/typeinfo's trait queries, engine/instprobe's
+ * instantiation probes), and the editor's text it saw. The analysis owns
+ * what it points to. */
+#ifndef HEAPLINT_ENGINE_UNIT_H
+#define HEAPLINT_ENGINE_UNIT_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "engine/finding.h"
+#include "engine/job.h"
+
+typedef struct hl_unit {
+  CXIndex index;
+  CXTranslationUnit tu;
+  const hl_job *job;
+  const char *const *args;  /* as libclang parsed tu */
+  size_t nargs;
+  /* The unsaved files tu was parsed over (an editor's text of some files,
+   * the main file's named as job->source; NULL, 0: the files on disk): a
+   * second parse sees them too. */
+  const struct CXUnsavedFile *unsaved;
+  unsigned nunsaved;
+  /* Parsed with a precompiled preamble: libclang 19 crashes saving such a
+   * unit (clang_saveTranslationUnit), so a second parse cannot start from
+   * a saved image of it. */
+  int has_preamble;
+  /* For a unit that is kept and reparsed (the language server's), or NULL:
+   * parses its main file again over files (its text with the trait queries
+   * appended) into a second unit that kept keeps and reparses the next
+   * time, over that unit's own precompiled preamble. The unit returned is
+   * kept's (not disposed by the caller); NULL when the parse failed. */
+  CXTranslationUnit (*reparse_queries)(void *kept, const struct CXUnsavedFile *files, unsigned nfiles);
+  void *kept;
+} hl_unit;
+
+/* Where loc is in a file of u (the file made absolute against the job's
+ * directory). Returns 0, or -1 when the location has no file. */
+int hl_unit_loc(const hl_unit *u, CXSourceLocation loc, hl_loc *out);
+
+#endif
