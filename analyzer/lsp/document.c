@@ -102,8 +102,7 @@ void lsp_on_did_save(lsp_server *S, json_t *id, json_t *params) {
   (void)params;
   pthread_mutex_lock(&S->lock);
   S->recheck = 1;
-  for (size_t i = 0; i < S->ndocs; i++)
-    if (S->docs[i]->analyzed) lsp_doc_schedule(S, S->docs[i], 0);
+  lsp_reanalyze_all(S);
   pthread_mutex_unlock(&S->lock);
 }
 

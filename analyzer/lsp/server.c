@@ -71,6 +71,12 @@ void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms) {
   pthread_cond_signal(&S->wake);
 }
 
+void lsp_reanalyze_all(lsp_server *S) {
+  for (size_t i = 0; i < S->ndocs; i++)
+    if (S->docs[i]->analyzed) lsp_doc_schedule(S, S->docs[i], 0);
+  pthread_cond_signal(&S->wake);
+}
+
 void lsp_result_free(lsp_result *r) {
   if (!r) return;
   for (size_t i = 0; i < r->nitems; i++) {

@@ -130,6 +130,8 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...)
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
 /* With lock held: asks for an analysis of d after delay_ms. */
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
+/* With lock held: asks for an analysis of every open C++ document now. */
+void lsp_reanalyze_all(lsp_server *S);
 void lsp_result_free(lsp_result *r);
 
 /* With lock held: answers the request now when d's analysis is of its
