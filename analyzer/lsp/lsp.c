@@ -1,6 +1,7 @@
 #include "lsp/lsp.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -229,8 +230,11 @@ int hl_lsp_main(int argc, char **argv) {
   } else {
     if (!S.opt.docs_url) S.opt.docs_url = default_docs_url();
     /* Paths are made relative to the current directory from two threads:
-     * learn it once, first. */
+     * learn it once, first; so is jansson's hash seed. */
     hl_paths_init();
+    json_object_seed(0);
+    /* A client that went away is the end of the input, not a signal. */
+    signal(SIGPIPE, SIG_IGN);
     if (lsp_worker_start(&S, &profiles)) {
       fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
     } else {

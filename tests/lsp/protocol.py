@@ -304,6 +304,10 @@ def check_malformed(ctx):
     c.send_raw("{this is not json")
     r = c.wait(lambda m: "error" in m and m.get("id") is None, what="the ParseError")
     assert r["error"]["code"] == -32700, r
+    c.proc.stdin.write(b"X-Header: no length\r\n\r\n")
+    c.proc.stdin.flush()
+    r = c.wait(lambda m: "error" in m and m.get("id") is None, what="the ParseError of a header without length")
+    assert r["error"]["code"] == -32700 and "Content-Length" in r["error"]["message"], r
     c.send_raw("[1, 2]")
     r = c.wait(lambda m: "error" in m and m.get("id") is None, what="the InvalidRequest")
     assert r["error"]["code"] == -32600, r
