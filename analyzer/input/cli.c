@@ -11,6 +11,7 @@ const char hl_cli_usage[] =
     "       heaplint [options] -p <build dir> [<file>...]\n"
     "       heaplint merge-sarif [-o <file>] <log.sarif>...\n"
     "       heaplint calibrate [options] -- <compiler> [<flags>...]\n"
+    "       heaplint lsp [options]            (the language server; heaplint lsp --help)\n"
     "\n"
     "Finds the heap allocations C++ hides: callables and values that std::function\n"
     "and std::any cannot keep in their inline buffer, on the standard library and\n"
