@@ -112,7 +112,7 @@ static const char *base_name(const char *path) {
  * the profiles (and the config's) describe for them: into ctx and res. */
 static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
                             hl_tu_result *res) {
-  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->tu);
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
   clang_disposeString(triple);
@@ -121,7 +121,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
 
   detect d = {run->profiles, NULL};
-  clang_getInclusions(ctx->tu, detect_include, &d);
+  clang_getInclusions(ctx->unit.tu, detect_include, &d);
   ctx->library_name = d.found ? d.found->library : NULL;
   hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
   for (size_t i = 0; i < cfg->nprofiles; i++)
@@ -136,7 +136,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
     warn_once(run, log,
               "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
               "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx->library_name, ctx->pointer_width, ctx->job->file);
+              ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;
@@ -153,8 +153,8 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
   for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
-  walker w = {ctx, rules, states, hl_config_system_headers(cfg), has_errors ? hl_broken_find(ctx->tu) : NULL};
-  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
+  walker w = {ctx, rules, states, hl_config_system_headers(cfg), has_errors ? hl_broken_find(ctx->unit.tu) : NULL};
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
   hl_broken_free(w.broken);
   for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
   if (hl_types_pending(ctx->types)) {
@@ -201,14 +201,10 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
 
   hl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.tu = tu;
-  ctx.job = job;
+  ctx.unit = (hl_unit){index, tu, job, args, nargs};
   ctx.out = &res->findings;
   ctx.log = log;
   ctx.verbose = run->verbose;
-  ctx.index = index;
-  ctx.args = args;
-  ctx.nargs = nargs;
   /* What libclang recovered of a unit with errors is analyzed too, as
    * clang-tidy does; a site whose types are invalid is never judged
    * (engine/broken). */
@@ -217,8 +213,8 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
-  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
+  ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
+  ctx.probes = hl_probes_new(&ctx.unit);
 
   run_rules(&ctx, cfg, res->compile_errors > 0);
   apply_config(cfg, job, &res->findings);
