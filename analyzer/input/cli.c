@@ -196,6 +196,10 @@ static int shard(hl_options *o, const char *v, char **err) {
   return bad ? -1 : 0;
 }
 
+static void no_effect(hl_options *o, const opt *op) {
+  hl_strv_addf(&o->notes, "-%s is accepted and has no effect: %s", op->name, op->note);
+}
+
 /* The options that take a value. Returns 0, or -1 with *err. */
 static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
   switch (op->id) {
@@ -219,7 +223,7 @@ static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
   case O_LINE_FILTER: o->line_filter = *v ? v : NULL; break;
   case O_DIFF: o->diff = 1, o->diff_ref = v; break;
   case O_EXPORT_FIXES: o->export_fixes = v; break;
-  case O_NO_EFFECT: hl_strv_addf(&o->notes, "-%s is accepted and has no effect: %s", op->name, op->note); break;
+  case O_NO_EFFECT: no_effect(o, op); break;
   case O_FORMAT:
     if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
       *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
@@ -259,7 +263,9 @@ static void set_flag(hl_options *o, const opt *op, int on) {
   case O_ALLOW_NO_CHECKS: o->allow_no_checks = on; break;
   case O_VERSION: o->version = on; break;
   case O_HELP: o->help = on; break;
-  default: if (on) hl_strv_addf(&o->notes, "-%s is accepted and has no effect: %s", op->name, op->note); break;
+  default:
+    if (on) no_effect(o, op);
+    break;
   }
 }
 
