@@ -53,13 +53,15 @@ static json_t *nolint_edit(const hl_finding *f, hl_sources *src, lsp_encoding en
 }
 
 void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, hl_sources *src, lsp_encoding enc) {
-  if (f->nedits) {
+  /* As --fix: nothing from a unit with compile errors (what libclang
+   * recovered of it may not be what the code means). */
+  if (f->nedits && !f->unit_has_errors) {
     it->fix = fix_edit(f, src, enc);
     it->title_fix = hl_xasprintf("heaplint: fix %s (as --fix does)", f->rule);
   }
-  /* The "nolint" rule's own errors (an unmatched NOLINTBEGIN) cannot be
-   * suppressed. */
-  if (strcmp(f->rule, "nolint")) {
+  /* The "nolint" rule's own errors (an unmatched NOLINTBEGIN) and compile
+   * errors cannot be suppressed. */
+  if (strcmp(f->rule, "nolint") && !hl_finding_is_compile_error(f)) {
     it->suppress = nolint_edit(f, src, enc);
     it->title_suppress = hl_xasprintf("heaplint: suppress with // NOLINT(%s)", f->rule);
   }

@@ -183,13 +183,42 @@ static hl_tu *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snapsh
   return u->unit;
 }
 
+/* The compile errors the document does not show at their place (in a
+ * header it includes, or with no place at all: those are in log), as one
+ * error diagnostic at its top; NULL when there are none. */
+static char *errors_elsewhere(const lsp_doc *d, const hl_tu_result *res, const char *log) {
+  unsigned shown = 0;
+  hl_sb b = {0};
+  for (size_t i = 0; i < res->findings.n; i++) {
+    const hl_finding *f = res->findings.v[i];
+    if (!hl_finding_is_compile_error(f)) continue;
+    if (!strcmp(f->loc.file, d->path)) shown++;
+    else hl_sb_printf(&b, "%s:%u:%u: error: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->message);
+  }
+  if (shown >= res->compile_errors) {
+    hl_sb_free(&b);
+    return NULL;
+  }
+  hl_sb m = {0};
+  hl_sb_printf(&m, "heaplint: the translation unit has %u compile error%s outside this file; what libclang recovered "
+                   "is analyzed, and no fix is offered:\n%s%s",
+               res->compile_errors - shown, res->compile_errors - shown == 1 ? "" : "s", hl_sb_str(&b), log);
+  hl_sb_free(&b);
+  return hl_sb_take(&m);
+}
+
 /* The report stage for one document: NOLINT over the text analyzed, then
  * the findings and layouts in the document itself. */
-static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result *res, lsp_result *r) {
+static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result *res, const char *log,
+                   lsp_result *r) {
   hl_sources *src = hl_sources_new();
-  for (unsigned i = 0; i < sn->n; i++) hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
+  for (unsigned i = 0; i < sn->n; i++)
+    hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
   char *main_file = d->unit->job.file;
   hl_findings_settle(&res->findings, src, &main_file, 1);
+  char *elsewhere = errors_elsewhere(d, res, log);
+  if (elsewhere) lsp_result_add_failure(r, elsewhere);
+  free(elsewhere);
   for (size_t i = 0; i < res->findings.n; i++) {
     const hl_finding *f = res->findings.v[i];
     if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, src, &W->S->opt, W->S->enc);
@@ -223,7 +252,7 @@ static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
   }
   fclose(log);
   if (res.result == HL_ANALYZED) {
-    report(W, d, sn, &res, r);
+    report(W, d, sn, &res, buf, r);
     /* What the analysis said besides (no profile for a library, a type
      * query that failed) goes to the log, as the CLI's stderr. */
     if (len) lsp_log(W->S, 2, "%s", buf);
@@ -284,6 +313,19 @@ static void free_closed(lsp_server *S) {
   pthread_mutex_lock(&S->lock);
 }
 
+/* The configurations of --config-file, else of each file's .heaplint.yaml:
+ * with no other command-line layer, nothing here can be refused. */
+static hl_configs *configs_new(const lsp_server *S) {
+  hl_config_cli cli = {S->opt.config_file, NULL, NULL, NULL, NULL, NULL, -1};
+  char *err = NULL;
+  hl_configs *C = hl_configs_new(&cli, &err);
+  if (!C) {
+    fprintf(stderr, "heaplint lsp: fatal: %s\n", err);
+    abort();
+  }
+  return C;
+}
+
 /* With the lock held (released meanwhile): reads the configurations and
  * databases again when asked to, or when one changed on disk. */
 static void refresh(worker *W) {
@@ -293,7 +335,7 @@ static void refresh(worker *W) {
   pthread_mutex_unlock(&S->lock);
   if (force || stamps_changed(W)) {
     hl_configs_free(W->configs);
-    W->configs = hl_configs_new(S->opt.config_file);
+    W->configs = configs_new(S);
     lsp_project_forget(W->project);
     stamps_clear(W);
   }
@@ -332,7 +374,7 @@ static void *worker_main(void *arg) {
 int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
   worker *W = hl_xcalloc(1, sizeof *W);
   W->S = S;
-  W->configs = hl_configs_new(S->opt.config_file);
+  W->configs = configs_new(S);
   W->project = lsp_project_new(S->opt.db_dir, &S->opt.extra_before, &S->opt.extra_after);
   W->run.profiles = profiles;
   W->run.layouts = 1;

@@ -7,7 +7,8 @@ Layout (under a fresh temporary directory):
                                trait query and an instantiation probe
   proj/src/fix.cc              one finding whose fix --fix makes
   proj/src/widget.cc           includes proj/include/widget.h (which has a finding)
-  proj/src/broken.cc           does not compile
+  proj/src/broken.cc           does not compile (and has a finding)
+  proj/src/uses_broken.cc      includes proj/include/broken.h, which does not compile
   proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
   proj/src/cycle_NN.cc         50 files for the open/close cycles
   loose/loose.cc               in no compile database; loose/.heaplint.yaml
@@ -101,6 +102,27 @@ BROKEN = """\
 #include <functional>
 
 int broken() { return no_such_thing; }
+
+void still_judged(long a, long b, long c) {
+  std::function<void()> f = [a, b, c] { (void)(a + b + c); };
+  f();
+}
+"""
+
+BROKEN_H = """\
+#pragma once
+inline int header_broken() { return not_declared_here; }
+"""
+
+USES_BROKEN = """\
+#include <functional>
+
+#include "broken.h"
+
+void uses(long a, long b, long c) {
+  std::function<void()> f = [a, b, c] { (void)(a + b + c); };
+  f();
+}
 """
 
 CRASH = """\
@@ -145,12 +167,13 @@ def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
     files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
-             "src/crash.cc": CRASH}
+             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH}
     for i in range(NCYCLES):
         files["src/cycle_%02d.cc" % i] = CYCLE % i
     for name, text in files.items():
         write(os.path.join(proj, name), text)
     write(os.path.join(proj, "include/widget.h"), WIDGET_H)
+    write(os.path.join(proj, "include/broken.h"), BROKEN_H)
     db = [{"directory": proj, "file": name, "arguments": ["clang++"] + FLAGS + ["-c", name]}
           for name in sorted(files)]
     write(os.path.join(proj, "compile_commands.json"), json.dumps(db, indent=1))
