@@ -28,6 +28,13 @@ static int is_dependent(CXCursor e) {
   return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
 }
 
+static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef) return CXChildVisit_Continue;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
 /* The overload set an unresolved call names (take(x), std::move(x) with a
  * dependent x), or a null cursor. */
 static CXCursor overload_set(CXCursor call) {
@@ -35,8 +42,10 @@ static CXCursor overload_set(CXCursor call) {
   if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
   if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr && clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
     return clang_getNullCursor();
-  CXCursor last = hl_last_child(callee);
-  return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
+  /* std::forward<F>: the explicit template arguments come after the name. */
+  CXCursor set = clang_getNullCursor();
+  clang_visitChildren(callee, find_overloaded_ref, &set);
+  return set;
 }
 
 /* Whether every candidate of the overload set is the function qualified. */
@@ -121,8 +130,16 @@ typedef struct dep_walk {
 static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   dep_walk *w = d;
-  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
   CXCursor decl = clang_getCursorReferenced(c);
+  /* A capture whose type depends: [t], or [u = t] copying a member of the
+   * class's parameter type (libclang shows no dependent initializer, only
+   * the capture's variable). */
+  if (clang_getCursorKind(c) == CXCursor_VariableRef &&
+      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+    w->dependent = 1;
+    return CXChildVisit_Break;
+  }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
   enum CXCursorKind dk = clang_getCursorKind(decl);
   unsigned off, begin, end;
   clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL, &off);
