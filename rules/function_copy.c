@@ -662,6 +662,23 @@ static void moved_into(hl_ctx *ctx, state *S, CXCursor c, copy_kind kind, int fr
   }
 }
 
+/* A store (a construction the sbo engine judges) into a tracked
+ * declaration: one of its writes. */
+static void store_into(hl_ctx *ctx, state *S, CXCursor c) {
+  judged_store s;
+  memset(&s, 0, sizeof s);
+  if (!hl_sbo_match(ctx, c, &s.site)) return;
+  int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
+  int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
+  if (target < 0) {
+    hl_sbo_site_free(&s.site);
+    return;
+  }
+  HL_PUSH(S->stores, S->nstores, S->capstores, s);
+  if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
+  else add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+}
+
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
@@ -673,19 +690,7 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
     return;
   }
   if (k == CXCursor_CallExpr) {
-    judged_store s;
-    memset(&s, 0, sizeof s);
-    if (hl_sbo_match(ctx, c, &s.site)) {
-      int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
-      int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
-      if (target < 0) {
-        hl_sbo_site_free(&s.site);
-      } else {
-        HL_PUSH(S->stores, S->nstores, S->capstores, s);
-        if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
-        else add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
-      }
-    }
+    store_into(ctx, S, c);
     copy_kind kind;
     CXCursor src, ref;
     int moved = move_call(ctx, S, c, &kind, &ref);

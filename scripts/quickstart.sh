@@ -16,7 +16,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 packages="cmake make gcc g++ python3 pkg-config
   libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
-  libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev
+  libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim strace
   g++-multilib qemu-user"
 
