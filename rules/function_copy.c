@@ -19,11 +19,13 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/lib/calls.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/uses.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/sbo.h"
+#include "rules/sbo/templates.h"
 
 /* The two rules whose wrappers can be copied word what is stored. */
 extern const hl_sbo_wording hl_function_sbo_wording;
@@ -52,7 +54,19 @@ typedef struct value_write {
 typedef struct judged_store {
   hl_sbo_site site;
   hl_sbo_verdict verdict;
+  CXCursor arg_of;  /* a temporary passed to this call, or a null cursor */
+  int arg_index;
 } judged_store;
+
+/* A member initializer inside a template copying a constructor's parameter
+ * into a member whose type depends on the template (Node(const Callback_ &cb)
+ * : cb(cb)): a copy of a wrapper in the instantiations where it is one,
+ * which a conversion probe tells. */
+typedef struct template_copy {
+  hl_sbo_site site;  /* the conversion site (its expr is the parameter) */
+  CXCursor fn;       /* the constructor */
+  int param;
+} template_copy;
 
 typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
 
@@ -98,6 +112,9 @@ typedef struct state {
   size_t nfunctions, capfunctions;
   CXCursor *escaped;    /* canonical functions named other than by a call */
   size_t nescaped, capescaped;
+  template_copy *tcopies;
+  size_t ntcopies, captcopies;
+  hl_calls *calls;
 } state;
 
 /* ---- what is tracked ---- */
@@ -670,19 +687,56 @@ static void store_into(hl_ctx *ctx, state *S, CXCursor c) {
   if (!hl_sbo_match(ctx, c, &s.site)) return;
   int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
   int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
+  s.arg_of = clang_getNullCursor();
+  s.arg_index = -1;
   if (target < 0) {
-    hl_sbo_site_free(&s.site);
-    return;
+    /* A temporary handed to a call: a template's copy of it may be known. */
+    size_t k = 0;
+    CXCursor below;
+    CXCursor call = hl_ctx_opaque_ancestor(ctx, &k, c, &below);
+    int n = clang_getCursorKind(call) == CXCursor_CallExpr ? clang_Cursor_getNumArguments(call) : 0;
+    for (int i = 0; i < n && s.arg_index < 0; i++)
+      if (same_ref(clang_Cursor_getArgument(call, (unsigned)i), below)) {
+        s.arg_of = call;
+        s.arg_index = i;
+      }
+    if (s.arg_index < 0) {
+      hl_sbo_site_free(&s.site);
+      return;
+    }
   }
   HL_PUSH(S->stores, S->nstores, S->capstores, s);
   if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
-  else add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+  else if (target >= 0) add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+}
+
+/* The template copies at a constructor (or constructor template). */
+static void template_copies(hl_ctx *ctx, state *S, CXCursor ctor) {
+  hl_sbo_site *v;
+  size_t n = hl_sbo_template_sites(ctx, ctor, &v);
+  for (size_t i = 0; i < n; i++) {
+    CXCursor e = hl_strip(v[i].expr);
+    CXCursor p = clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
+    int param = -1;
+    for (int j = 0; clang_getCursorKind(p) == CXCursor_ParmDecl && j < clang_Cursor_getNumArguments(ctor); j++)
+      if (clang_equalCursors(clang_getCanonicalCursor(clang_Cursor_getArgument(ctor, (unsigned)j)),
+                             clang_getCanonicalCursor(p)))
+        param = j;
+    if (!v[i].convert || !v[i].convert_type || param < 0) {
+      hl_sbo_site_free(&v[i]);
+      continue;
+    }
+    template_copy t = {v[i], ctor, param};
+    HL_PUSH(S->tcopies, S->ntcopies, S->captcopies, t);
+  }
+  free(v);
 }
 
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
   expect_writes(ctx, S, c);
+  if (k == CXCursor_Constructor) template_copies(ctx, S, c);
   if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor) {
     int n = clang_Cursor_getNumArguments(c), any = 0;
     for (int i = 0; i < n && !any; i++) any = trackable(ctx, clang_Cursor_getArgument(c, (unsigned)i));
@@ -690,6 +744,7 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
     return;
   }
   if (k == CXCursor_CallExpr) {
+    hl_calls_visit(S->calls, ctx, c);
     store_into(ctx, S, c);
     copy_kind kind;
     CXCursor src, ref;
@@ -929,7 +984,7 @@ static const hl_sbo_wording *wording_of(const hl_wrapper *w) {
   return NULL;
 }
 
-static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged_store *o) {
+static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged_store *o, const hl_loc *via) {
   const hl_sbo_site *s = &o->site;
   const hl_sbo_wording *wd = wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
@@ -945,6 +1000,7 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
   hl_sbo_reasons(ctx, s, &o->verdict, &b);
   hl_finding_note(f, &s->loc, hl_sb_str(&b));
   hl_sb_free(&b);
+  if (via) hl_finding_note(f, via, "copied when this call hands it over");
   CXCursor p = read_only_param(S, c);
   if (!clang_Cursor_isNull(p)) {
     const char *blocked = const_ref_blocked(S, c);
@@ -972,7 +1028,61 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
 static void *begin(hl_ctx *ctx, const hl_rule *self) {
   (void)self;
   (void)ctx;
-  return hl_xcalloc(1, sizeof(state));
+  state *S = hl_xcalloc(1, sizeof(state));
+  S->calls = hl_calls_new();
+  return S;
+}
+
+/* The allocating store whose target the call passes as argument i: a
+ * temporary it builds, or a variable known to hold one; else -1. */
+static int passed_store(const hl_ctx *ctx, state *S, CXCursor call, int i) {
+  for (size_t k = 0; k < S->nstores; k++)
+    if (S->stores[k].arg_index == i && clang_equalCursors(S->stores[k].arg_of, call) &&
+        S->stores[k].verdict.allocates == HL_YES)
+      return (int)k;
+  int d = i < clang_Cursor_getNumArguments(call) ? named_decl(ctx, S, clang_Cursor_getArgument(call, (unsigned)i), NULL)
+                                                 : -1;
+  return d >= 0 ? known_unmoved(S, d) : -1;
+}
+
+/* A template copy, per instantiation its probe saw copy a wrapper: when a
+ * call of the code's own hands the copied parameter (through the chain of
+ * calls that instantiated it) a temporary whose target is on the heap —
+ * that call, or another of the same function — the copy allocates again
+ * there. Reported once, at the copy, with the store and the call. */
+static void judge_template_copy(hl_ctx *ctx, state *S, const template_copy *t) {
+  size_t n = 0;
+  const hl_probe_hit *h = t->site.probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), t->site.probe, &n) : NULL;
+  for (size_t i = 0; i < n; i++) {
+    CXCursor call;
+    int arg;
+    const hl_wrapper *w = hl_sbo_conversion_copy(ctx, &h[i]);
+    if (!w || hl_calls_chain_argument(S->calls, &h[i], t->fn, t->param, &call, &arg)) continue;
+    CXCursor *same;
+    size_t ns = hl_calls_same_callee(S->calls, call, &same);
+    int o = -1;
+    for (size_t k = 0; k < ns && o < 0; k++) {
+      o = passed_store(ctx, S, same[k], arg);
+      if (o >= 0) call = same[k];
+    }
+    free(same);
+    if (o < 0) continue;
+    copy_site c;
+    memset(&c, 0, sizeof c);
+    c.kind = COPY_CONSTRUCT;
+    c.from = -1;
+    c.src = t->site.expr;
+    c.stmt = c.callee = clang_getNullCursor();
+    c.loc = t->site.loc;
+    c.wrapper_spelling = hl_xstrdup(h[i].to);
+    hl_loc via;
+    int has_via = !hl_ctx_loc(ctx, clang_getCursorLocation(call), &via);
+    report(ctx, S, &c, &S->stores[o], has_via ? &via : NULL);
+    if (has_via) hl_loc_free(&via);
+    free(c.wrapper_spelling);
+    (void)w;
+    return;
+  }
 }
 
 static void prepare(hl_ctx *ctx, void *st) {
@@ -988,6 +1098,10 @@ static void prepare(hl_ctx *ctx, void *st) {
     }
     hl_traits_free(&v.traits);
   }
+  for (size_t i = 0; i < S->ntcopies; i++) {
+    hl_sbo_site *t = &S->tcopies[i].site;
+    t->probe = hl_probes_add_conversion(hl_ctx_probes(ctx), t->convert_call, t->expr, t->convert_type, &t->unprobed);
+  }
 }
 
 static void end(hl_ctx *ctx, void *st) {
@@ -995,8 +1109,14 @@ static void end(hl_ctx *ctx, void *st) {
   for (size_t i = 0; i < S->nstores; i++) hl_sbo_judge(ctx, &S->stores[i].site, 0, &S->stores[i].verdict);
   for (size_t i = 0; i < S->ncopies; i++) {
     int o = known_unmoved(S, S->copies[i].from);
-    if (o >= 0) report(ctx, S, &S->copies[i], &S->stores[o]);
+    if (o >= 0) report(ctx, S, &S->copies[i], &S->stores[o], NULL);
   }
+  for (size_t i = 0; i < S->ntcopies; i++) {
+    judge_template_copy(ctx, S, &S->tcopies[i]);
+    hl_sbo_site_free(&S->tcopies[i].site);
+  }
+  free(S->tcopies);
+  hl_calls_free(S->calls);
   for (size_t i = 0; i < S->nstores; i++) {
     hl_traits_free(&S->stores[i].verdict.traits);
     hl_sbo_site_free(&S->stores[i].site);

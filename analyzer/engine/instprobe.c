@@ -103,6 +103,7 @@ hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job,
 static void hit_free(hl_probe_hit *h) {
   free(h->type);
   free(h->to);
+  free(h->in_system);
   for (size_t i = 0; i < h->nchain; i++) hl_loc_free(&h->chain[i]);
   free(h->chain);
 }
@@ -405,7 +406,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
     hit_free(&h);
     return;
   }
-  size_t cap = 0;
+  size_t cap = 0, capsys = 0;
   int skipped = 0, elsewhere = 0;
   if (conversion) {
     /* The conversion is instantiated in the copy of the call, or deeper in
@@ -413,6 +414,8 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
      * argument's. */
     hl_loc at;
     argument_loc(P, E, nE, &P->v[h.id], &at);
+    hl_grow((void **)&h.in_system, &capsys, 1, sizeof *h.in_system);
+    h.in_system[0] = 0;
     HL_PUSH(h.chain, h.nchain, cap, at);
   }
   CXDiagnosticSet notes = clang_getChildDiagnostics(d);
@@ -433,7 +436,10 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
         hl_loc_free(&loc);
       } else {
         if (h.nchain == 0) h.type = probed_type(text);
-        if (!clang_Location_isInSystemHeader(clang_getDiagnosticLocation(note))) h.user = h.nchain;
+        int sys = clang_Location_isInSystemHeader(clang_getDiagnosticLocation(note));
+        if (!sys) h.user = h.nchain;
+        hl_grow((void **)&h.in_system, &capsys, h.nchain + 1, sizeof *h.in_system);
+        h.in_system[h.nchain] = (char)sys;
         HL_PUSH(h.chain, h.nchain, cap, loc);
       }
     }
@@ -511,11 +517,13 @@ int hl_probes_run(hl_probes *P, char **why) {
     unsaved[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
   }
   /* Every instantiation's error is wanted, not the first twenty. */
-  const char **a = hl_xcalloc(P->nargs + 1, sizeof *a);
+  /* ...nor a chain with its middle elided (the default keeps 10 notes). */
+  const char **a = hl_xcalloc(P->nargs + 2, sizeof *a);
   for (size_t i = 0; i < P->nargs; i++) a[i] = P->args[i];
   a[P->nargs] = "-ferror-limit=0";
+  a[P->nargs + 1] = "-ftemplate-backtrace-limit=0";
   CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 1,
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 2,
                                                      unsaved, (unsigned)nE, CXTranslationUnit_KeepGoing, &q);
   free(a);
   if (err != CXError_Success || !q) {

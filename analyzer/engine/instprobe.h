@@ -46,6 +46,7 @@ typedef struct hl_probe_hit {
   char *to;          /* a conversion probe's: the type it is converted to
                         ("std::function<void ()>"); NULL for a layout probe */
   hl_loc *chain;
+  char *in_system;   /* per chain entry: in a system header */
   size_t nchain;
   size_t user;       /* index in chain */
 } hl_probe_hit;

@@ -107,7 +107,7 @@ for lib in $libs; do
   # Run where the comparison runs: the JSON's paths are relative to it.
   (cd "$dir" && "$heaplint" -p "$dir/build" --format=json $(cd "$src" && for f in $sources; do echo "$src/$f"; done) \
     >heaplint.json 2>heaplint.log) || true
-  (cd "$dir" && "$out/hl-realcode" compare lines.txt heaplint.json "$project $lib" >compare.txt &&
+  (cd "$dir" && "$out/hl-realcode" compare --executed lines-user.txt lines.txt heaplint.json "$project $lib" >compare.txt &&
     "$out/hl-realcode" compare lines-user.txt heaplint.json "$project $lib (user lines)" >compare-user.txt)
   grep -h -v ': miss: \|: false: ' "$dir/compare.txt" "$dir/compare-user.txt"
 done

@@ -400,27 +400,32 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
   return wrapper_of(ctx, *wtype);
 }
 
-/* The wrapper a conversion probe's hit converts to, when it is one of
- * rule's and the argument is not already a wrapper of that type (a copy). */
-static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_probe_hit *h, const char *rule) {
+/* The wrapper a conversion probe's hit converts to (of rule's, or any
+ * rule's with NULL); *copy: the argument is already a wrapper of that type. */
+static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_probe_hit *h, const char *rule, int *copy) {
   const char *to = h->to;
   if (hl_starts_with(to, "std::__1::")) to += strlen("std::__1::") - strlen("std::");
   size_t n, len = strcspn(to, "<");
   const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
   const hl_wrapper *w = NULL;
   for (size_t i = 0; i < n && !w; i++)
-    if (strlen(all[i]->name) == len && !strncmp(all[i]->name, to, len) && !strcmp(all[i]->rule, rule)) w = all[i];
-  const char *u = h->type;
-  if (hl_starts_with(u, "const ")) u += 6;
-  size_t ulen = strlen(u);
-  if (ulen > 6 && !strcmp(u + ulen - 6, " const")) ulen -= 6;
-  return w && !(ulen == strlen(h->to) && !strncmp(u, h->to, ulen)) ? w : NULL;
+    if (strlen(all[i]->name) == len && !strncmp(all[i]->name, to, len) && (!rule || !strcmp(all[i]->rule, rule)))
+      w = all[i];
+  *copy = !strcmp(h->type, h->to);
+  return w;
+}
+
+const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_probe_hit *h) {
+  int copy = 0;
+  const hl_wrapper *w = h->to ? converted_to(ctx, h, NULL, &copy) : NULL;
+  return copy ? w : NULL;
 }
 
 int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit *h, const char *rule,
                            hl_sbo_site *out) {
-  const hl_wrapper *w = h->to ? converted_to(ctx, h, rule) : NULL;
-  if (!w) return 0;
+  int copy = 0;
+  const hl_wrapper *w = h->to ? converted_to(ctx, h, rule, &copy) : NULL;
+  if (!w || copy) return 0;
   *out = *s;
   out->wrapper = w;
   out->wrapper_spelling = hl_xstrdup(h->to);

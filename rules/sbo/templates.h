@@ -26,4 +26,8 @@ size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
 int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit *h, const char *rule,
                            hl_sbo_site *out);
 
+/* The wrapper a conversion probe's answer copies (the argument is already
+ * a wrapper of the type it is converted to), or NULL. */
+const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_probe_hit *h);
+
 #endif
