@@ -19,11 +19,13 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/lib/calls.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/uses.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/sbo.h"
+#include "rules/sbo/templates.h"
 
 /* The two rules whose wrappers can be copied word what is stored. */
 extern const hl_sbo_wording hl_function_sbo_wording;
@@ -34,21 +36,37 @@ typedef struct tracked {
   int tainted;
   int not_only_read;  /* some use copies, captures, assigns or taints it */
   int has_init;     /* a local's initializer is one of its writes */
+  int moves;        /* how often it is moved from (std::move into a wrapper) */
   int state;        /* known(): 0 not computed, 1 computing, 2 done */
   int origin;       /* known(): the allocating store its target comes from, or -1 */
 } tracked;
 
-/* A value put into a declaration: a store, a copy, or unknown (both -1). */
+/* A value put into a declaration: a store, a copy, the value another
+ * declaration holds (alias: moved from it, or bound to a const reference
+ * parameter), or unknown (all -1). */
 typedef struct value_write {
   int decl;
-  int store, copy;
+  int store, copy, alias;
+  int move;         /* alias: moved from it */
   CXCursor expr;    /* the initializer or argument, while its store or copy is not yet seen */
 } value_write;
 
 typedef struct judged_store {
   hl_sbo_site site;
   hl_sbo_verdict verdict;
+  CXCursor arg_of;  /* a temporary passed to this call, or a null cursor */
+  int arg_index;
 } judged_store;
+
+/* A member initializer inside a template copying a constructor's parameter
+ * into a member whose type depends on the template (Node(const Callback_ &cb)
+ * : cb(cb)): a copy of a wrapper in the instantiations where it is one,
+ * which a conversion probe tells. */
+typedef struct template_copy {
+  hl_sbo_site site;  /* the conversion site (its expr is the parameter) */
+  CXCursor fn;       /* the constructor */
+  int param;
+} template_copy;
 
 typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
 
@@ -94,6 +112,9 @@ typedef struct state {
   size_t nfunctions, capfunctions;
   CXCursor *escaped;    /* canonical functions named other than by a call */
   size_t nescaped, capescaped;
+  template_copy *tcopies;
+  size_t ntcopies, captcopies;
+  hl_calls *calls;
 } state;
 
 /* ---- what is tracked ---- */
@@ -104,6 +125,42 @@ static int is_wrapper_value(const hl_ctx *ctx, CXType t) {
 
 static CXCursor enclosing_class(CXCursor field) { return clang_getCursorSemanticParent(field); }
 
+/* A parameter const W &: what it refers to is the caller's value, which the
+ * callee cannot change (a copy of it copies that value). */
+static int is_const_wrapper_ref(const hl_ctx *ctx, CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  return c.kind == CXType_LValueReference && clang_isConstQualifiedType(clang_getPointeeType(c)) &&
+         hl_ctx_wrapper_of_type(ctx, clang_getPointeeType(c));
+}
+
+typedef struct field_find {
+  char *name;
+  CXCursor found;
+} field_find;
+
+static enum CXChildVisitResult same_named_field(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  field_find *F = data;
+  if (clang_getCursorKind(c) != CXCursor_FieldDecl) return CXChildVisit_Continue;
+  char *name = hl_cxstring_take(clang_getCursorSpelling(c));
+  int same = !strcmp(name, F->name);
+  free(name);
+  if (same) F->found = c;
+  return same ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A member of a class template's specialization (o.cb of a tm<int> o) is
+ * the template's own member: the template's code names that one. */
+static CXCursor pattern_field(CXCursor f) {
+  if (clang_getCursorKind(f) != CXCursor_FieldDecl) return f;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(enclosing_class(f));
+  if (clang_Cursor_isNull(tmpl)) return f;
+  field_find F = {hl_cxstring_take(clang_getCursorSpelling(f)), f};
+  clang_visitChildren(tmpl, same_named_field, &F);
+  free(F.name);
+  return F.found;
+}
+
 /* A declaration whose every write and use this translation unit shows: a
  * local variable (not static), a by-value parameter, or a member of a class
  * defined in the main file (a header's class may be written by other
@@ -111,6 +168,7 @@ static CXCursor enclosing_class(CXCursor field) { return clang_getCursorSemantic
  * are all seen only for a function with internal linkage. */
 static int trackable(const hl_ctx *ctx, CXCursor d) {
   enum CXCursorKind k = clang_getCursorKind(d);
+  if (k == CXCursor_ParmDecl && is_const_wrapper_ref(ctx, clang_getCursorType(d))) return 1;
   if (!is_wrapper_value(ctx, clang_getCursorType(d))) return 0;
   if (k == CXCursor_VarDecl)
     return clang_Cursor_getStorageClass(d) != CX_SC_Static && clang_Cursor_getStorageClass(d) != CX_SC_Extern &&
@@ -121,10 +179,10 @@ static int trackable(const hl_ctx *ctx, CXCursor d) {
 }
 
 static int decl_index(state *S, CXCursor d) {
-  CXCursor canon = clang_getCanonicalCursor(d);
+  CXCursor canon = clang_getCanonicalCursor(pattern_field(d));
   for (size_t i = 0; i < S->ndecls; i++)
     if (clang_equalCursors(S->decls[i].cursor, canon)) return (int)i;
-  tracked n = {canon, 0, 0, 0, 0, -1};
+  tracked n = {canon, 0, 0, 0, 0, 0, -1};
   HL_PUSH(S->decls, S->ndecls, S->capdecls, n);
   return (int)S->ndecls - 1;
 }
@@ -143,9 +201,19 @@ static int named_decl(const hl_ctx *ctx, state *S, CXCursor e, CXCursor *ref) {
 
 static void sanction(state *S, CXCursor ref) { HL_PUSH(S->sanctioned, S->nsanctioned, S->capsanctioned, ref); }
 
+/* The same reference: a cursor libclang made from a call's argument
+ * (clang_Cursor_getArgument) and the one its walk makes may differ in the
+ * parent they record. */
+static int same_ref(CXCursor a, CXCursor b) {
+  if (clang_equalCursors(a, b)) return 1;
+  CXSourceRange ra = clang_getCursorExtent(a), rb = clang_getCursorExtent(b);
+  return clang_getCursorKind(a) == clang_getCursorKind(b) && clang_equalRanges(ra, rb) &&
+         clang_equalCursors(clang_getCursorReferenced(a), clang_getCursorReferenced(b));
+}
+
 static int take_sanctioned(state *S, CXCursor ref) {
   for (size_t i = 0; i < S->nsanctioned; i++)
-    if (clang_equalCursors(S->sanctioned[i], ref)) {
+    if (same_ref(S->sanctioned[i], ref)) {
       S->sanctioned[i] = S->sanctioned[--S->nsanctioned];
       return 1;
     }
@@ -153,7 +221,13 @@ static int take_sanctioned(state *S, CXCursor ref) {
 }
 
 static void add_write(state *S, int d, int store, int copy, CXCursor expr) {
-  value_write w = {d, store, copy, expr};
+  value_write w = {d, store, copy, -1, 0, expr};
+  HL_PUSH(S->writes, S->nwrites, S->capwrites, w);
+}
+
+/* d takes the value from holds: moved from it, or bound to it. */
+static void add_alias(state *S, int d, int from, int move) {
+  value_write w = {d, -1, -1, from, move, clang_getNullCursor()};
   HL_PUSH(S->writes, S->nwrites, S->capwrites, w);
 }
 
@@ -223,7 +297,14 @@ static void expect_writes(hl_ctx *ctx, state *S, CXCursor c) {
     int n = clang_Cursor_getNumArguments(c);
     for (int i = 0; i < n; i++) {
       CXCursor p = param_slot(ctx, c, (unsigned)i);
-      if (!clang_Cursor_isNull(p)) add_write(S, decl_index(S, p), -1, -1, clang_Cursor_getArgument(c, (unsigned)i));
+      if (clang_Cursor_isNull(p)) continue;
+      CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+      /* A const reference parameter bound to a tracked lvalue refers to
+       * its value; anything else is a temporary the store or copy that
+       * makes it claims. */
+      int from = is_const_wrapper_ref(ctx, clang_getCursorType(p)) ? named_decl(ctx, S, arg, NULL) : -1;
+      if (from >= 0) add_alias(S, decl_index(S, p), from, 0);
+      else add_write(S, decl_index(S, p), -1, -1, arg);
     }
   }
 }
@@ -273,6 +354,36 @@ static int is_const_lvalue_ref_to(CXType p, CXType cls) {
   CXType c = clang_getCanonicalType(p);
   return c.kind == CXType_LValueReference && clang_isConstQualifiedType(clang_getPointeeType(c)) &&
          hl_same_class(clang_getPointeeType(c), cls);
+}
+
+/* Whether the call c moves into a wrapper: its move constructor or move
+ * assignment, from std::move(x) (or std::forward) of a tracked x. Sets
+ * *kind (COPY_CONSTRUCT or COPY_ASSIGN) and *ref (x's reference); returns
+ * x, or -1. */
+static int move_call(const hl_ctx *ctx, state *S, CXCursor c, copy_kind *kind, CXCursor *ref) {
+  CXCursor fn = clang_getCursorReferenced(c);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  CXType fty = clang_getCursorType(fn);
+  int nargs = clang_Cursor_getNumArguments(c);
+  if ((fk != CXCursor_Constructor && fk != CXCursor_CXXMethod) || nargs < 1 || clang_getNumArgTypes(fty) != 1 ||
+      hl_is_function_template_specialization(fn))
+    return -1;
+  CXCursor cls = clang_getCursorSemanticParent(fn);
+  CXType p = clang_getCanonicalType(clang_getArgType(fty, 0));
+  if (!hl_ctx_wrapper_of_decl(ctx, cls) || p.kind != CXType_RValueReference ||
+      clang_isConstQualifiedType(clang_getPointeeType(p)) || !hl_same_class(clang_getPointeeType(p), clang_getCursorType(cls)))
+    return -1;
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  int assign = !strcmp(name, "operator=");
+  free(name);
+  if (fk == CXCursor_CXXMethod && !assign) return -1;
+  *kind = assign ? COPY_ASSIGN : COPY_CONSTRUCT;
+  CXCursor e = hl_strip(clang_Cursor_getArgument(c, (unsigned)nargs - 1));
+  if (clang_getCursorKind(e) != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 1) return -1;
+  char *callee = hl_decl_name(clang_getCursorReferenced(e));
+  int moves = !strcmp(callee, "std::move") || !strcmp(callee, "std::forward");
+  free(callee);
+  return moves ? named_decl(ctx, S, clang_Cursor_getArgument(e, 0), ref) : -1;
 }
 
 static const char *const container_copiers[] = {"push_back", "push_front", "insert", "emplace_back",
@@ -548,10 +659,84 @@ static void aggregate_writes(const hl_ctx *ctx, state *S, CXCursor list) {
   clang_Type_visitFields(t, unknown_field, &F);
 }
 
+/* A wrapper built or assigned by moving from the tracked from: it holds
+ * from's value, and from is left empty (its own copies are no longer
+ * known). */
+static void moved_into(hl_ctx *ctx, state *S, CXCursor c, copy_kind kind, int from, CXCursor ref) {
+  sanction(S, ref);
+  S->decls[from].moves++;
+  S->decls[from].not_only_read = 1;
+  int into = kind == COPY_ASSIGN ? assigned(ctx, S, c) : -1;
+  int w = kind == COPY_CONSTRUCT ? claim(ctx, S, c) : -1;
+  if (w >= 0) {
+    S->writes[w].alias = from;
+    S->writes[w].move = 1;
+    S->writes[w].expr = clang_getNullCursor();
+  } else if (into >= 0 && into != from) {
+    add_alias(S, into, from, 1);
+  } else if (into >= 0) {
+    S->decls[into].tainted = 1;
+  }
+}
+
+/* A store (a construction the sbo engine judges) into a tracked
+ * declaration: one of its writes. */
+static void store_into(hl_ctx *ctx, state *S, CXCursor c) {
+  judged_store s;
+  memset(&s, 0, sizeof s);
+  if (!hl_sbo_match(ctx, c, &s.site)) return;
+  int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
+  int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
+  s.arg_of = clang_getNullCursor();
+  s.arg_index = -1;
+  if (target < 0) {
+    /* A temporary handed to a call: a template's copy of it may be known. */
+    size_t k = 0;
+    CXCursor below;
+    CXCursor call = hl_ctx_opaque_ancestor(ctx, &k, c, &below);
+    int n = clang_getCursorKind(call) == CXCursor_CallExpr ? clang_Cursor_getNumArguments(call) : 0;
+    for (int i = 0; i < n && s.arg_index < 0; i++)
+      if (same_ref(clang_Cursor_getArgument(call, (unsigned)i), below)) {
+        s.arg_of = call;
+        s.arg_index = i;
+      }
+    if (s.arg_index < 0) {
+      hl_sbo_site_free(&s.site);
+      return;
+    }
+  }
+  HL_PUSH(S->stores, S->nstores, S->capstores, s);
+  if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
+  else if (target >= 0) add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+}
+
+/* The template copies at a constructor (or constructor template). */
+static void template_copies(hl_ctx *ctx, state *S, CXCursor ctor) {
+  hl_sbo_site *v;
+  size_t n = hl_sbo_template_sites(ctx, ctor, &v);
+  for (size_t i = 0; i < n; i++) {
+    CXCursor e = hl_strip(v[i].expr);
+    CXCursor p = clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
+    int param = -1;
+    for (int j = 0; clang_getCursorKind(p) == CXCursor_ParmDecl && j < clang_Cursor_getNumArguments(ctor); j++)
+      if (clang_equalCursors(clang_getCanonicalCursor(clang_Cursor_getArgument(ctor, (unsigned)j)),
+                             clang_getCanonicalCursor(p)))
+        param = j;
+    if (!v[i].convert || !v[i].convert_type || param < 0) {
+      hl_sbo_site_free(&v[i]);
+      continue;
+    }
+    template_copy t = {v[i], ctor, param};
+    HL_PUSH(S->tcopies, S->ntcopies, S->captcopies, t);
+  }
+  free(v);
+}
+
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
   expect_writes(ctx, S, c);
+  if (k == CXCursor_Constructor) template_copies(ctx, S, c);
   if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor) {
     int n = clang_Cursor_getNumArguments(c), any = 0;
     for (int i = 0; i < n && !any; i++) any = trackable(ctx, clang_Cursor_getArgument(c, (unsigned)i));
@@ -559,21 +744,15 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
     return;
   }
   if (k == CXCursor_CallExpr) {
-    judged_store s;
-    memset(&s, 0, sizeof s);
-    if (hl_sbo_match(ctx, c, &s.site)) {
-      int w = s.site.store_kind == HL_STORE_ASSIGN ? -1 : claim(ctx, S, c);
-      int target = s.site.store_kind == HL_STORE_ASSIGN ? assigned(ctx, S, c) : w >= 0 ? S->writes[w].decl : -1;
-      if (target < 0) {
-        hl_sbo_site_free(&s.site);
-      } else {
-        HL_PUSH(S->stores, S->nstores, S->capstores, s);
-        if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
-        else add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
-      }
-    }
+    hl_calls_visit(S->calls, ctx, c);
+    store_into(ctx, S, c);
     copy_kind kind;
     CXCursor src, ref;
+    int moved = move_call(ctx, S, c, &kind, &ref);
+    if (moved >= 0) {
+      moved_into(ctx, S, c, kind, moved, ref);
+      return;
+    }
     const hl_wrapper *wr = copy_call(ctx, c, &kind, &src);
     int from = wr ? named_decl(ctx, S, src, &ref) : -1;
     if (from >= 0) {
@@ -627,6 +806,12 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
 
 /* ---- after the walk ---- */
 
+static int known(state *S, int d);
+
+/* The same for a declaration read (copied, or bound to a reference)
+ * anywhere: one also moved from may be empty there. */
+static int known_unmoved(state *S, int d) { return S->decls[d].moves ? -1 : known(S, d); }
+
 /* The allocating store whose target d holds whatever path its value took,
  * or -1: d is untainted, a local has an initializer, and each of its
  * writes is an allocating store or a copy of a declaration with one. */
@@ -642,7 +827,9 @@ static int known(state *S, int d) {
     if (w->decl != d) continue;
     any = 1;
     int o = w->store >= 0 && S->stores[w->store].verdict.allocates == HL_YES ? w->store
-            : w->copy >= 0                                                   ? known(S, S->copies[w->copy].from)
+            : w->copy >= 0                                                   ? known_unmoved(S, S->copies[w->copy].from)
+            : w->alias >= 0 && w->move && S->decls[w->alias].moves == 1      ? known(S, w->alias)
+            : w->alias >= 0 && !w->move                                      ? known_unmoved(S, w->alias)
                                                                              : -1;
     if (o < 0) ok = 0;
     else if (origin < 0) origin = o;
@@ -659,7 +846,7 @@ static int known(state *S, int d) {
 static int last_use(const state *S, const copy_site *c) {
   if (clang_Cursor_isNull(c->stmt) || (c->kind == COPY_CAPTURE && c->capture_form == 0)) return 0;
   CXCursor d = S->decls[c->from].cursor;
-  if (clang_isConstQualifiedType(clang_getCursorType(d))) return 0;
+  if (clang_isConstQualifiedType(clang_getCursorType(d)) || hl_is_ref(clang_getCursorType(d))) return 0;
   unsigned stmt_begin = offset_of(clang_getRangeStart(clang_getCursorExtent(c->stmt)));
   for (size_t i = 0; i < S->nrefs; i++) {
     const use_ref *r = &S->refs[i];
@@ -797,7 +984,7 @@ static const hl_sbo_wording *wording_of(const hl_wrapper *w) {
   return NULL;
 }
 
-static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged_store *o) {
+static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged_store *o, const hl_loc *via) {
   const hl_sbo_site *s = &o->site;
   const hl_sbo_wording *wd = wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
@@ -813,6 +1000,7 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
   hl_sbo_reasons(ctx, s, &o->verdict, &b);
   hl_finding_note(f, &s->loc, hl_sb_str(&b));
   hl_sb_free(&b);
+  if (via) hl_finding_note(f, via, "copied when this call hands it over");
   CXCursor p = read_only_param(S, c);
   if (!clang_Cursor_isNull(p)) {
     const char *blocked = const_ref_blocked(S, c);
@@ -840,7 +1028,61 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
 static void *begin(hl_ctx *ctx, const hl_rule *self) {
   (void)self;
   (void)ctx;
-  return hl_xcalloc(1, sizeof(state));
+  state *S = hl_xcalloc(1, sizeof(state));
+  S->calls = hl_calls_new();
+  return S;
+}
+
+/* The allocating store whose target the call passes as argument i: a
+ * temporary it builds, or a variable known to hold one; else -1. */
+static int passed_store(const hl_ctx *ctx, state *S, CXCursor call, int i) {
+  for (size_t k = 0; k < S->nstores; k++)
+    if (S->stores[k].arg_index == i && clang_equalCursors(S->stores[k].arg_of, call) &&
+        S->stores[k].verdict.allocates == HL_YES)
+      return (int)k;
+  int d = i < clang_Cursor_getNumArguments(call) ? named_decl(ctx, S, clang_Cursor_getArgument(call, (unsigned)i), NULL)
+                                                 : -1;
+  return d >= 0 ? known_unmoved(S, d) : -1;
+}
+
+/* A template copy, per instantiation its probe saw copy a wrapper: when a
+ * call of the code's own hands the copied parameter (through the chain of
+ * calls that instantiated it) a temporary whose target is on the heap —
+ * that call, or another of the same function — the copy allocates again
+ * there. Reported once, at the copy, with the store and the call. */
+static void judge_template_copy(hl_ctx *ctx, state *S, const template_copy *t) {
+  size_t n = 0;
+  const hl_probe_hit *h = t->site.probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), t->site.probe, &n) : NULL;
+  for (size_t i = 0; i < n; i++) {
+    CXCursor call;
+    int arg;
+    const hl_wrapper *w = hl_sbo_conversion_copy(ctx, &h[i]);
+    if (!w || hl_calls_chain_argument(S->calls, &h[i], t->fn, t->param, &call, &arg)) continue;
+    CXCursor *same;
+    size_t ns = hl_calls_same_callee(S->calls, call, &same);
+    int o = -1;
+    for (size_t k = 0; k < ns && o < 0; k++) {
+      o = passed_store(ctx, S, same[k], arg);
+      if (o >= 0) call = same[k];
+    }
+    free(same);
+    if (o < 0) continue;
+    copy_site c;
+    memset(&c, 0, sizeof c);
+    c.kind = COPY_CONSTRUCT;
+    c.from = -1;
+    c.src = t->site.expr;
+    c.stmt = c.callee = clang_getNullCursor();
+    c.loc = t->site.loc;
+    c.wrapper_spelling = hl_xstrdup(h[i].to);
+    hl_loc via;
+    int has_via = !hl_ctx_loc(ctx, clang_getCursorLocation(call), &via);
+    report(ctx, S, &c, &S->stores[o], has_via ? &via : NULL);
+    if (has_via) hl_loc_free(&via);
+    free(c.wrapper_spelling);
+    (void)w;
+    return;
+  }
 }
 
 static void prepare(hl_ctx *ctx, void *st) {
@@ -856,15 +1098,25 @@ static void prepare(hl_ctx *ctx, void *st) {
     }
     hl_traits_free(&v.traits);
   }
+  for (size_t i = 0; i < S->ntcopies; i++) {
+    hl_sbo_site *t = &S->tcopies[i].site;
+    t->probe = hl_probes_add_conversion(hl_ctx_probes(ctx), t->convert_call, t->expr, t->convert_type, &t->unprobed);
+  }
 }
 
 static void end(hl_ctx *ctx, void *st) {
   state *S = st;
   for (size_t i = 0; i < S->nstores; i++) hl_sbo_judge(ctx, &S->stores[i].site, 0, &S->stores[i].verdict);
   for (size_t i = 0; i < S->ncopies; i++) {
-    int o = known(S, S->copies[i].from);
-    if (o >= 0) report(ctx, S, &S->copies[i], &S->stores[o]);
+    int o = known_unmoved(S, S->copies[i].from);
+    if (o >= 0) report(ctx, S, &S->copies[i], &S->stores[o], NULL);
   }
+  for (size_t i = 0; i < S->ntcopies; i++) {
+    judge_template_copy(ctx, S, &S->tcopies[i]);
+    hl_sbo_site_free(&S->tcopies[i].site);
+  }
+  free(S->tcopies);
+  hl_calls_free(S->calls);
   for (size_t i = 0; i < S->nstores; i++) {
     hl_traits_free(&S->stores[i].verdict.traits);
     hl_sbo_site_free(&S->stores[i].site);

@@ -21,7 +21,7 @@ example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libj
 test_packages="$example_packages python3
   clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
-  libcmocka-dev libboost-dev
+  libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace
   g++-multilib qemu-user"
 

@@ -13,7 +13,9 @@
  * in-memory copy of its files (libclang's unsaved files) and answered by one
  * extra parse; positions are mapped back to the files as they are on disk.
  * An expression the probe does not reach (a parse failure, no instantiation)
- * has no answer: its site stays undecided, never guessed.
+ * has no answer: its site stays undecided, never guessed. A conversion
+ * probe (hl_probes_add_conversion) asks the same of a call whose callee
+ * depends on the template: what the argument becomes there, if anything. 
  *
  * Why the compiler's diagnostics and not a walk of the instantiations:
  * libclang's C API shows a template's pattern only, never an instantiated
@@ -41,7 +43,10 @@ typedef struct hl_probe_hit {
   long size, align;
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *type;        /* the decayed stored type, as the compiler spells it */
+  char *to;          /* a conversion probe's: the type it is converted to
+                        ("std::function<void ()>"); NULL for a layout probe */
   hl_loc *chain;
+  char *in_system;   /* per chain entry: in a system header */
   size_t nchain;
   size_t user;       /* index in chain */
 } hl_probe_hit;
@@ -56,6 +61,18 @@ void hl_probes_free(hl_probes *P);
  * macro, is a braced list, or does not stand where an argument or an
  * initializer can be wrapped). */
 int hl_probes_add(hl_probes *P, CXCursor e, const char **why);
+
+/* Queues a conversion probe: what the argument arg of the call wrapped is
+ * converted to, where the call's callee is known only per instantiation
+ * (callbacks->append(cb) with a dependent callbacks). The call stays as it
+ * is; a copy of it beside it, never run, takes the argument through a
+ * proxy whose only conversion is the argument's own, to whatever the
+ * chosen overload takes: each instantiation that converts it reports the
+ * target type, the argument's layout and traits, and its chain. With
+ * as_type (a type's spelling, "decltype(this->m)"), wrapped is arg itself
+ * and the copy converts it to that type (a member initializer). The same
+ * probe asked twice has one id. Returns it, or -1 with *why. */
+int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why);
 
 size_t hl_probes_pending(const hl_probes *P);
 

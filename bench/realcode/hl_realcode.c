@@ -354,18 +354,43 @@ typedef struct finding {
   char *file;
   int line;
   int copy; /* function-copy (a copy), else a construction rule */
+  int any;  /* about a std::any (any-sbo, or a copy of one), else a std::function */
   int matched;
+  /* A store inside a template reported where it was instantiated names
+   * the store in a note "stored at ...": that line, or 0. */
+  char *stored_file;
+  int stored_line;
+  int unexecuted_caller; /* reported at a caller in a file the run never executed */
 } finding;
 
-static int cmd_compare(int window, const char *lines_path, const char *json_path, const char *label) {
-  FILE *f = fopen(lines_path, "r");
-  if (!f) {
-    fprintf(stderr, "hl-realcode: %s: %s\n", lines_path, strerror(errno));
-    return 2;
+/* The "stored at" note of a finding: its file (realpath'd, malloc'd) and line. */
+static char *stored_at(json_t *o, int *line) {
+  json_t *notes = json_object_get(o, "notes");
+  for (size_t i = 0; json_is_array(notes) && i < json_array_size(notes); i++) {
+    json_t *n = json_array_get(notes, i);
+    const char *msg = json_string_value(json_object_get(n, "message"));
+    const char *file = json_string_value(json_object_get(n, "file"));
+    if (!msg || !file || strncmp(msg, "stored at ", 10)) continue;
+    char real[PATH_MAX];
+    *line = (int)json_integer_value(json_object_get(n, "line"));
+    return xstrdup(realpath(file, real) ? real : file);
   }
-  /* Per line and operation: constructions and copies (moves never
-   * allocate and no rule is about them). */
-  sites s = {0};
+  return NULL;
+}
+
+/* Whether the finding is about the site's operation and wrapper. */
+static int same_op(const finding *f, const site *s) {
+  return f->copy == (s->kind % 3 == OP_COPY) && f->any == (s->kind / 3 == 1);
+}
+
+/* Reads a lines file into s (per line, kind: constructions and copies;
+ * moves never allocate and no rule is about them). Returns 0, or -1. */
+static int read_lines(const char *path, sites *s) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
   char *line = NULL;
   size_t cap = 0;
   while (getline(&line, &cap, f) > 0) {
@@ -378,13 +403,25 @@ static int cmd_compare(int window, const char *lines_path, const char *json_path
     char *colon = strrchr(loc, ':');
     if (kind < 0 || kind % 3 == OP_MOVE || !colon) continue;
     *colon = '\0';
-    site *st = sites_find(&s, loc, atoi(colon + 1), kind % 3);
+    site *st = sites_find(s, loc, atoi(colon + 1), kind);
     st->calls += calls;
     st->allocs += allocs;
     st->alloc_calls += alloc_calls;
   }
   free(line);
   fclose(f);
+  return 0;
+}
+
+static void sites_free(sites *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i].file);
+  free(s->v);
+}
+
+static int cmd_compare(int window, const char *executed_path, const char *lines_path, const char *json_path,
+                       const char *label) {
+  sites s = {0}, executed = {0};
+  if (read_lines(lines_path, &s) || (executed_path && read_lines(executed_path, &executed))) return 2;
 
   json_error_t err;
   json_t *root = json_load_file(json_path, 0, &err);
@@ -408,32 +445,69 @@ static int cmd_compare(int window, const char *lines_path, const char *json_path
     const char *path = realpath(file, real) ? real : file;
     int ln = (int)json_integer_value(json_object_get(o, "line"));
     for (size_t k = 0; k < nf && !dup; k++) dup = fs[k].line == ln && fs[k].copy == copy && !strcmp(fs[k].file, path);
-    if (!dup) fs[nf++] = (finding){xstrdup(path), ln, copy, 0};
+    if (!dup) {
+      const char *msg = json_string_value(json_object_get(o, "message"));
+      int any = copy ? msg && !strncmp(msg, "copying this std::any", 21) : !strcmp(rule, "any-sbo");
+      fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, NULL, 0, 0};
+      fs[nf].stored_file = stored_at(o, &fs[nf].stored_line);
+      nf++;
+    }
   }
   json_decref(root);
 
   qsort(s.v, s.n, sizeof *s.v, by_file_line);
   /* Each executed site takes the nearest finding of its operation in its
-   * file within the window; exact lines first. */
+   * file within the window; exact lines first. A finding that names the
+   * store it reports ("stored at", a template's store reported where it
+   * was instantiated) is tried there first: the allocation happens there,
+   * inside the template (charged to it when the template is the project's
+   * own code); then at its own line (the user's, in lines-user.txt). */
   int *match = xmalloc((s.n ? s.n : 1) * sizeof *match);
   for (size_t i = 0; i < s.n; i++) match[i] = -1;
-  for (int d = 0; d <= window; d++)
-    for (size_t i = 0; i < s.n; i++) {
-      if (match[i] >= 0) continue;
-      for (size_t k = 0; k < nf; k++) {
-        if (fs[k].matched || fs[k].copy != (s.v[i].kind == OP_COPY) || strcmp(fs[k].file, s.v[i].file)) continue;
-        if (s.v[i].line - fs[k].line != d && fs[k].line - s.v[i].line != d) continue;
-        match[i] = (int)k;
-        fs[k].matched = 1;
-        break;
-      }
+  /* A finding whose store is an executed site here is about that site
+   * only, whether or not an earlier finding took it: the same store
+   * reported at each of its callers. */
+  /* One reported in a file of which nothing ran (a test file left out of
+   * the run: --executed, the user lines) says nothing about what the store
+   * did for the callers that did run. */
+  for (size_t k = 0; k < nf && executed_path; k++) {
+    int ran = 0;
+    for (size_t i = 0; i < executed.n && fs[k].stored_file && !ran; i++) ran = !strcmp(fs[k].file, executed.v[i].file);
+    if (fs[k].stored_file && !ran) {
+      free(fs[k].stored_file);
+      fs[k].stored_file = NULL;
+      fs[k].unexecuted_caller = 1;
     }
+  }
+  for (size_t k = 0; k < nf; k++)
+    for (size_t i = 0; i < s.n && fs[k].stored_file && fs[k].stored_line > 0; i++)
+      if (same_op(&fs[k], &s.v[i]) && !strcmp(fs[k].stored_file, s.v[i].file) &&
+          abs(s.v[i].line - fs[k].stored_line) <= window)
+        fs[k].stored_line = -fs[k].stored_line;
+  for (int by_store = 1; by_store >= 0; by_store--)
+    for (int d = 0; d <= window; d++)
+      for (size_t i = 0; i < s.n; i++) {
+        if (match[i] >= 0) continue;
+        for (size_t k = 0; k < nf; k++) {
+          int store_here = fs[k].stored_line < 0;
+          if (fs[k].matched || (by_store && !store_here) || (!by_store && store_here)) continue;
+          const char *file = by_store ? fs[k].stored_file : fs[k].file;
+          int line = by_store ? -fs[k].stored_line : fs[k].line;
+          if (!same_op(&fs[k], &s.v[i]) || strcmp(file, s.v[i].file) || abs(s.v[i].line - line) != d) continue;
+          match[i] = (int)k;
+          fs[k].matched = 1;
+          break;
+        }
+      }
+  /* Those of a store already taken are neither right nor wrong; nor those
+   * whose caller never ran. */
+  for (size_t k = 0; k < nf; k++) fs[k].matched |= fs[k].stored_line < 0 || fs[k].unexecuted_caller;
 
   static const char *const op_names[] = {"constructions", "copies"};
   for (int op = 0; op < 2; op++) {
     unsigned long executed = 0, allocating = 0, hits = 0, falsepos = 0, allocs = 0, missed_allocs = 0;
     for (size_t i = 0; i < s.n; i++) {
-      if (s.v[i].kind != op) continue;
+      if (s.v[i].kind % 3 != op) continue;
       int allocated = s.v[i].alloc_calls > 0;
       executed++;
       allocating += allocated;
@@ -462,11 +536,14 @@ static int cmd_compare(int window, const char *lines_path, const char *json_path
     if (allocating) printf(", recall %.1f%%\n", 100.0 * (double)hits / (double)allocating);
     else printf(", recall n/a\n");
   }
-  for (size_t k = 0; k < nf; k++) free(fs[k].file);
+  for (size_t k = 0; k < nf; k++) {
+    free(fs[k].file);
+    free(fs[k].stored_file);
+  }
   free(fs);
   free(match);
-  for (size_t i = 0; i < s.n; i++) free(s.v[i].file);
-  free(s.v);
+  sites_free(&s);
+  sites_free(&executed);
   return 0;
 }
 
@@ -475,16 +552,19 @@ int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "report")) return cmd_report(argv[2], argv[3], argv[4]);
   if (argc >= 4 && !strcmp(argv[1], "compare")) {
     int i = 2, window = 2;
-    if (argc >= 6 && !strcmp(argv[2], "--window")) {
-      window = atoi(argv[3]);
-      i = 4;
+    const char *executed = NULL;
+    for (;;) {
+      if (argc - i >= 4 && !strcmp(argv[i], "--window")) window = atoi(argv[i + 1]);
+      else if (argc - i >= 4 && !strcmp(argv[i], "--executed")) executed = argv[i + 1];
+      else break;
+      i += 2;
     }
     if (argc - i == 2 || argc - i == 3)
-      return cmd_compare(window, argv[i], argv[i + 1], argc - i == 3 ? argv[i + 2] : "realcode");
+      return cmd_compare(window, executed, argv[i], argv[i + 1], argc - i == 3 ? argv[i + 2] : "realcode");
   }
   fputs("usage: nm -C --defined-only PROG | hl-realcode funcs\n"
         "       hl-realcode report ROOT PROG TRACE\n"
-        "       hl-realcode compare [--window N] LINES HEAPLINT_JSON [LABEL]\n",
+        "       hl-realcode compare [--window N] [--executed USER_LINES] LINES HEAPLINT_JSON [LABEL]\n",
         stderr);
   return 2;
 }

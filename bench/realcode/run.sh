@@ -7,12 +7,16 @@
 # project's own files, and compares those lines with heaplint's findings on
 # the project's compile database. See bench/realcode/README.md.
 #
-#   bench/realcode/run.sh [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC
+#   bench/realcode/run.sh [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] [-a] [-c] PROJECT SRC
 #
 # PROJECT names a recipe below (how to configure, build and run its tests);
 # SRC is a checkout of it (never part of this repository). LIBS is
 # "libstdc++ libc++" by default; TAGS, the test files to run (Catch2 file
-# tags, e.g. "[#test_dispatcher_basic]"), all by default. OUT (default
+# tags, e.g. "[#test_dispatcher_basic]"), all by default; -a adds their
+# records to the trace already in OUT instead of starting a new one (run the
+# light test files first, the slow ones later). -c only re-runs heaplint and
+# the comparison on OUT's build and trace (a new heaplint, the same run).
+# OUT (default
 # build-realcode/PROJECT) gets, per library: the build, funcs.txt, trace.txt, lines.txt (per source line:
 # kind, calls, allocations, allocating calls), heaplint.json and
 # compare.txt; lines-user.txt and compare-user.txt charge each allocation to
@@ -22,18 +26,21 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-out= heaplint="$top/build/bin/heaplint" libs="libstdc++ libc++" tags=
-while getopts o:H:l:t: opt; do
+out= heaplint="$top/build/bin/heaplint" libs="libstdc++ libc++" tags= append= compare_only=
+usage="usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] [-a] [-c] PROJECT SRC"
+while getopts o:H:l:t:ac opt; do
   case $opt in
     o) out=$OPTARG ;;
     H) heaplint=$OPTARG ;;
     l) libs=$OPTARG ;;
     t) tags=$OPTARG ;;
-    *) echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC" >&2; exit 2 ;;
+    a) append=1 ;;
+    c) compare_only=1 ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { echo "usage: $0 [-o OUT] [-H HEAPLINT] [-l LIBS] [-t TAGS] PROJECT SRC" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
 project=$1
 src=$(cd "$2" && pwd)
 out=${out:-build-realcode/$project}
@@ -66,27 +73,33 @@ for lib in $libs; do
   esac
   dir=$out/$lib
   mkdir -p "$dir"
-  echo "== $project, $lib: build" >&2
-  cmake -S "$cmake_src" -B "$dir/build" -DCMAKE_BUILD_TYPE= -DCMAKE_C_COMPILER="$c" -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_CXX_FLAGS="$flags $extra" \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$dir/configure.log"
-  cmake --build "$dir/build" --target $targets -j"$(nproc)" >"$dir/build.log"
-
-  echo "== $project, $lib: run" >&2
   prog=$dir/build/$tests
-  nm -C --defined-only "$prog" | "$out/hl-realcode" funcs | sort -u >"$dir/funcs.txt"
-  : >"$dir/trace.txt"
-  : >"$dir/test.log"
-  # One process per test file (Catch2's file-name tags): a test that dies
-  # (the multi-threaded ones are timing-dependent, and instrumented code is
-  # slow) takes only its own file's records with it.
-  set -f # the tags look like glob patterns
-  for tag in ${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}; do
-    (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs.txt" HL_TRACE_OUT="$dir/trace.txt" \
-      LD_PRELOAD="$out/libhltrace.so" "$prog" -# "$tag" >>"$dir/test.log" 2>&1) ||
-      echo "$0: $tests $tag failed (see $dir/test.log); its records still count" >&2
-  done
-  set +f
+  if [ -z "$compare_only" ]; then
+    echo "== $project, $lib: build" >&2
+    cmake -S "$cmake_src" -B "$dir/build" -DCMAKE_BUILD_TYPE= -DCMAKE_C_COMPILER="$c" -DCMAKE_CXX_COMPILER="$cxx" \
+      -DCMAKE_CXX_FLAGS="$flags $extra" \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$dir/configure.log"
+    cmake --build "$dir/build" --target $targets -j"$(nproc)" >"$dir/build.log"
+
+    echo "== $project, $lib: run" >&2
+    nm -C --defined-only "$prog" | "$out/hl-realcode" funcs | sort -u >"$dir/funcs.txt"
+    if [ -z "$append" ]; then
+      : >"$dir/trace.txt"
+      : >"$dir/test.log"
+      : >"$dir/tags.txt"
+    fi
+    # One process per test file (Catch2's file-name tags): a test that dies
+    # (the multi-threaded ones are timing-dependent, and instrumented code is
+    # slow) takes only its own file's records with it.
+    set -f # the tags look like glob patterns
+    for tag in ${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}; do
+      echo "$tag" >>"$dir/tags.txt"
+      (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs.txt" HL_TRACE_OUT="$dir/trace.txt" \
+        LD_PRELOAD="$out/libhltrace.so" "$prog" -# "$tag" >>"$dir/test.log" 2>&1) ||
+        echo "$0: $tests $tag failed (see $dir/test.log); its records still count" >&2
+    done
+    set +f
+  fi
   "$out/hl-realcode" report "$src" "$prog" "$dir/trace.txt" >"$dir/lines.txt"
   "$out/hl-realcode" report "$src/$user" "$prog" "$dir/trace.txt" >"$dir/lines-user.txt"
 
@@ -94,7 +107,7 @@ for lib in $libs; do
   # Run where the comparison runs: the JSON's paths are relative to it.
   (cd "$dir" && "$heaplint" -p "$dir/build" --format=json $(cd "$src" && for f in $sources; do echo "$src/$f"; done) \
     >heaplint.json 2>heaplint.log) || true
-  (cd "$dir" && "$out/hl-realcode" compare lines.txt heaplint.json "$project $lib" >compare.txt &&
+  (cd "$dir" && "$out/hl-realcode" compare --executed lines-user.txt lines.txt heaplint.json "$project $lib" >compare.txt &&
     "$out/hl-realcode" compare lines-user.txt heaplint.json "$project $lib (user lines)" >compare-user.txt)
   grep -h -v ': miss: \|: false: ' "$dir/compare.txt" "$dir/compare-user.txt"
 done

@@ -390,6 +390,7 @@ size_t hl_sbo_field_types(CXType t, CXType **out) {
 
 void hl_sbo_site_free(hl_sbo_site *s) {
   free(s->untargeted);
+  free(s->convert_type);
   free(s->wrapper_spelling);
   free(s->signature);
   hl_loc_free(&s->loc);

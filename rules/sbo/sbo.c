@@ -151,12 +151,12 @@ void *hl_sbo_begin(hl_ctx *ctx, const hl_rule *self) {
 }
 
 static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
-  if (strcmp(s->wrapper->rule, S->rule)) {
+  if (!s->convert && strcmp(s->wrapper->rule, S->rule)) {
     hl_sbo_site_free(s);
     return;
   }
   hl_sbo_name_captures(s);
-  if (S->wording->replacement && S->wording->replacement(s))
+  if (!s->convert && S->wording->replacement && S->wording->replacement(s))
     s->target = hl_retype_store(S->retype, ctx, s->call, clang_Cursor_isNull(s->call) ? HL_STORE_OTHER : s->store_kind,
                                 s->wrapper, &s->untargeted);
   HL_PUSH(S->sites, S->n, S->cap, *s);
@@ -167,7 +167,7 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
   hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt ||
-      k == CXCursor_Constructor) {
+      k == CXCursor_Constructor || k == CXCursor_FunctionTemplate) {
     hl_sbo_site *v;
     size_t n = hl_sbo_template_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
@@ -201,6 +201,11 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
    * not depend on whether its fix is planned), and whether the replacement
    * accepts what they store. */
   for (size_t i = 0; i < S->n; i++) {
+    hl_sbo_site *cs = &S->sites[i];
+    if (cs->convert) {
+      cs->probe = hl_probes_add_conversion(hl_ctx_probes(ctx), cs->convert_call, cs->expr, cs->convert_type, &cs->unprobed);
+      continue;
+    }
     hl_sbo_verdict v;
     hl_sbo_judge(ctx, &S->sites[i], 0, &v);
     int rewritable = S->sites[i].target >= 0 && (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
@@ -224,6 +229,36 @@ static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
   return "traits not known";
 }
 
+/* One instantiation's answer for a store inside a template. Returns 1 when
+ * it is the answer for all (the layout does not depend on the template). */
+static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p) {
+  hl_sbo_verdict v;
+  hl_sbo_judge_probed(s->wrapper, h, &v);
+  if (v.allocates != HL_YES) return s->independent;
+  const hl_loc *at = &h->chain[h->user];
+  if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
+    add_finding(ctx, S, s, &v, p, h->type, NULL);
+    return 1;
+  }
+  hl_sbo_site u = *s;
+  u.loc = *at;
+  u.lambda = clang_getNullCursor();
+  u.callee = clang_getNullCursor();
+  u.captures = NULL;
+  u.ncaptures = 0;
+  u.in_loop = 0;
+  add_finding(ctx, S, &u, &v, p, h->type, &s->loc);
+  hl_loc *others;
+  size_t nothers = same_specialization(ctx, S, at, &others);
+  for (size_t k = 0; k < nothers; k++) {
+    u.loc = others[k];
+    add_finding(ctx, S, &u, &v, p, h->type, &s->loc);
+    hl_loc_free(&others[k]);
+  }
+  free(others);
+  return 0;
+}
+
 /* A store inside a template, judged per instantiation from its probe's
  * answers: reported where the code made the type concrete, with a note at
  * the store, or once at the store when its layout does not depend on the
@@ -231,40 +266,26 @@ static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
 static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_plan *p) {
   size_t n = 0;
   const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), s->probe, &n) : NULL;
+  if (s->convert) {
+    /* Most such calls store nothing: only the answers that convert say. */
+    for (size_t i = 0; i < n; i++) {
+      hl_sbo_site c;
+      if (!hl_sbo_conversion_site(ctx, s, &h[i], S->rule, &c)) continue;
+      c.convert = 0;
+      c.probe = -1;
+      judge_hit(ctx, S, &c, &h[i], p);
+      free(c.wrapper_spelling);
+      free(c.signature);
+    }
+    return;
+  }
   if (n == 0) {
     hl_ctx_undecided(ctx, S->rule, &s->loc, "template-dependent",
                      "the stored type depends on a template parameter (%s)",
                      s->probe < 0 ? s->unprobed : "no instantiation of it was seen");
     return;
   }
-  for (size_t i = 0; i < n; i++) {
-    hl_sbo_verdict v;
-    hl_sbo_judge_probed(s->wrapper, &h[i], &v);
-    if (v.allocates == HL_YES) {
-      const hl_loc *at = &h[i].chain[h[i].user];
-      if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
-        add_finding(ctx, S, s, &v, p, h[i].type, NULL);
-        break;
-      }
-      hl_sbo_site u = *s;
-      u.loc = *at;
-      u.lambda = clang_getNullCursor();
-      u.callee = clang_getNullCursor();
-      u.captures = NULL;
-      u.ncaptures = 0;
-      u.in_loop = 0;
-      add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
-      hl_loc *others;
-      size_t nothers = same_specialization(ctx, S, at, &others);
-      for (size_t k = 0; k < nothers; k++) {
-        u.loc = others[k];
-        add_finding(ctx, S, &u, &v, p, h[i].type, &s->loc);
-        hl_loc_free(&others[k]);
-      }
-      free(others);
-    } else if (s->independent) {
-      break;
-    }
+  for (size_t i = 0; i < n && !judge_hit(ctx, S, s, &h[i], p); i++) {
   }
 }
 
@@ -274,7 +295,8 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
   int ntargets = 0;
   for (size_t i = 0; i < S->n; i++) {
-    hl_sbo_judge(ctx, &S->sites[i], 0, &verdicts[i]);
+    if (S->sites[i].convert) verdicts[i].allocates = HL_UNKNOWN;
+    else hl_sbo_judge(ctx, &S->sites[i], 0, &verdicts[i]);
     if (S->sites[i].target >= ntargets) ntargets = S->sites[i].target + 1;
   }
   hl_sbo_plan *plans = hl_xcalloc(ntargets ? (size_t)ntargets : 1, sizeof *plans);

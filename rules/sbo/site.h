@@ -31,6 +31,11 @@ typedef struct hl_sbo_site {
   int dependent;
   int independent;         /* ...yet its layout does not (std::bind of this and
                               non-dependent values): one answer holds for all */
+  int convert;             /* ...an argument of a call whose callee is known only
+                              per instantiation (wrapper is NULL): a conversion
+                              probe asks what each converts it to */
+  CXCursor convert_call;   /* that call (or the argument itself) */
+  char *convert_type;      /* the type a member initializer converts it to, or NULL */
   int probe;               /* its probe's id, or -1 */
   const char *unprobed;    /* why it has no probe */
 } hl_sbo_site;

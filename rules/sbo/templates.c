@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/lib/uses.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/match.h"
 #include "util/util.h"
@@ -28,6 +29,13 @@ static int is_dependent(CXCursor e) {
   return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
 }
 
+static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef) return CXChildVisit_Continue;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
 /* The overload set an unresolved call names (take(x), std::move(x) with a
  * dependent x), or a null cursor. */
 static CXCursor overload_set(CXCursor call) {
@@ -35,8 +43,10 @@ static CXCursor overload_set(CXCursor call) {
   if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) return callee;
   if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr && clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
     return clang_getNullCursor();
-  CXCursor last = hl_last_child(callee);
-  return clang_getCursorKind(last) == CXCursor_OverloadedDeclRef ? last : clang_getNullCursor();
+  /* std::forward<F>: the explicit template arguments come after the name. */
+  CXCursor set = clang_getNullCursor();
+  clang_visitChildren(callee, find_overloaded_ref, &set);
+  return set;
 }
 
 /* Whether every candidate of the overload set is the function qualified. */
@@ -121,8 +131,16 @@ typedef struct dep_walk {
 static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   dep_walk *w = d;
-  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
   CXCursor decl = clang_getCursorReferenced(c);
+  /* A capture whose type depends: [t], or [u = t] copying a member of the
+   * class's parameter type (libclang shows no dependent initializer, only
+   * the capture's variable). */
+  if (clang_getCursorKind(c) == CXCursor_VariableRef &&
+      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+    w->dependent = 1;
+    return CXChildVisit_Break;
+  }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
   enum CXCursorKind dk = clang_getCursorKind(decl);
   unsigned off, begin, end;
   clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL, &off);
@@ -172,6 +190,51 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
   s.call = call;
   s.store_kind = kind;
   HL_PUSH(out->v, out->n, out->cap, s);
+}
+
+/* An argument of a call that a conversion probe asks about: whatever the
+ * call resolves to in an instantiation may convert it to a wrapper (the
+ * site's wrapper is the one the probe names). */
+static void conversion_site(hl_ctx *ctx, sites *out, CXCursor visited, CXCursor wrapped, CXCursor arg,
+                            const char *as_type) {
+  hl_sbo_site s;
+  memset(&s, 0, sizeof s);
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(arg), &s.loc)) return;
+  s.call = clang_getNullCursor();
+  s.lambda = clang_getNullCursor();
+  s.callee = clang_getNullCursor();
+  s.store_kind = HL_STORE_OTHER;
+  s.target = -1;
+  s.probe = -1;
+  s.expr = arg;
+  s.stored = clang_getCursorType(arg);
+  s.in_loop = !clang_Cursor_isNull(hl_loop_around(ctx, visited));
+  s.dependent = 1;
+  s.convert = 1;
+  s.convert_call = wrapped;
+  s.convert_type = as_type ? hl_xstrdup(as_type) : NULL;
+  HL_PUSH(out->v, out->n, out->cap, s);
+}
+
+/* Whether the call names what it calls (f(x), o.f(x), p->f(x)), rather
+ * than constructing a dependent type (T(x), W<F>{x}). */
+static int names_callee(CXCursor call) {
+  enum CXCursorKind k = clang_getCursorKind(hl_strip(hl_first_child(call)));
+  return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef;
+}
+
+/* Whether every candidate is the standard library's: std::move, std::forward,
+ * std::make_shared pass what they are given on (a store they make inside
+ * is a conversion probe's business only through their caller). */
+static int all_std(CXCursor set) {
+  unsigned n = clang_getNumOverloadedDecls(set);
+  for (unsigned i = 0; i < n; i++) {
+    char *name = hl_decl_name(clang_getOverloadedDecl(set, i));
+    int std = hl_starts_with(name, "std::");
+    free(name);
+    if (!std) return 0;
+  }
+  return n > 0;
 }
 
 /* A wrapper variable or member initialized inside a template. */
@@ -277,12 +340,23 @@ static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
     CXType wtype = clang_getCursorType(clang_getCursorReferenced(I.v[i]));
     const hl_wrapper *w = wrapper_of(ctx, wtype);
     CXCursor init = I.v[i + 1];
-    if (!w || !clang_isExpression(clang_getCursorKind(init))) continue;
+    if (!clang_isExpression(clang_getCursorKind(init))) continue;
     /* cb(x): the parenthesized list of one value. */
     expr_children e = {clang_getNullCursor(), 0};
     if (clang_getCursorKind(init) == CXCursor_UnexposedExpr) clang_visitChildren(init, count_expr, &e);
     CXCursor value = e.n == 1 ? e.last : init;
-    if (is_dependent(value)) deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+    if (!is_dependent(value)) continue;
+    if (w) {
+      deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
+    } else if (e.n == 1 && clang_Type_getSizeOf(wtype) == CXTypeLayoutError_Dependent) {
+      /* value(v) of a member whose type is the class's parameter: a
+       * wrapper in some instantiations. */
+      char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(I.v[i])));
+      char *as = hl_xasprintf("decltype(this->%s)", name);
+      conversion_site(ctx, out, ctor, value, value, as);
+      free(as);
+      free(name);
+    }
   }
 }
 
@@ -326,22 +400,65 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
   return wrapper_of(ctx, *wtype);
 }
 
+/* The wrapper a conversion probe's hit converts to (of rule's, or any
+ * rule's with NULL); *copy: the argument is already a wrapper of that type. */
+static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_probe_hit *h, const char *rule, int *copy) {
+  const char *to = h->to;
+  if (hl_starts_with(to, "std::__1::")) to += strlen("std::__1::") - strlen("std::");
+  size_t n, len = strcspn(to, "<");
+  const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
+  const hl_wrapper *w = NULL;
+  for (size_t i = 0; i < n && !w; i++)
+    if (strlen(all[i]->name) == len && !strncmp(all[i]->name, to, len) && (!rule || !strcmp(all[i]->rule, rule)))
+      w = all[i];
+  *copy = !strcmp(h->type, h->to);
+  return w;
+}
+
+const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_probe_hit *h) {
+  int copy = 0;
+  const hl_wrapper *w = h->to ? converted_to(ctx, h, NULL, &copy) : NULL;
+  return copy ? w : NULL;
+}
+
+int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit *h, const char *rule,
+                           hl_sbo_site *out) {
+  int copy = 0;
+  const hl_wrapper *w = h->to ? converted_to(ctx, h, rule, &copy) : NULL;
+  if (!w || copy) return 0;
+  *out = *s;
+  out->wrapper = w;
+  out->wrapper_spelling = hl_xstrdup(h->to);
+  /* std::function<void ()>: the signature the fix's replacement takes. */
+  const char *open = strchr(h->to, '<'), *close = strrchr(h->to, '>');
+  out->signature = open && close > open + 1 ? hl_xstrndup(open + 1, (size_t)(close - open - 1)) : NULL;
+  return 1;
+}
+
 /* take(x) with a dependent x, where every function take names takes a
  * wrapper there (or every member v.push_back/emplace_back names stores into
  * a container of wrappers): the call is resolved only when the template is
  * instantiated, but whatever it resolves to stores x. */
 static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
   CXCursor set = overload_set(call);
+  int nargs = clang_Cursor_getNumArguments(call);
   if (clang_Cursor_isNull(set)) {
+    size_t before = out->n;
     template_construct(ctx, out, call);
     dependent_container(ctx, out, call);
+    /* o.f(x), p->f(x) with a dependent o or p: resolved per instantiation. */
+    if (out->n > before || !names_callee(call) || !clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
+    for (int i = 0; i < nargs; i++) {
+      CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+      if (is_dependent(arg) && clang_getCursorKind(arg) != CXCursor_PackExpansionExpr)
+        conversion_site(ctx, out, call, call, arg, NULL);
+    }
     return;
   }
   unsigned ncand = clang_getNumOverloadedDecls(set);
-  int nargs = clang_Cursor_getNumArguments(call);
   for (int i = 0; i < nargs; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-    if (!is_dependent(arg)) continue;
+    if (!is_dependent(arg) || clang_getCursorKind(arg) == CXCursor_PackExpansionExpr) continue;
     const hl_wrapper *w = NULL;
     CXType wtype = {CXType_Invalid, {0, 0}};
     for (unsigned k = 0; k < ncand; k++) {
@@ -353,6 +470,7 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       w = cw;
     }
     if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+    else if (!all_std(set)) conversion_site(ctx, out, call, call, arg, NULL);
   }
 }
 
@@ -380,7 +498,9 @@ size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
   else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
   else if (k == CXCursor_ReturnStmt) template_return(ctx, &S, c);
-  else if (k == CXCursor_Constructor) template_member_inits(ctx, &S, c);
+  else if (k == CXCursor_Constructor ||
+           (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
+    template_member_inits(ctx, &S, c);
   *out = S.v;
   return S.n;
 }

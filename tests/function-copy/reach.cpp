@@ -99,6 +99,71 @@ void params(X *x, cb_t unknown) {
   run(unknown);
 }
 
+// Moved into a parameter, bound to a const reference parameter: the value
+// the caller holds reaches the callee.
+namespace {
+void keep_moved(cb_t cb) {
+  // CHECK: reach.cpp:[[@LINE+1]]:13: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  cb_t copy(cb);
+  copy(1);
+}
+void keep_cref(const cb_t &cb) {
+  // CHECK: reach.cpp:[[@LINE+1]]:13: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  cb_t copy(cb);
+  copy(1);
+}
+// A temporary bound to it: the construction that makes the temporary.
+void keep_cref_temp(const cb_t &cb) {
+  // CHECK: reach.cpp:[[@LINE+1]]:10: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  cb_t c(cb);
+  c(1);
+}
+// One call binds something unknown, or a variable moved from before.
+void keep_cref_some(const cb_t &cb) { cb_t copy(cb); copy(1); }
+void keep_moved_twice(cb_t cb) { cb_t copy(cb); copy(1); }
+}  // namespace
+
+void moves_and_refs(X *x, const cb_t &unknown) {
+  cb_t a = BIG(x);
+  keep_moved(std::move(a));
+  cb_t b = BIG(x);
+  keep_cref(b);
+  keep_cref_temp(BIG(x));
+  cb_t c = BIG(x);
+  keep_cref_some(c);
+  keep_cref_some(unknown);
+  cb_t d = BIG(x);
+  cb_t e = std::move(d);
+  keep_moved_twice(std::move(d));
+  // Moved from: empty, its copies silent.
+  run(d);
+  e(1);
+}
+
+// A member of a class template: the values stored into any of its
+// specializations' member.
+template <class T> struct Slot {
+  cb_t m;
+  // CHECK: reach.cpp:[[@LINE+1]]:23: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  cb_t get() { return m; }
+};
+template <class T> struct SlotSome {
+  cb_t m;
+  cb_t get() { return m; }
+};
+void slots(X *x, cb_t unknown) {
+  Slot<int> s;
+  s.m = BIG(x);
+  Slot<long> t;
+  t.m = BIG(x);
+  (void)s.get(), (void)t.get();
+  SlotSome<int> u;
+  u.m = BIG(x);
+  SlotSome<long> w;
+  w.m = unknown;
+  (void)u.get(), (void)w.get();
+}
+
 // ---- locals ----
 
 void locals(X *x, bool c) {

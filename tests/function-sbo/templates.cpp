@@ -58,6 +58,34 @@ void use() {
   std::function<void()> g = [h] { (void)h; };
 }
 
+// A class template's member: an init-capture copying a member of the
+// parameter's type depends on it (libclang shows only the capture's
+// variable), and is judged where the class is instantiated. A std::bind of
+// a member pointer, this and longs does not depend on it, even forwarded
+// with explicit template arguments: judged once, at the store.
+void take(std::function<void()> f);
+template <class T> struct Armed {
+  T t{};
+  long a = 1;
+  std::function<void()> cb;
+  void arm() { cb = [this, u = t, x = a] { (void)(u + x); }; }
+  void fire(long, long) {}
+  void bind() {
+    auto g = std::bind(&Armed::fire, this, 1L, 2L);
+    // GNU: templates.cpp:[[@LINE+1]]:10: warning: std::function<void ()> stores this std::bind result on the heap: 40 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+    take(std::forward<decltype(g)>(g));
+  }
+};
+void arm() {
+  // GNU: templates.cpp:[[@LINE+2]]:17: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: templates.cpp:[[@LINE-10]]:21: note: stored at {{.*}}templates.cpp:[[@LINE-10]] as std::function<void ()>
+  Armed<long>().arm();
+  // GNU: templates.cpp:[[@LINE+1]]:17: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
+  Armed<char>().arm();
+  Armed<long>().bind();
+  Armed<char>().bind();
+}
+
 // Never instantiated: not decided, and -v says why.
 template <class T> void never(T t) {
   std::function<void()> f = [t] { (void)t; };

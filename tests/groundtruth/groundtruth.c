@@ -2210,6 +2210,87 @@ static void category_summary(const char *name, const measured *m, size_t nm) {
   }
 }
 
+/* Warnings on lines that are no site, once per line, by kind. */
+typedef struct strays {
+  lines lines;
+  size_t copies, constructions;
+} strays;
+
+static void add_stray(strays *st, int line, const char *rule) {
+  for (size_t j = 0; j < st->lines.n; j++)
+    if (st->lines.v[j] == line) return;
+  size_t n = rule ? strlen(rule) : 0;
+  if (n > 5 && !strcmp(rule + n - 5, "-copy")) st->copies++;
+  else st->constructions++;
+  lines_add(&st->lines, line);
+}
+
+static void credit(measured *hit, const char *rule) {
+  if (!hit->rule || (rule && !strcmp(rule, hit->rule))) hit->warned = 1;
+  else hit->wrong_rule = 1;
+}
+
+/* The line a note "stored at <file>:<line> as ..." names; 0: another note. */
+static int stored_at_line(const char *s) {
+  const char *p = strstr(s, ": note: stored at ");
+  const char *as = p ? strstr(p, " as ") : NULL;
+  if (!as) return 0;
+  const char *q = as;
+  while (q > p && q[-1] >= '0' && q[-1] <= '9') q--;
+  return q < as && q[-1] == ':' ? (int)strtol(q, NULL, 10) : 0;
+}
+
+/* Reads heaplint's diagnostics and marks the sites they report. A warning
+ * on a line that is no site, with a note "stored at" a site's line, is that
+ * site reported where its template was instantiated (heaplint names the
+ * store); a sink's store inside its template (store=) takes a remark as
+ * the site's "not decided" and a warning there as on the wrong line;
+ * other warnings are strays. */
+static void read_diagnostics(FILE *hf, measured *m, size_t nm, strays *st) {
+  int pending = 0;
+  char *pending_rule = NULL;
+  for (char *s; (s = read_line(hf)); free(s)) {
+    int line = diagnostic_line(s, "warning");
+    int remark = 0;
+    if (!line) remark = line = diagnostic_line(s, "remark");
+    int at = pending && !line ? stored_at_line(s) : 0;
+    measured akey = {at, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+    measured *stored = at ? bsearch(&akey, m, nm, sizeof *m, by_line) : NULL;
+    if (stored && !stored->store) {
+      credit(stored, pending_rule);
+      pending = 0;
+    }
+    if (!line) continue;
+    if (pending) add_stray(st, pending, pending_rule);
+    pending = 0;
+    free(pending_rule);
+    pending_rule = NULL;
+    measured key = {line, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+    measured *hit = bsearch(&key, m, nm, sizeof *m, by_line);
+    if (!hit) {
+      for (size_t k = 0; k < nm && !hit; k++)
+        if (m[k].store == line) hit = &m[k];
+      if (hit) {
+        if (remark) hit->undecided = 1;
+        else hit->warned_at_store = 1;
+        continue;
+      }
+    }
+    if (hit && remark) {
+      hit->undecided = 1;
+    } else if (hit) {
+      char *rule = diagnostic_rule(s);
+      credit(hit, rule);
+      free(rule);
+    } else if (!remark) {
+      pending = line;
+      pending_rule = diagnostic_rule(s);
+    }
+  }
+  if (pending) add_stray(st, pending, pending_rule);
+  free(pending_rule);
+}
+
 static int compare(int argc, char **argv) {
   long min_sites = 100;
   int report_only = 0, i = 0;
@@ -2274,46 +2355,8 @@ static int compare(int argc, char **argv) {
     bad = 1;
   }
 
-  lines stray = {0};
-  size_t stray_copy_warnings = 0, stray_construction_warnings = 0;
-  for (char *s; (s = read_line(hf)); free(s)) {
-    int line = diagnostic_line(s, "warning");
-    int remark = 0;
-    if (!line) remark = line = diagnostic_line(s, "remark");
-    if (!line) continue;
-    measured key = {line, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
-    measured *hit = bsearch(&key, m, nm, sizeof *m, by_line);
-    if (!hit) {
-      /* A sink's store inside its template: a remark there is the site's
-       * "not decided", a warning there is on the wrong line. */
-      for (size_t k = 0; k < nm && !hit; k++)
-        if (m[k].store == line) hit = &m[k];
-      if (hit) {
-        if (remark) hit->undecided = 1;
-        else hit->warned_at_store = 1;
-        continue;
-      }
-    }
-    if (hit && remark) {
-      hit->undecided = 1;
-    } else if (hit) {
-      char *rule = diagnostic_rule(s);
-      if (!hit->rule || (rule && !strcmp(rule, hit->rule))) hit->warned = 1;
-      else hit->wrong_rule = 1;
-      free(rule);
-    } else if (!remark) {
-      int dup = 0;
-      for (size_t j = 0; j < stray.n; j++) dup |= stray.v[j] == line;
-      if (!dup) {
-        char *rule = diagnostic_rule(s);
-        size_t n = rule ? strlen(rule) : 0;
-        if (n > 5 && !strcmp(rule + n - 5, "-copy")) stray_copy_warnings++;
-        else stray_construction_warnings++;
-        free(rule);
-        lines_add(&stray, line);
-      }
-    }
-  }
+  strays st = {{0}, 0, 0};
+  read_diagnostics(hf, m, nm, &st);
   fclose(hf);
 
   size_t allocating = 0, disagreements = 0, undecided = 0;
@@ -2343,14 +2386,14 @@ static int compare(int argc, char **argv) {
              m[k].count, m[k].count == 1 ? "" : "s", m[k].label);
     }
   }
-  for (size_t k = 0; k < stray.n; k++) {
-    printf("%s: line %d: heaplint warns on a line that is not a site\n", name, stray.v[k]);
+  for (size_t k = 0; k < st.lines.n; k++) {
+    printf("%s: line %d: heaplint warns on a line that is not a site\n", name, st.lines.v[k]);
     disagreements++;
   }
   printf("groundtruth %s: %zu sites, %zu allocate, %zu disagreement%s, %zu undecided\n", name, nm, allocating,
          disagreements, disagreements == 1 ? "" : "s", undecided);
-  kind_summary(name, "constructions", m, nm, 0, stray_construction_warnings);
-  kind_summary(name, "copies", m, nm, 1, stray_copy_warnings);
+  kind_summary(name, "constructions", m, nm, 0, st.constructions);
+  kind_summary(name, "copies", m, nm, 1, st.copies);
   category_summary(name, m, nm);
   if ((long)nm < min_sites) {
     printf("groundtruth %s: fewer than %ld sites were measured\n", name, min_sites);
@@ -2362,7 +2405,7 @@ static int compare(int argc, char **argv) {
     free(m[k].cat);
   }
   free(m);
-  free(stray.v);
+  free(st.lines.v);
   return bad || (disagreements && !report_only) ? 1 : 0;
 }
 
