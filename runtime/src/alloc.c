@@ -1130,6 +1130,7 @@ static _Thread_local heap *tl_heap TLS_MODEL;
  * exits, when it moves into the heap's own counters. */
 
 _Thread_local hl_tcache hl_tcache_tls TLS_MODEL;
+uintptr_t hl_tcache_chunk_mask;
 
 enum { CACHE_NONE = 0, CACHE_ON = 1, CACHE_GONE = 2 /* the thread is exiting */ };
 static _Thread_local unsigned char tl_cache TLS_MODEL;
@@ -1141,7 +1142,6 @@ static void cache_start(heap *h) {
   pthread_mutex_lock(&g_src.lock);
   h->tc = &hl_tcache_tls;
   pthread_mutex_unlock(&g_src.lock);
-  hl_tcache_tls.mask = g_src.mask;
   hl_tcache_tls.heap = HL_CHECKED ? NULL : h;
   tl_cache = CACHE_ON;
 }
@@ -1208,6 +1208,7 @@ static hl_status default_setup(const hl_allocator_config *cfg) {
   }
   if (pthread_mutex_init(&g_src.lock, NULL) != 0 || pthread_key_create(&g_key, thread_exit) != 0)
     return HL_ENOMEM;
+  hl_tcache_chunk_mask = g_src.mask;
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atomic_store_explicit(&g_ready, 1, memory_order_release);
   return HL_OK;

@@ -99,11 +99,13 @@ inline void* node_allocate(std::size_t c) {
 // becomes neither empty nor (from full) free again: those need its lists.
 inline void node_deallocate(std::size_t c, void* p) noexcept {
   hl_tcache& t = hl_tcache_tls;
-  void* heap = t.heap;
-  if (HEAPLINT_LIKELY(heap != nullptr)) {
-    hl_chunk_head* k = reinterpret_cast<hl_chunk_head*>(reinterpret_cast<std::uintptr_t>(p) & t.mask);
+  hl_chunk_head* k = reinterpret_cast<hl_chunk_head*>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
+  // The owner first (a thread without a heap matches no chunk): another
+  // thread's chunk is not ours to read further. Then 2 <= used < capacity,
+  // in one unsigned comparison (a large block has capacity 0).
+  if (HEAPLINT_LIKELY(k->owner == t.heap)) {
     std::uint32_t was = k->used;
-    if (HEAPLINT_LIKELY(k->owner == heap && was != k->capacity && was != 1)) {
+    if (HEAPLINT_LIKELY(was - 2u < k->capacity - 2u)) {
       std::memcpy(p, &k->free, sizeof(void*));
       k->free = p;
       k->used = was - 1;

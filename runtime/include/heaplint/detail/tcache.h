@@ -27,7 +27,6 @@ extern "C" {
 
 typedef struct hl_tcache {
   void *heap;      /* the thread's heap; NULL until it first allocates, and after it exits */
-  uintptr_t mask;  /* a block's chunk is its address & mask */
   void *bin[HL_TCACHE_BINS];       /* blocks taken from the heap, linked through their first word */
   uint64_t freed[HL_TCACHE_BINS];  /* blocks freed inline, per class (read by the statistics) */
 } hl_tcache;
@@ -39,6 +38,10 @@ typedef struct hl_chunk_head {
   uint32_t used;     /* blocks handed out or in a bin */
   uint32_t capacity; /* blocks it holds; 0 for a large block */
 } hl_chunk_head;
+
+/* A block's chunk is its address & hl_tcache_chunk_mask (set before the
+ * allocator hands out its first block, never changed after). */
+extern uintptr_t hl_tcache_chunk_mask;
 
 /* GNU C's __thread, in C++ too: thread-local storage without C++'s dynamic
  * initialization, so that an access is one load relative to the thread
