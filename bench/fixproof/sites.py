@@ -68,7 +68,7 @@ def short(location, root):
 class LineMap:
     """Maps a line of a fixed file (AFTER_ROOT) to the same line before the
     fix (BEFORE_ROOT): a fix that inserts an #include moves every line below
-    it. A line the fix added or changed keeps its number, marked "(fixed)"."""
+    it. A line the fix added or changed keeps its number, marked "[fixed]"."""
 
     def __init__(self, root_b, root_a):
         self.root_b, self.root_a, self.maps = root_b, root_a, {}
@@ -92,7 +92,7 @@ class LineMap:
             return where
         if n in m:
             return "%s:%d%s%s" % (path, m[n], sep, rest)
-        return "%s:%d (fixed)%s%s" % (path, n, sep, rest)
+        return "%s:%d [fixed]%s%s" % (path, n, sep, rest)
 
 
 def main():
@@ -102,12 +102,18 @@ def main():
     print("total before: %s" % ", ".join(map(str, bt)))
     print("total after:  %s" % ", ".join(map(str, at)))
     wb, wa = resolve(bs, root_b), resolve(as_, root_a)
-    lines_b, lines_a = collections.Counter(), collections.Counter()
-    for k, n in bs.items():
-        lines_b[wb.get(k, '?')] += n
+    # Keyed by file:line alone: addr2line may name the same function
+    # differently in the two builds (a lambda's operator() or not).
+    lines_b, lines_a, names = collections.Counter(), collections.Counter(), {}
     moved = LineMap(root_b, root_a)
-    for k, n in as_.items():
-        lines_a[moved.back(wa.get(k, '?'))] += n
+    for counts, where, sites, remap in ((lines_b, wb, bs, False), (lines_a, wa, as_, True)):
+        for k, n in sites.items():
+            w = where.get(k, "?")
+            if remap:
+                w = moved.back(w)
+            loc, _, name = w.partition(" (")
+            counts[loc] += n
+            names.setdefault(loc, " (" + name if name else "")
     print("\n| source line (outermost inlined frame) | before | after | difference |")
     print("|---|---:|---:|---:|")
     diff = 0
@@ -115,7 +121,7 @@ def main():
         if lines_b[line] != lines_a[line]:
             d = lines_a[line] - lines_b[line]
             diff += d
-            print("| %s | %d | %d | %+d |" % (line, lines_b[line], lines_a[line], d))
+            print("| %s%s | %d | %d | %+d |" % (line, names[line], lines_b[line], lines_a[line], d))
     print("\nsum of differences: %+d" % diff)
 
 
