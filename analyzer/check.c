@@ -12,7 +12,9 @@
 #include "engine/runner.h"
 #include "input/cli.h"
 #include "input/config.h"
+#include "input/gitdiff.h"
 #include "input/jobs.h"
+#include "input/linefilter.h"
 #include "input/profile.h"
 #include "report/baseline.h"
 #include "report/pipeline.h"
@@ -31,6 +33,8 @@ typedef struct check {
   const hl_config **job_config; /* parallel to jobs */
   char *root;                   /* the source root, absolute */
   hl_tu_result *results;        /* parallel to jobs */
+  hl_line_filter lines;         /* -line-filter, or --diff's changed lines */
+  hl_strv changed;              /* --diff: the files with changed lines */
 } check;
 
 static void print_version(void) {
@@ -86,14 +90,23 @@ static int make_jobs(check *c) {
   int db_unusable = 0;
   /* After "--" the command line is the compile command, as in clang-tidy;
    * -p is then only a hint a build system passes along. */
-  if (o->build_path && !o->dashdash)
-    db_unusable = hl_jobs_from_db(&c->jobs, o->build_path, o->files.v, o->files.n, &errs) != 0;
-  else
-    hl_jobs_from_args(&c->jobs, o->files.v, o->files.n, o->flags.v, o->flags.n, &errs);
+  /* --diff with no file named: the changed C++ files (headers too, as
+   * clang-tidy-diff names them), through the database like named files. */
+  char *const *files = o->files.v;
+  size_t nfiles = o->files.n;
+  if (o->diff && !nfiles) files = c->changed.v, nfiles = c->changed.n;
+  if (o->diff && !nfiles) {
+    fprintf(stderr, "heaplint: no C++ file has changed lines in 'git diff -U0 %s'\n", o->diff_ref ? o->diff_ref : "HEAD");
+  } else if (o->build_path && !o->dashdash) {
+    db_unusable = hl_jobs_from_db(&c->jobs, o->build_path, files, nfiles, &errs) != 0;
+  } else {
+    hl_jobs_from_args(&c->jobs, files, nfiles, o->flags.v, o->flags.n, &errs);
+  }
   for (size_t i = 0; i < errs.n; i++) fprintf(stderr, "heaplint: error: %s\n", errs.v[i]);
   int status = errs.n || db_unusable ? HL_EXIT_INPUT : HL_EXIT_RAN;
   hl_strv_free(&errs);
   hl_jobs_extra_args(&c->jobs, o->extra_before.v, o->extra_before.n, o->extra_after.v, o->extra_after.n);
+  hl_jobs_remove_args(&c->jobs, o->remove_args.v, o->remove_args.n);
   if (o->shard_n) hl_jobs_shard(&c->jobs, o->shard_k, o->shard_n);
   return status;
 }
@@ -102,8 +115,15 @@ static int make_jobs(check *c) {
 static int configure(check *c) {
   char *err = NULL;
   c->job_config = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->job_config);
-  for (size_t i = 0; i < c->jobs.n; i++)
+  int any = 0;
+  for (size_t i = 0; i < c->jobs.n; i++) {
     if (hl_config_for(c->configs, c->jobs.v[i].file, &c->job_config[i], &err)) return input_error(err);
+    for (size_t k = 0; k < c->nrules && !any; k++) any = hl_config_enabled(c->job_config[i], c->ids[k]);
+  }
+  /* As clang-tidy: a run with every rule off is a mistake, unless said. */
+  if (c->jobs.n && !any && !c->o.allow_no_checks && !c->o.dump_config)
+    return input_error(hl_xstrdup("no checks enabled: the configuration and -checks turn every rule off "
+                                  "(--allow-no-checks runs anyway)"));
   return HL_EXIT_RAN;
 }
 
@@ -120,6 +140,63 @@ static int dump_config(check *c) {
   for (size_t i = 0; i < (c->jobs.n ? c->jobs.n : 1); i++)
     hl_config_dump(stdout, c->jobs.n ? c->job_config[i] : cfg, c->jobs.n ? c->jobs.v[i].file : c->root, c->ids);
   return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
+}
+
+/* The configuration -list-checks, -explain-config and -verify-config read,
+ * as clang-tidy: the first file's, else the current directory's. */
+static int first_config(check *c, const hl_config **cfg) {
+  char *err = NULL;
+  char *abs = hl_abspath(c->o.files.n ? c->o.files.v[0] : "dummy");
+  int bad = hl_config_for(c->configs, abs, cfg, &err);
+  free(abs);
+  if (bad) input_error(err);
+  return bad;
+}
+
+/* -list-checks, -explain-config and -verify-config, in clang-tidy's words. */
+static int describe_config(check *c) {
+  const hl_config *cfg;
+  if (first_config(c, &cfg)) return HL_EXIT_INPUT;
+  if (c->o.verify_config) {
+    if (hl_config_verify(cfg, c->ids)) return HL_EXIT_FINDINGS;
+    printf("No config errors detected.\n");
+    return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
+  }
+  size_t enabled = 0;
+  for (size_t i = 0; i < c->nrules; i++) enabled += hl_config_enabled(cfg, c->ids[i]);
+  if (!enabled && !c->o.allow_no_checks) {
+    fprintf(stderr, "No checks enabled.\n");
+    return HL_EXIT_INPUT;
+  }
+  if (c->o.list_checks) printf("Enabled checks:");
+  for (size_t i = 0; i < c->nrules; i++) {
+    const char *where;
+    if (!hl_config_enabled_by(cfg, c->ids[i], &where)) continue;
+    if (c->o.list_checks) printf("\n    %s", c->ids[i]);
+    else printf("'%s' is enabled in the %s.\n", c->ids[i], hl_display_path(where));
+  }
+  if (c->o.list_checks) printf("\n\n");
+  return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
+}
+
+/* -line-filter, or --diff's changed lines (and files). */
+static int line_filter(check *c) {
+  char *err = NULL;
+  int bad = c->o.diff ? hl_git_diff(c->o.diff_ref, &c->lines, &c->changed, &err)
+                      : c->o.line_filter && hl_line_filter_parse(&c->lines, c->o.line_filter, &err);
+  if (bad) return input_error(err);
+  /* Only what heaplint analyzes: a changed README is no translation unit. */
+  size_t out = 0;
+  for (size_t i = 0; i < c->changed.n; i++) {
+    const char *f = c->changed.v[i];
+    if ((hl_lang_of(f, NULL, 0) == HL_LANG_CXX || hl_ends_with(f, ".h")) && access(f, F_OK) == 0)
+      c->changed.v[out++] = c->changed.v[i];
+    else
+      free(c->changed.v[i]);
+  }
+  c->changed.n = out;
+  if (c->changed.v) c->changed.v[out] = NULL;
+  return HL_EXIT_RAN;
 }
 
 static void analyze_all(check *c) {
@@ -150,6 +227,7 @@ static void gather(check *c, hl_pipeline_in *in) {
       hl_sb_free(&t);
       /* A file the database lists twice (two configurations) is one file. */
       in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
+      if (r->compile_errors) in->with_errors += hl_strv_add_unique(&in->error_files, c->jobs.v[i].file);
     } else {
       in->failed += hl_strv_add_unique(&in->failed_files, c->jobs.v[i].file);
     }
@@ -165,6 +243,7 @@ static void gather(check *c, hl_pipeline_in *in) {
  * that leaves nothing to analyze. */
 static int run(check *c) {
   char *err = NULL;
+  if (line_filter(c)) return HL_EXIT_INPUT;
   if (load_profiles(&c->o, &c->profiles)) return HL_EXIT_INPUT;
   /* A baseline that cannot be used stops the run before the analysis, as a
    * bad configuration does: not every finding printed, then exit 2. */
@@ -179,6 +258,7 @@ static int run(check *c) {
   analyze_all(c);
   hl_pipeline_in in;
   gather(c, &in);
+  in.lines = &c->lines;
   return hl_pipeline_run(&c->o, &in, status);
 }
 
@@ -196,6 +276,8 @@ static void check_free(check *c) {
   }
   free(c->rules);
   free(c->ids);
+  hl_line_filter_free(&c->lines);
+  hl_strv_free(&c->changed);
   hl_cli_free(&c->o);
 }
 
@@ -217,9 +299,12 @@ int hl_check_main(int argc, char **argv) {
     /* Paths are made relative to the current directory from many threads:
      * learn it once, first. */
     hl_paths_init();
-    c.configs = hl_configs_new(c.o.config_file);
+    for (size_t i = 0; i < c.o.notes.n && !c.o.quiet; i++) fprintf(stderr, "heaplint: note: %s\n", c.o.notes.v[i]);
+    c.configs = hl_configs_new(&c.o.config, &err);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
-    status = run(&c);
+    if (!c.configs) status = input_error(err);
+    else if (c.o.list_checks || c.o.explain_config || c.o.verify_config) status = describe_config(&c);
+    else status = run(&c);
   }
   check_free(&c);
   return status;

@@ -9,6 +9,16 @@
 #include "util/util.h"
 #include "rules/sbo/sbo.h"
 
+/* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
+ * libc++ std::__bind<...> (std::__bind_front_t<...>): a name no user
+ * writes, so it is said as what it is. */
+static const char *bind_noun(const char *type) {
+  if (strstr(type, "_Bind_front<") || strstr(type, "__bind_front")) return "std::bind_front result";
+  if (strstr(type, "_Bind_back<") || strstr(type, "__bind_back")) return "std::bind_back result";
+  if (strstr(type, "_Bind<") || strstr(type, "__bind<") || strstr(type, "__bind_r<")) return "std::bind result";
+  return NULL;
+}
+
 static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   (void)ctx;
   CXType c = clang_getCanonicalType(s->stored);
@@ -27,9 +37,15 @@ static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
     free(fn);
     if (r) return r;
   }
-  char *t = hl_type_spelling(s->stored);
-  char *r = c.kind == CXType_Record ? hl_xasprintf("functor '%s'", t) : hl_xasprintf("callable of type '%s'", t);
+  /* Reached through a variable (auto&& cb = std::bind(...)) or std::move,
+   * a bind result is still one. */
+  char *t = hl_type_spelling(s->stored), *canon = hl_type_spelling(c);
+  const char *bound = bind_noun(t) ? bind_noun(t) : bind_noun(canon);
+  char *r = bound ? hl_xstrdup(bound)
+            : c.kind == CXType_Record ? hl_xasprintf("functor '%s'", t)
+                                      : hl_xasprintf("callable of type '%s'", t);
   free(t);
+  free(canon);
   return r;
 }
 
@@ -60,12 +76,9 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   free(type);
 }
 
-/* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
- * libc++ std::__bind<...> (std::__bind_front_t<...>). */
 static char *probed_noun(const char *type) {
   if (hl_starts_with(type, "(lambda at ") || strstr(type, "::(lambda at ")) return hl_xstrdup("lambda");
-  if (strstr(type, "_Bind_front<") || strstr(type, "__bind_front")) return hl_xstrdup("std::bind_front result");
-  if (strstr(type, "_Bind<") || strstr(type, "__bind<")) return hl_xstrdup("std::bind result");
+  if (bind_noun(type)) return hl_xstrdup(bind_noun(type));
   if (strstr(type, "(*)")) return hl_xstrdup("function pointer");
   return hl_xasprintf("functor '%s'", type);
 }

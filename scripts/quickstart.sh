@@ -1,7 +1,8 @@
 #!/bin/sh
 # The README's two quick-start commands, on a fresh Debian 12 machine:
-#   scripts/quickstart.sh example   install what is missing, build, analyze examples/
-#   scripts/quickstart.sh test      install what is missing, build, run every test
+#   scripts/quickstart.sh example   install what the analyzer needs, build it (no
+#                                   tests), analyze examples/, show --fix on a copy
+#   scripts/quickstart.sh test      install what the tests need too, build, run every test
 # Build trees go to build/ (build-asan/ for the analyzer under the sanitizers,
 # build-san/ for the runtime's sanitizer run).
 set -eu
@@ -10,19 +11,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# Debian packages the build and the tests need. libclang-19 is the default
-# analyzer backend; libclang-14 (Debian 12's default) is built against too, to
-# keep the CINDEX_VERSION guards honest.
-packages="cmake make gcc g++ python3 pkg-config
-  libclang-19-dev clang-19 llvm-19-tools clang-tools-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
+# Debian packages the example needs: a C and C++ compiler (libstdc++'s
+# headers are what the example is analyzed against), CMake, libclang 19 and
+# the libraries the analyzer reads its inputs with. Nothing else.
+example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev"
+
+# And what the tests need besides. libclang-14 (Debian 12's default) is
+# built against too, to keep the CINDEX_VERSION guards honest.
+test_packages="$example_packages python3
+  clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
-  libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev
+  libcmocka-dev libboost-dev
   python3-jsonschema vim strace
   g++-multilib qemu-user"
 
 install_missing() {
   missing=""
-  for p in $packages; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
   done
   [ -z "$missing" ] && return 0
@@ -33,23 +38,36 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 }
 
-build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  cmake --build build -j "$jobs"
-}
-
 case "${1:-}" in
   example)
-    install_missing
-    build
+    install_missing $example_packages
+    # The analyzer, its profiles and the runtime its fixes point to (what
+    # 'cmake --install' installs); not the test suite, nor the benchmarks.
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEAPLINT_BUILD_TESTS=OFF >/dev/null
+    cmake --build build -j "$jobs" --target heaplint heaplint_runtime heaplint_runtime_debug
     # examples/ is a small CMake project; its compile database is what
     # heaplint reads, exactly as in a user's CI.
     cmake -S examples -B build/examples -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-    build/bin/heaplint -p build/examples
+    status=0
+    build/bin/heaplint -p build/examples || status=$?
+    # --fix, on a copy (the checkout stays as it is): what it rewrites.
+    rm -rf build/examples-fixed
+    cp -r examples build/examples-fixed
+    cmake -S build/examples-fixed -B build/examples-fixed/build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+    echo
+    echo "heaplint --fix rewrites these (on a copy in build/examples-fixed):"
+    build/bin/heaplint -p build/examples-fixed/build --fix --quiet build/examples-fixed/src/main.cc >/dev/null || true
+    diff -ru --exclude=build examples build/examples-fixed || true
+    echo
+    echo "To run heaplint from anywhere, install it (the analyzer, its profiles, the runtime's headers):"
+    echo "  cmake --install build --prefix \"\$HOME/.local\"   # then: export PATH=\"\$HOME/.local/bin:\$PATH\""
+    echo "  heaplint -p <your build dir>"
+    exit "$status"
     ;;
   test)
-    install_missing
-    build
+    install_missing $test_packages
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEAPLINT_BUILD_TESTS=ON
+    cmake --build build -j "$jobs"
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over the lit suites: the

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "calibrate/proc.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 /* A probe program runs in well under a second: a minute means it hangs. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "calibrate/build.h"
-#include "calibrate/proc.h"
+#include "util/proc.h"
 #include "util/util.h"
 
 typedef struct row {

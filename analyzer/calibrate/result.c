@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "calibrate/fit.h"
-#include "calibrate/proc.h"
+#include "util/proc.h"
 #include "calibrate/profile_write.h"
 #include "util/util.h"
 

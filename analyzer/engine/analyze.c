@@ -7,10 +7,9 @@
 #include "engine/rule.h"
 #include "engine/context.h"
 #include "engine/context_impl.h"
+#include "engine/broken.h"
+#include "engine/diagnostics.h"
 #include "util/util.h"
-
-/* The most compile errors shown for one translation unit. */
-#define MAX_SHOWN_ERRORS 10
 
 static const char *parse_error(enum CXErrorCode e) {
   switch (e) {
@@ -23,26 +22,6 @@ static const char *parse_error(enum CXErrorCode e) {
            "or an unreadable precompiled header)";
   default: return "libclang could not parse it: check the compiler arguments";
   }
-}
-
-/* Prints the errors of tu in clang's format; returns how many there are. */
-static unsigned report_errors(CXTranslationUnit tu, FILE *log) {
-  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      if (errors < MAX_SHOWN_ERRORS) {
-        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn |
-                                                   CXDiagnostic_DisplayOption);
-        fprintf(log, "%s\n", clang_getCString(s));
-        clang_disposeString(s);
-      }
-      errors++;
-    }
-    clang_disposeDiagnostic(d);
-  }
-  if (errors > MAX_SHOWN_ERRORS) fprintf(log, "(%u more errors not shown)\n", errors - MAX_SHOWN_ERRORS);
-  return errors;
 }
 
 typedef struct detect {
@@ -64,15 +43,19 @@ typedef struct walker {
   hl_ctx *ctx;
   const hl_rule *const *rules;
   void **states;
+  int system_headers;   /* -system-headers: walk them too */
+  hl_broken *broken;    /* a unit with errors: what no rule may judge */
 } walker;
 
 static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   walker *w = data;
-  /* System headers are the library's business, never the user's. */
-  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  /* System headers are the library's business, not the user's (unless
+   * -system-headers says otherwise). */
+  if (!w->system_headers && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
   hl_ctx *ctx = w->ctx;
-  for (size_t i = 0; w->rules[i]; i++) w->rules[i]->visit(ctx, w->states[i], c);
+  if (!w->broken || !hl_broken_covers(w->broken, c))
+    for (size_t i = 0; w->rules[i]; i++) w->rules[i]->visit(ctx, w->states[i], c);
   HL_PUSH(ctx->stack, ctx->depth, ctx->capstack, c);
   clang_visitChildren(c, walk, w);
   ctx->depth--;
@@ -100,12 +83,17 @@ void hl_tu_result_free(hl_tu_result *res) {
 }
 
 /* The config's verdict on what the rules found: a severity per rule, and
- * headers the header filter does not match are left out. */
+ * headers the header filters leave out are left out. Compile errors stay
+ * as they are, as in clang-tidy. */
 static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found) {
   size_t out = 0;
   for (size_t i = 0; i < found->n; i++) {
     hl_finding *f = found->v[i];
-    if (cfg->header_re && strcmp(f->loc.file, job->file) && !hl_ere_match(cfg->header_re, f->loc.file)) {
+    if (hl_finding_is_compile_error(f)) {
+      found->v[out++] = f;
+      continue;
+    }
+    if (strcmp(f->loc.file, job->file) && !hl_config_shows_header(cfg, f->loc.file)) {
       hl_finding_free(f);
       continue;
     }
@@ -124,7 +112,7 @@ static const char *base_name(const char *path) {
  * the profiles (and the config's) describe for them: into ctx and res. */
 static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
                             hl_tu_result *res) {
-  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->tu);
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
   clang_disposeString(triple);
@@ -133,7 +121,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
 
   detect d = {run->profiles, NULL};
-  clang_getInclusions(ctx->tu, detect_include, &d);
+  clang_getInclusions(ctx->unit.tu, detect_include, &d);
   ctx->library_name = d.found ? d.found->library : NULL;
   hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
   for (size_t i = 0; i < cfg->nprofiles; i++)
@@ -148,7 +136,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
     warn_once(run, log,
               "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
               "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx->library_name, ctx->pointer_width, ctx->job->file);
+              ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;
@@ -156,7 +144,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
 
 /* Walks the unit once with the rules the config enables: begin, visit,
  * prepare, the compiler's answers to the type questions, end. */
-static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
+static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   const hl_rule **rules = NULL;
   size_t nrules = 0, caprules = 0;
   for (size_t i = 0; hl_rules[i]; i++)
@@ -165,8 +153,9 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
   for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
-  walker w = {ctx, rules, states};
-  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
+  walker w = {ctx, rules, states, hl_config_system_headers(cfg), has_errors ? hl_broken_find(ctx->unit.tu) : NULL};
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
+  hl_broken_free(w.broken);
   for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
   if (hl_types_pending(ctx->types)) {
     char *why = NULL;
@@ -206,32 +195,30 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
     fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
     goto out;
   }
-  unsigned errors = report_errors(tu, log);
-  if (errors) {
-    fprintf(log, "heaplint: error: %s: not analyzed: it does not compile (%u error%s)\n",
-            hl_display_path(job->file), errors, errors == 1 ? "" : "s");
-    goto out;
-  }
+  /* A flag only GCC knows was ignored by the driver; the later parses
+   * (traits, probes) go without it. */
+  hl_diag_drop_unknown_args(tu, args, &nargs, job->file, log, run->verbose);
 
   hl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.tu = tu;
-  ctx.job = job;
+  ctx.unit = (hl_unit){index, tu, job, args, nargs};
   ctx.out = &res->findings;
   ctx.log = log;
   ctx.verbose = run->verbose;
-  ctx.index = index;
-  ctx.args = args;
-  ctx.nargs = nargs;
+  /* What libclang recovered of a unit with errors is analyzed too, as
+   * clang-tidy does; a site whose types are invalid is never judged
+   * (engine/broken). */
+  res->compile_errors = hl_diag_errors(&ctx, &res->findings, log);
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
-  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
+  ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
+  ctx.probes = hl_probes_new(&ctx.unit);
 
-  run_rules(&ctx, cfg);
+  run_rules(&ctx, cfg, res->compile_errors > 0);
   apply_config(cfg, job, &res->findings);
+  for (size_t i = 0; i < res->findings.n && res->compile_errors; i++) res->findings.v[i]->unit_has_errors = 1;
 
   hl_types_free(ctx.types);
   hl_probes_free(ctx.probes);

@@ -29,8 +29,8 @@ typedef struct hl_run {
 } hl_run;
 
 typedef enum hl_result {
-  HL_ANALYZED,      /* parsed and analyzed */
-  HL_NOT_PARSED,    /* libclang could not parse it, or it has compile errors */
+  HL_ANALYZED,      /* parsed and analyzed (compile_errors says whether it has errors) */
+  HL_NOT_PARSED,    /* libclang could not parse it */
 } hl_result;
 
 typedef struct hl_tu_result {
@@ -39,14 +39,15 @@ typedef struct hl_tu_result {
   char *arch;       /* "x86_64" */
   int pointer_width;
   hl_findings findings;
+  unsigned compile_errors; /* its errors (among the findings when they have a place) */
   char **profiles;  /* the profiles that decided, base first (file names) */
   size_t nprofiles;
 } hl_tu_result;
 
 /* Analyzes job with index (one per thread), under the job's config.
- * Compile errors, libclang failures and remarks go to log, naming the
- * file; findings to res, with the config's severities and header filter
- * applied. */
+ * libclang failures, compile errors without a place and remarks go to log,
+ * naming the file; findings (and located compile errors) to res, with the
+ * config's severities and header filter applied. */
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_result_free(hl_tu_result *res);
 

@@ -27,6 +27,8 @@ hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc,
   return f;
 }
 
+int hl_finding_is_compile_error(const hl_finding *f) { return !strcmp(f->rule, HL_COMPILE_ERROR_RULE); }
+
 void hl_finding_note(hl_finding *f, const hl_loc *loc, const char *message) {
   hl_note n = {hl_loc_copy(loc), hl_xstrdup(message)};
   HL_PUSH(f->notes, f->nnotes, f->capnotes, n);

@@ -50,7 +50,15 @@ typedef struct hl_finding {
    * a short category the summary counts ("template-dependent"); NULL for
    * every other finding. A static string. */
   const char *undecided;
+  /* Found in a translation unit with compile errors (its AST is what
+   * libclang recovered): --fix applies its edits only with --fix-errors. */
+  int unit_has_errors;
 } hl_finding;
+
+/* The rule id of a compile error of the analyzed code, as clang-tidy names
+ * it: never suppressed, filtered or held back by a baseline. */
+#define HL_COMPILE_ERROR_RULE "clang-diagnostic-error"
+int hl_finding_is_compile_error(const hl_finding *f);
 
 /* Builds a finding; the strings are copied. */
 hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message);

@@ -16,18 +16,37 @@ const char hl_cli_usage[] =
     "and std::any cannot keep in their inline buffer, on the standard library and\n"
     "target each translation unit is compiled for.\n"
     "\n"
+    "Options take one dash or two (-checks=... or --checks=...), as clang-tidy's\n"
+    "do; docs/cli.md maps each of clang-tidy's options to heaplint's.\n"
+    "\n"
     "input:\n"
     "  -p <dir>                 read <dir>/compile_commands.json; analyze the files\n"
     "                           named, or every C++ entry when none is named\n"
     "  --extra-arg=<arg>        add <arg> after each compile command's arguments\n"
     "  --extra-arg-before=<arg> add <arg> before them\n"
+    "  --remove-arg=<glob>      drop the compiler arguments that match (* is a wildcard);\n"
+    "                           arguments clang does not know are dropped anyway\n"
     "  -j <n>                   analyze <n> translation units at a time (default: one\n"
     "                           per processor); the output does not depend on <n>\n"
     "  --shard=<k>/<n>          analyze only the k-th of n disjoint slices of the input\n"
-    "rules and profiles:\n"
+    "  --diff[=<ref>]           only findings on lines 'git diff -U0 <ref>' shows changed\n"
+    "                           (default HEAD: what is not committed), in the changed files\n"
+    "rules and configuration:\n"
+    "  --checks=<globs>         enable (glob) or disable (-glob) rules, after the\n"
+    "                           configuration's: --checks=-*,function-sbo\n"
     "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
     "                           found by walking up from each source file\n"
+    "  --config=<yaml>          an inline configuration (YAML or JSON), instead of any file\n"
+    "  --warnings-as-errors=<globs>  the rules whose warnings are errors\n"
+    "  --header-filter=<re>     report in headers only those whose path matches\n"
+    "  --exclude-header-filter=<re>  never report in headers whose path matches\n"
+    "  --line-filter=<json>     only these lines: [{\"name\":\"a.cc\",\"lines\":[[1,3]]}]\n"
+    "  --system-headers         report in system headers too\n"
     "  --dump-config            print the configuration that applies and exit\n"
+    "  --list-checks            print the enabled rules and exit\n"
+    "  --explain-config         say where each enabled rule is enabled, and exit\n"
+    "  --verify-config          check the configuration's rule names, and exit\n"
+    "  --allow-no-checks        run (and succeed) when no rule is enabled\n"
     "  --profile=<file>         lay a library profile (e.g. from 'heaplint calibrate')\n"
     "                           over the shipped one; may be repeated\n"
     "  --profile-dir=<dir>      where the shipped profiles are\n"
@@ -42,8 +61,11 @@ const char hl_cli_usage[] =
     "  --write-baseline=<file>  record today's findings in <file>\n"
     "  --report-undecided       json and sarif also carry the sites heaplint could not\n"
     "                           decide, as note-level results\n"
+    "  --use-color[=false]      colours on, or off\n"
     "fixes:\n"
-    "  --fix                    apply the fixes in place (safely: see docs/fixes.md)\n"
+    "  --fix                    apply the fixes in place (safely: see docs/fixes.md),\n"
+    "                           except in translation units with compile errors\n"
+    "  --fix-errors             apply them there too\n"
     "  --export-fixes=<file>    write the fixes as clang-apply-replacements YAML\n"
     "  --werror                 exit with 1 when there are warnings\n"
     "  -q, --quiet              no summary line on stderr\n"
@@ -58,11 +80,104 @@ const char hl_cli_usage[] =
     "  2  usage or input error: bad option, missing file, an input that is not a\n"
     "     regular file or is over 256 MiB, unusable compile database, profile,\n"
     "     configuration or baseline, unwritable output, an output that is an input\n"
-    "  3  a translation unit could not be parsed (the others are still analyzed)\n"
+    "  3  a translation unit has compile errors or could not be parsed (what parsed\n"
+    "     is still analyzed, and the other units)\n"
     "  4  --fix left some fixes unapplied (a file changed since it was analyzed, is\n"
     "     read-only, or two fixes conflict); the others were applied\n";
 
-/* --name=value or --name value; -p value or -pvalue. */
+/* Each option once, without its dashes: "-x" and "--x" are the same, as
+ * in clang-tidy (LLVM's option parser); a value follows "=" or is the next
+ * argument. */
+typedef enum arity {
+  FLAG,       /* no value */
+  BOOL,       /* clang-tidy's flags: -x, -x=true, -x=false (also 1, 0) */
+  VALUE,      /* a value, never empty */
+  TEXT,       /* a value, possibly empty (-header-filter=) */
+  OPTIONAL,   /* --diff or --diff=<ref> */
+} arity;
+
+typedef enum opt_id {
+  O_P, O_EXTRA_ARG, O_EXTRA_ARG_BEFORE, O_REMOVE_ARG, O_J, O_SHARD, O_CONFIG_FILE, O_CONFIG, O_DUMP_CONFIG,
+  O_PROFILE, O_PROFILE_DIR, O_LIST_RULES, O_LIST_CHECKS, O_EXPLAIN_CONFIG, O_VERIFY_CONFIG, O_CHECKS,
+  O_WARNINGS_AS_ERRORS, O_HEADER_FILTER, O_EXCLUDE_HEADER_FILTER, O_LINE_FILTER, O_SYSTEM_HEADERS, O_DIFF,
+  O_FORMAT, O_OUTPUT, O_SOURCE_ROOT, O_BASELINE, O_WRITE_BASELINE, O_REPORT_UNDECIDED, O_FIX, O_FIX_ERRORS,
+  O_FIX_NOTES, O_EXPORT_FIXES, O_WERROR, O_QUIET, O_VERBOSE, O_USE_COLOR, O_ALLOW_NO_CHECKS, O_VERSION, O_HELP,
+  O_NO_EFFECT,
+} opt_id;
+
+typedef struct opt {
+  const char *name;
+  arity arity;
+  opt_id id;
+  const char *note; /* O_NO_EFFECT: why heaplint has nothing to do for it */
+} opt;
+
+static const opt options[] = {
+    {"p", VALUE, O_P, NULL},
+    {"extra-arg", VALUE, O_EXTRA_ARG, NULL},
+    {"extra-arg-before", VALUE, O_EXTRA_ARG_BEFORE, NULL},
+    {"remove-arg", VALUE, O_REMOVE_ARG, NULL},
+    {"j", VALUE, O_J, NULL},
+    {"shard", VALUE, O_SHARD, NULL},
+    {"config-file", VALUE, O_CONFIG_FILE, NULL},
+    {"config", TEXT, O_CONFIG, NULL},
+    {"dump-config", BOOL, O_DUMP_CONFIG, NULL},
+    {"profile", VALUE, O_PROFILE, NULL},
+    {"profile-dir", VALUE, O_PROFILE_DIR, NULL},
+    {"list-rules", FLAG, O_LIST_RULES, NULL},
+    {"list-checks", BOOL, O_LIST_CHECKS, NULL},
+    {"explain-config", BOOL, O_EXPLAIN_CONFIG, NULL},
+    {"verify-config", BOOL, O_VERIFY_CONFIG, NULL},
+    {"checks", TEXT, O_CHECKS, NULL},
+    {"warnings-as-errors", TEXT, O_WARNINGS_AS_ERRORS, NULL},
+    {"header-filter", TEXT, O_HEADER_FILTER, NULL},
+    {"exclude-header-filter", TEXT, O_EXCLUDE_HEADER_FILTER, NULL},
+    {"line-filter", TEXT, O_LINE_FILTER, NULL},
+    {"system-headers", BOOL, O_SYSTEM_HEADERS, NULL},
+    {"diff", OPTIONAL, O_DIFF, NULL},
+    {"format", VALUE, O_FORMAT, NULL},
+    {"o", VALUE, O_OUTPUT, NULL},
+    {"source-root", VALUE, O_SOURCE_ROOT, NULL},
+    {"baseline", VALUE, O_BASELINE, NULL},
+    {"write-baseline", VALUE, O_WRITE_BASELINE, NULL},
+    {"report-undecided", FLAG, O_REPORT_UNDECIDED, NULL},
+    {"fix", BOOL, O_FIX, NULL},
+    {"fix-errors", BOOL, O_FIX_ERRORS, NULL},
+    {"fix-notes", BOOL, O_FIX_NOTES, NULL},
+    {"export-fixes", VALUE, O_EXPORT_FIXES, NULL},
+    {"werror", FLAG, O_WERROR, NULL},
+    {"q", FLAG, O_QUIET, NULL},
+    {"quiet", BOOL, O_QUIET, NULL},
+    {"v", FLAG, O_VERBOSE, NULL},
+    {"verbose", FLAG, O_VERBOSE, NULL},
+    {"use-color", BOOL, O_USE_COLOR, NULL},
+    {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, NULL},
+    {"version", FLAG, O_VERSION, NULL},
+    {"h", FLAG, O_HELP, NULL},
+    {"help", FLAG, O_HELP, NULL},
+    {"help-hidden", FLAG, O_HELP, NULL},
+    {"help-list", FLAG, O_HELP, NULL},
+    {"help-list-hidden", FLAG, O_HELP, NULL},
+    {"format-style", TEXT, O_NO_EFFECT,
+     "heaplint writes its fixes as they are and does not run clang-format over them"},
+    {"allow-enabling-analyzer-alpha-checkers", BOOL, O_NO_EFFECT, "heaplint has no clang-analyzer checks"},
+    {"enable-module-headers-parsing", BOOL, O_NO_EFFECT, "no heaplint rule looks at macros"},
+};
+
+/* clang-tidy's options heaplint cannot honour: an error, never a silent
+ * ignore. */
+static const struct refused {
+  const char *name, *why;
+} refused[] = {
+    {"load", "heaplint's rules are built in; it cannot load clang-tidy plugins"},
+    {"vfsoverlay", "heaplint reads the sources from the disk itself (NOLINT comments, source lines, fixes), where an "
+                   "overlay would not be seen"},
+    {"enable-check-profile", "heaplint has no per-check timing profiles"},
+    {"store-check-profile", "heaplint has no per-check timing profiles"},
+    {"print-options", "heaplint has no LLVM option registry to print (--dump-config shows the configuration)"},
+    {"print-all-options", "heaplint has no LLVM option registry to print (--dump-config shows the configuration)"},
+};
+
 static int number(const char *s, unsigned *out) {
   char *end;
   unsigned long v = strtoul(s, &end, 10);
@@ -71,41 +186,158 @@ static int number(const char *s, unsigned *out) {
   return 0;
 }
 
-/* Sets the option name (one that takes a value) to v. Returns 0, or -1
- * with *err. */
-static int set_value(hl_options *o, const char *name, const char *v, char **err) {
-  if (!strcmp(name, "-p")) o->build_path = v;
-  else if (!strcmp(name, "--extra-arg")) hl_strv_add(&o->extra_after, v);
-  else if (!strcmp(name, "--extra-arg-before")) hl_strv_add(&o->extra_before, v);
-  else if (!strcmp(name, "--profile")) hl_strv_add(&o->profiles, v);
-  else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
-  else if (!strcmp(name, "-o")) o->output = v;
-  else if (!strcmp(name, "--source-root")) o->source_root = v;
-  else if (!strcmp(name, "--baseline")) o->baseline = v;
-  else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
-  else if (!strcmp(name, "--config-file")) o->config_file = v;
-  else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
-  else if (!strcmp(name, "--format")) {
+static int shard(hl_options *o, const char *v, char **err) {
+  const char *slash = strchr(v, '/');
+  char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
+  int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
+            o->shard_k == 0 || o->shard_k > o->shard_n;
+  free(k_part);
+  if (bad) *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
+  return bad ? -1 : 0;
+}
+
+static void no_effect(hl_options *o, const opt *op) {
+  hl_strv_addf(&o->notes, "-%s is accepted and has no effect: %s", op->name, op->note);
+}
+
+/* The options that take a value. Returns 0, or -1 with *err. */
+static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
+  switch (op->id) {
+  case O_P: o->build_path = v; break;
+  case O_EXTRA_ARG: hl_strv_add(&o->extra_after, v); break;
+  case O_EXTRA_ARG_BEFORE: hl_strv_add(&o->extra_before, v); break;
+  case O_REMOVE_ARG: hl_strv_add(&o->remove_args, v); break;
+  case O_PROFILE: hl_strv_add(&o->profiles, v); break;
+  case O_PROFILE_DIR: o->profile_dir = v; break;
+  case O_OUTPUT: o->output = v; break;
+  case O_SOURCE_ROOT: o->source_root = v; break;
+  case O_BASELINE: o->baseline = v; break;
+  case O_WRITE_BASELINE: o->write_baseline = v; break;
+  case O_CONFIG_FILE: o->config.file = v; break;
+  /* clang-tidy: an empty -config= means "look for the files as usual". */
+  case O_CONFIG: o->config.text = *v ? v : NULL; break;
+  case O_CHECKS: o->config.checks = v; break;
+  case O_WARNINGS_AS_ERRORS: o->config.warnings_as_errors = v; break;
+  case O_HEADER_FILTER: o->config.header_filter = v; break;
+  case O_EXCLUDE_HEADER_FILTER: o->config.exclude_header_filter = v; break;
+  case O_LINE_FILTER: o->line_filter = *v ? v : NULL; break;
+  case O_DIFF: o->diff = 1, o->diff_ref = v; break;
+  case O_EXPORT_FIXES: o->export_fixes = v; break;
+  case O_NO_EFFECT: no_effect(o, op); break;
+  case O_FORMAT:
     if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
       *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
       return -1;
     }
     o->format = v;
-  } else if (!strcmp(name, "-j")) {
+    break;
+  case O_J:
     if (number(v, &o->jobs) || o->jobs == 0) {
       *err = hl_xasprintf("-j takes a number of jobs from 1 to 4096, not '%s'", v);
       return -1;
     }
-  } else {
-    const char *slash = strchr(v, '/');
-    char *k_part = slash ? hl_xstrndup(v, (size_t)(slash - v)) : NULL;
-    int bad = !slash || number(k_part, &o->shard_k) || number(slash + 1, &o->shard_n) || o->shard_n == 0 ||
-              o->shard_k == 0 || o->shard_k > o->shard_n;
-    free(k_part);
-    if (bad) {
-      *err = hl_xasprintf("--shard takes <k>/<n> with 1 <= k <= n, not '%s'", v);
-      return -1;
-    }
+    break;
+  default: return shard(o, v, err);
+  }
+  return 0;
+}
+
+/* The flags, on (1) or off (0). */
+static void set_flag(hl_options *o, const opt *op, int on) {
+  switch (op->id) {
+  case O_DUMP_CONFIG: o->dump_config = on; break;
+  case O_LIST_RULES: o->list_rules = on; break;
+  case O_LIST_CHECKS: o->list_checks = on; break;
+  case O_EXPLAIN_CONFIG: o->explain_config = on; break;
+  case O_VERIFY_CONFIG: o->verify_config = on; break;
+  case O_SYSTEM_HEADERS: o->config.system_headers = on; break;
+  case O_REPORT_UNDECIDED: o->report_undecided = on; break;
+  case O_FIX: o->fix = on; break;
+  case O_FIX_ERRORS: o->fix = o->fix_errors = on; break;
+  /* heaplint's notes carry no fixes of their own: -fix-notes is -fix. */
+  case O_FIX_NOTES: o->fix = on; break;
+  case O_WERROR: o->werror = on; break;
+  case O_QUIET: o->quiet = on; break;
+  case O_VERBOSE: o->verbose = on; break;
+  case O_USE_COLOR: o->color = on; break;
+  case O_ALLOW_NO_CHECKS: o->allow_no_checks = on; break;
+  case O_VERSION: o->version = on; break;
+  case O_HELP: o->help = on; break;
+  default:
+    if (on) no_effect(o, op);
+    break;
+  }
+}
+
+/* LLVM's spellings of a boolean. */
+static int parse_bool(const char *v, int *on) {
+  if (!strcmp(v, "true") || !strcmp(v, "TRUE") || !strcmp(v, "True") || !strcmp(v, "1")) return *on = 1, 0;
+  if (!strcmp(v, "false") || !strcmp(v, "FALSE") || !strcmp(v, "False") || !strcmp(v, "0")) return *on = 0, 0;
+  return -1;
+}
+
+static const opt *find_option(const char *name, size_t n) {
+  for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+    if (strlen(options[k].name) == n && !strncmp(options[k].name, name, n)) return &options[k];
+  return NULL;
+}
+
+/* Neither heaplint's nor a clang-tidy option it honours: say which. */
+static char *not_an_option(const char *a, const char *name, size_t n) {
+  for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
+    if (strlen(refused[k].name) == n && !strncmp(refused[k].name, name, n))
+      return hl_xasprintf("clang-tidy's option '%.*s' is not supported: %s", (int)(name + n - a), a, refused[k].why);
+  return hl_xasprintf("unknown option '%s' (see heaplint --help)", a);
+}
+
+/* One option at argv[*i] (which starts with '-'). Returns 0, or -1 with
+ * *err. */
+static int parse_option(int argc, char **argv, int *i, hl_options *o, char **err) {
+  const char *a = argv[*i];
+  const char *name = a + (a[1] == '-' ? 2 : 1);
+  const char *eq = strchr(name, '=');
+  size_t n = eq ? (size_t)(eq - name) : strlen(name);
+  const opt *op = find_option(name, n);
+  const char *v = eq ? eq + 1 : NULL;
+  /* -p<dir>, -j<n>, -o<file>, as heaplint always took them. */
+  if (!op && a[1] != '-' && strchr("pjo", name[0]) && name[1] && (op = find_option(name, 1))) v = name + 1;
+  if (!op) {
+    *err = not_an_option(a, name, n);
+    return -1;
+  }
+  int on = 1;
+  switch (op->arity) {
+  case FLAG:
+    if (v) *err = hl_xasprintf("option '-%s' takes no value", op->name);
+    break;
+  case BOOL:
+    if (v && parse_bool(v, &on)) *err = hl_xasprintf("option '-%s' takes true or false, not '%s'", op->name, v);
+    break;
+  case OPTIONAL: break;
+  default:
+    if (!v && *i + 1 < argc) v = argv[++*i];
+    if (!v || (op->arity == VALUE && !*v)) *err = hl_xasprintf("option '%.*s' needs a value", (int)(name + n - a), a);
+  }
+  if (*err) return -1;
+  if (op->arity == FLAG || op->arity == BOOL) {
+    set_flag(o, op, on);
+    return 0;
+  }
+  return set_value(o, op, v, err);
+}
+
+/* What a run needs: an input, unless it only lists or explains. */
+static int check_input(const hl_options *o, char **err) {
+  if (o->help || o->version || o->list_rules || o->list_checks || o->explain_config || o->verify_config ||
+      (o->dump_config && !o->build_path && o->files.n == 0))
+    return 0;
+  if (o->config.file && o->config.text) {
+    *err = hl_xstrdup("--config-file and --config are mutually exclusive: give one of them");
+    return -1;
+  }
+  if (!o->build_path && o->files.n == 0 && !o->diff) {
+    *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
+    return -1;
   }
   return 0;
 }
@@ -113,10 +345,9 @@ static int set_value(hl_options *o, const char *name, const char *v, char **err)
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   memset(o, 0, sizeof *o);
   o->format = "text";
-  static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
-                                           "--profile-dir", "--format",  "-o",                 "--source-root",
-                                           "--baseline", "--write-baseline", "--config-file",  "-j",
-                                           "--shard", "--export-fixes"};
+  o->color = -1;
+  o->config.system_headers = -1;
+  *err = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -124,47 +355,10 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       for (int k = i + 1; k < argc; k++) hl_strv_add(&o->flags, argv[k]);
       break;
     }
-    if (a[0] != '-' || !strcmp(a, "-")) {
-      hl_strv_add(&o->files, a);
-      continue;
-    }
-    if (!strcmp(a, "--werror")) o->werror = 1;
-    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) o->verbose = 1;
-    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
-    else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
-    else if (!strcmp(a, "--dump-config")) o->dump_config = 1;
-    else if (!strcmp(a, "--fix")) o->fix = 1;
-    else if (!strcmp(a, "--report-undecided")) o->report_undecided = 1;
-    else if (!strcmp(a, "--version")) o->version = 1;
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
-    else {
-      int matched = 0;
-      size_t k;
-      const char *v = NULL;
-      for (k = 0; k < sizeof with_value / sizeof *with_value; k++) {
-        /* --extra-arg must not swallow --extra-arg-before, nor --profile --profile-dir. */
-        if (!strcmp(with_value[k], "--extra-arg") && !strncmp(a, "--extra-arg-before", 18)) continue;
-        if (!strcmp(with_value[k], "--profile") && !strncmp(a, "--profile-dir", 13)) continue;
-        v = hl_option_value(argc, argv, &i, with_value[k], &matched);
-        if (matched) break;
-      }
-      if (!matched) {
-        *err = hl_xasprintf("unknown option '%s' (see heaplint --help)", a);
-        return -1;
-      }
-      if (!v || !*v) {
-        *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
-        return -1;
-      }
-      if (set_value(o, with_value[k], v, err)) return -1;
-    }
+    if (a[0] != '-' || !strcmp(a, "-")) hl_strv_add(&o->files, a);
+    else if (parse_option(argc, argv, &i, o, err)) return -1;
   }
-  if (o->help || o->version || o->list_rules || (o->dump_config && !o->build_path && o->files.n == 0)) return 0;
-  if (!o->build_path && o->files.n == 0) {
-    *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
-    return -1;
-  }
-  return 0;
+  return check_input(o, err);
 }
 
 void hl_cli_free(hl_options *o) {
@@ -173,6 +367,8 @@ void hl_cli_free(hl_options *o) {
   hl_strv_free(&o->extra_before);
   hl_strv_free(&o->extra_after);
   hl_strv_free(&o->profiles);
+  hl_strv_free(&o->remove_args);
+  hl_strv_free(&o->notes);
   memset(o, 0, sizeof *o);
 }
 

@@ -1,5 +1,9 @@
-/* cli: heaplint's command line, parsed into options. Parsing never exits;
- * an unknown option or a missing value comes back as an error message. */
+/* cli: heaplint's command line, parsed into options — its own, and
+ * clang-tidy 19's spellings (single or double dash, "=value" or a separate
+ * value; docs/cli.md has the table), so that run-clang-tidy, clang-tidy-diff
+ * and CMake's hook can run heaplint in clang-tidy's place. Parsing never
+ * exits; an unknown option, one of clang-tidy's heaplint cannot honour, or a
+ * missing value comes back as an error message naming the option. */
 #ifndef HEAPLINT_CLI_H
 #define HEAPLINT_CLI_H
 
@@ -17,19 +21,26 @@ typedef struct hl_options {
   const char *build_path;/* -p */
   hl_strv extra_before;  /* --extra-arg-before */
   hl_strv extra_after;   /* --extra-arg */
+  hl_strv remove_args;   /* --remove-arg: globs of compiler arguments to drop */
   hl_strv profiles;      /* --profile */
   const char *profile_dir;
   const char *format;    /* text (default), json, sarif */
   const char *output;    /* -o: the report goes there instead of stdout */
   const char *source_root;
   const char *baseline, *write_baseline;
-  const char *config_file;
+  hl_config_cli config;  /* --config-file, -config, -checks, the filters: laid over every configuration */
+  const char *line_filter; /* -line-filter: clang-tidy's JSON; NULL or "": none */
+  int diff;              /* --diff: only findings on the lines git diff shows changed */
+  const char *diff_ref;  /* --diff=<ref>; NULL: HEAD */
   const char *export_fixes;
-  int fix;
+  int fix, fix_errors;   /* --fix; --fix-errors: also in translation units with compile errors */
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;
+  int list_checks, explain_config, verify_config, allow_no_checks;
+  int color;             /* -use-color[=bool]: -1 not given (decide by the terminal), 0 never, 1 always */
   int report_undecided;  /* json and sarif carry the sites not decided, as notes */
+  hl_strv notes;         /* options accepted with no effect in heaplint, and why: said on stderr */
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */

@@ -8,8 +8,9 @@
 #include <yaml.h>
 
 #include "engine/rule.h"
-#include "util/util.h"
 #include "input/yamlfile.h"
+#include "util/globs.h"
+#include "util/util.h"
 
 #define CONFIG_NAME ".heaplint.yaml"
 
@@ -20,18 +21,14 @@ typedef struct entry {
 
 struct hl_configs {
   char *explicit_path;
+  hl_config *inline_config; /* -config= */
+  hl_config_layer layer;
   entry *v;
   size_t n, cap;
   hl_config **loaded;    /* each file once */
   size_t nloaded, caploaded;
   hl_config defaults;
 };
-
-hl_configs *hl_configs_new(const char *explicit_path) {
-  hl_configs *C = hl_xcalloc(1, sizeof *C);
-  if (explicit_path) C->explicit_path = hl_abspath(explicit_path);
-  return C;
-}
 
 static void config_free(hl_config *c) {
   free(c->path);
@@ -44,6 +41,10 @@ static void config_free(hl_config *c) {
   for (size_t i = 0; i < c->nprofiles; i++) hl_profile_free(c->profiles[i]);
   free(c->profiles);
   hl_profile_free(c->overrides);
+  free(c->checks);
+  free(c->werror_globs);
+  free(c->exclude_header_filter);
+  hl_ere_free(c->exclude_re);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -56,6 +57,8 @@ void hl_configs_free(hl_configs *C) {
   }
   free(C->loaded);
   free(C->explicit_path);
+  hl_ere_free(C->layer.header_re);
+  hl_ere_free(C->layer.exclude_re);
   free(C);
 }
 
@@ -96,10 +99,50 @@ static int parse_rules(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) 
   return 0;
 }
 
+/* A glob list of a configuration: a string ("-*,function-sbo") or a list
+ * of globs. A glob without '*' must name a rule: in a file, an unknown rule
+ * is a typo, not a wish. */
+typedef struct glob_check {
+  hl_yaml *y;
+  yaml_node_t *node;
+  char **err;
+} glob_check;
+
+static int known_glob(const char *glob, int negative, void *data) {
+  (void)negative;
+  glob_check *g = data;
+  if (strchr(glob, '*') || hl_rule_find(glob) || hl_starts_with(glob, "clang-diagnostic-")) return 0;
+  return known_rule(g->y, g->node, glob, g->err);
+}
+
+static int parse_globs(hl_yaml *y, yaml_node_t *node, const char *what, char **out, char **err) {
+  hl_sb b = {0};
+  if (node->type == YAML_SEQUENCE_NODE) {
+    for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+      const char *g = hl_yaml_scalar(y, hl_yaml_node(y, *it), what, err);
+      if (!g) return hl_sb_free(&b), -1;
+      hl_sb_printf(&b, "%s%s", b.len ? "," : "", g);
+    }
+  } else {
+    const char *g = hl_yaml_scalar(y, node, what, err);
+    if (!g) return -1;
+    hl_sb_puts(&b, g);
+  }
+  *out = hl_sb_take(&b);
+  glob_check g = {y, node, err};
+  return hl_globs_each(*out, known_glob, &g) ? -1 : 0;
+}
+
+/* true, false, a list of rules, or globs (clang-tidy's WarningsAsErrors). */
 static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
-  if (node->type == YAML_SCALAR_NODE) return hl_yaml_bool(y, node, "warnings-as-errors", &c->werror_all, err);
+  if (node->type == YAML_SCALAR_NODE) {
+    const char *v = (const char *)node->data.scalar.value;
+    int is_bool = !strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no");
+    if (is_bool) return hl_yaml_bool(y, node, "warnings-as-errors", &c->werror_all, err);
+    return parse_globs(y, node, "warnings-as-errors", &c->werror_globs, err);
+  }
   if (node->type != YAML_SEQUENCE_NODE) {
-    *err = hl_yaml_error(y, node, "warnings-as-errors must be true, false or a list of rules");
+    *err = hl_yaml_error(y, node, "warnings-as-errors must be true, false, a list of rules or a glob list");
     return -1;
   }
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
@@ -108,6 +151,19 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
     if (!id || known_rule(y, n, id, err)) return -1;
     HL_PUSH(c->werror, c->nwerror, c->capwerror, hl_xstrdup(id));
   }
+  return 0;
+}
+
+static int parse_regex(hl_yaml *y, yaml_node_t *v, const char *key, char **text, hl_ere **re, char **err) {
+  const char *pattern = hl_yaml_scalar(y, v, key, err);
+  char *why = NULL;
+  if (!pattern) return -1;
+  if (!(*re = hl_ere_compile(pattern, &why))) {
+    *err = hl_yaml_error(y, v, "%s: not a valid extended regular expression: %s", key, why);
+    free(why);
+    return -1;
+  }
+  *text = hl_xstrdup(pattern);
   return 0;
 }
 
@@ -165,48 +221,130 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
-static int parse(hl_config *c, char **err) {
+/* A key, in heaplint's spelling or clang-tidy's. */
+typedef enum key_id {
+  K_RULES, K_WERROR, K_PROFILES, K_WRAPPERS, K_HEADER_FILTER, K_EXCLUDE_HEADER_FILTER, K_CHECKS, K_SYSTEM_HEADERS,
+  K_USE_COLOR, K_CHECK_OPTIONS, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
+} key_id;
+
+static key_id key_of(const char *k) {
+  static const struct {
+    const char *name;
+    key_id id;
+  } keys[] = {
+      {"rules", K_RULES},
+      {"warnings-as-errors", K_WERROR}, {"WarningsAsErrors", K_WERROR},
+      {"profiles", K_PROFILES},
+      {"wrappers", K_WRAPPERS},
+      {"header-filter", K_HEADER_FILTER}, {"HeaderFilterRegex", K_HEADER_FILTER},
+      {"exclude-header-filter", K_EXCLUDE_HEADER_FILTER}, {"ExcludeHeaderFilterRegex", K_EXCLUDE_HEADER_FILTER},
+      {"checks", K_CHECKS}, {"Checks", K_CHECKS},
+      {"system-headers", K_SYSTEM_HEADERS}, {"SystemHeaders", K_SYSTEM_HEADERS},
+      {"UseColor", K_USE_COLOR},
+      {"CheckOptions", K_CHECK_OPTIONS},
+      /* What clang-tidy's formatting and file-kind options say does not
+       * change what heaplint reports. */
+      {"FormatStyle", K_IGNORED}, {"User", K_IGNORED}, {"HeaderFileExtensions", K_IGNORED},
+      {"ImplementationFileExtensions", K_IGNORED},
+      {"InheritParentConfig", K_INHERIT},
+      {"ExtraArgs", K_REFUSED}, {"ExtraArgsBefore", K_REFUSED},
+  };
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (!strcmp(keys[i].name, k)) return keys[i].id;
+  return K_UNKNOWN;
+}
+
+static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key, hl_config *c, char **err) {
+  int inherit = 0;
+  switch (key_of(key)) {
+  case K_RULES: return parse_rules(y, v, c, err);
+  case K_WERROR: return parse_werror(y, v, c, err);
+  case K_PROFILES: return parse_profiles(y, v, c, err);
+  case K_WRAPPERS: return parse_wrappers(y, v, c, err);
+  case K_HEADER_FILTER: return parse_regex(y, v, key, &c->header_filter, &c->header_re, err);
+  case K_EXCLUDE_HEADER_FILTER: return parse_regex(y, v, key, &c->exclude_header_filter, &c->exclude_re, err);
+  case K_CHECKS: return parse_globs(y, v, key, &c->checks, err);
+  case K_SYSTEM_HEADERS: return hl_yaml_bool(y, v, key, &c->system_headers, err);
+  case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
+  case K_CHECK_OPTIONS: c->check_options = 1; return 0;
+  case K_IGNORED: return 0;
+  case K_INHERIT:
+    if (hl_yaml_bool(y, v, key, &inherit, err)) return -1;
+    if (!inherit) return 0;
+    *err = hl_yaml_error(y, k, "InheritParentConfig: true is not supported: the nearest configuration applies alone");
+    return -1;
+  case K_REFUSED:
+    *err = hl_yaml_error(y, k, "'%s' is not supported in a configuration: give --extra-arg or --extra-arg-before", key);
+    return -1;
+  default:
+    *err = hl_yaml_error(y, k,
+                         "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
+                         "exclude-header-filter, system-headers, profiles, wrappers, or clang-tidy's spellings)",
+                         key);
+    return -1;
+  }
+}
+
+/* Parses c->path, or text when it is not NULL (-config=). */
+static int parse(hl_config *c, const char *text, char **err) {
   hl_yaml y;
-  if (hl_yaml_load(&y, c->path, err)) {
+  int rc = text ? hl_yaml_load_text(&y, c->path, text, strlen(text), err) : hl_yaml_load(&y, c->path, err);
+  if (rc) {
     hl_yaml_free(&y);
     return -1;
   }
-  int rc = 0;
   yaml_node_t *root = hl_yaml_root(&y);
-  if (!root) goto out; /* empty, or only comments: the defaults */
-  if (hl_yaml_expect(&y, root, YAML_MAPPING_NODE, "the configuration", err)) {
-    rc = -1;
-    goto out;
-  }
-  for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && !rc; p++) {
+  if (root && hl_yaml_expect(&y, root, YAML_MAPPING_NODE, "the configuration", err)) rc = -1;
+  /* An empty document, or only comments: the defaults. */
+  for (yaml_node_pair_t *p = root && !rc ? root->data.mapping.pairs.start : NULL; p && p < root->data.mapping.pairs.top && !rc; p++) {
     yaml_node_t *k = hl_yaml_node(&y, p->key), *v = hl_yaml_node(&y, p->value);
     const char *key = hl_yaml_scalar(&y, k, "a key", err);
-    if (!key) rc = -1;
-    else if (!strcmp(key, "rules")) rc = parse_rules(&y, v, c, err);
-    else if (!strcmp(key, "warnings-as-errors")) rc = parse_werror(&y, v, c, err);
-    else if (!strcmp(key, "profiles")) rc = parse_profiles(&y, v, c, err);
-    else if (!strcmp(key, "wrappers")) rc = parse_wrappers(&y, v, c, err);
-    else if (!strcmp(key, "header-filter")) {
-      const char *re = hl_yaml_scalar(&y, v, "header-filter", err);
-      char *why = NULL;
-      if (!re) rc = -1;
-      else if (!(c->header_re = hl_ere_compile(re, &why))) {
-        *err = hl_yaml_error(&y, v, "header-filter: not a valid extended regular expression: %s", why);
-        free(why);
-        rc = -1;
-      } else {
-        c->header_filter = hl_xstrdup(re);
-      }
-    } else {
-      *err = hl_yaml_error(&y, k,
-                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers)",
-                           key);
-      rc = -1;
-    }
+    rc = key ? parse_key(&y, k, v, key, c, err) : -1;
   }
-out:
   hl_yaml_free(&y);
   return rc;
+}
+
+static void config_init(hl_config *c, const char *path, const hl_config_layer *layer) {
+  memset(c, 0, sizeof *c);
+  c->path = path ? hl_xstrdup(path) : NULL;
+  c->system_headers = c->use_color = -1;
+  c->layer = layer;
+}
+
+static hl_ere *cli_regex(const char *pattern, const char *option, char **err) {
+  char *why = NULL;
+  hl_ere *re = hl_ere_compile(pattern, &why);
+  if (!re) {
+    *err = hl_xasprintf("%s='%s': not a valid extended regular expression: %s", option, pattern, why);
+    free(why);
+  }
+  return re;
+}
+
+hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
+  hl_configs *C = hl_xcalloc(1, sizeof *C);
+  C->layer.cli = *cli;
+  config_init(&C->defaults, NULL, &C->layer);
+  if (cli->file) C->explicit_path = hl_abspath(cli->file);
+  int bad = (cli->header_filter && *cli->header_filter &&
+             !(C->layer.header_re = cli_regex(cli->header_filter, "-header-filter", err))) ||
+            (cli->exclude_header_filter && *cli->exclude_header_filter &&
+             !(C->layer.exclude_re = cli_regex(cli->exclude_header_filter, "-exclude-header-filter", err)));
+  if (!bad && cli->text) {
+    /* Its name in messages and in -explain-config; profiles it names are
+     * relative to the current directory. */
+    hl_config *c = hl_xcalloc(1, sizeof *c);
+    config_init(c, "-config", &C->layer);
+    HL_PUSH(C->loaded, C->nloaded, C->caploaded, c);
+    C->inline_config = c;
+    bad = parse(c, cli->text, err) != 0;
+  }
+  if (bad) {
+    hl_configs_free(C);
+    return NULL;
+  }
+  return C;
 }
 
 /* ---- discovery ---- */
@@ -215,8 +353,8 @@ static hl_config *load(hl_configs *C, const char *path, char **err) {
   for (size_t i = 0; i < C->nloaded; i++)
     if (!strcmp(C->loaded[i]->path, path)) return C->loaded[i];
   hl_config *c = hl_xcalloc(1, sizeof *c);
-  c->path = hl_xstrdup(path);
-  if (parse(c, err)) {
+  config_init(c, path, &C->layer);
+  if (parse(c, NULL, err)) {
     config_free(c);
     free(c);
     return NULL;
@@ -226,6 +364,10 @@ static hl_config *load(hl_configs *C, const char *path, char **err) {
 }
 
 int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char **err) {
+  if (C->inline_config) {
+    *out = C->inline_config;
+    return 0;
+  }
   if (C->explicit_path) {
     hl_config *c = load(C, C->explicit_path, err);
     *out = c;
@@ -268,7 +410,7 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
 
 void hl_configs_files(const hl_configs *C, hl_strv *configs, hl_strv *profiles) {
   for (size_t i = 0; i < C->nloaded; i++) {
-    hl_strv_addf(configs, "%s", C->loaded[i]->path);
+    if (C->loaded[i] != C->inline_config) hl_strv_addf(configs, "%s", C->loaded[i]->path);
     for (size_t k = 0; k < C->loaded[i]->nprofiles; k++) hl_strv_addf(profiles, "%s", C->loaded[i]->profiles[k]->path);
   }
 }
@@ -279,20 +421,110 @@ static const hl_rule_setting *setting(const hl_config *c, const char *rule) {
   return NULL;
 }
 
-int hl_config_enabled(const hl_config *c, const char *rule) {
-  const hl_rule_setting *s = setting(c, rule);
-  return !s || s->enabled;
+static const char *origin(const hl_config *c) {
+  return c->path && !strcmp(c->path, "-config") ? "command-line option '-config'" : c->path;
 }
+
+int hl_config_enabled_by(const hl_config *c, const char *rule, const char **where) {
+  const hl_rule_setting *s = setting(c, rule);
+  int on = !s || s->enabled, v;
+  const char *by = s ? origin(c) : "heaplint binary";
+  if ((v = hl_globs_verdict(c->checks, rule))) on = v > 0, by = origin(c);
+  if ((v = hl_globs_verdict(c->layer->cli.checks, rule))) on = v > 0, by = "command-line option '-checks'";
+  if (where) *where = by;
+  return on;
+}
+
+int hl_config_enabled(const hl_config *c, const char *rule) { return hl_config_enabled_by(c, rule, NULL); }
 
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
   hl_severity sev = s && s->has_severity ? s->severity : HL_SEV_WARNING;
   if (sev == HL_SEV_WARNING) {
-    int as_error = c->werror_all;
+    int as_error = c->werror_all, v;
     for (size_t i = 0; i < c->nwerror && !as_error; i++) as_error = !strcmp(c->werror[i], rule);
+    if ((v = hl_globs_verdict(c->werror_globs, rule))) as_error = v > 0;
+    if ((v = hl_globs_verdict(c->layer->cli.warnings_as_errors, rule))) as_error = v > 0;
     if (as_error) sev = HL_SEV_ERROR;
   }
   return sev;
+}
+
+int hl_config_shows_header(const hl_config *c, const char *path) {
+  const hl_config_cli *cli = &c->layer->cli;
+  /* -header-filter= (empty) shows no header, as in clang-tidy. */
+  if (cli->header_filter ? !*cli->header_filter || !hl_ere_match(c->layer->header_re, path)
+                         : c->header_re && !hl_ere_match(c->header_re, path))
+    return 0;
+  const hl_ere *exclude = cli->exclude_header_filter ? c->layer->exclude_re : c->exclude_re;
+  return !exclude || !hl_ere_match(exclude, path);
+}
+
+int hl_config_system_headers(const hl_config *c) {
+  return c->layer->cli.system_headers >= 0 ? c->layer->cli.system_headers : c->system_headers > 0;
+}
+
+/* ---- --verify-config ---- */
+
+/* Levenshtein's distance, for "did you mean". */
+static size_t distance(const char *a, const char *b) {
+  size_t n = strlen(b), *row = hl_xcalloc(n + 1, sizeof *row);
+  for (size_t j = 0; j <= n; j++) row[j] = j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= n; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  size_t d = row[n];
+  free(row);
+  return d;
+}
+
+typedef struct verify {
+  const char *source;
+  const char *const *ids;
+  int warnings;
+} verify;
+
+static int verify_glob(const char *glob, int negative, void *data) {
+  (void)negative;
+  verify *v = data;
+  int any = hl_starts_with(glob, "clang-diagnostic-");
+  const char *closest = NULL;
+  size_t best = 5;
+  for (size_t i = 0; v->ids[i] && !any; i++) {
+    any = hl_glob_match(glob, v->ids[i]);
+    size_t d = distance(glob, v->ids[i]);
+    if (d < best) best = d, closest = v->ids[i];
+  }
+  if (any) return 0;
+  v->warnings++;
+  if (strchr(glob, '*'))
+    fprintf(stderr, "%s: warning: check glob '%s' doesn't match any known check\n", v->source, glob);
+  else if (closest)
+    fprintf(stderr, "%s: warning: unknown check '%s'; did you mean '%s'\n", v->source, glob, closest);
+  else
+    fprintf(stderr, "%s: warning: unknown check '%s'\n", v->source, glob);
+  return 0;
+}
+
+int hl_config_verify(const hl_config *c, const char *const *rule_ids) {
+  verify v = {c->path ? hl_display_path(c->path) : "", rule_ids, 0};
+  if (c->path && !strcmp(c->path, "-config")) v.source = "command-line option '-config'";
+  if (c->path) hl_globs_each(c->checks, verify_glob, &v);
+  if (c->check_options) {
+    fprintf(stderr, "%s: warning: CheckOptions has no effect: no heaplint rule has options\n", v.source);
+    v.warnings++;
+  }
+  v.source = "command-line option '-checks'";
+  hl_globs_each(c->layer->cli.checks, verify_glob, &v);
+  return v.warnings;
 }
 
 /* ---- --dump-config ---- */
@@ -336,9 +568,14 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     for (size_t i = 0; ok && i < c->nwerror; i++) ok = scalar(&e, c->werror[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   } else if (ok) {
-    ok = scalar(&e, c->werror_all ? "true" : "false");
+    ok = scalar(&e, c->werror_globs ? c->werror_globs : c->werror_all ? "true" : "false");
   }
-  ok = ok && scalar(&e, "header-filter") && scalar(&e, c->header_filter ? c->header_filter : "");
+  const hl_config_cli *cli = &c->layer->cli;
+  const char *hf = cli->header_filter ? cli->header_filter : c->header_filter;
+  const char *xf = cli->exclude_header_filter ? cli->exclude_header_filter : c->exclude_header_filter;
+  ok = ok && scalar(&e, "header-filter") && scalar(&e, hf ? hf : "");
+  ok = ok && scalar(&e, "exclude-header-filter") && scalar(&e, xf ? xf : "");
+  ok = ok && scalar(&e, "system-headers") && scalar(&e, hl_config_system_headers(c) ? "true" : "false");
   ok = ok && scalar(&e, "profiles") && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < c->nprofiles; i++) ok = scalar(&e, c->profiles[i]->path);
   ok = ok && hl_yaml_emit_close(&e, 0);

@@ -7,12 +7,20 @@
  *     function-sbo: error     #   (warning, error, note); on = its default
  *     any-sbo: off
  *   warnings-as-errors: true  # or a list of rules
+ *   checks: '-*,function-sbo' # clang-tidy's globs, after rules:
  *   header-filter: '^/src/'   # POSIX ERE (util/ere.h): findings in headers whose
  *                             # path does not match are dropped
+ *   exclude-header-filter: '/third_party/'
+ *   system-headers: false
  *   profiles: [local.yaml]    # laid over the library's, relative to this file
  *   wrappers:                 # the configured inline buffer
  *     - name: std::function
  *       buffer: {size: 32, align: 16}
+ *
+ * clang-tidy's keys (Checks, WarningsAsErrors, HeaderFilterRegex, ...) are
+ * read too, so that a -config= written for clang-tidy works. The command
+ * line's -checks, -warnings-as-errors, -header-filter, ... are a layer over
+ * every configuration (hl_config_cli).
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -32,6 +40,23 @@ typedef struct hl_rule_setting {
   int has_severity;      /* else the rule's default (warning) */
 } hl_rule_setting;
 
+/* The command line's layer over every configuration (docs/cli.md). */
+typedef struct hl_config_cli {
+  const char *file;               /* --config-file: every source uses it */
+  const char *text;               /* -config=: an inline configuration, instead of any file */
+  const char *checks;             /* -checks: globs over the rule ids, after the configuration's */
+  const char *warnings_as_errors; /* globs, after the configuration's */
+  const char *header_filter;      /* instead of the configuration's ("": no header) */
+  const char *exclude_header_filter;
+  int system_headers;             /* -1: the configuration's */
+} hl_config_cli;
+
+/* The command line's layer, its regular expressions compiled. */
+typedef struct hl_config_layer {
+  hl_config_cli cli;
+  hl_ere *header_re, *exclude_re;
+} hl_config_layer;
+
 typedef struct hl_config {
   char *path;            /* NULL: no file, the defaults */
   hl_rule_setting *rules;
@@ -44,12 +69,22 @@ typedef struct hl_config {
   hl_profile **profiles; /* loaded, in order */
   size_t nprofiles, capprofiles;
   hl_profile *overrides; /* its "wrappers", partial entries (library: any) */
+  char *checks;          /* its check globs ("-*,function-sbo"), after rules; NULL: none */
+  char *werror_globs;    /* warnings-as-errors as globs, after the list; NULL: none */
+  char *exclude_header_filter;
+  hl_ere *exclude_re;
+  int system_headers;    /* -1: not said (off) */
+  int use_color;         /* UseColor: -1 not said, 0, 1 */
+  int check_options;     /* it has clang-tidy CheckOptions (no heaplint rule has options) */
+  const hl_config_layer *layer; /* the command line's */
 } hl_config;
 
 typedef struct hl_configs hl_configs;
 
-/* With explicit (--config-file), every file uses that one. */
-hl_configs *hl_configs_new(const char *explicit_path);
+/* With cli->file (--config-file) or cli->text (-config=), every file uses
+ * that one. Returns NULL with *err when the command line's configuration,
+ * or one of its regular expressions, is bad. */
+hl_configs *hl_configs_new(const hl_config_cli *cli, char **err);
 void hl_configs_free(hl_configs *C);
 
 /* The config that applies to the source file path (absolute), loaded once
@@ -60,9 +95,25 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
  * the profiles they name to profiles. */
 void hl_configs_files(const hl_configs *C, hl_strv *configs, hl_strv *profiles);
 
-/* Whether rule is enabled, and the severity its findings get. */
+/* Whether rule is enabled (rules:, then checks, then -checks), and the
+ * severity its findings get. With where, also what enabled or disabled it
+ * last: "the heaplint binary", a file, "the command-line option '-checks'"
+ * (static or c's own). */
 int hl_config_enabled(const hl_config *c, const char *rule);
+int hl_config_enabled_by(const hl_config *c, const char *rule, const char **where);
 hl_severity hl_config_severity(const hl_config *c, const char *rule);
+
+/* Whether a finding in the header path (absolute) is shown: the header
+ * filter matches it and the exclude filter does not (the command line's in
+ * place of the configuration's). */
+int hl_config_shows_header(const hl_config *c, const char *path);
+/* Whether findings in system headers are reported (-system-headers). */
+int hl_config_system_headers(const hl_config *c);
+
+/* -verify-config: warns on stderr, as clang-tidy, of every check glob that
+ * names no rule (with the closest rule id), and of CheckOptions. Returns
+ * how many warnings it gave. */
+int hl_config_verify(const hl_config *c, const char *const *rule_ids);
 
 /* Prints the effective config for a source file as YAML (--dump-config). */
 int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const char *const *rule_ids);

@@ -8,6 +8,8 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 
+#include "util/globs.h"
+
 hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
   if (x_flag) {
     if (!strcmp(x_flag, "c++") || !strcmp(x_flag, "c++-header") || !strcmp(x_flag, "c++-module") ||
@@ -469,6 +471,23 @@ void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char
     for (size_t k = 0; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     for (size_t k = 0; k < nafter; k++) job_arg(j, after[k]);
     free(old);
+  }
+}
+
+void hl_jobs_remove_args(hl_jobs *jobs, char *const *globs, size_t nglobs) {
+  for (size_t i = 0; i < jobs->n && nglobs; i++) {
+    hl_job *j = &jobs->v[i];
+    size_t out = 0;
+    for (size_t k = 0; k < j->nargs; k++) {
+      int drop = 0;
+      for (size_t g = 0; g < nglobs && !drop; g++) drop = hl_glob_match(globs[g], j->args[k]);
+      /* -working-directory's value is heaplint's own, never the user's. */
+      if (!strcmp(j->args[k], "-working-directory") || (k > 0 && !strcmp(j->args[k - 1], "-working-directory")))
+        drop = 0;
+      if (drop) free(j->args[k]);
+      else j->args[out++] = j->args[k];
+    }
+    j->nargs = out;
   }
 }
 

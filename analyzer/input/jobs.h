@@ -36,6 +36,10 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
 /* Adds arguments to every job: before the command's own, or after it. */
 void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);
 
+/* Drops every argument that one of the globs ('*' a wildcard) matches
+ * (--remove-arg). */
+void hl_jobs_remove_args(hl_jobs *jobs, char *const *globs, size_t nglobs);
+
 /* Keeps the k-th (1-based) of n disjoint slices: every n-th job from the
  * k-th, so that the slices' union is the whole list. */
 void hl_jobs_shard(hl_jobs *jobs, unsigned k, unsigned n);

@@ -30,20 +30,12 @@ static int duplicate_keys(hl_yaml *y, char **err) {
   return 0;
 }
 
-int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
+int hl_yaml_load_text(hl_yaml *y, const char *name, const char *text, size_t len, char **err) {
   memset(y, 0, sizeof *y);
-  y->path = hl_xstrdup(path);
-  char *text = NULL;
-  size_t len = 0;
-  int e = hl_read_file(path, &text, &len);
-  if (e) {
-    *err = hl_xasprintf("%s: cannot read: %s", hl_display_path(path), hl_read_error(e));
-    return -1;
-  }
+  y->path = hl_xstrdup(name);
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) {
-    free(text);
-    *err = hl_xasprintf("%s: cannot initialize the YAML parser", path);
+    *err = hl_xasprintf("%s: cannot initialize the YAML parser", name);
     return -1;
   }
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -52,15 +44,28 @@ int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
     const yaml_mark_t *m = parser.context ? &parser.context_mark : &parser.problem_mark;
     if (parser.problem)
       m = &parser.problem_mark;
-    *err = hl_xasprintf("%s:%zu:%zu: YAML syntax error: %s%s%s", hl_display_path(path), m->line + 1, m->column + 1,
+    *err = hl_xasprintf("%s:%zu:%zu: YAML syntax error: %s%s%s", hl_display_path(name), m->line + 1, m->column + 1,
                         parser.problem ? parser.problem : "malformed document",
                         parser.context ? " " : "", parser.context ? parser.context : "");
   }
   yaml_parser_delete(&parser);
-  free(text);
   if (!ok) return -1;
   y->loaded = 1;
   return duplicate_keys(y, err);
+}
+
+int hl_yaml_load(hl_yaml *y, const char *path, char **err) {
+  char *text = NULL;
+  size_t len = 0;
+  int e = hl_read_file(path, &text, &len);
+  if (e) {
+    memset(y, 0, sizeof *y);
+    *err = hl_xasprintf("%s: cannot read: %s", hl_display_path(path), hl_read_error(e));
+    return -1;
+  }
+  int rc = hl_yaml_load_text(y, path, text, len, err);
+  free(text);
+  return rc;
 }
 
 void hl_yaml_free(hl_yaml *y) {

@@ -18,6 +18,9 @@ typedef struct hl_yaml {
  * key given twice in one mapping, named with its line). An empty file, or
  * one with only comments, loads with no root node (hl_yaml_root is NULL). */
 int hl_yaml_load(hl_yaml *y, const char *path, char **err);
+/* Loads text (len bytes) as if it were a file called name, for messages
+ * ("-config:1:3: ..."). */
+int hl_yaml_load_text(hl_yaml *y, const char *name, const char *text, size_t len, char **err);
 void hl_yaml_free(hl_yaml *y);
 
 yaml_node_t *hl_yaml_root(hl_yaml *y);

@@ -17,6 +17,8 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
   json_t *entries = json_array();
   for (size_t i = 0; i < all->n; i++) {
     const hl_finding *f = all->v[i];
+    /* A compile error is to be fixed, not accepted as the baseline. */
+    if (hl_finding_is_compile_error(f)) continue;
     json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o}", "rule", f->rule, "file",
                                              hl_json_text(hl_relative_to(f->loc.file, root)), "fingerprint",
                                              f->fingerprint ? f->fingerprint : "", "message", hl_json_text(f->message)));
@@ -84,7 +86,7 @@ long hl_baseline_apply(const char *path, hl_findings *all, const char *root, cha
     /* As written: bytes that are not UTF-8 became U+FFFD. */
     char *rel = hl_utf8_sanitize(hl_relative_to(f->loc.file, root));
     int match = 0;
-    for (size_t k = 0; k < n && !match; k++) {
+    for (size_t k = 0; k < n && !match && !hl_finding_is_compile_error(f); k++) {
       json_t *x = json_array_get(entries, k);
       const char *rule = json_string_value(json_object_get(x, "rule"));
       const char *file = json_string_value(json_object_get(x, "file"));

@@ -26,10 +26,13 @@ void hl_findings_finish(hl_findings *all) {
   qsort(all->v, all->n, sizeof *all->v, compare);
   size_t out = 1;
   for (size_t i = 1; i < all->n; i++) {
-    if (compare(&all->v[out - 1], &all->v[i]) == 0)
+    if (compare(&all->v[out - 1], &all->v[i]) == 0) {
+      /* A header's fix seen from a unit that compiled is as good as any. */
+      all->v[out - 1]->unit_has_errors &= all->v[i]->unit_has_errors;
       hl_finding_free(all->v[i]);
-    else
+    } else {
       all->v[out++] = all->v[i];
+    }
   }
   all->n = out;
 }

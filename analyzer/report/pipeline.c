@@ -69,6 +69,20 @@ static void undecided_free(undecided *u) {
   free(u->count);
 }
 
+/* -line-filter and --diff: only findings on the lines they name. A compile
+ * error is always shown, as clang-tidy shows it whatever the filters. */
+static void drop_filtered_lines(hl_findings *all, const hl_line_filter *lines) {
+  size_t kept = 0;
+  for (size_t i = 0; i < all->n; i++) {
+    hl_finding *f = all->v[i];
+    if (hl_finding_is_compile_error(f) || hl_line_filter_passes(lines, f->loc.file, f->loc.line))
+      all->v[kept++] = f;
+    else
+      hl_finding_free(f);
+  }
+  all->n = kept;
+}
+
 /* Orders, deduplicates, suppresses (NOLINT, then the baseline) and
  * fingerprints the findings; takes out the undecided sites; writes
  * --write-baseline. */
@@ -82,6 +96,7 @@ static int filter(const hl_options *o, hl_pipeline_in *in, hl_sources *S, size_t
   hl_findings_finish(all);
   *nolint = hl_suppress(all, S, in->main_files.v, in->main_files.n);
   hl_findings_finish(all);
+  drop_filtered_lines(all, in->lines);
   hl_findings_fingerprint(all, S, in->root);
   take_undecided(all, u);
   if (o->write_baseline && hl_baseline_write(o->write_baseline, all, in->root, &err)) status = input_error(err);
@@ -106,6 +121,20 @@ static int emit(const hl_options *o, const hl_findings *all, hl_sources *S, cons
   return hl_output_close(&out, rc == 0);
 }
 
+/* --fix: nothing from a translation unit with compile errors (what libclang
+ * recovered of it may not be what the code means), unless --fix-errors; as
+ * clang-tidy, which says so. */
+static void apply_fixes(const hl_options *o, const hl_pipeline_in *in, hl_fix_result *fixed) {
+  hl_findings some = {0};
+  for (size_t i = 0; i < in->findings.n; i++)
+    if (!in->findings.v[i]->unit_has_errors || o->fix_errors) hl_findings_add(&some, in->findings.v[i]);
+  for (size_t i = 0; i < in->error_files.n && !o->fix_errors; i++)
+    fprintf(stderr, "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
+            hl_display_path(in->error_files.v[i]));
+  hl_fixes_apply(&some, stderr, fixed);
+  free(some.v);
+}
+
 /* "3 warnings in 2 files (libstdc++, x86_64); 1 suppressed by NOLINT" */
 static void summary(const hl_pipeline_in *in, const hl_options *o, size_t warnings, size_t errors, size_t nolint,
                     long in_baseline, const undecided *u, const hl_fix_result *fixed) {
@@ -124,6 +153,8 @@ static void summary(const hl_pipeline_in *in, const hl_options *o, size_t warnin
   if (o->fix)
     hl_sb_printf(&line, "; %zu fixed in %zu file%s%s", fixed->findings_fixed, fixed->files_written,
                  fixed->files_written == 1 ? "" : "s", fixed->findings_skipped ? ", some not (see above)" : "");
+  if (in->with_errors)
+    hl_sb_printf(&line, "; %zu file%s with compile errors", in->with_errors, in->with_errors == 1 ? "" : "s");
   if (in->failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", in->failed, in->failed == 1 ? "" : "s");
   fprintf(stderr, "%s\n", hl_sb_str(&line));
   hl_sb_free(&line);
@@ -154,7 +185,7 @@ int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status) {
     free(build);
   }
   hl_fix_result fixed = {0};
-  if (o->fix) hl_fixes_apply(all, stderr, &fixed);
+  if (o->fix) apply_fixes(o, in, &fixed);
 
   size_t warnings = 0, errors = 0;
   for (size_t i = 0; i < all->n; i++) {
@@ -164,12 +195,13 @@ int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status) {
   if (!o->quiet) summary(in, o, warnings, errors, nolint, in_baseline, &u, &fixed);
   undecided_free(&u);
 
-  if (status == HL_EXIT_RAN && in->failed) status = HL_EXIT_PARSE;
+  if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
   if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
   if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
 
   hl_strv_free(&in->targets);
   hl_strv_free(&in->failed_files);
+  hl_strv_free(&in->error_files);
   hl_strv_free(&in->main_files);
   hl_findings_free(all);
   return status;

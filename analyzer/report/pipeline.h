@@ -6,7 +6,7 @@
  *
  * Exit status (also in --help and docs/cli.md): 0 ran; 1 errors, or
  * warnings with --werror; 2 usage or input error; 3 a translation unit
- * could not be parsed; 4 --fix left fixes unapplied. When several apply,
+ * has compile errors or could not be parsed; 4 --fix left fixes unapplied. When several apply,
  * the first of 2, 3, 4, 1 wins (the earliest problem found is the one
  * said). */
 #ifndef HEAPLINT_REPORT_PIPELINE_H
@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "input/cli.h"
+#include "input/linefilter.h"
 #include "report/emit.h"
 #include "report/finding.h"
 #include "util/strv.h"
@@ -26,13 +27,16 @@ enum { HL_EXIT_RAN = 0, HL_EXIT_FINDINGS = 1, HL_EXIT_INPUT = 2, HL_EXIT_PARSE =
 typedef struct hl_pipeline_in {
   hl_findings findings;       /* every translation unit's (the stage takes them) */
   size_t analyzed, failed;    /* files */
+  size_t with_errors;         /* files analyzed despite compile errors */
   hl_strv targets;            /* "libstdc++, x86_64": each once, for the summary */
   hl_strv failed_files;       /* the files that could not be parsed */
+  hl_strv error_files;        /* the files with compile errors (analyzed as far as they parsed) */
   hl_strv main_files;         /* the files analyzed */
   const char *root;           /* the source root, absolute */
   const char *first_file;     /* the first job's file ("" when none), for --export-fixes */
   const hl_rule_info *rules;  /* every rule heaplint has */
   size_t nrules;
+  const hl_line_filter *lines;/* -line-filter or --diff: only these lines (NULL: all) */
 } hl_pipeline_in;
 
 /* Runs the stage under the options o; status is the run's so far (an input

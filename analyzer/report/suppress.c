@@ -1,9 +1,9 @@
 #include "report/suppress.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/globs.h"
 #include "util/util.h"
 
 #define NOLINT_RULE "nolint"
@@ -29,31 +29,14 @@ typedef struct file_marks {
   size_t nr, capr;
 } file_marks;
 
-/* Shell-style glob with '*' only, as clang-tidy's check lists. */
-static int glob(const char *pat, const char *s) {
-  if (!*pat) return !*s;
-  if (*pat == '*') return glob(pat + 1, s) || (*s && glob(pat, s + 1));
-  return *s && *pat == *s && glob(pat + 1, s + 1);
+/* NOLINT(a,b*) names rule when a glob matches it; as in clang-tidy, a
+ * negative glob there would only undo the suppression, and is ignored. */
+static int names_one(const char *glob, int negative, void *rule) {
+  return !negative && hl_glob_match(glob, rule);
 }
 
-/* Whether a marker's check list names rule. */
 static int names(const char *checks, const char *rule) {
-  if (!checks) return 1;
-  const char *p = checks;
-  while (*p) {
-    while (*p == ',' || isspace((unsigned char)*p)) p++;
-    const char *start = p;
-    while (*p && *p != ',') p++;
-    const char *end = p;
-    while (end > start && isspace((unsigned char)end[-1])) end--;
-    if (end > start) {
-      char *one = hl_xstrndup(start, (size_t)(end - start));
-      int hit = glob(one, rule);
-      free(one);
-      if (hit) return 1;
-    }
-  }
-  return 0;
+  return !checks || hl_globs_each(checks, names_one, (void *)rule);
 }
 
 static void scan_line(file_marks *F, const char *p, size_t len, unsigned line) {
@@ -115,7 +98,8 @@ static void scan_file(file_marks *F, hl_sources *S, hl_findings *all) {
 }
 
 static int suppressed(const file_marks *F, const hl_finding *f) {
-  if (!strcmp(f->rule, NOLINT_RULE)) return 0;
+  /* As clang-tidy, NOLINT never hides a compile error. */
+  if (!strcmp(f->rule, NOLINT_RULE) || hl_finding_is_compile_error(f)) return 0;
   for (size_t i = 0; i < F->nm; i++) {
     const marker *m = &F->m[i];
     if (((m->k == SAME_LINE && m->line == f->loc.line) || (m->k == NEXT_LINE && m->line + 1 == f->loc.line)) &&

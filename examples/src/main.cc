@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,6 +42,14 @@ struct TrafficCounter {
       ++pings;
   }
 };
+
+// How many distinct topics the sessions follow, for the closing report.
+std::size_t distinct_topics(const std::vector<pulse::Session::Options>& options) {
+  std::set<std::string> topics;
+  for (const auto& o : options)
+    for (const auto& topic : o.topics) topics.insert(topic);
+  return topics.size();
+}
 
 class Server {
  public:
@@ -77,9 +87,10 @@ int main() {
   bus.subscribe("session.closed", &log_closed);
 
   Server server(loop, bus);
-  server.open({Millis(30000), Millis(10000), 3, {"alerts"}});
-  server.open({Millis(15000), Millis(10000), 1, {}});
-  server.open({Millis(30000), Millis(20000), 2, {"news", "alerts"}});
+  const std::vector<pulse::Session::Options> options = {{Millis(30000), Millis(10000), 3, {"alerts"}},
+                                                        {Millis(15000), Millis(10000), 1, {}},
+                                                        {Millis(30000), Millis(20000), 2, {"news", "alerts"}}};
+  for (const auto& o : options) server.open(o);
 
   pulse::start_heartbeat(loop, bus, "server.heartbeat", Millis(25000), 3);
 
@@ -99,5 +110,14 @@ int main() {
               static_cast<unsigned long long>(stats.timers), static_cast<unsigned long long>(bus.delivered()),
               static_cast<unsigned long long>(traffic.heartbeats), static_cast<unsigned long long>(traffic.keepalives),
               static_cast<unsigned long long>(traffic.pings));
+
+  // The closing report's last figures, one line each, stamped with the end
+  // of the run.
+  const char* const name = "pulse-demo";
+  const long long end = ms(loop.now());
+  std::function<void(const char*, std::size_t)> report = [name, end, &server](const char* what, std::size_t n) {
+    std::printf("%6lld ms  %s: %zu %s (of %zu sessions)\n", end, name, n, what, server.sessions());
+  };
+  report("distinct topics followed", distinct_topics(options));
   return 0;
 }

@@ -205,12 +205,57 @@ static int moves_wrapper(CXCursor p, CXCursor call) {
           (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor)));
 }
 
+/* The code of e as written, spaces folded ("arr[i]"), or NULL when it is
+ * long, or not in one file. */
+static char *written(const hl_ctx *ctx, CXCursor e) {
+  CXSourceRange r = clang_getCursorExtent(e);
+  CXFile bf, ef;
+  unsigned bo, eo;
+  clang_getFileLocation(clang_getRangeStart(r), &bf, NULL, NULL, &bo);
+  clang_getFileLocation(clang_getRangeEnd(r), &ef, NULL, NULL, &eo);
+  size_t size = 0;
+  const char *text = bf ? clang_getFileContents(hl_ctx_tu(ctx), bf, &size) : NULL;
+  if (!text || !ef || !clang_File_isEqual(bf, ef) || eo <= bo || eo > size || eo - bo > 48) return NULL;
+  hl_sb b = {0};
+  for (unsigned i = bo; i < eo; i++) {
+    int space = text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r';
+    if (!space) hl_sb_putc(&b, text[i]);
+    else if (b.len && b.s[b.len - 1] != ' ') hl_sb_putc(&b, ' ');
+  }
+  return hl_sb_take(&b);
+}
+
+/* Why the left side of an assignment is no variable or member heaplint can
+ * retype, naming it: "it is assigned to 'arr[0]', an element of an array;
+ * heaplint retypes variables and members". */
+static char *assign_why(const hl_ctx *ctx, CXCursor object) {
+  CXCursor o = hl_strip(object);
+  enum CXCursorKind k = clang_getCursorKind(o);
+  CXCursor d = clang_getCursorReferenced(o);
+  char *what, *code = written(ctx, o);
+  if (k == CXCursor_ArraySubscriptExpr) what = hl_xstrdup("an element of an array");
+  else if (k == CXCursor_ConditionalOperator) what = hl_xstrdup("one of two objects a conditional chooses between");
+  else if (k == CXCursor_UnaryOperator) what = hl_xstrdup("an object reached through a pointer");
+  else if (k == CXCursor_CallExpr) {
+    char *f = hl_callee_phrase(o);
+    what = hl_xasprintf("the object %s returns", f);
+    free(f);
+  } else if (clang_getCursorKind(d) == CXCursor_ParmDecl) what = hl_xstrdup("a parameter, whose type its callers see");
+  else if (hl_is_ref(clang_getCursorType(d))) what = hl_xstrdup("a reference to a wrapper declared elsewhere");
+  else what = hl_xstrdup("an expression heaplint does not follow");
+  char *r = code ? hl_xasprintf("it is assigned to '%s', %s; heaplint retypes variables and members", code, what)
+                 : hl_xasprintf("it is assigned to %s; heaplint retypes variables and members", what);
+  free(code);
+  free(what);
+  return r;
+}
+
 int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind, const hl_wrapper *w, char **why) {
   *why = NULL;
   int t = -1;
   if (kind == HL_STORE_ASSIGN) {
     t = object_target(R, ctx, hl_first_child(call), w, 0);
-    if (t < 0) *why = hl_xstrdup("it is assigned to something heaplint cannot retype");
+    if (t < 0) *why = assign_why(ctx, hl_first_child(call));
   } else if (kind == HL_STORE_CONTAINER) {
     CXCursor callee = hl_first_child(call);
     t = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? object_target(R, ctx, hl_first_child(callee), w, 1) : -1;
@@ -240,9 +285,8 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
         t = object_target(R, ctx, hl_first_child(callee), w, 1);
         if (t >= 0) HL_PUSH(R->stores, R->nstores, R->capstores, p);
       } else {
-        char *f = hl_cxstring_take(clang_getCursorSpelling(fn));
-        *why = *f ? hl_xasprintf("it is passed to %s() as a std::function", f)
-                  : hl_xstrdup("it is passed as a std::function to something heaplint cannot name");
+        char *f = hl_callee_phrase(p);
+        *why = hl_xasprintf("it is passed to %s as a std::function", f);
         free(f);
       }
       free(name);

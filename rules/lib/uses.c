@@ -15,14 +15,54 @@ CXCursor hl_use_target(CXCursor ref) {
   return clang_getCanonicalCursor(d);
 }
 
-/* The name of the function a call or construction calls, for messages. */
-static char *callee_name(CXCursor call) {
-  CXCursor fn = clang_getCursorReferenced(call);
-  if (clang_Cursor_isNull(fn)) return hl_xstrdup("a function");
-  char *n = hl_cxstring_take(clang_getCursorSpelling(fn));
-  char *r = hl_xasprintf("%s()", n);
+/* 'name' of a variable or member the expression e names, or NULL. */
+static char *named(CXCursor e) {
+  e = hl_strip(e);
+  enum CXCursorKind k = clang_getCursorKind(e);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) return NULL;
+  char *n = hl_cxstring_take(clang_getCursorSpelling(e));
+  if (*n) return n;
   free(n);
+  return NULL;
+}
+
+/* A call of operator() on an object: a lambda, a wrapper, a functor. */
+static char *call_operator(CXCursor call) {
+  CXCursor object = hl_strip(hl_first_child(call));
+  char *name = named(object), *r;
+  CXType t = clang_getCanonicalType(hl_unref(clang_getCursorType(object)));
+  if (hl_type_is_lambda(t)) {
+    r = name ? hl_xasprintf("the lambda '%s'", name) : hl_xstrdup("a lambda");
+  } else {
+    char *cls = hl_type_readable(t);
+    r = name ? hl_xasprintf("operator() of '%s' (%s)", name, cls) : hl_xasprintf("%s::operator()", cls);
+    free(cls);
+  }
+  free(name);
   return r;
+}
+
+char *hl_callee_phrase(CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  enum CXCursorKind k = clang_getCursorKind(fn);
+  if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_FieldDecl) {
+    char *n = hl_cxstring_take(clang_getCursorSpelling(fn));
+    char *r = hl_xasprintf("a call through the function pointer '%s'", n);
+    free(n);
+    return r;
+  }
+  char *n = clang_Cursor_isNull(fn) ? hl_xstrdup("") : hl_cxstring_take(clang_getCursorSpelling(fn));
+  char *r = NULL;
+  if (!strcmp(n, "operator()")) r = call_operator(call);
+  else if (hl_starts_with(n, "operator")) r = hl_xstrdup(n);
+  else if (*n) r = hl_xasprintf("%s()", n);
+  free(n);
+  if (r) return r;
+  /* No function named: what the callee expression is. */
+  enum CXCursorKind ck = clang_getCursorKind(hl_strip(hl_first_child(call)));
+  if (ck == CXCursor_BinaryOperator) return hl_xstrdup("a call through a pointer to member function");
+  if (ck == CXCursor_UnaryOperator) return hl_xstrdup("a call through a function pointer");
+  return hl_xstrdup("a call heaplint cannot name");
 }
 
 static void escape(hl_use *u, char *how) {
@@ -77,7 +117,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
       CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
       enum CXCursorKind qk = clang_getCursorKind(q);
       if (qk == CXCursor_CallExpr) {
-        char *f = callee_name(q);
+        char *f = hl_callee_phrase(q);
         escape(u, hl_xasprintf("passed to %s", f));
         free(f);
       }
@@ -90,7 +130,7 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
         escape(u, hl_xstrdup("copied"));
       return 0;
     }
-    char *f = callee_name(p);
+    char *f = hl_callee_phrase(p);
     escape(u, hl_xasprintf("passed to %s", f));
     free(f);
     return 0;

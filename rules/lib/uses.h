@@ -30,6 +30,12 @@ typedef struct hl_use {
  * visited) refers to, when it is a variable or a field; else a null cursor. */
 CXCursor hl_use_target(CXCursor ref);
 
+/* What call calls, for "passed to ...": "take()", "operator() of 's'
+ * (Sink)", "the lambda 'cb'", "a call through the function pointer 'fp'",
+ * "a call through a pointer to member function" — never an empty name.
+ * Caller frees. */
+char *hl_callee_phrase(CXCursor call);
+
 /* Reads the use of the reference being visited (ctx's ancestors are its
  * parents). Returns 0, or -1 when it has no location. Free with hl_use_free. */
 int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u);

@@ -91,6 +91,12 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   free(caps);
   char *tname = s->decays ? hl_xstrdup("the pointer") : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
                                                                                       : hl_type_spelling(s->stored);
+  /* "the std::bind result (std::_Bind<...>)": what it is, then its type. */
+  if (hl_starts_with(noun, "std::") && !s->decays) {
+    char *named = hl_xasprintf("the %s (%s)", noun, tname);
+    free(tname);
+    tname = named;
+  }
   if (v->failed & HL_REQ_TRIVIALLY_COPYABLE)
     hl_sbo_why_note(f, &s->loc, "not trivially copyable", tname, &v->traits.trivially_copyable);
   if (v->failed & HL_REQ_NOTHROW_COPY)

@@ -90,6 +90,6 @@ void library_callables(long a, long b) {
   std::function<void(long)> name = plain;
   std::function<void(Widget &)> member = &Widget::method;
   // GNU: sources.cpp:[[@LINE+2]]:33: warning: std::function<void ()> stores this std::bind result on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable, which libstdc++ requires for inline storage [function-sbo]
-  // GNU: note: not trivially copyable: std::_Bind<void (*(long))(long)> is not trivially copyable
+  // GNU: note: not trivially copyable: the std::bind result (std::_Bind<void (*(long))(long)>) is not trivially copyable
   std::function<void()> bound = std::bind(&plain, a);
 }

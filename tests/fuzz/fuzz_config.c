@@ -12,10 +12,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *source = hl_xasprintf("%s/a.cpp", hl_fuzz_dir());
   hl_fuzz_write(".heaplint.yaml", data, size);
-  hl_configs *C = hl_configs_new(NULL);
-  const hl_config *c = NULL;
+  hl_config_cli cli = {.system_headers = -1};
   char *err = NULL;
-  if (hl_config_for(C, source, &c, &err) == 0) {
+  hl_configs *C = hl_configs_new(&cli, &err);
+  const hl_config *c = NULL;
+  if (C && hl_config_for(C, source, &c, &err) == 0) {
     const char *ids[64];
     size_t n = 0;
     for (; hl_rules[n] && n < 63; n++) ids[n] = hl_rules[n]->id;
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hl_config_dump(out, c, source, ids);
     fclose(out);
     free(text);
-    if (c->header_re) hl_ere_match(c->header_re, source);
+    hl_config_shows_header(c, source);
   }
   free(err);
   hl_configs_free(C);

@@ -1,6 +1,6 @@
-/* proc: runs the child processes of heaplint calibrate (the compiler, the
- * probe programs) with their output in files, several at a time, and says
- * in words how each one ended.
+/* proc: runs child processes (heaplint calibrate's compiler and probe
+ * programs, git for --diff) with their output in files, several at a time,
+ * and says in words how each one ended.
  *
  * A program that cannot be started at all (not found, not executable) is
  * told apart from one that started and failed: the first is the user's

@@ -1,4 +1,4 @@
-#include "calibrate/proc.h"
+#include "util/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
