@@ -194,54 +194,22 @@ static void count_alloc(void) {
   if (s->watch >= 0) s->f[s->watch].allocs++;
 }
 
-static void *alloc(size_t n) {
+static void *hook_new(size_t n, void *caller) {
+  (void)caller;
   count_alloc();
   return malloc(n ? n : 1);
 }
 
-static void *alloc_aligned(size_t n, size_t a) {
+static void *hook_new_aligned(size_t n, size_t a, void *caller) {
+  (void)caller;
   count_alloc();
   void *p = NULL;
   if (a < sizeof(void *)) a = sizeof(void *);
   return posix_memalign(&p, a, n ? n : 1) ? NULL : p;
 }
 
-/* The replaceable global allocation functions, by their Itanium names (the
- * same for libstdc++ and libc++). The throwing ones abort on failure: a
- * measurement that runs out of memory is void anyway. */
-#define NEW(name) \
-  HOOK void *name(size_t n) { void *p = alloc(n); if (!p) abort(); return p; }
-#define NEW_NOTHROW(name) \
-  HOOK void *name(size_t n, const void *nt) { (void)nt; return alloc(n); }
-#define NEW_ALIGNED(name) \
-  HOOK void *name(size_t n, size_t a) { void *p = alloc_aligned(n, a); if (!p) abort(); return p; }
-#define NEW_ALIGNED_NOTHROW(name) \
-  HOOK void *name(size_t n, size_t a, const void *nt) { (void)nt; return alloc_aligned(n, a); }
-NEW(_Znwm)
-NEW(_Znam)
-NEW_NOTHROW(_ZnwmRKSt9nothrow_t)
-NEW_NOTHROW(_ZnamRKSt9nothrow_t)
-NEW_ALIGNED(_ZnwmSt11align_val_t)
-NEW_ALIGNED(_ZnamSt11align_val_t)
-NEW_ALIGNED_NOTHROW(_ZnwmSt11align_val_tRKSt9nothrow_t)
-NEW_ALIGNED_NOTHROW(_ZnamSt11align_val_tRKSt9nothrow_t)
-
-/* Their deletes, so that every block goes back to free(). */
-#define DEL(name) HOOK void name(void *p) { free(p); }
-#define DEL2(name, T) HOOK void name(void *p, T x) { (void)x; free(p); }
-#define DEL3(name, T, U) HOOK void name(void *p, T x, U y) { (void)x; (void)y; free(p); }
-DEL(_ZdlPv)
-DEL(_ZdaPv)
-DEL2(_ZdlPvm, size_t)
-DEL2(_ZdaPvm, size_t)
-DEL2(_ZdlPvRKSt9nothrow_t, const void *)
-DEL2(_ZdaPvRKSt9nothrow_t, const void *)
-DEL2(_ZdlPvSt11align_val_t, size_t)
-DEL2(_ZdaPvSt11align_val_t, size_t)
-DEL3(_ZdlPvmSt11align_val_t, size_t, size_t)
-DEL3(_ZdaPvmSt11align_val_t, size_t, size_t)
-DEL3(_ZdlPvSt11align_val_tRKSt9nothrow_t, size_t, const void *)
-DEL3(_ZdaPvSt11align_val_tRKSt9nothrow_t, size_t, const void *)
+/* Every global operator new and delete. */
+#include "../replace_new.h"
 
 static void load_funcs(const char *path) {
   FILE *f = fopen(path, "r");

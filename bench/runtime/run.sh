@@ -1,42 +1,82 @@
 #!/bin/sh
 # Builds the runtime benchmarks in Release (build-bench/ by default) and
 # prints the Markdown tables recorded in bench/README.md.
-#   bench/runtime/run.sh [build-dir] [repetitions]
+#
+#   bench/runtime/run.sh [-b BUILD] [-p PROCESSES] [-r ROUNDS] [-t THREADS] [-c] [-s]
+#
+# Node containers (hl_bench_nodes): PROCESSES times over (default 7), one
+# process per malloc and thread count in turn -- glibc, then mimalloc and
+# jemalloc preloaded (Debian: apt-get install libmimalloc2.0 libjemalloc2;
+# a malloc that is not installed is left out) -- each measuring every
+# allocator for ROUNDS interleaved rounds (default 31). THREADS: the thread
+# counts (default "1 4"). -c adds instruction counts under callgrind (one
+# process per malloc, single-threaded); -s skips the other benchmarks
+# (allocate/free pairs, callables).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$top/build-bench}
-reps=${2:-41}
+build=$top/build-bench procs=7 rounds=31 threads="1 4" cg=0 nodes_only=0
+while getopts b:p:r:t:cs opt; do
+  case $opt in
+    b) build=$OPTARG ;;
+    p) procs=$OPTARG ;;
+    r) rounds=$OPTARG ;;
+    t) threads=$OPTARG ;;
+    c) cg=1 ;;
+    s) nodes_only=1 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+  esac
+done
 
 cmake -S "$top/bench/runtime" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
-echo "### Node containers: 10,000 inserts then clear (median ns per insert)"
+libdir=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+mallocs="glibc="
+for m in mimalloc:libmimalloc.so.2 jemalloc:libjemalloc.so.2; do
+  if [ -e "$libdir/${m#*:}" ]; then
+    mallocs="$mallocs ${m%%:*}=$libdir/${m#*:}"
+  else
+    echo "run.sh: $libdir/${m#*:} not found: ${m%%:*} left out" >&2
+  fi
+done
+
+raw=$build/nodes.tsv
+: >"$raw"
+p=1
+while [ "$p" -le "$procs" ]; do
+  for n in $threads; do
+    for m in $mallocs; do
+      LD_PRELOAD=${m#*=} "$build/hl_bench_nodes" "$n" "$rounds" | sed "s/^/${m%%=*}\t$p\t/" >>"$raw"
+    done
+  done
+  p=$((p + 1))
+done
+
+echo "### Node containers (median ns per operation; ratios per process: median (range))"
 echo
-"$build/hl_bench_containers" "$reps" | awk -F '\t' '
-  { ns[$1 " " $2] = $3; news[$1 " " $2] = $4
-    if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
-  END {
-    print "| container | std::allocator | hl::pool_allocator | hl::bound_allocator | pmr::unsynchronized_pool | std / hl | pmr / hl |"
-    print "|---|---:|---:|---:|---:|---:|---:|"
-    for (i = 0; i < n; i++) {
-      c = order[i]; s = ns[c " std::allocator"]; h = ns[c " hl::pool_allocator"]
-      b = ns[c " hl::bound_allocator"]; p = ns[c " pmr::unsynchronized_pool"]
-      printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx |\n", c, s, h, b, p, s / h, p / h
-    }
-    print ""
-    printf "Global operator new calls per round (hl columns must be 0):"
-    for (i = 0; i < n; i++) {
-      c = order[i]
-      printf " %s %s/%s/%s/%s;", c, news[c " std::allocator"], news[c " hl::pool_allocator"],
-        news[c " hl::bound_allocator"], news[c " pmr::unsynchronized_pool"]
-    }
-    print ""
-  }'
+python3 "$top/bench/runtime/nodes_report.py" times "$raw"
+
+if [ "$cg" = 1 ]; then
+  echo
+  echo "### Node containers under callgrind (instructions per operation, single-threaded)"
+  echo
+  dirs=
+  for m in $mallocs; do
+    d=$build/callgrind/${m%%=*}
+    rm -rf "$d" && mkdir -p "$d"
+    LD_PRELOAD=${m#*=} valgrind --tool=callgrind --collect-atstart=no \
+      --callgrind-out-file="$d/callgrind.out" "$build/hl_bench_nodes" 1 3 >/dev/null 2>"$d/valgrind.log"
+    dirs="$dirs $d"
+  done
+  HL_CALLGRIND_ROUNDS=3 python3 "$top/bench/runtime/nodes_report.py" callgrind $dirs
+fi
+
+[ "$nodes_only" = 1 ] && exit 0
 
 echo
 echo "### Allocate/free pairs of a 24-byte block (median ns per pair)"
 echo
-"$build/hl_bench_pairs" "$reps" | awk -F '\t' '
+"$build/hl_bench_pairs" "$rounds" | awk -F '\t' '
   { ns[$1] = $2; order[n++] = $1 }
   END {
     print "| malloc | hl_malloc | hl_allocator | hl_pool | malloc / hl_malloc |"
@@ -49,7 +89,7 @@ for opt in O2 O0; do
   echo
   echo "### Callables at -$opt (ns per construct+destroy, ns per call, global allocations per construction)"
   echo
-  "$build/hl_bench_callables_$opt" "$reps" | awk '
+  "$build/hl_bench_callables_$opt" "$rounds" | awk '
     { key = $1; w = ($2 == "std::function") ? "s" : "h"
       c[key w] = $3; k[key w] = $4; a[key w] = $5
       if (!(key in seen)) { seen[key] = 1; order[n++] = key } }

@@ -8,7 +8,12 @@
 
 #include "block.h"
 #include "debug.h"
+#include "heaplint/detail/tcache.h"
 #include "sys.h"
+
+#if !defined(__GNUC__)
+extern _Thread_local hl_tcache hl_tcache_tls;
+#endif
 
 /* Layout. Memory comes in chunks of chunk_size bytes aligned to chunk_size.
  * A chunk starts with a header; a class chunk then holds blocks of one size
@@ -36,20 +41,30 @@ enum { LIST_NONE = 0, LIST_PARTIAL = 1, LIST_EMPTY = 2 };
 typedef struct heap heap;
 typedef struct source source;
 
+/* Starts with the fields of hl_chunk_head (heaplint/detail/tcache.h), which
+ * hl::pool_allocator's inline free reads and writes. */
 typedef struct chunk {
   heap *owner;
   unsigned char *free;   /* free blocks of this chunk, linked through their first word */
+  uint32_t used;         /* blocks handed out, or waiting in a thread's bin */
+  uint32_t capacity;
   unsigned char *bump;   /* blocks never handed out, carved lazily */
   unsigned char *end;
   struct chunk *next, *prev;   /* the class's partial list or the heap's empty list */
   struct chunk *anext, *aprev; /* all chunks of a private allocator (for destroy) */
-  uint32_t used, capacity, stride;
+  uint32_t stride;
   uint16_t cls;
   uint8_t kind, listed;
   size_t large_size;  /* KIND_LARGE: bytes asked for */
   size_t large_total; /* KIND_LARGE: bytes taken from the fallback */
   _Atomic unsigned char live[]; /* checked build: one bit per block */
 } chunk;
+
+_Static_assert(offsetof(chunk, owner) == offsetof(hl_chunk_head, owner) &&
+                   offsetof(chunk, free) == offsetof(hl_chunk_head, free) &&
+                   offsetof(chunk, used) == offsetof(hl_chunk_head, used) &&
+                   offsetof(chunk, capacity) == offsetof(hl_chunk_head, capacity),
+               "chunk starts with hl_chunk_head");
 
 /* The state of an empty current chunk: both the free list and the bump area
  * are empty, so the fast path falls through to refill without a NULL test. */
@@ -81,6 +96,7 @@ struct heap {
   _Atomic size_t nempty; /* owner-written, read by statistics */
   chunk *all;           /* private allocator: every chunk, for destroy */
   int shared;           /* part of the process-wide allocator */
+  hl_tcache *tc;        /* the owner thread's bins and inline-free counts (under src->lock) */
   cls cls[];
 };
 
@@ -569,6 +585,13 @@ static void check_alloc(heap *h, chunk *k, unsigned char *b, size_t req, int fre
   hl_dbg_on_alloc(g->name, b, g->size, g->stride, req, fresh);
 }
 
+/* Raises class ci's high-water mark to live blocks, less those the calling
+ * thread (the owner of a shared heap) freed inline and has not folded in. */
+static HL_INLINE void high_water(heap *h, uint32_t ci, size_t live) {
+  if (h->shared && ci < HL_TCACHE_BINS) live -= (size_t)hl_tcache_tls.freed[ci];
+  if (live > stat_getz(&h->cls[ci].high_water)) stat_set(&h->cls[ci].high_water, live);
+}
+
 /* Takes the block b of chunk k for class ci and counts it. */
 static HL_INLINE void *class_take(heap *h, chunk *k, uint32_t ci, unsigned char *b, size_t req,
                                   int fresh) {
@@ -576,7 +599,7 @@ static HL_INLINE void *class_take(heap *h, chunk *k, uint32_t ci, unsigned char 
   k->used++;
   size_t live = stat_getz(&c->live) + 1;
   stat_set(&c->live, live);
-  if (live > stat_getz(&c->high_water)) stat_set(&c->high_water, live);
+  high_water(h, ci, live);
   if (HL_CHECKED) check_alloc(h, k, b, req, fresh);
   return b;
 }
@@ -592,6 +615,36 @@ static HL_INLINE void *chunk_take(heap *h, chunk *k, uint32_t ci, size_t req) {
   b = k->bump;
   k->bump += k->stride;
   return class_take(h, k, ci, b, req, 1);
+}
+
+/* Moves a batch of class ci's blocks from its current chunk onto the empty
+ * list *bin: the chunk's whole free list, or up to a page's worth carved
+ * from its never-used part, linked in address order. They count as handed
+ * out. */
+static void class_take_batch(heap *h, uint32_t ci, void **bin) {
+  cls *c = &h->cls[ci];
+  chunk *k = c->cur;
+  size_t n;
+  if (k->free) {
+    unsigned char *first = (unsigned char *)k + h->src->header;
+    n = (size_t)(k->bump - first) / k->stride - k->used;
+    *bin = k->free;
+    k->free = NULL;
+  } else {
+    size_t left = (size_t)(k->end - k->bump) / k->stride, want = 4096 / k->stride;
+    n = left < want ? left : want;
+    unsigned char *p = k->bump;
+    for (size_t i = 0; i + 1 < n; i++, p += k->stride) link_set(p, p + k->stride);
+    if (n) {
+      link_set(p, NULL);
+      *bin = k->bump;
+      k->bump += n * k->stride;
+    }
+  }
+  k->used += (uint32_t)n;
+  size_t live = stat_getz(&c->live) + n;
+  stat_set(&c->live, live);
+  high_water(h, ci, live);
 }
 
 /* The current chunk is used up. */
@@ -841,14 +894,28 @@ static size_t heap_trim(heap *h) {
 
 /* ---- statistics --------------------------------------------------------- */
 
+/* The inline frees of the thread owning h into class ci, not folded in yet
+ * (the caller holds s->lock, under which a thread unregisters). */
+static uint64_t inline_frees(heap *h, uint32_t ci) {
+  if (!h->tc || ci >= HL_TCACHE_BINS) return 0;
+#if defined(__GNUC__)
+  return __atomic_load_n(&h->tc->freed[ci], __ATOMIC_ACQUIRE);
+#else
+  return h->tc->freed[ci];
+#endif
+}
+
 static void stats_add_class(const source *s, heap *h, uint32_t ci, hl_pool_stats *out) {
   cls *c = &h->cls[ci];
-  uint64_t frees = stat_get(&c->frees) + atomic_load_explicit(&c->remote_frees, memory_order_relaxed);
+  /* The owner's inline frees first: read before live, they cannot exceed
+   * what it has handed out. */
+  uint64_t frees = inline_frees(h, ci) + stat_get(&c->frees) +
+                   atomic_load_explicit(&c->remote_frees, memory_order_relaxed);
   uint64_t allocs = stat_getz(&c->live) + stat_get(&c->frees) + stat_get(&c->drained);
   out->allocations += allocs;
   out->frees += frees;
   out->failures += stat_get(&c->failures);
-  out->in_use += (size_t)(allocs - frees);
+  out->in_use += allocs > frees ? (size_t)(allocs - frees) : 0;
   out->high_water += stat_getz(&c->high_water);
   out->chunks += stat_getz(&c->chunks);
   out->capacity += stat_getz(&c->chunks) * s->geom[ci].capacity;
@@ -1055,13 +1122,68 @@ static pthread_key_t g_key;
 #endif
 static _Thread_local heap *tl_heap TLS_MODEL;
 
-/* A thread exits: its heap waits for the next new thread. Blocks still in
- * use stay valid; freeing them from any thread goes to the remote lists. */
+/* ---- the thread cache (heaplint/detail/tcache.h) -------------------------
+ * hl::pool_allocator pops a thread's bins and frees into its chunks inline;
+ * what is here fills the bins, takes the frees the inline path cannot, and
+ * keeps the statistics whole: a block in a bin counts as handed out, an
+ * inline free is counted in the thread's hl_tcache.freed until the thread
+ * exits, when it moves into the heap's own counters. */
+
+_Thread_local hl_tcache hl_tcache_tls TLS_MODEL;
+uintptr_t hl_tcache_chunk_mask;
+
+enum { CACHE_NONE = 0, CACHE_ON = 1, CACHE_GONE = 2 /* the thread is exiting */ };
+static _Thread_local unsigned char tl_cache TLS_MODEL;
+
+/* The calling thread, whose heap is h, starts taking inline frees. Not in
+ * the checked build: a NULL heap keeps every free on the checked path. */
+static void cache_start(heap *h) {
+  if (tl_cache != CACHE_NONE) return;
+  pthread_mutex_lock(&g_src.lock);
+  h->tc = &hl_tcache_tls;
+  pthread_mutex_unlock(&g_src.lock);
+  hl_tcache_tls.heap = HL_CHECKED ? NULL : h;
+  tl_cache = CACHE_ON;
+}
+
+/* Gives the blocks waiting in the calling thread's bins back to heap h. */
+static void cache_release(heap *h) {
+  for (size_t c = 0; c < HL_TCACHE_BINS; c++) {
+    unsigned char *p = hl_tcache_tls.bin[c];
+    hl_tcache_tls.bin[c] = NULL;
+    while (p) {
+      unsigned char *next = link_get(p);
+      heap_free(&g_src, h, p);
+      p = next;
+    }
+  }
+}
+
+/* The thread's inline frees become frees of its heap h; under g_src.lock,
+ * as the statistics read both. */
+static void cache_fold(heap *h) {
+  for (uint32_t c = 0; c < HL_TCACHE_BINS && c < g_src.nclasses; c++) {
+    uint64_t n = hl_tcache_tls.freed[c];
+    hl_tcache_tls.freed[c] = 0;
+    stat_set(&h->cls[c].live, stat_getz(&h->cls[c].live) - (size_t)n);
+    stat_add(&h->cls[c].frees, n);
+  }
+  h->tc = NULL;
+}
+
+
+/* A thread exits: its bins go back to its heap, and the heap waits for the
+ * next new thread. Blocks still in use stay valid; freeing them from any
+ * thread (this one included, from here on) goes to the remote lists. */
 static void thread_exit(void *arg) {
   heap *h = arg;
+  cache_release(h);
+  hl_tcache_tls.heap = NULL;
+  tl_cache = CACHE_GONE;
   tl_heap = NULL;
   heap_trim(h);
   pthread_mutex_lock(&g_src.lock);
+  cache_fold(h);
   h->next_abandoned = g_src.abandoned;
   g_src.abandoned = h;
   pthread_mutex_unlock(&g_src.lock);
@@ -1086,6 +1208,7 @@ static hl_status default_setup(const hl_allocator_config *cfg) {
   }
   if (pthread_mutex_init(&g_src.lock, NULL) != 0 || pthread_key_create(&g_key, thread_exit) != 0)
     return HL_ENOMEM;
+  hl_tcache_chunk_mask = g_src.mask;
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atomic_store_explicit(&g_ready, 1, memory_order_release);
   return HL_OK;
@@ -1124,6 +1247,24 @@ static heap *thread_heap(void) {
   return h ? h : thread_heap_slow();
 }
 
+void *hl_tcache_refill(size_t c) {
+  heap *h = thread_heap();
+  if (!h || c >= HL_TCACHE_BINS) return NULL;
+  cache_start(h);
+  size_t size = class_size((uint32_t)c);
+  if (c >= g_src.nclasses) return large_alloc(&g_src, h, size, HL_MAX_ALIGN);
+  void *first = class_alloc(h, (uint32_t)c, size);
+  if (first && !HL_CHECKED && tl_cache == CACHE_ON) class_take_batch(h, (uint32_t)c, &hl_tcache_tls.bin[c]);
+  return first;
+}
+
+void hl_tcache_free(size_t c, void *block) {
+  (void)c;
+  if (block && tl_cache == CACHE_NONE && thread_heap()) cache_start(tl_heap);
+  hl_free(block);
+}
+
+
 void *hl_malloc(size_t size) {
   heap *h = thread_heap();
   return h ? heap_alloc(h, size, malloc_align(size)) : NULL;
@@ -1160,6 +1301,7 @@ size_t hl_usable_size(const void *p) {
 
 size_t hl_trim(void) {
   if (!atomic_load_explicit(&g_ready, memory_order_acquire)) return 0;
+  if (tl_heap) cache_release(tl_heap);
   return (tl_heap ? heap_trim(tl_heap) : 0) + large_cache_release(&g_src);
 }
 

@@ -106,11 +106,14 @@ size_t hl_usable_size(const void *p);
 /* Configures the process-wide allocator; only before its first use
  * (HL_EBUSY after). cfg->flags is ignored: it is always thread-safe. */
 hl_status hl_configure(const hl_allocator_config *cfg);
-/* Releases the calling thread's retained empty chunks and the kept large
- * blocks; returns how many. */
+/* Gives the blocks in the calling thread's bins (hl::pool_allocator's
+ * batches) back to its heap, then releases its retained empty chunks and
+ * the kept large blocks; returns how many chunks and large blocks. */
 size_t hl_trim(void);
 /* Statistics of the process-wide allocator, summed over all threads' heaps.
- * The high-water mark is the sum of the per-thread marks (an upper bound). */
+ * The high-water mark is the sum of the per-thread marks (an upper bound).
+ * Blocks waiting in a thread's bins (taken in a batch by
+ * hl::pool_allocator, not handed out yet) count as allocated and in use. */
 size_t hl_class_count(void);
 hl_status hl_class_stats(size_t index, hl_pool_stats *out);
 void hl_totals(hl_pool_stats *out);

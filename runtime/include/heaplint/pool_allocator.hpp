@@ -4,6 +4,11 @@
 //   hl::pool_allocator<T>   stateless; every instance uses the process-wide
 //                           allocator (hl_malloc's), which is thread-safe and
 //                           made heap-free by hl_configure with an arena.
+//                           Single elements of up to 256 bytes (the nodes of
+//                           node containers) take no call: a pop off the
+//                           thread's bin for a size class chosen at compile
+//                           time, a push onto the block's chunk
+//                           (heaplint/detail/tcache.h).
 //   hl::bound_allocator<T>  stateful; bound to one hl_allocator instance, e.g.
 //                           an hl::static_arena owned next to the container.
 //                           Containers keep their allocator (no propagation),
@@ -15,11 +20,14 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <type_traits>
 
 #include "alloc.h"
+#include "detail/tcache.h"
 
 #if defined(__has_cpp_attribute)
 #if __has_cpp_attribute(nodiscard) && __cplusplus >= 201703L
@@ -52,6 +60,77 @@ template <class T> std::size_t array_bytes(std::size_t n) {
   return n * sizeof(T);
 }
 
+// The size class of a single T, as the process-wide allocator picks it:
+// the size rounded up to the alignment (at least 8), then 8, 16, ..., 64,
+// and four classes per doubling above (heaplint/alloc.h). A class whose size
+// is a multiple of 16 is aligned to 16 at least, so the rounding also serves
+// alignments up to 16. Inline for up to HL_TCACHE_MAX_SIZE bytes.
+constexpr unsigned floor_log2(std::size_t n) { return n < 2 ? 0 : 1 + floor_log2(n / 2); }
+constexpr std::size_t class_of(std::size_t bytes) {
+  return bytes <= 64 ? (bytes + 7) / 8 - 1
+                     : 8 + (floor_log2(bytes - 1) - 6) * 4 + (((bytes - 1) >> (floor_log2(bytes - 1) - 2)) & 3);
+}
+template <class T> struct node_class {
+  static constexpr std::size_t unit = alignof(T) > 8 ? alignof(T) : 8;
+  static constexpr std::size_t bytes = (sizeof(T) + unit - 1) / unit * unit;
+  using inline_path = std::integral_constant<bool, HL_TCACHE_INLINE && alignof(T) <= 16 &&
+                                                       bytes <= HL_TCACHE_MAX_SIZE>;
+  using index = std::integral_constant<std::size_t, class_of(bytes)>;
+};
+
+#if HL_TCACHE_INLINE
+#define HEAPLINT_LIKELY(x) __builtin_expect(!!(x), 1)
+
+// A block off the thread's bin for class c; an empty bin is refilled from
+// the thread's heap.
+inline void* node_allocate(std::size_t c) {
+  hl_tcache& t = hl_tcache_tls;
+  void* p = t.bin[c];
+  if (HEAPLINT_LIKELY(p != nullptr)) {
+    std::memcpy(&t.bin[c], p, sizeof(void*));
+    return p;
+  }
+  p = hl_tcache_refill(c);
+  if (!p) throw_bad_alloc();
+  return p;
+}
+
+// Onto its chunk's free list when this thread owns the chunk and the chunk
+// becomes neither empty nor (from full) free again: those need its lists.
+inline void node_deallocate(std::size_t c, void* p) noexcept {
+  hl_tcache& t = hl_tcache_tls;
+  hl_chunk_head* k = reinterpret_cast<hl_chunk_head*>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
+  // The owner first (a thread without a heap matches no chunk): another
+  // thread's chunk is not ours to read further. Then 2 <= used < capacity,
+  // in one unsigned comparison (a large block has capacity 0).
+  if (HEAPLINT_LIKELY(k->owner == t.heap)) {
+    std::uint32_t was = k->used;
+    if (HEAPLINT_LIKELY(was - 2u < k->capacity - 2u)) {
+      std::memcpy(p, &k->free, sizeof(void*));
+      k->free = p;
+      k->used = was - 1;
+      __atomic_store_n(&t.freed[c], t.freed[c] + 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+  hl_tcache_free(c, p);
+}
+
+template <class T> T* pooled_allocate(std::true_type) {
+  return static_cast<T*>(node_allocate(node_class<T>::index::value));
+}
+template <class T> void pooled_deallocate(T* p, std::true_type) noexcept {
+  node_deallocate(node_class<T>::index::value, p);
+}
+#endif
+
+template <class T> T* pooled_allocate(std::false_type) {
+  void* p = hl_aligned_alloc(alignof(T), sizeof(T));
+  if (!p) throw_bad_alloc();
+  return static_cast<T*>(p);
+}
+template <class T> void pooled_deallocate(T* p, std::false_type) noexcept { hl_free(p); }
+
 }  // namespace detail
 
 template <class T> class pool_allocator {
@@ -69,12 +148,18 @@ template <class T> class pool_allocator {
   template <class U> pool_allocator(const pool_allocator<U>&) noexcept {}
 
   HEAPLINT_NODISCARD T* allocate(std::size_t n) {
+    if (n == 1) return detail::pooled_allocate<T>(typename detail::node_class<T>::inline_path());
     void* p = hl_aligned_alloc(alignof(T), detail::array_bytes<T>(n));
     if (!p) detail::throw_bad_alloc();
     return static_cast<T*>(p);
   }
 
-  void deallocate(T* p, std::size_t) noexcept { hl_free(p); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n == 1)
+      detail::pooled_deallocate(p, typename detail::node_class<T>::inline_path());
+    else
+      hl_free(p);
+  }
 
   std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
 };

@@ -1,0 +1,150 @@
+#!/bin/sh
+# heaplint --fix on a real project, proven by its own tests (issue 15): builds
+# the project's test suite as it is, then a copy fixed by `heaplint --fix`
+# and linked with the runtime through find_package(heaplint); runs both
+# under hl_count_new (a count of global operator new calls, per call site)
+# and times both. See bench/README.md, "heaplint --fix on a real project".
+#
+#   bench/fixproof/run.sh [-o OUT] [-b BUILD] [-n RUNS] [-T] PROJECT SRC
+#
+# PROJECT names a recipe below; SRC is a checkout of it (only read: the fix
+# is applied to a copy in OUT). BUILD is heaplint's build directory (default
+# build/: bin/heaplint, and the runtime installed from it into OUT/prefix).
+# -T: count and time again with the builds already in OUT. RUNS: counted
+# and timed runs of each side's whole suite (default 5); one
+# more counted run leaves out the tests whose counts vary with the threads'
+# interleaving, and sites.md compares that one per source line. OUT
+# (default build-fixproof/PROJECT) gets fix.log, fix.diff, the two builds,
+# count-{before,after}-{all,steady}.txt, the test logs, sites.md and
+# times.txt.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out= build=$top/build runs=5 reuse=0
+while getopts o:b:n:T opt; do
+  case $opt in
+    o) out=$OPTARG ;;
+    b) build=$OPTARG ;;
+    n) runs=$OPTARG ;;
+    T) reuse=1 ;;
+    *) echo "usage: $0 [-o OUT] [-b BUILD] [-n RUNS] [-T] PROJECT SRC" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || { echo "usage: $0 [-o OUT] [-b BUILD] [-n RUNS] [-T] PROJECT SRC" >&2; exit 2; }
+project=$1
+src=$(cd "$2" && pwd)
+build=$(cd "$build" && pwd)
+out=${out:-build-fixproof/$project}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# Recipes: cmake_dir (the CMake project, relative to the checkout), target
+# and test (the test program, relative to the build), sources (the files
+# heaplint fixes), link_cmake (the CMakeLists.txt where the test target is
+# defined, relative to the checkout).
+case $project in
+  eventpp)
+    # wqking/eventpp: header-only; the unit tests are their own CMake project
+    # (Catch2 bundled).
+    # steady: Catch2 arguments leaving out the multi-threaded test files,
+    # whose allocation counts vary from run to run with the interleaving.
+    cmake_dir=tests target=unittest test=unittest/unittest sources="tests/unittest/*.cpp"
+    link_cmake=tests/unittest/CMakeLists.txt
+    steady="-# ~[#test_callbacklist_multithread]~[#test_dispatcher_multithread]~[#test_queue_multithread]~[#test_heterdispatcher_multithread]" ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp)" >&2; exit 2 ;;
+esac
+
+cc -std=c11 -O2 -Wall -Wextra -fPIC -shared "$here/hl_count_new.c" -o "$out/libhlcountnew.so" -ldl
+
+# The same build type on both sides; -g for addr2line.
+configure() {  # source-dir build-dir [extra cmake args]
+  s=$1 b=$2
+  shift 2
+  cmake -S "$s/$cmake_dir" -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@" \
+    >"$b.configure.log"
+}
+
+build_both() {
+  echo "== install the runtime into $out/prefix" >&2
+  cmake --install "$build" --component runtime --prefix "$out/prefix" >/dev/null
+
+  echo "== before: build" >&2
+  configure "$src" "$out/before"
+  cmake --build "$out/before" --target "$target" -j"$(nproc)" >"$out/before.build.log"
+
+  echo "== after: heaplint --fix on a copy, then the runtime through find_package" >&2
+  rm -rf "$out/src"
+  cp -a "$src" "$out/src"
+  configure "$out/src" "$out/after"
+  rc=0
+  (cd "$out/src" && "$build/bin/heaplint" -p "$out/after" --fix $sources) >"$out/fix.log" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || echo "heaplint --fix exited with $rc (see $out/fix.log)" >&2
+  (cd "$out" && diff -ru "$src" src >fix.diff) || true
+  printf '\n%s\n%s\n%s\n' "# Added by heaplint's bench/fixproof/run.sh: the runtime the fixes point to." \
+    "find_package(heaplint REQUIRED)" "target_link_libraries($target heaplint::runtime)" >>"$out/src/$link_cmake"
+  configure "$out/src" "$out/after" -DCMAKE_PREFIX_PATH="$out/prefix"
+  cmake --build "$out/after" --target "$target" -j"$(nproc)" >"$out/after.build.log"
+}
+[ "$reuse" = 1 ] || build_both
+
+# count SIDE NAME [ARGS]: one run of SIDE's tests under hl_count_new,
+# recorded in count-SIDE-NAME.txt (appended: one "total" per run).
+count() {
+  side=$1 name=$2
+  shift 2
+  (cd "$out/$side" && HL_COUNT_NEW_OUT="$out/count-$side-$name.txt" LD_PRELOAD="$out/libhlcountnew.so" \
+    "$out/$side/$test" "$@" >"$out/test-$side-$name.log" 2>&1) ||
+    echo "$side: the test suite failed (see $out/test-$side-$name.log)" >&2
+}
+
+echo "== run both test suites, counting global operator new" >&2
+for side in before after; do
+  rm -f "$out/count-$side-all.txt" "$out/count-$side-steady.txt"
+  set -f  # $steady holds Catch2 tags in brackets, not file patterns
+  count "$side" steady $steady
+  set +f
+  grep -h "passed\|failed" "$out/test-$side-steady.log" >&2 || true
+done
+i=1
+while [ "$i" -le "$runs" ]; do
+  for side in before after; do count "$side" all; done
+  i=$((i + 1))
+done
+for side in before after; do grep -h "passed\|failed" "$out/test-$side-all.log" >&2 || true; done
+
+# Timed without the counter; the sides take turns, in alternating order
+# (ABBA), so that neither always runs second.
+echo "== time both test suites, $runs runs each" >&2
+: >"$out/times.txt"
+i=1
+while [ "$i" -le "$runs" ]; do
+  order="before after"
+  [ $((i % 2)) -eq 0 ] && order="after before"
+  for side in $order; do
+    t0=$(date +%s.%N)
+    rc=0
+    (cd "$out/$side" && "$out/$side/$test" >"$out/timed-$side-$i.log" 2>&1) || rc=$?
+    t1=$(date +%s.%N)
+    awk -v s=$side -v a="$t0" -v b="$t1" -v rc=$rc 'BEGIN { printf "%s %.3f %s\n", s, b - a, rc ? "failed(" rc ")" : "passed" }' \
+      >>"$out/times.txt"
+  done
+  i=$((i + 1))
+done
+
+python3 "$here/sites.py" "$out/count-before-steady.txt" "$src" "$out/count-after-steady.txt" "$out/src" >"$out/sites.md"
+tail -1 "$out/fix.log"
+echo
+echo "Without the multi-threaded tests ($steady):"
+cat "$out/sites.md"
+echo
+echo "The whole suite, $runs counted runs each:"
+for side in before after; do
+  echo "$side: $(awk '$1 == "total" { printf "%s ", $2 }' "$out/count-$side-all.txt")"
+done
+for side in before after; do
+  printf '%s: test run %s s (median of %s; all: %s)\n' "$side" \
+    "$(awk -v s=$side '$1 == s { print $2 }' "$out/times.txt" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
+    "$runs" "$(awk -v s=$side '$1 == s { printf "%s %s, ", $2, $3 }' "$out/times.txt")"
+done

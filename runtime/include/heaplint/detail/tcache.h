@@ -1,0 +1,73 @@
+/* heaplint/detail/tcache.h: what hl::pool_allocator inlines of the
+ * process-wide allocator (hl_malloc's), so that a node container's
+ * allocate and deallocate take no call:
+ *   allocate    pops a block off the calling thread's bin for the node's
+ *               size class (the class is computed at compile time); the bin
+ *               holds blocks taken in a batch from the thread's own chunks.
+ *   deallocate  pushes the block onto the free list of its chunk (found from
+ *               its address) when the calling thread owns that chunk and the
+ *               chunk stays neither empty nor full.
+ * Anything else (an empty bin, a block of another thread, a chunk to relist,
+ * a thread that has not allocated yet) calls the functions below. Not an
+ * interface of its own: names and layout change with the runtime. */
+#ifndef HEAPLINT_DETAIL_TCACHE_H
+#define HEAPLINT_DETAIL_TCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bins for the size classes 8, 16, ..., 64, 80, 96, 112, 128, 160, 192,
+ * 224, 256 (heaplint/alloc.h's first 16 classes). */
+#define HL_TCACHE_BINS 16
+#define HL_TCACHE_MAX_SIZE 256
+
+typedef struct hl_tcache {
+  void *heap;      /* the thread's heap; NULL until it first allocates, and after it exits */
+  void *bin[HL_TCACHE_BINS];       /* blocks taken from the heap, linked through their first word */
+  uint64_t freed[HL_TCACHE_BINS];  /* blocks freed inline, per class (read by the statistics) */
+} hl_tcache;
+
+/* The first fields of every chunk (the rest is private to the runtime). */
+typedef struct hl_chunk_head {
+  void *owner;       /* the heap whose lists the chunk is on */
+  void *free;        /* its free blocks, linked through their first word */
+  uint32_t used;     /* blocks handed out or in a bin */
+  uint32_t capacity; /* blocks it holds; 0 for a large block */
+} hl_chunk_head;
+
+/* A block's chunk is its address & hl_tcache_chunk_mask (set before the
+ * allocator hands out its first block, never changed after). */
+extern uintptr_t hl_tcache_chunk_mask;
+
+/* GNU C's __thread, in C++ too: thread-local storage without C++'s dynamic
+ * initialization, so that an access is one load relative to the thread
+ * pointer rather than a call to a wrapper. The checked build
+ * (HL_RUNTIME_DEBUG) does not inline, so that every block goes through the
+ * checks; HL_TCACHE_INLINE says whether the C++ allocators do. */
+#if defined(__GNUC__)
+extern __thread hl_tcache hl_tcache_tls __attribute__((tls_model("initial-exec")));
+#if defined(HL_RUNTIME_DEBUG) && HL_RUNTIME_DEBUG
+#define HL_TCACHE_INLINE 0
+#else
+#define HL_TCACHE_INLINE 1
+#endif
+#else
+#define HL_TCACHE_INLINE 0
+#endif
+
+/* Bin c is empty: takes a batch of blocks of class c from the calling
+ * thread's heap into it and returns one of them, or NULL when memory is
+ * exhausted. */
+void *hl_tcache_refill(size_t c);
+/* Frees block (of class c) when the inline path cannot. */
+void hl_tcache_free(size_t c, void *block);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,173 @@
+// hl::pool_allocator's inline node path (heaplint/detail/tcache.h), linked
+// against the release runtime, where it is on: the size class computed at
+// compile time is the one the allocator serves, blocks come back to their
+// chunks, the statistics balance (after hl_trim gives back what waits in
+// the bins), frees by another thread and the exit of a thread that still
+// has blocks in its bins keep the books straight.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <list>
+#include <map>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "check.hpp"
+#include "heaplint/containers.hpp"
+
+static_assert(HL_TCACHE_INLINE, "this test is about the inline path of the release build");
+
+// Class sizes, as heaplint/alloc.h lists them.
+static std::size_t class_size(std::size_t index) {
+  if (index < 8) return (index + 1) * 8;
+  std::size_t base = std::size_t(64) << ((index - 8) / 4);
+  return base + ((index - 8) % 4 + 1) * (base / 4);
+}
+
+template <std::size_t N, std::size_t A> struct alignas(A) blob {
+  unsigned char bytes[N];
+};
+
+// One T through the inline path: its block is of the class computed at
+// compile time, that class is the smallest the C allocator would pick for
+// sizeof(T) at alignof(T) (hl_aligned_alloc's block has the same usable
+// size), and the block is aligned for T.
+template <class T> static void class_of_one() {
+  using traits = hl::detail::node_class<T>;
+  static_assert(traits::inline_path::value, "small enough for the inline path");
+  hl::pool_allocator<T> a;
+  T* p = a.allocate(1);
+  void* q = hl_aligned_alloc(alignof(T), sizeof(T));
+  std::size_t got = hl_usable_size(p);
+  if (got != class_size(traits::index::value) || got != hl_usable_size(q))
+    std::fprintf(stderr, "sizeof %zu alignof %zu: block %zu, class %zu, hl_aligned_alloc %zu\n", sizeof(T),
+                 alignof(T), got, class_size(traits::index::value), hl_usable_size(q));
+  CHECK(got == class_size(traits::index::value));
+  CHECK(got == hl_usable_size(q));
+  CHECK(reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0);
+  hl_free(q);
+  a.deallocate(p, 1);
+}
+
+template <std::size_t A> static void classes_at(std::integral_constant<std::size_t, 0>) {}
+template <std::size_t A, std::size_t N> static void classes_at(std::integral_constant<std::size_t, N>) {
+  class_of_one<blob<N, A>>();
+  classes_at<A>(std::integral_constant<std::size_t, N - 1>());
+}
+
+static void classes_match() {
+  classes_at<1>(std::integral_constant<std::size_t, 256>());
+  classes_at<4>(std::integral_constant<std::size_t, 64>());
+  classes_at<8>(std::integral_constant<std::size_t, 256 / 8>());
+  classes_at<16>(std::integral_constant<std::size_t, 256 / 16>());
+  // Beyond the inline path: larger and more aligned blocks still work.
+  static_assert(!hl::detail::node_class<blob<257, 1>>::inline_path::value, "too large");
+  static_assert(!hl::detail::node_class<blob<32, 32>>::inline_path::value, "too aligned");
+  hl::pool_allocator<blob<32, 32>> over;
+  blob<32, 32>* p = over.allocate(1);
+  CHECK(reinterpret_cast<std::uintptr_t>(p) % 32 == 0);
+  over.deallocate(p, 1);
+}
+
+static hl_pool_stats totals() {
+  hl_trim();
+  hl_pool_stats st;
+  hl_totals(&st);
+  return st;
+}
+
+// Fill and clear, over rounds: everything goes back (in_use), the frees
+// are counted, and the chunks are reused rather than grown.
+static void fill_and_clear() {
+  hl_pool_stats before = totals();
+  std::size_t chunks = 0;
+  for (int round = 0; round < 5; round++) {
+    hl::list<int> l;
+    hl::map<int, long> m;
+    for (int i = 0; i < 20000; i++) {
+      l.push_back(i);
+      m.emplace_hint(m.end(), i, i);
+    }
+    long sum = 0;
+    for (auto& kv : m) sum += kv.second;
+    CHECK(sum == 20000L * 19999 / 2);
+    l.clear();
+    m.clear();
+    hl_pool_stats mid;
+    hl_totals(&mid);
+    if (round == 1) chunks = mid.chunks;
+    if (round > 1) CHECK(mid.chunks <= chunks);
+  }
+  hl_pool_stats after = totals();
+  CHECK(after.in_use == before.in_use);
+  CHECK(after.allocations - before.allocations >= 5 * 40000);
+  CHECK(after.frees - before.frees == after.allocations - before.allocations);
+}
+
+// The class statistics see inline frees at once, not only when the thread
+// exits: in_use of the list node's class goes back after clear() (the
+// blocks in the bin aside, given back by hl_trim).
+struct list_node_like {
+  void* prev;
+  void* next;
+  int value;
+};
+
+static void class_stats_see_inline_frees() {
+  const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
+  hl_pool_stats before, full, after;
+  hl_trim();
+  hl_class_stats(c, &before);
+  {
+    hl::list<int> l;
+    for (int i = 0; i < 5000; i++) l.push_back(i);
+    hl_class_stats(c, &full);
+    CHECK(full.in_use >= before.in_use + 5000);
+  }
+  hl_trim();
+  hl_class_stats(c, &after);
+  CHECK(after.in_use == before.in_use);
+  CHECK(after.frees >= before.frees + 5000);
+  CHECK(after.high_water >= before.in_use + 5000);
+}
+
+// Nodes made on one thread and freed on another (list moved across), and a
+// thread that exits with blocks in its bins: all accounted for.
+static void across_threads() {
+  hl_pool_stats before = totals();
+  std::vector<hl::list<int>> made(4);
+  std::vector<std::thread> makers;
+  for (auto& l : made)
+    makers.emplace_back([&l] {
+      for (int i = 0; i < 10000; i++) l.push_back(i);
+      hl::map<int, int> scratch;  // leaves blocks in this thread's bins
+      scratch[1] = 1;
+    });
+  for (auto& t : makers) t.join();
+  std::thread freer([&made] {
+    for (auto& l : made) {
+      long sum = 0;
+      for (int v : l) sum += v;
+      CHECK(sum == 10000L * 9999 / 2);
+      l.clear();
+    }
+  });
+  freer.join();
+  // Another thread takes over an exited thread's heap and its remote frees.
+  std::thread heir([] {
+    hl::list<int> l;
+    for (int i = 0; i < 30000; i++) l.push_back(i);
+  });
+  heir.join();
+  hl_pool_stats after = totals();
+  CHECK(after.in_use == before.in_use);
+}
+
+int main() {
+  classes_match();
+  fill_and_clear();
+  class_stats_see_inline_frees();
+  across_threads();
+  return hl_test::failures();
+}
