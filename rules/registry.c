@@ -9,12 +9,14 @@ extern const hl_rule hl_rule_any_sbo;
 extern const hl_rule hl_rule_function_copy;
 extern const hl_rule hl_rule_function_sbo;
 extern const hl_rule hl_rule_node_container;
+extern const hl_rule hl_rule_string_sso;
 
 const hl_rule *const hl_rules[] = {
     &hl_rule_any_sbo,
     &hl_rule_function_copy,
     &hl_rule_function_sbo,
     &hl_rule_node_container,
+    &hl_rule_string_sso,
     NULL,
 };
 

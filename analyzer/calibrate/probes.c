@@ -92,7 +92,7 @@ void hl_measured_free(hl_measured *m) {
   free(m->library);
   free(m->library_version);
   free(m->compiler);
-  free(m->string_allocs);
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) free(m->string_allocs[t]);
   for (size_t i = 0; i < m->nw; i++) free(m->w[i].v);
   free(m->w);
   memset(m, 0, sizeof *m);
@@ -135,9 +135,14 @@ static int read_line(const char *line, hl_measured *m, char **err) {
     m->w[w].absent = 1;
     return 0;
   }
-  if (sscanf(line, "string %ld %ld%n", &n, &allocs, &used) == 2 && !line[used] && n == (long)m->nstring) {
-    HL_PUSH(m->string_allocs, m->nstring, m->capstring, allocs);
-    return 0;
+  if (sscanf(line, "string %15s %ld %ld%n", lib, &n, &allocs, &used) == 3 && !line[used]) {
+    static const char *const types[] = HL_SSO_CHAR_TYPES;
+    size_t t = 0;
+    while (t < HL_SSO_KINDS && strcmp(lib, types[t])) t++;
+    if (t < HL_SSO_KINDS && n == (long)m->nstring[t]) {
+      HL_PUSH(m->string_allocs[t], m->nstring[t], m->capstring[t], allocs);
+      return 0;
+    }
   }
   if (sscanf(line, "pointer %ld%n", &n, &used) == 1 && !line[used]) {
     m->pointer_width = (int)n;

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "engine/wrapper.h"
+
 /* The trait variants of a probe target (hl_probe::kind in probe.hpp). */
 enum {
   HL_KIND_TRIVIAL,     /* trivially copyable */
@@ -64,8 +66,9 @@ typedef struct hl_measured {
   char *library_version;
   char *compiler;        /* the compiler's version string */
   int pointer_width;
-  long *string_allocs;   /* allocations of a std::string of n chars, n = 0.. */
-  size_t nstring, capstring;
+  /* Allocations of a basic_string of n characters, n = 0.., per HL_SSO_* */
+  long *string_allocs[HL_SSO_KINDS];
+  size_t nstring[HL_SSO_KINDS], capstring[HL_SSO_KINDS];
   hl_probed *w;          /* one per plan->w */
   size_t nw;
   int pending;           /* a probe was started but never reported: */

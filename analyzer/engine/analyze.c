@@ -144,11 +144,15 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->library = sel->base;
   res->profiles = hl_xcalloc(sel->nused ? sel->nused : 1, sizeof *res->profiles);
   for (size_t i = 0; i < sel->nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel->used[i]->path));
-  if (ctx->library_name && !sel->base)
+  if (ctx->library_name && (!sel->base || !sel->base->nwrappers))
     warn_once(run, log,
-              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
-              "(first seen in %s; measure one with 'heaplint calibrate')\n",
+              sel->base ? "heaplint: warning: the profile for %s on %d-bit targets describes no wrappers: they are "
+                          "not checked (first seen in %s; measure them with 'heaplint calibrate')\n"
+                        : "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+                          "(first seen in %s; measure one with 'heaplint calibrate')\n",
               ctx->library_name, ctx->pointer_width, ctx->job->file);
+  ctx->string_sso = sel->string_sso;
+  ctx->string_from = sel->string_from;
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;

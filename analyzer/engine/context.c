@@ -47,6 +47,16 @@ void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
   f->end_col = col;
 }
 
+long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES;
+  for (size_t t = 0; ctx->string_sso && t < HL_SSO_KINDS; t++)
+    if (!strcmp(types[t], char_type) && ctx->string_sso[t] >= 0) {
+      if (library) *library = ctx->string_from[t]->library ? ctx->string_from[t]->library : "the profile";
+      return ctx->string_sso[t];
+    }
+  return -1;
+}
+
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (ctx->nwrappers == 0 || (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)) return NULL;

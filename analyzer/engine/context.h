@@ -25,6 +25,12 @@ const hl_job *hl_ctx_job(const hl_ctx *ctx);
 int hl_ctx_pointer_width(const hl_ctx *ctx);
 /* The wrappers the selected profiles describe: *n of them. */
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
+/* basic_string<C>'s inline (small-string) capacity, in Cs, for the
+ * character type named char_type ("char", "wchar_t", "char8_t",
+ * "char16_t", "char32_t"), as the selected profiles state it, and in
+ * *library (when not NULL) the library the stating profile describes;
+ * -1 when none states it. */
+long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library);
 /* The type queries of this translation unit. */
 hl_types *hl_ctx_types(const hl_ctx *ctx);
 /* The target triple (x86_64-pc-linux-gnu). */

@@ -24,6 +24,8 @@ struct hl_ctx {
   const char *library_name;     /* its name, or NULL when none was included */
   const hl_wrapper *const *wrappers;  /* from the selected profiles */
   size_t nwrappers;
+  const long *string_sso;       /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
+  const hl_profile *const *string_from; /* the profile that states each */
 
   CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
   size_t depth, capstack;

@@ -26,6 +26,11 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
  * when it cannot say. */
 int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written, char **why);
 
+/* The edit replacing bytes [start, end) of file as parsed: e's file,
+ * offset, length, line, col and hash (text NULL). Returns 0, or -1 when
+ * the file cannot be read or the range is not in it. */
+int hl_rewrite_span(hl_ctx *ctx, CXFile file, unsigned start, unsigned end, hl_edit *e);
+
 /* The edit that adds "#include <header>" to the file e->file (as parsed).
  * Returns 0 and sets e, 1 when the file includes it already, -1 when it
  * cannot be read. */

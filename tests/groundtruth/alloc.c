@@ -1,0 +1,256 @@
+/* The corpora of the rules that are not about a wrapper's buffer, each a
+ * C++ program whose sites print "<line> <count> rule=<rule> cat=<category>
+ * <label>" (compare reads them as groundtruth.c's):
+ *
+ *   string-sso  std::basic_string built from sources of compile-time
+ *               length, around each library's small-string capacity, for
+ *               every character type and in every context (C++20, for
+ *               char8_t): the count is the global operator new calls of the
+ *               statement. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+/* The end of every measured window. */
+#define END "  hl_gt::end($LINE, \"$LABEL\", \"$RULE\", \"$CAT\");\n"
+
+/* ---- string-sso ---- */
+
+static const char string_prelude[] =
+    "#include <count_new.hpp>\n"
+    "\n"
+    "#include <cstdio>\n"
+    "#include <string>\n"
+    "#include <string_view>\n"
+    "\n"
+    "using namespace std::literals;\n"
+    "\n"
+    "namespace hl_gt {\n"
+    "unsigned long start;\n"
+    "void begin() { start = hl_count::allocations(); }\n"
+    "void end(int line, const char *label, const char *rule, const char *cat) {\n"
+    "  std::printf(\"%d %lu rule=%s cat=%s %s\\n\", line, hl_count::allocations() - start, rule, cat, label);\n"
+    "}\n"
+    "template <class T> void use(const T &) {}\n"
+    "void take(const std::string &) {}\n"
+    "void take(const std::wstring &) {}\n"
+    "void take(const std::u8string &) {}\n"
+    "void take(const std::u16string &) {}\n"
+    "void take(const std::u32string &) {}\n"
+    "// An empty lvalue: a piece of unknown length, 0 characters at run time.\n"
+    "std::string empty;\n"
+    "} // namespace hl_gt\n"
+    "\n"
+    "#define HLGT_LITERAL_30 \"012345678901234567890123456789\"\n"
+    "\n";
+
+/* Where the string is built ($W its type, $EXPR the source). */
+static const char s_copy_init[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_direct_init[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W s($EXPR);\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_brace_init[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W s{$EXPR};\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_argument[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  hl_gt::take($EXPR);\n" END "}\n";
+static const char s_cast[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  auto n = $W($EXPR).size();\n" END "  hl_gt::use(n);\n"
+    "}\n";
+static const char s_returned[] =
+    "static $W make_$N() {\n"
+    "@  return $EXPR;\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  $W s = make_$N();\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_member_default[] =
+    "struct holder_$N {\n"
+    "@  $W s = $EXPR;\n"
+    "};\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "}\n";
+static const char s_member_init[] =
+    "struct holder_$N {\n"
+    "  $W s;\n"
+    "  holder_$N()\n"
+    "@      : s($EXPR) {}\n"
+    "};\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "}\n";
+static const char s_in_loop[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  for (int i = 0; i < 1; i++) {\n"
+    "@    $W s = $EXPR;\n"
+    "    hl_gt::use(s);\n"
+    "  }\n" END "}\n";
+static const char s_assign[] =
+    "void site_$N() {\n"
+    "  $W s;\n"
+    "  hl_gt::begin();\n"
+    "@  s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_assign_member[] =
+    "void site_$N() {\n"
+    "  $W s;\n"
+    "  hl_gt::begin();\n"
+    "@  s.assign($EXPR);\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_setup_copy_init[] =
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "}\n";
+static const char s_setup_direct_init[] =
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W s($EXPR);\n" END "  hl_gt::use(s);\n"
+    "}\n";
+
+typedef struct place {
+  const char *name, *tmpl;
+} place;
+
+static const place string_places[] = {
+    {"copy-init", s_copy_init},   {"direct-init", s_direct_init},       {"brace-init", s_brace_init},
+    {"argument", s_argument},     {"functional cast", s_cast},          {"returned", s_returned},
+    {"member default", s_member_default}, {"member init", s_member_init}, {"in a loop", s_in_loop},
+    {"assigned", s_assign},       {"assign()", s_assign_member},
+};
+
+typedef struct char_kind {
+  const char *type, *prefix, *cat;
+  int lengths[6]; /* around both libraries' capacities; 0 ends */
+} char_kind;
+
+static const char_kind char_kinds[] = {
+    {"std::string", "", "char", {15, 16, 22, 23, 0}},
+    {"std::wstring", "L", "wchar_t", {3, 4, 5, 0}},
+    {"std::u8string", "u8", "char8_t", {15, 16, 22, 23, 0}},
+    {"std::u16string", "u", "char16_t", {7, 8, 10, 11, 0}},
+    {"std::u32string", "U", "char32_t", {3, 4, 5, 0}},
+};
+
+/* "0123456789012..." of n characters, as a literal with prefix. */
+static char *literal(const char *prefix, int n) {
+  buf b = {0};
+  buf_printf(&b, "%s\"", prefix);
+  for (int i = 0; i < n; i++) buf_putn(&b, &"0123456789"[i % 10], 1);
+  buf_puts(&b, "\"");
+  return b.s;
+}
+
+static void string_site(gen *g, const char *tmpl, const char *type, const char *label, const char *setup,
+                        const char *expr) {
+  store st = {label, NULL, setup, expr, NULL, NULL, NULL};
+  site(g, tmpl, type, &st);
+}
+
+/* Every context, with literals around the capacities; every character
+ * type in copy-init and as an argument. */
+static void string_literal_sites(gen *g) {
+  for (size_t k = 0; k < COUNT(char_kinds); k++) {
+    const char_kind *c = &char_kinds[k];
+    g->cat = c->cat;
+    for (size_t p = 0; p < COUNT(string_places); p++) {
+      if (k > 0 && p > 3) break;
+      for (int i = 0; c->lengths[i]; i++) {
+        char *lit = literal(c->prefix, c->lengths[i]);
+        char label[128];
+        snprintf(label, sizeof label, "%s, %s literal of %d", string_places[p].name, c->type, c->lengths[i]);
+        string_site(g, string_places[p].tmpl, c->type, label, NULL, lit);
+        free(lit);
+      }
+    }
+  }
+}
+
+/* The other sources of a known length, in copy-init (or direct-init). */
+typedef struct source {
+  const char *label, *setup, *expr;
+  int direct;
+} source;
+
+static const source string_sources[] = {
+    {"fill of 15", NULL, "std::string(15, 'x')", 0},
+    {"fill of 16", NULL, "std::string(16, 'x')", 0},
+    {"fill of 22", NULL, "std::string(22, 'x')", 0},
+    {"fill of 23", NULL, "std::string(23, 'x')", 0},
+    {"fill of a constexpr count of 30", "constexpr int n = 30;", "n, 'y'", 1},
+    {"pointer and count of 16", NULL, "HLGT_LITERAL_30, 16", 1},
+    {"pointer and count of 23", NULL, "HLGT_LITERAL_30, 23", 1},
+    {"pointer and count of 15, a NUL inside", NULL, "\"0123456\\0abcdefghijklmnop\", 15", 1},
+    {"literal with a NUL after 7", NULL, "\"0123456\\0abcdefghijklmnopqrstuvwxyz\"", 0},
+    {"raw literal of 16", NULL, "R\"(0123456789012345)\"", 0},
+    {"raw literal of 23", NULL, "R\"(01234567890123456789012)\"", 0},
+    {"macro literal of 30", NULL, "HLGT_LITERAL_30", 0},
+    {"literal of 30 in two pieces", NULL, "\"012345678901234\" \"567890123456789\"", 0},
+    {"s-suffixed literal of 15", NULL, "\"012345678901234\"s", 0},
+    {"s-suffixed literal of 16", NULL, "\"0123456789012345\"s", 0},
+    {"s-suffixed literal of 23", NULL, "\"01234567890123456789012\"s", 0},
+    {"constexpr string_view of 15", "constexpr std::string_view v = \"012345678901234\";", "v", 1},
+    {"constexpr string_view of 16", "constexpr std::string_view v = \"0123456789012345\";", "v", 1},
+    {"constexpr string_view of 23", "constexpr std::string_view v = \"01234567890123456789012\";", "v", 1},
+    {"const sv-suffixed string_view of 16", "const std::string_view v = \"0123456789012345\"sv;", "v", 1},
+    {"string_view of a literal and a count of 20", "constexpr std::string_view v(HLGT_LITERAL_30, 20);", "v", 1},
+    {"concatenation of 3 and 12", NULL, "std::string(\"abc\") + \"012345678901\"", 0},
+    {"concatenation of 3 and 13", NULL, "std::string(\"abc\") + \"0123456789012\"", 0},
+    {"concatenation of 3 and 20", NULL, "std::string(\"abc\") + \"01234567890123456789\"", 0},
+    {"concatenation of a literal and a string", NULL, "\"0123456789\" + std::string(\"0123456789\")", 0},
+    {"concatenation of three pieces, 16", NULL, "std::string(\"0123456789\") + \"01234\" + \"x\"", 0},
+    {"concatenation of three pieces, 23", NULL, "std::string(\"0123456789\") + \"0123456789\" + \"xyz\"", 0},
+    {"concatenation with a char, 16", NULL, "std::string(\"012345678901234\") + 'c'", 0},
+    {"concatenation with a char, 23", NULL, "std::string(\"0123456789012345678901\") + 'c'", 0},
+    {"concatenation of a fill and a literal", NULL, "std::string(20, 'x') + \"abc\"", 0},
+    {"concatenation of an empty string and 16", NULL, "hl_gt::empty + \"0123456789012345\"", 0},
+    {"concatenation of an empty string and 23", NULL, "hl_gt::empty + \"01234567890123456789012\"", 0},
+    {"short literal", NULL, "\"abc\"", 0},
+    {"empty literal", NULL, "\"\"", 0},
+};
+
+static void string_source_sites(gen *g) {
+  g->cat = "source";
+  for (size_t i = 0; i < COUNT(string_sources); i++) {
+    const source *s = &string_sources[i];
+    const char *tmpl = s->direct ? s_setup_direct_init : s_setup_copy_init;
+    string_site(g, tmpl, "std::string", s->label, s->setup ? s->setup : "", s->expr);
+  }
+}
+
+static void corpus_string_sso(gen *g) {
+  put(g, "// The string-sso corpus (C++20).\n");
+  put(g, string_prelude);
+  g->rule = "string-sso";
+  string_literal_sites(g);
+  string_source_sites(g);
+}
+
+int alloc_corpus(gen *g, const char *which) {
+  if (!strcmp(which, "string-sso")) corpus_string_sso(g);
+  else return -1;
+  return 0;
+}
