@@ -246,6 +246,26 @@ int hl_rewrite_span(hl_ctx *ctx, CXFile file, unsigned start, unsigned end, hl_e
   return 0;
 }
 
+int hl_rewrite_spelled_at(CXSourceLocation loc, CXFile *file, unsigned *off) {
+  CXFile sf;
+  unsigned soff;
+  clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+  clang_getFileLocation(loc, file, NULL, NULL, off);
+  return *file && sf && clang_File_isEqual(sf, *file) && soff == *off;
+}
+
+int hl_rewrite_extent(hl_ctx *ctx, CXCursor c, hl_edit *e, const char **text) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1, f2;
+  unsigned start, end;
+  size_t size;
+  memset(e, 0, sizeof *e);
+  if (!hl_rewrite_spelled_at(clang_getRangeStart(r), &f1, &start) || !hl_rewrite_spelled_at(clang_getRangeEnd(r), &f2, &end) ||
+      !clang_File_isEqual(f1, f2) || !(*text = clang_getFileContents(hl_ctx_tu(ctx), f1, &size)))
+    return -1;
+  return hl_rewrite_span(ctx, f1, start, end, e);
+}
+
 /* A line's first token is a directive named d ("include", "pragma"). */
 static int directive(const char *line, size_t n, const char *d, const char **rest) {
   size_t i = 0;

@@ -159,15 +159,6 @@ static enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent, CXClientD
   return k == CXCursor_NamespaceRef ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
-/* Where loc is in its file, when that is where it is spelled (not in a macro). */
-static int spelled_at(CXSourceLocation loc, CXFile *file, unsigned *off) {
-  CXFile sf;
-  unsigned soff;
-  clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
-  clang_getFileLocation(loc, file, NULL, NULL, off);
-  return *file && sf && clang_File_isEqual(sf, *file) && soff == *off;
-}
-
 /* text is "[const] [::]std::<alias>" (spaces between the tokens allowed). */
 static const char *match_type(const char *text, size_t n, int *is_const) {
   size_t p = 0;
@@ -201,8 +192,8 @@ int hl_strfix_type(hl_ctx *ctx, CXCursor decl, hl_edit *e, char **name, int *is_
     *why = hl_xstrdup("its type is deduced (auto)");
     return -1;
   }
-  if (clang_Cursor_isNull(ref) || !spelled_at(clang_getRangeStart(clang_getCursorExtent(decl)), &f1, &start) ||
-      !spelled_at(clang_getRangeEnd(clang_getCursorExtent(ref)), &f2, &end) || !clang_File_isEqual(f1, f2) ||
+  if (clang_Cursor_isNull(ref) || !hl_rewrite_spelled_at(clang_getRangeStart(clang_getCursorExtent(decl)), &f1, &start) ||
+      !hl_rewrite_spelled_at(clang_getRangeEnd(clang_getCursorExtent(ref)), &f2, &end) || !clang_File_isEqual(f1, f2) ||
       end <= start) {
     *why = hl_xstrdup("its type is not written as std::string outside a macro");
     return -1;

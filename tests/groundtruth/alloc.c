@@ -6,7 +6,10 @@
  *               length, around each library's small-string capacity, for
  *               every character type and in every context (C++20, for
  *               char8_t): the count is the global operator new calls of the
- *               statement. */
+ *               statement;
+ *   make-shared std::shared_ptr made (or reset) from new expressions, in
+ *               every context, and from what else makes one (C++17): the
+ *               count is the allocations beyond make_shared's one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +167,7 @@ static char *literal(const char *prefix, int n) {
   return b.s;
 }
 
-static void string_site(gen *g, const char *tmpl, const char *type, const char *label, const char *setup,
+static void typed_site(gen *g, const char *tmpl, const char *type, const char *label, const char *setup,
                         const char *expr) {
   store st = {label, NULL, setup, expr, NULL, NULL, NULL};
   site(g, tmpl, type, &st);
@@ -182,7 +185,7 @@ static void string_literal_sites(gen *g) {
         char *lit = literal(c->prefix, c->lengths[i]);
         char label[128];
         snprintf(label, sizeof label, "%s, %s literal of %d", string_places[p].name, c->type, c->lengths[i]);
-        string_site(g, string_places[p].tmpl, c->type, label, NULL, lit);
+        typed_site(g, string_places[p].tmpl, c->type, label, NULL, lit);
         free(lit);
       }
     }
@@ -237,7 +240,7 @@ static void string_source_sites(gen *g) {
   for (size_t i = 0; i < COUNT(string_sources); i++) {
     const source *s = &string_sources[i];
     const char *tmpl = s->direct ? s_setup_direct_init : s_setup_copy_init;
-    string_site(g, tmpl, "std::string", s->label, s->setup ? s->setup : "", s->expr);
+    typed_site(g, tmpl, "std::string", s->label, s->setup ? s->setup : "", s->expr);
   }
 }
 
@@ -249,8 +252,186 @@ static void corpus_string_sso(gen *g) {
   string_source_sites(g);
 }
 
+/* ---- make-shared ---- */
+
+/* A site prints the allocations beyond the one block std::make_shared
+ * needs for an object and its control block: new + the control block is
+ * one too many; make_shared, a shared_ptr adopting an object made before
+ * the window, or std::allocate_shared over malloc are none. */
+static const char shared_prelude[] =
+    "#include <count_new.hpp>\n"
+    "\n"
+    "#include <cstdio>\n"
+    "#include <cstdlib>\n"
+    "#include <memory>\n"
+    "#include <new>\n"
+    "\n"
+    "namespace hl_gt {\n"
+    "unsigned long start;\n"
+    "void begin() { start = hl_count::allocations(); }\n"
+    "void end(int line, const char *label, const char *rule, const char *cat) {\n"
+    "  unsigned long n = hl_count::allocations() - start;\n"
+    "  std::printf(\"%d %lu rule=%s cat=%s %s\\n\", line, n > 1 ? n - 1 : 0, rule, cat, label);\n"
+    "}\n"
+    "template <class T> void use(const T &) {}\n"
+    "struct W {\n"
+    "  long a = 0, b = 0;\n"
+    "  W() = default;\n"
+    "  explicit W(long x) : a(x) {}\n"
+    "  W(long x, const char *) : a(x) {}\n"
+    "  virtual ~W() = default;\n"
+    "};\n"
+    "struct D : W {\n"
+    "  using W::W;\n"
+    "};\n"
+    "struct Agg {\n"
+    "  int x, y;\n"
+    "};\n"
+    "class Hidden {\n"
+    "  Hidden() = default;\n"
+    "public:\n"
+    "  static std::shared_ptr<Hidden> make();\n"
+    "};\n"
+    "struct Own {\n"
+    "  static void *operator new(std::size_t n) { return std::malloc(n); }\n"
+    "  static void operator delete(void *p) { std::free(p); }\n"
+    "};\n"
+    MALLOC_ALLOC_CPP
+    "void take(std::shared_ptr<W>) {}\n"
+    "void drop(W *w) { delete w; }\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+/* $EXPR is the new expression (or what replaces it), $W the pointer type. */
+static const char m_direct[] =
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  $W p($EXPR);\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_brace[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  $W p{$EXPR};\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_cast[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  auto p = $W($EXPR);\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_argument[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "@  hl_gt::take($W($EXPR));\n" END "}\n";
+static const char m_reset[] =
+    "void site_$N() {\n"
+    "  $W p;\n"
+    "  hl_gt::begin();\n"
+    "@  p.reset($EXPR);\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_assign[] =
+    "void site_$N() {\n"
+    "  $W p;\n"
+    "  hl_gt::begin();\n"
+    "@  p = $W($EXPR);\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_returned[] =
+    "static $W make_$N() {\n"
+    "@  return $W($EXPR);\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  auto p = make_$N();\n" END "  hl_gt::use(p);\n"
+    "}\n";
+static const char m_member[] =
+    "struct holder_$N {\n"
+    "  $W p;\n"
+    "  holder_$N()\n"
+    "@      : p($EXPR) {}\n"
+    "};\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "}\n";
+static const char m_loop[] =
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  for (int i = 0; i < 1; i++) {\n"
+    "@    $W p($EXPR);\n"
+    "    hl_gt::use(p);\n"
+    "  }\n" END "}\n";
+
+static const place shared_places[] = {
+    {"direct-init", m_direct}, {"brace-init", m_brace}, {"functional cast", m_cast},
+    {"argument", m_argument},  {"reset", m_reset},      {"assigned", m_assign},
+    {"returned", m_returned},  {"member init", m_member}, {"in a loop", m_loop},
+};
+
+static const source shared_sources[] = {
+    {"new W(1)", NULL, "new hl_gt::W(1)", 0},
+    {"new W()", NULL, "new hl_gt::W()", 0},
+    {"new W", NULL, "new hl_gt::W", 0},
+};
+
+typedef struct shared_site {
+  const char *label, *type, *setup, *expr;
+} shared_site;
+
+/* Direct-init only: what else a shared_ptr is made from. */
+static const shared_site shared_others[] = {
+    {"new of two arguments", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(2, \"two\")"},
+    {"new D into a shared_ptr to the base", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::D(3)"},
+    {"new int", "std::shared_ptr<int>", NULL, "new int(4)"},
+    {"new const W", "std::shared_ptr<const hl_gt::W>", NULL, "new hl_gt::W(5)"},
+    {"new aggregate with braces", "std::shared_ptr<hl_gt::Agg>", NULL, "new hl_gt::Agg{1, 2}"},
+    {"new W with braces", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W{6}"},
+    {"new with a class operator new", "std::shared_ptr<hl_gt::Own>", NULL, "new hl_gt::Own"},
+    {"new with a deleter function", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(7), hl_gt::drop"},
+    {"new with a deleter lambda", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(8), [](hl_gt::W *w) { delete w; }"},
+    {"new array with default_delete", "std::shared_ptr<hl_gt::W>", NULL,
+     "new hl_gt::W[2], std::default_delete<hl_gt::W[]>()"},
+    {"new array into shared_ptr of an array", "std::shared_ptr<hl_gt::W[]>", NULL, "new hl_gt::W[2]"},
+    {"make_shared", "std::shared_ptr<hl_gt::W>", NULL, "std::make_shared<hl_gt::W>(9)"},
+    {"allocate_shared over malloc", "std::shared_ptr<hl_gt::W>", NULL,
+     "std::allocate_shared<hl_gt::W>(hl_gt::malloc_alloc<hl_gt::W>(), 10)"},
+    {"a unique_ptr moved in", "std::shared_ptr<hl_gt::W>", "auto u = std::make_unique<hl_gt::W>(11);", "std::move(u)"},
+    {"a pointer made before", "std::shared_ptr<hl_gt::W>", "auto *raw = new hl_gt::W(12);", "raw"},
+    {"nullptr", "std::shared_ptr<hl_gt::W>", NULL, "nullptr"},
+    {"a copy", "std::shared_ptr<hl_gt::W>", "auto other = std::make_shared<hl_gt::W>(13);", "other"},
+};
+
+/* A private constructor, reached from a member function: no make_shared. */
+static const char m_private[] =
+    "std::shared_ptr<hl_gt::Hidden> hl_gt::Hidden::make() {\n"
+    "@  return std::shared_ptr<Hidden>(new Hidden);\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  hl_gt::begin();\n"
+    "  auto p = hl_gt::Hidden::make();\n" END "  hl_gt::use(p);\n"
+    "}\n";
+
+static void corpus_make_shared(gen *g) {
+  put(g, "// The make-shared corpus (C++17).\n");
+  put(g, shared_prelude);
+  g->rule = "make-shared";
+  g->cat = "context";
+  for (size_t p = 0; p < COUNT(shared_places); p++)
+    for (size_t i = 0; i < COUNT(shared_sources); i++) {
+      char label[128];
+      snprintf(label, sizeof label, "%s, %s", shared_places[p].name, shared_sources[i].label);
+      typed_site(g, shared_places[p].tmpl, "std::shared_ptr<hl_gt::W>", label, NULL, shared_sources[i].expr);
+    }
+  g->cat = "source";
+  for (size_t i = 0; i < COUNT(shared_others); i++) {
+    const shared_site *s = &shared_others[i];
+    typed_site(g, m_direct, s->type, s->label, s->setup ? s->setup : "", s->expr);
+  }
+  typed_site(g, m_private, "", "new of a private constructor in a member", NULL, "");
+}
+
 int alloc_corpus(gen *g, const char *which) {
   if (!strcmp(which, "string-sso")) corpus_string_sso(g);
+  else if (!strcmp(which, "make-shared")) corpus_make_shared(g);
   else return -1;
   return 0;
 }

@@ -16,8 +16,8 @@
 #define GT_PRINTF(f, a)
 /* alloc.c: writes the corpus named which (ALLOC_CORPORA) into g, main()
  * aside. Returns 0, or -1 when which is none of them. */
-#define ALLOC_CORPORA "string-sso"
-#define ALLOC_CORPORA_BAR "string-sso"
+#define ALLOC_CORPORA "string-sso, make-shared"
+#define ALLOC_CORPORA_BAR "string-sso|make-shared"
 int alloc_corpus(gen *g, const char *which);
 
 #endif
@@ -51,6 +51,22 @@ typedef struct store {
   const char *args;  /* ...from these arguments */
 } store;
 
+/* An allocator over malloc, in the corpora's C++ (inside namespace hl_gt):
+ * what it allocates is not the global operator new's, so not counted. */
+#define MALLOC_ALLOC_CPP \
+  "template <class T> struct malloc_alloc {\n" \
+  "  using value_type = T;\n" \
+  "  malloc_alloc() = default;\n" \
+  "  template <class U> malloc_alloc(const malloc_alloc<U> &) noexcept {}\n" \
+  "  T *allocate(std::size_t n) {\n" \
+  "    if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);\n" \
+  "    throw std::bad_alloc();\n" \
+  "  }\n" \
+  "  void deallocate(T *p, std::size_t) noexcept { std::free(p); }\n" \
+  "  friend bool operator==(const malloc_alloc &, const malloc_alloc &) { return true; }\n" \
+  "  friend bool operator!=(const malloc_alloc &, const malloc_alloc &) { return false; }\n" \
+  "};\n"
+
 void *xrealloc(void *p, size_t n);
 void buf_putn(buf *b, const char *s, size_t n);
 void buf_puts(buf *b, const char *s);
@@ -64,8 +80,8 @@ void site(gen *g, const char *tmpl, const char *wrapper, const store *s);
 
 /* alloc.c: writes the corpus named which (ALLOC_CORPORA) into g, main()
  * aside. Returns 0, or -1 when which is none of them. */
-#define ALLOC_CORPORA "string-sso"
-#define ALLOC_CORPORA_BAR "string-sso"
+#define ALLOC_CORPORA "string-sso, make-shared"
+#define ALLOC_CORPORA_BAR "string-sso|make-shared"
 int alloc_corpus(gen *g, const char *which);
 
 #endif
