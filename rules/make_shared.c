@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/lib/operator_new.h"
 #include "rules/lib/rewrite.h"
+#include "rules/lib/tokens.h"
 #include "rules/lib/uses.h"
 
 #define RULE "make-shared"
@@ -66,33 +68,6 @@ static int read_new(const char *text, size_t n, new_text *t) {
   return 0;
 }
 
-typedef struct op_new_walk {
-  int found, depth;
-} op_new_walk;
-
-static void find_operator_new(CXCursor cls, op_new_walk *w);
-
-static enum CXChildVisitResult operator_new(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  op_new_walk *w = d;
-  enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_CXXMethod) {
-    char *n = hl_cxstring_take(clang_getCursorSpelling(c));
-    w->found |= !strcmp(n, "operator new");
-    free(n);
-  } else if (k == CXCursor_CXXBaseSpecifier && w->depth < 16) {
-    w->depth++;
-    find_operator_new(clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(c))), w);
-    w->depth--;
-  }
-  return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
-static void find_operator_new(CXCursor cls, op_new_walk *w) {
-  CXCursor def = clang_getCursorDefinition(cls);
-  if (!clang_Cursor_isNull(def)) clang_visitChildren(def, operator_new, w);
-}
-
 static enum CXChildVisitResult constructor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   if (clang_getCursorKind(c) == CXCursor_CallExpr &&
@@ -122,15 +97,6 @@ static const char *unforwardable(CXCursor call) {
     if (k == CXCursor_InitListExpr) return "an argument is a braced list, which std::make_shared cannot forward";
   }
   return NULL;
-}
-
-/* A class with an operator new of its own (or a base's) decides where its
- * objects go: not the global heap, and not std::make_shared's business. */
-static int own_operator_new(CXType t) {
-  CXType c = clang_getCanonicalType(t);
-  op_new_walk o = {0, 0};
-  if (c.kind == CXType_Record) find_operator_new(clang_getTypeDeclaration(c), &o);
-  return o.found;
 }
 
 /* Why std::make_shared would not build the object newx builds the way it
@@ -240,25 +206,20 @@ static CXCursor new_of(CXCursor c, int *reset, int *extra) {
 
 /* new T[n]: '[' after the type, before any '(' or '{'. */
 static int is_array_new(hl_ctx *ctx, CXCursor newx) {
-  CXTranslationUnit tu = hl_ctx_tu(ctx);
-  CXToken *tokens = NULL;
-  unsigned n = 0;
-  clang_tokenize(tu, clang_getCursorExtent(newx), &tokens, &n);
+  hl_strv t = hl_tokens(ctx, clang_getCursorExtent(newx));
   int array = 0, stop = 0;
-  for (unsigned i = 0; i < n && !stop; i++) {
-    char *s = hl_cxstring_take(clang_getTokenSpelling(tu, tokens[i]));
-    array = !strcmp(s, "[");
-    stop = array || !strcmp(s, "(") || !strcmp(s, "{");
-    free(s);
+  for (size_t i = 0; i < t.n && !stop; i++) {
+    array = !strcmp(t.v[i], "[");
+    stop = array || !strcmp(t.v[i], "(") || !strcmp(t.v[i], "{");
   }
-  clang_disposeTokens(tu, tokens, n);
+  hl_strv_free(&t);
   return array;
 }
 
 static void report(hl_ctx *ctx, CXCursor c, CXCursor newx, int reset, int deleter) {
   hl_loc at;
   CXType obj = clang_getPointeeType(clang_getCursorType(newx));
-  if (own_operator_new(obj) || hl_ctx_loc(ctx, clang_getCursorLocation(newx), &at)) return;
+  if (!clang_Cursor_isNull(hl_class_operator_new(obj)) || hl_ctx_loc(ctx, clang_getCursorLocation(newx), &at)) return;
   int array = is_array_new(ctx, newx);
   char *type = hl_type_spelling(obj), *sp = hl_type_readable(reset ? object_type(c) : clang_getCursorType(c));
   int loop = !clang_Cursor_isNull(hl_loop_around(ctx, c));
@@ -320,4 +281,5 @@ const hl_rule hl_rule_make_shared = {
     RULE,
     NULL,
     begin, visit, prepare, end,
+    0,
 };

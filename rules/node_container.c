@@ -468,4 +468,5 @@ const hl_rule hl_rule_node_container = {
     RULE,
     NULL,
     begin, visit, prepare, end,
+    0,
 };

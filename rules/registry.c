@@ -9,6 +9,7 @@ extern const hl_rule hl_rule_any_sbo;
 extern const hl_rule hl_rule_function_copy;
 extern const hl_rule hl_rule_function_sbo;
 extern const hl_rule hl_rule_make_shared;
+extern const hl_rule hl_rule_no_alloc;
 extern const hl_rule hl_rule_node_container;
 extern const hl_rule hl_rule_string_sso;
 
@@ -17,6 +18,7 @@ const hl_rule *const hl_rules[] = {
     &hl_rule_function_copy,
     &hl_rule_function_sbo,
     &hl_rule_make_shared,
+    &hl_rule_no_alloc,
     &hl_rule_node_container,
     &hl_rule_string_sso,
     NULL,

@@ -14,6 +14,7 @@
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/runtime_std.h"
+#include "rules/lib/tokens.h"
 #include "rules/lib/uses.h"
 #include "rules/strings/fix.h"
 #include "rules/strings/length.h"
@@ -33,6 +34,8 @@ typedef struct site {
   char *assigned;    /* an assignment: to this variable ("the string" when unnamed); NULL: a construction */
   int var;           /* the local it initializes (vars), or -1 */
   char *argument_of; /* the function it is a temporary argument of, or NULL */
+  int once;          /* a static local: built the first time the code runs, not reported
+                        (an allocation for no-alloc's zones only) */
 } site;
 
 /* A local variable whose declaration a site initializes: a fix candidate. */
@@ -126,7 +129,10 @@ static int construction(hl_ctx *ctx, state *S, CXCursor c, site *s) {
   int ctor = clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_Constructor;
   if (ctor ? hl_strlen_construct(ctx, c, &s->len) : hl_strlen_call(ctx, c, &s->len)) return -1;
   if (clang_getCursorKind(p) == CXCursor_VarDecl) {
-    if (lives_long(p)) return -1;
+    if (lives_long(p)) {
+      s->once = hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(p)));
+      return s->once ? 0 : -1;
+    }
     s->var = candidate(ctx, S, p, k);
   }
   CXCursor fn = clang_getCursorReferenced(p);
@@ -185,6 +191,16 @@ static void judge(hl_ctx *ctx, state *S, CXCursor c) {
   s.expr = c;
   s.char_type = ct;
   s.type_name = type_name(clang_getCanonicalType(hl_unref(t)), ct, std_traits);
+  if (s.once) {
+    char *m = hl_xasprintf("the static %s built from %s of %ld characters allocates the first time this runs: %s keeps "
+                           "at most %ld characters inline",
+                           s.type_name, s.len.what, s.len.min, s.library, s.capacity);
+    hl_ctx_allocation(ctx, RULE, &s.loc, m);
+    free(m);
+    free(s.type_name);
+    hl_loc_free(&s.loc);
+    return;
+  }
   HL_PUSH(S->sites, S->n, S->cap, s);
 }
 
@@ -212,19 +228,11 @@ static void prepare(hl_ctx *ctx, void *st) {
 /* A constexpr (or consteval) function may not declare a static variable. */
 static int constexpr_function(hl_ctx *ctx, CXCursor fn) {
   CXCursor body = hl_last_child(fn);
-  CXSourceRange head = clang_getRange(clang_getRangeStart(clang_getCursorExtent(fn)),
-                                      clang_getRangeStart(clang_getCursorExtent(body)));
-  CXTranslationUnit tu = hl_ctx_tu(ctx);
-  CXToken *tokens = NULL;
-  unsigned n = 0;
-  clang_tokenize(tu, head, &tokens, &n);
-  int found = 0;
-  for (unsigned i = 0; i < n && !found; i++) {
-    char *s = hl_cxstring_take(clang_getTokenSpelling(tu, tokens[i]));
-    found = !strcmp(s, "constexpr") || !strcmp(s, "consteval");
-    free(s);
-  }
-  clang_disposeTokens(tu, tokens, n);
+  hl_strv t = hl_tokens(ctx, clang_getRange(clang_getRangeStart(clang_getCursorExtent(fn)),
+                                            clang_getRangeStart(clang_getCursorExtent(body))));
+  int found = hl_str_in("constexpr", (const char *const *)t.v, t.n) ||
+              hl_str_in("consteval", (const char *const *)t.v, t.n);
+  hl_strv_free(&t);
   return found;
 }
 
@@ -338,4 +346,5 @@ const hl_rule hl_rule_string_sso = {
     RULE,
     NULL,
     begin, visit, prepare, end,
+    0,
 };

@@ -188,7 +188,10 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
       free(why);
     }
   }
-  for (size_t i = 0; i < nrules; i++) rules[i]->end(ctx, states[i]);
+  /* A rule that reviews the others' verdicts ends after them. */
+  for (int reviews = 0; reviews <= 1; reviews++)
+    for (size_t i = 0; i < nrules; i++)
+      if (!(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) rules[i]->end(ctx, states[i]);
   free(states);
   free(rules);
 }
@@ -227,6 +230,8 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   ctx.index = index;
   ctx.args = args;
   ctx.nargs = nargs;
+  ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
+  ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
@@ -237,6 +242,7 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);
 
+  hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
   hl_probes_free(ctx.probes);
   hl_selection_free(&sel);

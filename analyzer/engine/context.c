@@ -104,7 +104,35 @@ hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }
 int hl_ctx_verbose(const hl_ctx *ctx) { return ctx->verbose; }
 const char *hl_ctx_triple(const hl_ctx *ctx) { return ctx->triple; }
 hl_probes *hl_ctx_probes(const hl_ctx *ctx) { return ctx->probes; }
-void hl_ctx_report(hl_ctx *ctx, hl_finding *f) { hl_findings_add(ctx->out, f); }
+void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *what) {
+  hl_allocation a = {rule, hl_loc_copy(at), hl_xstrdup(what)};
+  HL_PUSH(ctx->allocations, ctx->nallocations, ctx->capallocations, a);
+}
+
+void hl_ctx_report(hl_ctx *ctx, hl_finding *f) {
+  hl_ctx_allocation(ctx, f->rule, &f->loc, f->message);
+  hl_findings_add(ctx->out, f);
+}
+
+const hl_allocation *hl_ctx_allocations(const hl_ctx *ctx, size_t *n) {
+  *n = ctx->nallocations;
+  return ctx->allocations;
+}
+
+void hl_ctx_allocations_free(hl_ctx *ctx) {
+  for (size_t i = 0; i < ctx->nallocations; i++) {
+    hl_loc_free(&ctx->allocations[i].loc);
+    free(ctx->allocations[i].what);
+  }
+  free(ctx->allocations);
+  ctx->allocations = NULL;
+  ctx->nallocations = ctx->capallocations = 0;
+}
+
+const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n) {
+  *n = ctx->nno_alloc_functions;
+  return ctx->no_alloc_functions;
+}
 
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n) {
   *n = ctx->nwrappers;

@@ -40,8 +40,21 @@ const char *hl_ctx_triple(const hl_ctx *ctx);
 hl_probes *hl_ctx_probes(const hl_ctx *ctx);
 /* Whether -v asked for remarks. */
 int hl_ctx_verbose(const hl_ctx *ctx);
-/* Adds a finding of this translation unit; takes ownership of f. */
+/* Adds a finding of this translation unit; takes ownership of f. Every
+ * finding is also an allocation verdict (below). */
 void hl_ctx_report(hl_ctx *ctx, hl_finding *f);
+
+/* The sites the rules judged to allocate (hl_allocation, finding.h), for a
+ * rule that reviews the others' verdicts (no-alloc). Each finding reported
+ * is one; a rule adds with hl_ctx_allocation those it judges but does not
+ * report (an allocation it only warns about in a loop). */
+void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *what);
+/* The verdicts so far, in the order given: *n of them. */
+const hl_allocation *hl_ctx_allocations(const hl_ctx *ctx, size_t *n);
+
+/* The config's no-alloc-functions: globs over qualified function names
+ * (fnmatch), *n of them. */
+const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n);
 
 /* The k-th ancestor of the cursor being visited (0: its parent), or a null
  * cursor past the translation unit. */

@@ -42,6 +42,14 @@ struct hl_ctx {
 
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
+
+  hl_allocation *allocations;   /* the rules' verdicts (hl_ctx_allocation) */
+  size_t nallocations, capallocations;
+  const char *const *no_alloc_functions; /* the config's globs */
+  size_t nno_alloc_functions;
 };
+
+/* Frees the verdicts (the rest of the context is its builder's). */
+void hl_ctx_allocations_free(hl_ctx *ctx);
 
 #endif

@@ -52,6 +52,13 @@ typedef struct hl_finding {
   const char *undecided;
 } hl_finding;
 
+/* A site a rule judged to allocate (context.h: hl_ctx_allocations). */
+typedef struct hl_allocation {
+  const char *rule;   /* static */
+  hl_loc loc;
+  char *what;         /* the verdict in words: the finding's message */
+} hl_allocation;
+
 /* Builds a finding; the strings are copied. */
 hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message);
 void hl_finding_note(hl_finding *f, const hl_loc *loc, const char *message);

@@ -44,6 +44,7 @@ static void config_free(hl_config *c) {
   for (size_t i = 0; i < c->nprofiles; i++) hl_profile_free(c->profiles[i]);
   free(c->profiles);
   hl_profile_free(c->overrides);
+  hl_strv_free(&c->no_alloc_functions);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -165,6 +166,16 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
+static int parse_no_alloc(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
+  if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, "no-alloc-functions", err)) return -1;
+  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+    const char *glob = hl_yaml_scalar(y, hl_yaml_node(y, *it), "a glob over qualified function names", err);
+    if (!glob) return -1;
+    hl_strv_add(&c->no_alloc_functions, glob);
+  }
+  return 0;
+}
+
 static int parse(hl_config *c, char **err) {
   hl_yaml y;
   if (hl_yaml_load(&y, c->path, err)) {
@@ -186,6 +197,7 @@ static int parse(hl_config *c, char **err) {
     else if (!strcmp(key, "warnings-as-errors")) rc = parse_werror(&y, v, c, err);
     else if (!strcmp(key, "profiles")) rc = parse_profiles(&y, v, c, err);
     else if (!strcmp(key, "wrappers")) rc = parse_wrappers(&y, v, c, err);
+    else if (!strcmp(key, "no-alloc-functions")) rc = parse_no_alloc(&y, v, c, err);
     else if (!strcmp(key, "header-filter")) {
       const char *re = hl_yaml_scalar(&y, v, "header-filter", err);
       char *why = NULL;
@@ -199,7 +211,8 @@ static int parse(hl_config *c, char **err) {
       }
     } else {
       *err = hl_yaml_error(&y, k,
-                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers)",
+                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers, "
+                           "no-alloc-functions)",
                            key);
       rc = -1;
     }
@@ -286,7 +299,10 @@ int hl_config_enabled(const hl_config *c, const char *rule) {
 
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
-  hl_severity sev = s && s->has_severity ? s->severity : HL_SEV_WARNING;
+  const hl_rule *r = hl_rule_find(rule);
+  hl_severity sev = s && s->has_severity                ? s->severity
+                    : r && (r->flags & HL_RULE_ERRORS) ? HL_SEV_ERROR
+                                                       : HL_SEV_WARNING;
   if (sev == HL_SEV_WARNING) {
     int as_error = c->werror_all;
     for (size_t i = 0; i < c->nwerror && !as_error; i++) as_error = !strcmp(c->werror[i], rule);
@@ -356,6 +372,9 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     if (ok && (w->given & HL_W_MAX_ALIGN)) ok = scalar(&e, "max-align") && hl_yaml_emit_number(&e, w->max_align);
     ok = ok && hl_yaml_emit_close(&e, 1);
   }
+  ok = ok && hl_yaml_emit_close(&e, 0);
+  ok = ok && scalar(&e, "no-alloc-functions") && hl_yaml_emit_open(&e, 0, 1);
+  for (size_t i = 0; ok && i < c->no_alloc_functions.n; i++) ok = scalar(&e, c->no_alloc_functions.v[i]);
   ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1);
   ok = ok && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
        yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);

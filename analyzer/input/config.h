@@ -13,6 +13,7 @@
  *   wrappers:                 # the configured inline buffer
  *     - name: std::function
  *       buffer: {size: 32, align: 16}
+ *   no-alloc-functions: ['audio::*::process']  # no-allocation zones (rule no-alloc)
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -44,6 +45,7 @@ typedef struct hl_config {
   hl_profile **profiles; /* loaded, in order */
   size_t nprofiles, capprofiles;
   hl_profile *overrides; /* its "wrappers", partial entries (library: any) */
+  hl_strv no_alloc_functions; /* globs over qualified names: no-allocation zones */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/lib/tokens.h"
 
 /* How deep a std::string_view constant may be initialized from another. */
 #define MAX_VIEW_DEPTH 8
@@ -58,26 +59,23 @@ static CXSourceLocation spelled(CXTranslationUnit tu, CXSourceLocation loc, int 
  * read through a pointer (char_traits::length), the string ends there.
  * A literal written in a macro's body is read there, its first token. */
 static int may_hold_nul(hl_ctx *ctx, CXCursor lit) {
-  CXToken *tokens = NULL;
-  unsigned n = 0;
   CXTranslationUnit tu = hl_ctx_tu(ctx);
   CXSourceRange r = clang_getCursorExtent(lit);
   int macro_start, macro_end;
   CXSourceLocation from = spelled(tu, clang_getRangeStart(r), &macro_start);
   spelled(tu, clang_getRangeEnd(r), &macro_end);
   if (macro_start || macro_end) r = clang_getRange(from, from);
-  clang_tokenize(tu, r, &tokens, &n);
-  int nul = n == 0;
-  for (unsigned i = 0; i < n && !nul; i++) {
-    char *s = hl_cxstring_take(clang_getTokenSpelling(tu, tokens[i]));
+  hl_strv t = hl_tokens(ctx, r);
+  int nul = t.n == 0;
+  for (size_t i = 0; i < t.n && !nul; i++) {
+    const char *s = t.v[i];
     /* A raw string (R before the quote) has no escapes. */
     const char *quote = strchr(s, '"');
     int raw = quote && memchr(s, 'R', (size_t)(quote - s));
     nul = !quote || (!raw && (strstr(s, "\\0") || strstr(s, "\\x0") || strstr(s, "\\u0000") ||
                               strstr(s, "\\U00000000")));
-    free(s);
   }
-  clang_disposeTokens(tu, tokens, n);
+  hl_strv_free(&t);
   return nul;
 }
 

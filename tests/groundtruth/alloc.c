@@ -9,7 +9,10 @@
  *               statement;
  *   make-shared std::shared_ptr made (or reset) from new expressions, in
  *               every context, and from what else makes one (C++17): the
- *               count is the allocations beyond make_shared's one. */
+ *               count is the allocations beyond make_shared's one;
+ *   no-alloc    statements in no-allocation zones (every marker, every
+ *               construct, calls through other functions; C++20): the count
+ *               is operator new and malloc calls together. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,9 +432,197 @@ static void corpus_make_shared(gen *g) {
   typed_site(g, m_private, "", "new of a private constructor in a member", NULL, "");
 }
 
+/* ---- no-alloc ---- */
+
+/* Every site is a statement in a zone, measured around the zone's call
+ * with both counters: operator new and malloc (libstdc++ and libc++abi
+ * allocate a thrown exception with malloc). */
+static const char zone_prelude[] =
+    "#define HL_COUNT_MALLOC\n"
+    "#include <count_new.hpp>\n"
+    "\n"
+    "#include <any>\n"
+    "#include <coroutine>\n"
+    "#include <cstdio>\n"
+    "#include <cstdlib>\n"
+    "#include <deque>\n"
+    "#include <functional>\n"
+    "#include <list>\n"
+    "#include <map>\n"
+    "#include <memory>\n"
+    "#include <new>\n"
+    "#include <string>\n"
+    "#include <unordered_map>\n"
+    "#include <vector>\n"
+    "\n"
+    "#include <heaplint/noalloc.h>\n"
+    "\n"
+    "namespace hl_gt {\n"
+    "unsigned long start;\n"
+    "void begin() { start = hl_count::heap_calls(); }\n"
+    "void end(int line, const char *label, const char *rule, const char *cat) {\n"
+    "  unsigned long n = hl_count::heap_calls() - start;\n"
+    "  std::printf(\"%d %lu rule=%s cat=%s %s\\n\", line, n, rule, cat, label);\n"
+    "}\n"
+    "template <class T> void use(const T &) {}\n"
+    "struct W {\n"
+    "  long a = 0, b = 0;\n"
+    "};\n"
+    "struct task {\n"
+    "  struct promise_type {\n"
+    "    task get_return_object() { return {}; }\n"
+    "    std::suspend_never initial_suspend() { return {}; }\n"
+    "    std::suspend_never final_suspend() noexcept { return {}; }\n"
+    "    void return_void() {}\n"
+    "    void unhandled_exception() {}\n"
+    "  };\n"
+    "};\n"
+    "task coroutine(int x) {\n"
+    "  use(x);\n"
+    "  co_return;\n"
+    "}\n"
+    "W *make_w() { return new W; }\n"
+    "W *make_w_twice() { return make_w(); }\n"
+    "int plain(int x) { return x + 1; }\n"
+    "int plain_twice(int x) { return plain(x) + 1; }\n"
+    "std::string long_name() { return \"0123456789012345678901234567890\"; }\n"
+    "int countdown(int n) { return n > 0 ? countdown(n - 1) : plain(n); }\n"
+    "std::function<void()> handler;\n"
+    "void arm(long a, long b, long c) { handler = [a, b, c] { use(a + b + c); }; }\n"
+    "} // namespace hl_gt\n"
+    "\n";
+
+/* $W the zone's marker, $SELF its parameters, $SETUP what the caller
+ * prepares, $ARGS what it passes; $EXPR the statement measured. */
+static const char z_statement[] =
+    "$W void zone_$N($SELF) {\n"
+    "@  $EXPR;\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "  zone_$N($ARGS);\n" END "}\n";
+/* The marker after the declarator (clang's attributes go there). */
+static const char z_trailing[] =
+    "void zone_$N($SELF) $W {\n"
+    "@  $EXPR;\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "  zone_$N($ARGS);\n" END "}\n";
+/* A lambda as the zone. */
+static const char z_lambda[] =
+    "void site_$N() {\n"
+    "  auto zone = []() $W {\n"
+    "@    $EXPR;\n"
+    "  };\n"
+    "  hl_gt::begin();\n"
+    "  zone();\n" END "}\n";
+/* A rethrow in a zone that runs inside a handler: the exception exists. */
+static const char z_rethrow[] =
+    "$W void zone_$N() {\n"
+    "@  try { throw; } catch (...) {}\n"
+    "}\n"
+    "void site_$N() {\n"
+    "  try {\n"
+    "    throw 1;\n"
+    "  } catch (...) {\n"
+    "    hl_gt::begin();\n"
+    "    zone_$N();\n"
+    "  " END "  }\n"
+    "}\n";
+/* Matched by the config's no-alloc-functions: ["hl_zone::*"]. */
+static const char z_glob[] =
+    "namespace hl_zone {\n"
+    "void zone_$N($SELF) {\n"
+    "@  $EXPR;\n"
+    "}\n"
+    "} // namespace hl_zone\n"
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "  hl_zone::zone_$N($ARGS);\n" END "}\n";
+
+typedef struct zone_site {
+  const char *label, *params, *setup, *expr, *args;
+} zone_site;
+
+static const zone_site zone_sites[] = {
+    {"new", "", "", "hl_gt::use(new hl_gt::W)", ""},
+    {"new of an array", "", "", "hl_gt::use(new hl_gt::W[3])", ""},
+    {"nothrow new", "", "", "hl_gt::use(new (std::nothrow) hl_gt::W)", ""},
+    {"placement new", "void *buf", "alignas(hl_gt::W) char buf[sizeof(hl_gt::W)];", "hl_gt::use(new (buf) hl_gt::W)",
+     "buf"},
+    {"throw", "", "", "try { throw 1; } catch (int) {}", ""},
+    {"malloc", "", "", "std::free(std::malloc(16))", ""},
+    {"make_unique", "", "", "hl_gt::use(std::make_unique<hl_gt::W>())", ""},
+    {"make_shared", "", "", "hl_gt::use(std::make_shared<hl_gt::W>())", ""},
+    {"shared_ptr from new", "", "", "std::shared_ptr<hl_gt::W> p(new hl_gt::W)", ""},
+    {"vector push_back", "std::vector<int> &v", "std::vector<int> v;", "v.push_back(1)", "v"},
+    {"vector emplace_back", "std::vector<int> &v", "std::vector<int> v;", "v.emplace_back(1)", "v"},
+    {"vector resize", "std::vector<int> &v", "std::vector<int> v;", "v.resize(8)", "v"},
+    {"string append", "std::string &s", "std::string s;", "s.append(40, 'x')", "s"},
+    {"string +=", "std::string &s", "std::string s;", "s += \"0123456789012345678901234567890\"", "s"},
+    {"list push_back", "std::list<int> &l", "std::list<int> l;", "l.push_back(1)", "l"},
+    {"map operator[]", "std::map<int, int> &m", "std::map<int, int> m;", "m[1] = 2", "m"},
+    {"map emplace", "std::map<int, int> &m", "std::map<int, int> m;", "m.emplace(1, 2)", "m"},
+    {"unordered_map insert", "std::unordered_map<int, int> &m", "std::unordered_map<int, int> m;",
+     "m.insert({1, 2})", "m"},
+    {"string from a long literal", "", "", "std::string s = \"0123456789012345678901234567890\"", ""},
+    {"function with a big lambda", "long a, long b, long c", "long a = 1, b = 2, c = 3;",
+     "std::function<void()> f = [a, b, c] { hl_gt::use(a + b + c); }", "a, b, c"},
+    {"any with a big value", "", "", "std::any x = hl_gt::W{}", ""},
+    {"call of a function that news", "", "", "hl_gt::use(hl_gt::make_w())", ""},
+    {"call two levels down", "", "", "hl_gt::use(hl_gt::make_w_twice())", ""},
+    {"call of a function that builds a long string", "", "", "hl_gt::use(hl_gt::long_name())", ""},
+    {"call of a function storing a big lambda", "", "", "hl_gt::arm(1, 2, 3)", ""},
+    {"call of a coroutine", "", "", "hl_gt::coroutine(1)", ""},
+    {"call of a function that does not allocate", "", "", "hl_gt::use(hl_gt::plain_twice(1))", ""},
+    {"recursive call that does not allocate", "", "", "hl_gt::use(hl_gt::countdown(3))", ""},
+    {"arithmetic", "int x", "int x = 3;", "hl_gt::use(x * 2 + 1)", "x"},
+    {"vector read", "const std::vector<int> &v", "std::vector<int> v(4);", "hl_gt::use(v[2] + v.size())", "v"},
+    {"string copy into a short string", "std::string &s", "std::string s;", "s = \"short\"", "s"},
+    {"map find", "const std::map<int, int> &m", "std::map<int, int> m{{1, 2}};", "hl_gt::use(m.find(1))", "m"},
+};
+
+static void zone_site_at(gen *g, const char *tmpl, const char *marker, const zone_site *z, const char *how) {
+  char label[160];
+  snprintf(label, sizeof label, "%s, %s", z->label, how);
+  store st = {label, NULL, z->setup, z->expr, z->params, "", z->args};
+  site(g, tmpl, marker, &st);
+}
+
+static void corpus_no_alloc(gen *g) {
+  put(g, "// The no-alloc corpus (C++20).\n");
+  put(g, zone_prelude);
+  g->rule = "no-alloc";
+  g->cat = "HEAPLINT_NO_ALLOC";
+  for (size_t i = 0; i < COUNT(zone_sites); i++) zone_site_at(g, z_statement, "HEAPLINT_NO_ALLOC", &zone_sites[i], "marked HEAPLINT_NO_ALLOC");
+  static const zone_site lambda_sites[] = {
+      {"new", "", "", "hl_gt::use(new hl_gt::W)", ""},
+      {"call of a function that news", "", "", "hl_gt::use(hl_gt::make_w())", ""},
+      {"arithmetic", "", "", "hl_gt::use(1 + 2)", ""},
+  };
+  g->cat = "lambda";
+  for (size_t i = 0; i < COUNT(lambda_sites); i++) zone_site_at(g, z_lambda, "HEAPLINT_NO_ALLOC", &lambda_sites[i], "a lambda marked HEAPLINT_NO_ALLOC");
+  /* g++ does not know clang's attribute and ignores it (-w): the zone is
+   * heaplint's all the same. */
+  g->cat = "nonblocking";
+  for (size_t i = 0; i < 3; i++) zone_site_at(g, z_trailing, "[[clang::nonblocking]]", &zone_sites[i], "marked [[clang::nonblocking]]");
+  for (size_t i = 0; i < 3; i++) zone_site_at(g, z_trailing, "[[clang::nonallocating]]", &zone_sites[i], "marked [[clang::nonallocating]]");
+  g->cat = "glob";
+  zone_site_at(g, z_glob, "", &zone_sites[0], "listed in no-alloc-functions");
+  zone_site_at(g, z_glob, "", &zone_sites[COUNT(zone_sites) - 4], "listed in no-alloc-functions");
+  g->cat = "rethrow";
+  static const zone_site rethrow = {"rethrow in a handler", "", "", "", ""};
+  zone_site_at(g, z_rethrow, "HEAPLINT_NO_ALLOC", &rethrow, "marked HEAPLINT_NO_ALLOC");
+}
+
 int alloc_corpus(gen *g, const char *which) {
   if (!strcmp(which, "string-sso")) corpus_string_sso(g);
   else if (!strcmp(which, "make-shared")) corpus_make_shared(g);
+  else if (!strcmp(which, "no-alloc")) corpus_no_alloc(g);
   else return -1;
   return 0;
 }

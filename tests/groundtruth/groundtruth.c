@@ -2230,7 +2230,9 @@ static int compare(int argc, char **argv) {
   lines stray = {0};
   size_t stray_copy_warnings = 0, stray_construction_warnings = 0;
   for (char *s; (s = read_line(hf)); free(s)) {
+    /* An error (no-alloc's, in a zone) counts as a warning does. */
     int line = diagnostic_line(s, "warning");
+    if (!line) line = diagnostic_line(s, "error");
     int remark = 0;
     if (!line) remark = line = diagnostic_line(s, "remark");
     if (!line) continue;
