@@ -92,6 +92,15 @@ static void string_line(const hl_cal *c, FILE *out) {
   fputc('\n', out);
 }
 
+/* "shared states (operator new calls): std::promise 2, ..." */
+static void shared_line(const hl_cal *c, FILE *out) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  fputs("shared states (operator new calls):", out);
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
+    if (c->m.shared[t] >= 0) fprintf(out, "%s %s %ld", t ? "," : "", names[t], c->m.shared[t]);
+  fputc('\n', out);
+}
+
 #define NCOLS 10
 
 static void cell_out(FILE *out, const char *s, size_t width, int right) {
@@ -121,7 +130,10 @@ int hl_cal_report(hl_cal *c, FILE *out) {
       fprintf(out, "%s: %s\n", c->targets[i].name, w);
       free(w);
     }
-  if (!c->custom) string_line(c, out);
+  if (!c->custom) {
+    string_line(c, out);
+    shared_line(c, out);
+  }
   fputc('\n', out);
 
   static const char *const head[NCOLS] = {"wrapper",     "probe",       "size",

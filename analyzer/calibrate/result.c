@@ -67,7 +67,7 @@ int hl_cal_fit_all(hl_cal *c) {
 
 static hl_profile *make_profile(const hl_cal *c) {
   hl_profile *P = hl_xcalloc(1, sizeof *P);
-  hl_profile_no_sso(P);
+  hl_profile_unset_numbers(P);
   P->pointer_width = c->m.pointer_width;
   char *cmd = hl_proc_command(c->command.v);
   const char *compiler = c->m.compiler ? c->m.compiler : "an unknown compiler";
@@ -76,6 +76,7 @@ static hl_profile *make_profile(const hl_cal *c) {
     P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
     P->detect_include = hl_xstrdup(c->library->detect);
     for (size_t t = 0; t < HL_SSO_KINDS; t++) P->string_sso[t] = c->sso[t];
+    for (size_t t = 0; t < HL_SHARED_KINDS; t++) P->shared_state[t] = c->m.shared[t];
   } else {
     hl_sb d = {0};
     for (size_t i = 0; i < c->n; i++) hl_sb_printf(&d, "%s%s", i ? ", " : "", c->targets[i].name);

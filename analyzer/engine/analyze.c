@@ -153,6 +153,8 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
               ctx->library_name, ctx->pointer_width, ctx->job->file);
   ctx->string_sso = sel->string_sso;
   ctx->string_from = sel->string_from;
+  ctx->shared_state = sel->shared_state;
+  ctx->shared_from = sel->shared_from;
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;

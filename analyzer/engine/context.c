@@ -57,6 +57,16 @@ long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **li
   return -1;
 }
 
+long hl_ctx_shared_state(const hl_ctx *ctx, const char *what, const char **library) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  for (size_t t = 0; ctx->shared_state && t < HL_SHARED_KINDS; t++)
+    if (!strcmp(names[t], what) && ctx->shared_state[t] >= 0) {
+      if (library) *library = ctx->shared_from[t]->library ? ctx->shared_from[t]->library : "the profile";
+      return ctx->shared_state[t];
+    }
+  return -1;
+}
+
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (ctx->nwrappers == 0 || (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)) return NULL;

@@ -31,6 +31,11 @@ const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
  * *library (when not NULL) the library the stating profile describes;
  * -1 when none states it. */
 long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library);
+/* The global operator new calls one of HL_SHARED_NAMES ("std::promise",
+ * "std::async-deferred", ...) makes to build its shared state, as the
+ * selected profiles state it, with *library as for hl_ctx_string_sso; -1
+ * when none states it. */
+long hl_ctx_shared_state(const hl_ctx *ctx, const char *what, const char **library);
 /* The type queries of this translation unit. */
 hl_types *hl_ctx_types(const hl_ctx *ctx);
 /* The target triple (x86_64-pc-linux-gnu). */

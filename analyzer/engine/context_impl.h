@@ -26,6 +26,8 @@ struct hl_ctx {
   size_t nwrappers;
   const long *string_sso;       /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
   const hl_profile *const *string_from; /* the profile that states each */
+  const long *shared_state;     /* operator new calls per HL_SHARED_* (-1: not stated) */
+  const hl_profile *const *shared_from;
 
   CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
   size_t depth, capstack;

@@ -154,7 +154,7 @@ static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
   hl_profile *p = hl_xcalloc(1, sizeof *p);
   p->path = hl_xstrdup(c->path);
-  hl_profile_no_sso(p);
+  hl_profile_unset_numbers(p);
   c->overrides = p;
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)

@@ -197,6 +197,28 @@ static int sso_capacity(loader *L, yaml_node_t *node, hl_profile *P) {
   return 0;
 }
 
+/* shared-state: {std::promise: 2, ...}: operator new calls per maker. */
+static int shared_states(loader *L, yaml_node_t *node, hl_profile *P) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "shared-state", L->err)) return -1;
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
+    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
+    if (!key) return -1;
+    size_t t = 0;
+    while (t < HL_SHARED_KINDS && strcmp(key, names[t])) t++;
+    if (t == HL_SHARED_KINDS) {
+      *L->err = hl_yaml_error(&L->y, k, "unknown key '%s' in shared-state (expected std::promise, std::packaged_task, "
+                              "std::async, std::async-deferred or std::thread)", key);
+      return -1;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "shared-state.%s", key);
+    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), what, &P->shared_state[t], L->err)) return -1;
+  }
+  return 0;
+}
+
 static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const char *only_key, yaml_node_t **value) {
   if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, what, L->err)) return -1;
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
@@ -257,6 +279,8 @@ static int profile_body(loader *L, hl_profile *P) {
     } else if (!strcmp(key, "string")) {
       if (sub_mapping(L, v, "string", "sso-capacity", &sub)) return -1;
       if (sub && sso_capacity(L, sub, P)) return -1;
+    } else if (!strcmp(key, "shared-state")) {
+      if (shared_states(L, v, P)) return -1;
     } else if (!strcmp(key, "wrappers")) {
       if (hl_yaml_expect(&L->y, v, YAML_SEQUENCE_NODE, "wrappers", L->err)) return -1;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
@@ -272,7 +296,7 @@ static int profile_body(loader *L, hl_profile *P) {
     } else {
       *L->err = hl_yaml_error(&L->y, k,
                               "unknown key '%s' (expected heaplint-profile, library, description, "
-                              "detect, target, string, wrappers)", key);
+                              "detect, target, string, shared-state, wrappers)", key);
       return -1;
     }
   }
@@ -287,7 +311,7 @@ int hl_profile_load(const char *path, hl_profile **out, char **err) {
   loader L = {.err = err};
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
-  hl_profile_no_sso(P);
+  hl_profile_unset_numbers(P);
   int rc = hl_yaml_load(&L.y, path, err);
   if (!rc) rc = profile_body(&L, P);
   hl_yaml_free(&L.y);
@@ -390,26 +414,34 @@ static void used(hl_selection *sel, const hl_profile *p) {
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width) {
   memset(sel, 0, sizeof *sel);
   for (size_t t = 0; t < HL_SSO_KINDS; t++) sel->string_sso[t] = -1;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++) sel->shared_state[t] = -1;
   for (size_t i = 0; i < set->nbase && !sel->base; i++)
     if (set->base[i]->library && applies(set->base[i], library, pointer_width)) sel->base = set->base[i];
   if (sel->base) hl_selection_layer(sel, sel->base, library, pointer_width);
   for (size_t i = 0; i < set->nextra; i++) hl_selection_layer(sel, set->extra[i], library, pointer_width);
 }
 
-void hl_profile_no_sso(hl_profile *p) {
+void hl_profile_unset_numbers(hl_profile *p) {
   for (size_t t = 0; t < HL_SSO_KINDS; t++) p->string_sso[t] = -1;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++) p->shared_state[t] = -1;
 }
 
 void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width) {
   if (!applies(p, library, pointer_width)) return;
-  int strings = 0;
+  int data = 0; /* string capacities or shared-state counts */
   for (size_t t = 0; t < HL_SSO_KINDS; t++)
     if (p->string_sso[t] >= 0) {
       sel->string_sso[t] = p->string_sso[t];
       sel->string_from[t] = p;
-      strings = 1;
+      data = 1;
     }
-  if (p->nwrappers == 0 && !strings) return;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
+    if (p->shared_state[t] >= 0) {
+      sel->shared_state[t] = p->shared_state[t];
+      sel->shared_from[t] = p;
+      data = 1;
+    }
+  if (p->nwrappers == 0 && !data) return;
   used(sel, p);
   for (size_t j = 0; j < p->nwrappers; j++) {
     size_t k = 0;

@@ -12,7 +12,10 @@
  *               count is the allocations beyond make_shared's one;
  *   no-alloc    statements in no-allocation zones (every marker, every
  *               construct, calls through other functions; C++20): the count
- *               is operator new and malloc calls together. */
+ *               is operator new and malloc calls together;
+ *   shared-state promises, packaged tasks, std::async and threads made in
+ *               the body of a loop, and what makes no shared state (C++17):
+ *               the count is operator new calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +450,7 @@ static const char zone_prelude[] =
     "#include <cstdlib>\n"
     "#include <deque>\n"
     "#include <functional>\n"
+    "#include <future>\n"
     "#include <list>\n"
     "#include <map>\n"
     "#include <memory>\n"
@@ -573,6 +577,8 @@ static const zone_site zone_sites[] = {
     {"function with a big lambda", "long a, long b, long c", "long a = 1, b = 2, c = 3;",
      "std::function<void()> f = [a, b, c] { hl_gt::use(a + b + c); }", "a, b, c"},
     {"any with a big value", "", "", "std::any x = hl_gt::W{}", ""},
+    {"promise", "", "", "std::promise<int> p", ""},
+    {"async deferred", "", "", "std::async(std::launch::deferred, hl_gt::plain, 1).get()", ""},
     {"call of a function that news", "", "", "hl_gt::use(hl_gt::make_w())", ""},
     {"call two levels down", "", "", "hl_gt::use(hl_gt::make_w_twice())", ""},
     {"call of a function that builds a long string", "", "", "hl_gt::use(hl_gt::long_name())", ""},
@@ -619,10 +625,88 @@ static void corpus_no_alloc(gen *g) {
   zone_site_at(g, z_rethrow, "HEAPLINT_NO_ALLOC", &rethrow, "marked HEAPLINT_NO_ALLOC");
 }
 
+/* ---- shared-state ---- */
+
+/* Each site runs once in the body of a loop; the count is the global
+ * operator new calls of that iteration (what the profiles state). */
+static const char shared_state_prelude[] =
+    "#include <count_new.hpp>\n"
+    "\n"
+    "#include <cstdio>\n"
+    "#include <cstdlib>\n"
+    "#include <future>\n"
+    "#include <memory>\n"
+    "#include <new>\n"
+    "#include <thread>\n"
+    "\n"
+    "namespace hl_gt {\n"
+    "unsigned long start;\n"
+    "void begin() { start = hl_count::allocations(); }\n"
+    "void end(int line, const char *label, const char *rule, const char *cat) {\n"
+    "  std::printf(\"%d %lu rule=%s cat=%s %s\\n\", line, hl_count::allocations() - start, rule, cat, label);\n"
+    "}\n"
+    "template <class T> void use(const T &) {}\n"
+    "int work(int x) { return x; }\n"
+    "struct Big {\n"
+    "  char b[64] = {};\n"
+    "  int operator()() const { return b[0]; }\n"
+    "};\n"
+    MALLOC_ALLOC_CPP
+    "} // namespace hl_gt\n"
+    "\n";
+
+static const char ss_loop[] =
+    "void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "  for (int i = 0; i < 1; i++) {\n"
+    "@    $EXPR;\n"
+    "  }\n" END "}\n";
+
+typedef struct shared_case {
+  const char *label, *cat, *setup, *expr;
+} shared_case;
+
+static const shared_case shared_cases[] = {
+    {"promise of int", "std::promise", "", "std::promise<int> p; hl_gt::use(p)"},
+    {"promise of void", "std::promise", "", "std::promise<void> p; hl_gt::use(p)"},
+    {"packaged_task of a function", "std::packaged_task", "", "std::packaged_task<int(int)> t(hl_gt::work); hl_gt::use(t)"},
+    {"packaged_task of a lambda", "std::packaged_task", "", "std::packaged_task<int()> t([] { return 1; }); hl_gt::use(t)"},
+    {"async with launch::async", "std::async", "", "std::async(std::launch::async, hl_gt::work, i).get()"},
+    {"async with the default policy", "std::async", "", "std::async(hl_gt::work, i).get()"},
+    {"async with launch::deferred", "std::async-deferred", "", "std::async(std::launch::deferred, hl_gt::work, i).get()"},
+    {"thread of a function", "std::thread", "", "std::thread t(hl_gt::work, i); t.join()"},
+    {"thread of a lambda", "std::thread", "", "std::thread t([] {}); t.join()"},
+    {"thread of a big functor", "std::thread", "", "std::thread t(hl_gt::Big{}); t.join()"},
+    /* Silent: no shared state made in the loop. */
+    {"future share", "none", "std::promise<int> p; auto f = p.get_future();", "hl_gt::use(f.share())"},
+    {"shared_future copy", "none", "std::promise<int> p; auto s = p.get_future().share();", "auto c = s; hl_gt::use(c)"},
+    {"promise with a malloc allocator", "none", "",
+     "std::promise<int> p(std::allocator_arg, hl_gt::malloc_alloc<int>()); hl_gt::use(p)"},
+    {"promise moved", "none", "std::promise<int> q;", "std::promise<int> p(std::move(q)); hl_gt::use(p)"},
+    {"default packaged_task", "none", "", "std::packaged_task<int()> t; hl_gt::use(t)"},
+    {"default thread", "none", "", "std::thread t; hl_gt::use(t)"},
+    {"thread moved", "none", "std::thread th([] {});", "std::thread t(std::move(th)); t.join()"},
+    {"set_value and get", "none", "std::promise<int> p; auto f = p.get_future();", "p.set_value(1); hl_gt::use(f.get())"},
+};
+
+static void corpus_shared_state(gen *g) {
+  put(g, "// The shared-state corpus (C++17).\n");
+  put(g, shared_state_prelude);
+  g->rule = "shared-state";
+  /* A first thread, before any site: its one-time setup is not a site's. */
+  put(g, "static int warm = (std::thread([] {}).join(), 0);\n");
+  for (size_t i = 0; i < COUNT(shared_cases); i++) {
+    g->cat = shared_cases[i].cat;
+    typed_site(g, ss_loop, "", shared_cases[i].label, shared_cases[i].setup, shared_cases[i].expr);
+  }
+}
+
 int alloc_corpus(gen *g, const char *which) {
   if (!strcmp(which, "string-sso")) corpus_string_sso(g);
   else if (!strcmp(which, "make-shared")) corpus_make_shared(g);
   else if (!strcmp(which, "no-alloc")) corpus_no_alloc(g);
+  else if (!strcmp(which, "shared-state")) corpus_shared_state(g);
   else return -1;
   return 0;
 }

@@ -16,8 +16,8 @@
 #define GT_PRINTF(f, a)
 /* alloc.c: writes the corpus named which (ALLOC_CORPORA) into g, main()
  * aside. Returns 0, or -1 when which is none of them. */
-#define ALLOC_CORPORA "string-sso, make-shared, no-alloc"
-#define ALLOC_CORPORA_BAR "string-sso|make-shared|no-alloc"
+#define ALLOC_CORPORA "string-sso, make-shared, no-alloc, shared-state"
+#define ALLOC_CORPORA_BAR "string-sso|make-shared|no-alloc|shared-state"
 int alloc_corpus(gen *g, const char *which);
 
 #endif
@@ -80,8 +80,8 @@ void site(gen *g, const char *tmpl, const char *wrapper, const store *s);
 
 /* alloc.c: writes the corpus named which (ALLOC_CORPORA) into g, main()
  * aside. Returns 0, or -1 when which is none of them. */
-#define ALLOC_CORPORA "string-sso, make-shared, no-alloc"
-#define ALLOC_CORPORA_BAR "string-sso|make-shared|no-alloc"
+#define ALLOC_CORPORA "string-sso, make-shared, no-alloc, shared-state"
+#define ALLOC_CORPORA_BAR "string-sso|make-shared|no-alloc|shared-state"
 int alloc_corpus(gen *g, const char *which);
 
 #endif
