@@ -10,12 +10,15 @@
 #define MAX_VIEW_DEPTH 8
 
 
+/* The character type c is (const or not: a literal's elements are const;
+ * libclang 14 has no clang_getUnqualifiedType), or NULL. */
 static const char *char_type_name(CXType c) {
   static const char *const types[] = {"char", "wchar_t", "char8_t", "char16_t", "char32_t"};
-  char *s = hl_type_spelling(clang_getUnqualifiedType(clang_getCanonicalType(c)));
-  const char *r = NULL;
+  char *s = hl_type_spelling(clang_getCanonicalType(c));
+  const char *t = s, *r = NULL;
+  if (hl_starts_with(t, "const ")) t += 6;
   for (size_t i = 0; i < sizeof types / sizeof *types && !r; i++)
-    if (!strcmp(s, types[i])) r = types[i];
+    if (!strcmp(t, types[i])) r = types[i];
   free(s);
   return r;
 }
