@@ -124,7 +124,7 @@ static const char *base_name(const char *path) {
  * the profiles (and the config's) describe for them: into ctx and res. */
 static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
                             hl_tu_result *res) {
-  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->tu);
+  CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
   clang_disposeString(triple);
@@ -133,7 +133,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
 
   detect d = {run->profiles, NULL};
-  clang_getInclusions(ctx->tu, detect_include, &d);
+  clang_getInclusions(ctx->unit.tu, detect_include, &d);
   ctx->library_name = d.found ? d.found->library : NULL;
   hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
   for (size_t i = 0; i < cfg->nprofiles; i++)
@@ -150,7 +150,7 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
                           "not checked (first seen in %s; measure them with 'heaplint calibrate')\n"
                         : "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
                           "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx->library_name, ctx->pointer_width, ctx->job->file);
+              ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
   ctx->string_sso = sel->string_sso;
   ctx->string_from = sel->string_from;
   ctx->shared_state = sel->shared_state;
@@ -172,7 +172,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg) {
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
   for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
   walker w = {ctx, rules, states};
-  clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), walk, &w);
+  clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
   for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
   if (hl_types_pending(ctx->types)) {
     char *why = NULL;
@@ -224,22 +224,18 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
 
   hl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.tu = tu;
-  ctx.job = job;
+  ctx.unit = (hl_unit){index, tu, job, args, nargs};
   ctx.out = &res->findings;
   ctx.log = log;
   ctx.verbose = run->verbose;
-  ctx.index = index;
-  ctx.args = args;
-  ctx.nargs = nargs;
   ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
   ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
 
-  ctx.types = hl_types_new(index, tu, job, args, nargs, ctx.pointer_width);
-  ctx.probes = hl_probes_new(index, tu, job, args, nargs);
+  ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
+  ctx.probes = hl_probes_new(&ctx.unit);
 
   run_rules(&ctx, cfg);
   apply_config(cfg, job, &res->findings);

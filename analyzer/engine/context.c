@@ -17,23 +17,13 @@ CXCursor hl_ctx_ancestor(const hl_ctx *ctx, size_t k) {
 
 long hl_ctx_cplusplus(hl_ctx *ctx) {
   if (!ctx->cplusplus_asked) {
-    ctx->cplusplus = hl_standard_cplusplus(ctx->index, ctx->job->source, ctx->args, ctx->nargs);
+    ctx->cplusplus = hl_standard_cplusplus(ctx->unit.index, ctx->unit.job->source, ctx->unit.args, ctx->unit.nargs);
     ctx->cplusplus_asked = 1;
   }
   return ctx->cplusplus;
 }
 
-int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) {
-  CXFile file;
-  unsigned line, col, offset;
-  clang_getFileLocation(loc, &file, &line, &col, &offset);
-  if (!file) return -1;
-  out->file = hl_file_abspath(file, ctx->job->directory);
-  out->line = line;
-  out->col = col;
-  out->offset = offset;
-  return 0;
-}
+int hl_ctx_loc(const hl_ctx *ctx, CXSourceLocation loc, hl_loc *out) { return hl_unit_loc(&ctx->unit, loc, out); }
 
 void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
   (void)ctx;
@@ -107,8 +97,8 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
   return p;
 }
 
-CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx) { return ctx->tu; }
-const hl_job *hl_ctx_job(const hl_ctx *ctx) { return ctx->job; }
+CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx) { return ctx->unit.tu; }
+const hl_job *hl_ctx_job(const hl_ctx *ctx) { return ctx->unit.job; }
 int hl_ctx_pointer_width(const hl_ctx *ctx) { return ctx->pointer_width; }
 hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }
 int hl_ctx_verbose(const hl_ctx *ctx) { return ctx->verbose; }

@@ -9,13 +9,12 @@
 
 #include "engine/finding.h"
 #include "engine/instprobe.h"
-#include "engine/job.h"
+#include "engine/unit.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
 
 struct hl_ctx {
-  CXTranslationUnit tu;
-  const hl_job *job;
+  hl_unit unit;                 /* the translation unit, its job and arguments */
 
   char *triple;                 /* x86_64-pc-linux-gnu */
   char *arch;                   /* x86_64 */
@@ -36,9 +35,6 @@ struct hl_ctx {
   hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
   hl_findings *out;
 
-  CXIndex index;                /* what the translation unit was parsed with */
-  const char *const *args;
-  size_t nargs;
   long cplusplus;               /* hl_ctx_cplusplus's answer, once asked */
   int cplusplus_asked;
 

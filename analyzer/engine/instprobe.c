@@ -33,11 +33,7 @@ typedef struct edited {
 } edited;
 
 struct hl_probes {
-  CXIndex index;
-  CXTranslationUnit tu;
-  const hl_job *job;
-  const char *const *args;
-  size_t nargs;
+  hl_unit u;
   probe *v;
   size_t n, cap;
   hl_probe_hit *hits;
@@ -62,14 +58,9 @@ static const char probe_decls[] =
 #define PROBE_ERROR "implicit instantiation of undefined template 'hl_probe_<"
 #define PROBE_FN "hl_probe_fn<"
 
-hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs) {
+hl_probes *hl_probes_new(const hl_unit *u) {
   hl_probes *P = hl_xcalloc(1, sizeof *P);
-  P->index = index;
-  P->tu = tu;
-  P->job = job;
-  P->args = args;
-  P->nargs = nargs;
+  P->u = *u;
   return P;
 }
 
@@ -111,7 +102,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     return -1;
   }
   size_t len = 0;
-  const char *text = clang_getFileContents(P->tu, f, &len);
+  const char *text = clang_getFileContents(P->u.tu, f, &len);
   if (!text || end > len) {
     *why = "the stored expression's file cannot be read";
     return -1;
@@ -127,7 +118,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }
-  probe p = {hl_file_abspath(f, P->job->directory), f, b, end};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end};
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
 }
@@ -196,14 +187,8 @@ static void line_col(const char *text, size_t len, unsigned off, unsigned *line,
 
 /* A location of the probe parse, as it is in the files on disk. */
 static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l, hl_loc *out) {
-  CXFile f;
-  unsigned line, col, off;
-  clang_getFileLocation(l, &f, &line, &col, &off);
-  if (!f) return -1;
-  out->file = hl_file_abspath(f, P->job->directory);
-  out->line = line;
-  out->col = col;
-  out->offset = off;
+  if (hl_unit_loc(&P->u, l, out)) return -1;
+  unsigned off = out->offset;
   for (size_t i = 0; i < nE; i++)
     if (!strcmp(E[i].file, out->file)) {
       out->offset = unmap(&E[i], off);
@@ -274,15 +259,15 @@ int hl_probes_run(hl_probes *P, char **why) {
   if (P->n == 0) return 0;
   edited *E = NULL;
   size_t nE = 0, capE = 0;
-  CXFile main_file = clang_getFile(P->tu, P->job->source);
-  char *main_abs = main_file ? hl_file_abspath(main_file, P->job->directory) : hl_abspath(P->job->file);
+  CXFile main_file = clang_getFile(P->u.tu, P->u.job->source);
+  char *main_abs = main_file ? hl_file_abspath(main_file, P->u.job->directory) : hl_abspath(P->u.job->file);
   edited *m = edited_for(&E, &nE, &capE, main_abs);
-  m->name = hl_xstrdup(P->job->source);
-  m->orig = main_file ? clang_getFileContents(P->tu, main_file, &m->orig_len) : NULL;
+  m->name = hl_xstrdup(P->u.job->source);
+  m->orig = main_file ? clang_getFileContents(P->u.tu, main_file, &m->orig_len) : NULL;
   free(main_abs);
   int rc = 0;
   if (!m->orig) {
-    *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->job->file));
+    *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->u.job->file));
     rc = -1;
     goto out;
   }
@@ -293,7 +278,7 @@ int hl_probes_run(hl_probes *P, char **why) {
     edited *e = edited_for(&E, &nE, &capE, P->v[i].file);
     if (!e->orig) {
       e->name = hl_xstrdup(e->file);
-      e->orig = clang_getFileContents(P->tu, P->v[i].cxfile, &e->orig_len);
+      e->orig = clang_getFileContents(P->u.tu, P->v[i].cxfile, &e->orig_len);
     }
     insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
     insert(e, P->v[i].end, hl_xstrdup(")"));
@@ -304,16 +289,16 @@ int hl_probes_run(hl_probes *P, char **why) {
     unsaved[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
   }
   /* Every instantiation's error is wanted, not the first twenty. */
-  const char **a = hl_xcalloc(P->nargs + 1, sizeof *a);
-  for (size_t i = 0; i < P->nargs; i++) a[i] = P->args[i];
-  a[P->nargs] = "-ferror-limit=0";
+  const char **a = hl_xcalloc(P->u.nargs + 1, sizeof *a);
+  for (size_t i = 0; i < P->u.nargs; i++) a[i] = P->u.args[i];
+  a[P->u.nargs] = "-ferror-limit=0";
   CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(P->index, P->job->source, a, (int)P->nargs + 1,
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->u.index, P->u.job->source, a, (int)P->u.nargs + 1,
                                                      unsaved, (unsigned)nE, CXTranslationUnit_KeepGoing, &q);
   free(a);
   if (err != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that probes template instantiations failed (libclang error %d)",
-                        hl_display_path(P->job->file), (int)err);
+                        hl_display_path(P->u.job->file), (int)err);
     rc = -1;
   } else {
     unsigned nd = clang_getNumDiagnostics(q);

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "engine/finding.h"
-#include "engine/job.h"
+#include "engine/unit.h"
 
 typedef struct hl_probes hl_probes;
 
@@ -46,9 +46,8 @@ typedef struct hl_probe_hit {
   size_t user;       /* index in chain */
 } hl_probe_hit;
 
-/* For one parsed translation unit (tu, parsed from job with args). */
-hl_probes *hl_probes_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                         size_t nargs);
+/* For one parsed translation unit (copied; what it points to outlives P). */
+hl_probes *hl_probes_new(const hl_unit *u);
 void hl_probes_free(hl_probes *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),

@@ -29,11 +29,7 @@ typedef struct memo {
 } memo;
 
 struct hl_types {
-  CXIndex index;
-  CXTranslationUnit tu;
-  const hl_job *job;
-  const char *const *args;
-  size_t nargs;
+  hl_unit u;
   int pointer_width;
   memo *memos;
   size_t nmemos, capmemos;
@@ -44,14 +40,9 @@ struct hl_types {
   int depth;           /* recursion guard */
 };
 
-hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, int pointer_width) {
+hl_types *hl_types_new(const hl_unit *u, int pointer_width) {
   hl_types *T = hl_xcalloc(1, sizeof *T);
-  T->index = index;
-  T->tu = tu;
-  T->job = job;
-  T->args = args;
-  T->nargs = nargs;
+  T->u = *u;
   T->pointer_width = pointer_width;
   return T;
 }
@@ -156,7 +147,7 @@ static char *at(const hl_types *T, const char *what, CXCursor c) {
   unsigned line, col;
   clang_getFileLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
   if (!f) return hl_xstrdup(what);
-  char *abs = hl_file_abspath(f, T->job->directory);
+  char *abs = hl_file_abspath(f, T->u.job->directory);
   char *r = hl_xasprintf("%s (%s:%u)", what, hl_display_path(abs), line);
   free(abs);
   return r;
@@ -616,12 +607,12 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
   close(fd);
   int tracked = hl_temp_track(pch); /* a Ctrl-C meanwhile removes it */
   CXTranslationUnit q = NULL;
-  if (clang_saveTranslationUnit(T->tu, pch, clang_defaultSaveOptions(T->tu)) == CXSaveError_None) {
+  if (clang_saveTranslationUnit(T->u.tu, pch, clang_defaultSaveOptions(T->u.tu)) == CXSaveError_None) {
     /* The file's forced includes are in the saved unit already. */
-    const char **args = hl_xcalloc(T->nargs + 2, sizeof *args);
+    const char **args = hl_xcalloc(T->u.nargs + 2, sizeof *args);
     size_t n = 0;
-    for (size_t i = 0; i < T->nargs; i++) {
-      const char *a = T->args[i];
+    for (size_t i = 0; i < T->u.nargs; i++) {
+      const char *a = T->u.args[i];
       if (!strcmp(a, "-include") || !strcmp(a, "-include-pch") || !strcmp(a, "-imacros")) {
         i++;
         continue;
@@ -633,9 +624,9 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
     args[n++] = pch;
     hl_sb src = {0};
     append_queries(T, &src);
-    char *name = hl_xasprintf("%s.heaplint-query.cpp", T->job->file);
+    char *name = hl_xasprintf("%s.heaplint-query.cpp", T->u.job->file);
     struct CXUnsavedFile unsaved = {name, hl_sb_str(&src), (unsigned long)src.len};
-    if (clang_parseTranslationUnit2(T->index, name, args, (int)n, &unsaved, 1, CXTranslationUnit_None, &q) !=
+    if (clang_parseTranslationUnit2(T->u.index, name, args, (int)n, &unsaved, 1, CXTranslationUnit_None, &q) !=
         CXError_Success)
       q = NULL;
     free(name);
@@ -653,8 +644,8 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
 static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   char *data = NULL;
   size_t len = 0;
-  if (hl_read_file(T->job->file, &data, &len)) {
-    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->job->file));
+  if (hl_read_file(T->u.job->file, &data, &len)) {
+    *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->u.job->file));
     return NULL;
   }
   hl_sb src = {0};
@@ -662,14 +653,14 @@ static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   free(data);
   hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
   append_queries(T, &src);
-  struct CXUnsavedFile unsaved = {T->job->source, hl_sb_str(&src), (unsigned long)src.len};
+  struct CXUnsavedFile unsaved = {T->u.job->source, hl_sb_str(&src), (unsigned long)src.len};
   CXTranslationUnit q = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(T->index, T->job->source, T->args, (int)T->nargs, &unsaved, 1,
+  enum CXErrorCode e = clang_parseTranslationUnit2(T->u.index, T->u.job->source, T->u.args, (int)T->u.nargs, &unsaved, 1,
                                                    CXTranslationUnit_KeepGoing, &q);
   hl_sb_free(&src);
   if (e != CXError_Success || !q) {
     *why = hl_xasprintf("%s: the parse that asks the compiler about types failed (libclang error %d)",
-                        hl_display_path(T->job->file), (int)e);
+                        hl_display_path(T->u.job->file), (int)e);
     return NULL;
   }
   return q;

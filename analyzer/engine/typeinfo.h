@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 #include "engine/ast.h"
-#include "engine/job.h"
+#include "engine/unit.h"
 
 typedef enum hl_tri { HL_NO = 0, HL_YES = 1, HL_UNKNOWN = 2 } hl_tri;
 
@@ -43,9 +43,8 @@ typedef struct hl_traits {
 
 typedef struct hl_types hl_types;
 
-/* For one parsed translation unit (tu, parsed from job with args). */
-hl_types *hl_types_new(CXIndex index, CXTranslationUnit tu, const hl_job *job, const char *const *args,
-                       size_t nargs, int pointer_width);
+/* For one parsed translation unit (copied; what it points to outlives T). */
+hl_types *hl_types_new(const hl_unit *u, int pointer_width);
 void hl_types_free(hl_types *T);
 
 /* Strips references and top-level qualifiers; *decays is set when t is a
