@@ -43,4 +43,5 @@ const hl_rule hl_rule_any_sbo = {
     "any-sbo",
     &hl_any_sbo_wording,
     hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
+    0,
 };

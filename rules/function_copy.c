@@ -1140,4 +1140,5 @@ const hl_rule hl_rule_function_copy = {
     "function-copy",
     NULL,
     begin, visit, prepare, end,
+    0,
 };

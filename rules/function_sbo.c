@@ -94,4 +94,5 @@ const hl_rule hl_rule_function_sbo = {
     "function-sbo",
     &hl_function_sbo_wording,
     hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
+    0,
 };

@@ -75,12 +75,6 @@ typedef struct state {
 
 /* ---- small AST helpers ---- */
 
-static int is_template(CXType t, const char *name) {
-  char *n = hl_template_name(t);
-  int r = !strcmp(n, name);
-  free(n);
-  return r;
-}
 
 static const container *container_of(CXType t) {
   char *n = hl_template_name(t);
@@ -114,7 +108,7 @@ static int own_argument(const var *v, CXType t) {
 static int names_allocator(CXType t) {
   int n = clang_Type_getNumTemplateArguments(t);
   for (int i = 0; i < n; i++)
-    if (is_template(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), "std::allocator")) return 1;
+    if (hl_type_is_template(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), "std::allocator")) return 1;
   return 0;
 }
 
@@ -131,7 +125,7 @@ static char *tied(const var *v, CXType param, int member_template, int result) {
   if (result && hl_same_class(t, v->type)) return NULL; /* operator= returns *this */
   const container *k = container_of(t);
   if (k) return hl_xasprintf("a %s, and %s is a different type", k->name, v->kind->alias);
-  if (is_template(t, "std::allocator")) return hl_xstrdup("a std::allocator");
+  if (hl_type_is_template(t, "std::allocator")) return hl_xstrdup("a std::allocator");
   if (!member_template && names_allocator(t)) return hl_xstrdup("a type that names its std::allocator");
   return NULL;
 }
@@ -217,7 +211,7 @@ static void declare(hl_ctx *ctx, state *S, CXCursor c) {
   if (t.kind != CXType_Record) return;
   const container *k = container_of(t);
   if (!k || clang_Type_getNumTemplateArguments(t) <= (int)k->allocator ||
-      !is_template(clang_Type_getTemplateArgumentAsType(t, k->allocator), "std::allocator"))
+      !hl_type_is_template(clang_Type_getTemplateArgumentAsType(t, k->allocator), "std::allocator"))
     return;
   var v = {clang_getCanonicalCursor(c), t, k, {0}, NULL, NULL, 0, {0}, NULL, NULL};
   if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &v.loc)) return;
@@ -295,7 +289,7 @@ static int default_argument(const var *v, unsigned i) {
   CXType a = clang_Type_getTemplateArgumentAsType(v->type, i);
   CXType key = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 0));
   for (size_t d = 0; d < sizeof defaults / sizeof *defaults; d++)
-    if (is_template(a, defaults[d]) && clang_Type_getNumTemplateArguments(a) == 1 &&
+    if (hl_type_is_template(a, defaults[d]) && clang_Type_getNumTemplateArguments(a) == 1 &&
         clang_equalTypes(clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(a, 0)), key))
       return 1;
   return 0;
@@ -474,4 +468,5 @@ const hl_rule hl_rule_node_container = {
     RULE,
     NULL,
     begin, visit, prepare, end,
+    0,
 };

@@ -8,13 +8,21 @@
 extern const hl_rule hl_rule_any_sbo;
 extern const hl_rule hl_rule_function_copy;
 extern const hl_rule hl_rule_function_sbo;
+extern const hl_rule hl_rule_make_shared;
+extern const hl_rule hl_rule_no_alloc;
 extern const hl_rule hl_rule_node_container;
+extern const hl_rule hl_rule_shared_state;
+extern const hl_rule hl_rule_string_sso;
 
 const hl_rule *const hl_rules[] = {
     &hl_rule_any_sbo,
     &hl_rule_function_copy,
     &hl_rule_function_sbo,
+    &hl_rule_make_shared,
+    &hl_rule_no_alloc,
     &hl_rule_node_container,
+    &hl_rule_shared_state,
+    &hl_rule_string_sso,
     NULL,
 };
 

@@ -56,7 +56,7 @@ typedef struct hl_cal {
   int built[NPROGRAMS]; /* the measuring program was built (and so is run) */
   hl_measured m;
   const hl_cal_library *library;
-  long sso;
+  long sso[HL_SSO_KINDS]; /* basic_string's inline capacity per HL_SSO_*; -1: not measured */
   char *text;           /* the profile */
   hl_profile *written;  /* the profile as the loader reads it back */
   hl_profile *want;     /* --compare's */

@@ -121,6 +121,7 @@ int hl_calibrate_main(int argc, char **argv) {
   double t0 = seconds();
   hl_cal c;
   memset(&c, 0, sizeof c);
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) c.sso[t] = -1;
   char *err = NULL;
   int status = hl_cal_parse_options(&c, argc, argv, &err);
   if (status == 1) {

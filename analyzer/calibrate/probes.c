@@ -6,10 +6,11 @@
 
 #include "util/util.h"
 
-/* analyzer/calibrate/probes/count_new.hpp and probe.hpp, turned into C strings at
+/* analyzer/calibrate/probes/count_new.hpp, probe.hpp and shared.hpp, turned into C strings at
  * build time (cmake/HeaplintEmbed.cmake): one source of truth, no copy. */
 extern const char hl_embedded_count_new_hpp[];
 extern const char hl_embedded_probe_hpp[];
+extern const char hl_embedded_shared_hpp[];
 
 const char *hl_kind_name(int kind) {
   static const char *const names[HL_KINDS] = {
@@ -33,6 +34,7 @@ static void prologue(hl_sb *b, const hl_probe_plan *plan, int part, int parts) {
   hl_sb_printf(b, "#define HL_PROBE_PART %d\n#define HL_PROBE_PARTS %d\n", part, parts);
   hl_sb_puts(b, hl_embedded_probe_hpp);
   if (part == 0) hl_sb_puts(b, hl_embedded_count_new_hpp);
+  if (part == 0 && plan->string_sso) hl_sb_puts(b, hl_embedded_shared_hpp);
   for (size_t i = 0; i < plan->nincludes; i++) hl_sb_printf(b, "#include %s\n", plan->includes[i]);
   if (part == 0) hl_sb_puts(b, "unsigned long hl_probe::allocations() { return hl_count::allocations(); }\n");
 }
@@ -57,7 +59,7 @@ char *hl_probes_source(const hl_probe_plan *plan, int program, int part, int par
     for (int k = 1; k < parts; k++) hl_sb_printf(&b, "void hl_probe_part_%d();\n", k);
     hl_sb_puts(&b, "int main() {\n  hl_probe::identify();\n");
     for (int k = 0; k < parts; k++) hl_sb_printf(&b, "  hl_probe_part_%d();\n", k);
-    if (plan->string_sso && program == 0) hl_sb_puts(&b, "  hl_probe::string_sso();\n");
+    if (plan->string_sso && program == 0) hl_sb_puts(&b, "  hl_probe::string_sso();\n  hl_probe::shared_states();\n");
     hl_sb_puts(&b, "}\n");
   }
   return hl_sb_take(&b);
@@ -86,13 +88,14 @@ void hl_measured_init(hl_measured *m, size_t nwrappers) {
   memset(m, 0, sizeof *m);
   m->w = hl_xcalloc(nwrappers ? nwrappers : 1, sizeof *m->w);
   m->nw = nwrappers;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++) m->shared[t] = -1;
 }
 
 void hl_measured_free(hl_measured *m) {
   free(m->library);
   free(m->library_version);
   free(m->compiler);
-  free(m->string_allocs);
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) free(m->string_allocs[t]);
   for (size_t i = 0; i < m->nw; i++) free(m->w[i].v);
   free(m->w);
   memset(m, 0, sizeof *m);
@@ -135,9 +138,22 @@ static int read_line(const char *line, hl_measured *m, char **err) {
     m->w[w].absent = 1;
     return 0;
   }
-  if (sscanf(line, "string %ld %ld%n", &n, &allocs, &used) == 2 && !line[used] && n == (long)m->nstring) {
-    HL_PUSH(m->string_allocs, m->nstring, m->capstring, allocs);
-    return 0;
+  if (sscanf(line, "shared %31s %ld%n", lib, &allocs, &used) == 2 && !line[used]) {
+    static const char *const names[] = HL_SHARED_NAMES;
+    for (size_t t = 0; t < HL_SHARED_KINDS; t++)
+      if (!strcmp(lib, names[t])) {
+        m->shared[t] = allocs;
+        return 0;
+      }
+  }
+  if (sscanf(line, "string %15s %ld %ld%n", lib, &n, &allocs, &used) == 3 && !line[used]) {
+    static const char *const types[] = HL_SSO_CHAR_TYPES;
+    size_t t = 0;
+    while (t < HL_SSO_KINDS && strcmp(lib, types[t])) t++;
+    if (t < HL_SSO_KINDS && n == (long)m->nstring[t]) {
+      HL_PUSH(m->string_allocs[t], m->nstring[t], m->capstring[t], allocs);
+      return 0;
+    }
   }
   if (sscanf(line, "pointer %ld%n", &n, &used) == 1 && !line[used]) {
     m->pointer_width = (int)n;

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "engine/wrapper.h"
+
 /* The trait variants of a probe target (hl_probe::kind in probe.hpp). */
 enum {
   HL_KIND_TRIVIAL,     /* trivially copyable */
@@ -37,7 +39,8 @@ typedef struct hl_probe_plan {
   size_t nw;
   char **includes;       /* what the wrappers need: "<functional>", "\"/abs/callback.h\"" */
   size_t nincludes;
-  int string_sso;        /* program 0 also measures std::string's small buffer */
+  int string_sso;        /* program 0 also measures the library's own numbers: std::string's
+                            small buffer, the shared states */
 } hl_probe_plan;
 
 /* The source of part `part` (of `parts`) of the measuring program
@@ -64,8 +67,10 @@ typedef struct hl_measured {
   char *library_version;
   char *compiler;        /* the compiler's version string */
   int pointer_width;
-  long *string_allocs;   /* allocations of a std::string of n chars, n = 0.. */
-  size_t nstring, capstring;
+  /* Allocations of a basic_string of n characters, n = 0.., per HL_SSO_* */
+  long *string_allocs[HL_SSO_KINDS];
+  size_t nstring[HL_SSO_KINDS], capstring[HL_SSO_KINDS];
+  long shared[HL_SHARED_KINDS];  /* operator new calls per HL_SHARED_*; -1: not measured */
   hl_probed *w;          /* one per plan->w */
   size_t nw;
   int pending;           /* a probe was started but never reported: */

@@ -9,7 +9,7 @@
 #include "util/util.h"
 
 /* The YAML text of p, in the format of docs/profiles.md: fields that are
- * unset (NULL, 0, -1 for string_sso) are left out. Returns 0 with *text
+ * unset (NULL, 0, -1 for a string capacity) are left out. Returns 0 with *text
  * (caller frees), or -1 with *err. */
 int hl_profile_write(const hl_profile *p, char **text, char **err);
 

@@ -60,9 +60,10 @@ static void choose_rows(const hl_cal *c, rows *v) {
     for (size_t k = 0; k < nt; k++) add_row(v, (int)i, traits[k], "trait variant", 0, traits[k]->allocations);
     free(traits);
   }
-  if (!c->custom && c->sso >= 0) {
-    for (long s = c->sso; s <= c->sso + 1 && (size_t)s < c->m.nstring; s++)
-      add_row(v, -1, NULL, s == c->sso ? "longest inline" : "shortest allocating", s, c->m.string_allocs[s]);
+  long sso = c->sso[HL_SSO_CHAR];
+  if (!c->custom && sso >= 0) {
+    for (long s = sso; s <= sso + 1 && (size_t)s < c->m.nstring[HL_SSO_CHAR]; s++)
+      add_row(v, -1, NULL, s == sso ? "longest inline" : "shortest allocating", s, c->m.string_allocs[HL_SSO_CHAR][s]);
   }
 }
 
@@ -80,6 +81,24 @@ static char *rule_words(const hl_rule_fit *f) {
   if (f->requires & HL_REQ_NOTHROW_MOVE) hl_sb_puts(&b, ", nothrow move constructible");
   if (!f->requires) hl_sb_puts(&b, ", any traits");
   return hl_sb_take(&b);
+}
+
+/* "std::string: 15 chars inline; basic_string<wchar_t>: 3, ..." */
+static void string_line(const hl_cal *c, FILE *out) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES;
+  fprintf(out, "std::string: %ld chars inline", c->sso[HL_SSO_CHAR]);
+  for (size_t t = HL_SSO_CHAR + 1; t < HL_SSO_KINDS; t++)
+    if (c->sso[t] >= 0) fprintf(out, "; basic_string<%s>: %ld", types[t], c->sso[t]);
+  fputc('\n', out);
+}
+
+/* "shared states (operator new calls): std::promise 2, ..." */
+static void shared_line(const hl_cal *c, FILE *out) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  fputs("shared states (operator new calls):", out);
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
+    if (c->m.shared[t] >= 0) fprintf(out, "%s %s %ld", t ? "," : "", names[t], c->m.shared[t]);
+  fputc('\n', out);
 }
 
 #define NCOLS 10
@@ -111,7 +130,10 @@ int hl_cal_report(hl_cal *c, FILE *out) {
       fprintf(out, "%s: %s\n", c->targets[i].name, w);
       free(w);
     }
-  if (!c->custom) fprintf(out, "std::string: %ld chars inline\n", c->sso);
+  if (!c->custom) {
+    string_line(c, out);
+    shared_line(c, out);
+  }
   fputc('\n', out);
 
   static const char *const head[NCOLS] = {"wrapper",     "probe",       "size",

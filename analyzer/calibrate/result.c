@@ -17,6 +17,22 @@ static const hl_cal_library libraries[] = {
     {"msvc", "MSVC STL", "Microsoft STL", "yvals_core.h"},
 };
 
+/* basic_string's inline capacity for each character type the program
+ * measured (char always: it is measured wherever there is a std::string). */
+static int fit_strings(hl_cal *c) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES;
+  int bad = 0;
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) {
+    c->sso[t] = hl_fit_sso(c->m.string_allocs[t], c->m.nstring[t]);
+    if (c->sso[t] >= 0 || (t != HL_SSO_CHAR && !c->m.nstring[t])) continue;
+    hl_cal_error("std::basic_string<%s>: no length up to %zu characters is kept without allocating, or every one "
+                 "is: no small-string capacity fits",
+                 types[t], c->m.nstring[t] ? c->m.nstring[t] - 1 : 0);
+    bad = 1;
+  }
+  return bad;
+}
+
 int hl_cal_fit_all(hl_cal *c) {
   int status = CAL_OK;
   if (!c->custom) {
@@ -27,13 +43,7 @@ int hl_cal_fit_all(hl_cal *c) {
                    "_MSVC_STL_VERSION");
       return CAL_NO_FIT;
     }
-    c->sso = hl_fit_sso(c->m.string_allocs, c->m.nstring);
-    if (c->sso < 0) {
-      hl_cal_error("std::string: no length up to %zu chars is kept without allocating, or every one is: no "
-                   "small-string capacity fits",
-                   c->m.nstring ? c->m.nstring - 1 : 0);
-      status = CAL_NO_FIT;
-    }
+    if (fit_strings(c)) status = CAL_NO_FIT;
   }
   for (size_t i = 0; i < c->n; i++) {
     const hl_probed *p = &c->m.w[i];
@@ -57,7 +67,7 @@ int hl_cal_fit_all(hl_cal *c) {
 
 static hl_profile *make_profile(const hl_cal *c) {
   hl_profile *P = hl_xcalloc(1, sizeof *P);
-  P->string_sso = -1;
+  hl_profile_unset_numbers(P);
   P->pointer_width = c->m.pointer_width;
   char *cmd = hl_proc_command(c->command.v);
   const char *compiler = c->m.compiler ? c->m.compiler : "an unknown compiler";
@@ -65,7 +75,8 @@ static hl_profile *make_profile(const hl_cal *c) {
     P->library = hl_xstrdup(c->library->name);
     P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
     P->detect_include = hl_xstrdup(c->library->detect);
-    P->string_sso = c->sso;
+    for (size_t t = 0; t < HL_SSO_KINDS; t++) P->string_sso[t] = c->sso[t];
+    for (size_t t = 0; t < HL_SHARED_KINDS; t++) P->shared_state[t] = c->m.shared[t];
   } else {
     hl_sb d = {0};
     for (size_t i = 0; i < c->n; i++) hl_sb_printf(&d, "%s%s", i ? ", " : "", c->targets[i].name);

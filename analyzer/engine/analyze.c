@@ -133,11 +133,17 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->library = sel->base;
   res->profiles = hl_xcalloc(sel->nused ? sel->nused : 1, sizeof *res->profiles);
   for (size_t i = 0; i < sel->nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel->used[i]->path));
-  if (ctx->library_name && !sel->base)
+  if (ctx->library_name && (!sel->base || !sel->base->nwrappers))
     warn_once(run, log,
-              "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
-              "(first seen in %s; measure one with 'heaplint calibrate')\n",
+              sel->base ? "heaplint: warning: the profile for %s on %d-bit targets describes no wrappers: they are "
+                          "not checked (first seen in %s; measure them with 'heaplint calibrate')\n"
+                        : "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+                          "(first seen in %s; measure one with 'heaplint calibrate')\n",
               ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
+  ctx->string_sso = sel->string_sso;
+  ctx->string_from = sel->string_from;
+  ctx->shared_state = sel->shared_state;
+  ctx->shared_from = sel->shared_from;
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;
@@ -174,7 +180,10 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
       free(why);
     }
   }
-  for (size_t i = 0; i < nrules; i++) rules[i]->end(ctx, states[i]);
+  /* A rule that reviews the others' verdicts ends after them. */
+  for (int reviews = 0; reviews <= 1; reviews++)
+    for (size_t i = 0; i < nrules; i++)
+      if (!(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) rules[i]->end(ctx, states[i]);
   free(states);
   free(rules);
 }
@@ -297,6 +306,8 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
    * clang-tidy does; a site whose types are invalid is never judged
    * (engine/broken). */
   res->compile_errors = hl_diag_errors(&ctx, &res->findings, log);
+  ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
+  ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
 
   hl_selection sel;
   select_wrappers(run, cfg, log, &ctx, &sel, res);
@@ -308,6 +319,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   apply_config(cfg, job, &res->findings);
   for (size_t i = 0; i < res->findings.n && res->compile_errors; i++) res->findings.v[i]->unit_has_errors = 1;
 
+  hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
   hl_probes_free(ctx.probes);
   hl_selection_free(&sel);

@@ -77,6 +77,13 @@ static char *specialized_name(CXType canon, int or_class) {
 
 char *hl_template_name(CXType t) { return specialized_name(clang_getCanonicalType(t), 0); }
 
+int hl_type_is_template(CXType t, const char *name) {
+  char *n = hl_template_name(t);
+  int r = !strcmp(n, name);
+  free(n);
+  return r;
+}
+
 char *hl_class_name(CXType t) { return specialized_name(clang_getCanonicalType(hl_unref(t)), 1); }
 
 int hl_same_class(CXType a, CXType b) {

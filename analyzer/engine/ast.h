@@ -33,6 +33,8 @@ CXType hl_unref(CXType t);
 /* The qualified name of the class template t specializes ("std::map"), or
  * "" when it is no specialization; malloc'd. */
 char *hl_template_name(CXType t);
+/* Whether t specializes the class template name ("std::allocator"). */
+int hl_type_is_template(CXType t, const char *name);
 /* The same with references looked through, and for a class that
  * specializes no template its own name ("std::in_place_t"). */
 char *hl_class_name(CXType t);

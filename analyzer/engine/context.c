@@ -48,6 +48,26 @@ void hl_ctx_layout(hl_ctx *ctx, hl_layout *l) {
   else hl_layout_free(l);
 }
 
+long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES;
+  for (size_t t = 0; ctx->string_sso && t < HL_SSO_KINDS; t++)
+    if (!strcmp(types[t], char_type) && ctx->string_sso[t] >= 0) {
+      if (library) *library = ctx->string_from[t]->library ? ctx->string_from[t]->library : "the profile";
+      return ctx->string_sso[t];
+    }
+  return -1;
+}
+
+long hl_ctx_shared_state(const hl_ctx *ctx, const char *what, const char **library) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  for (size_t t = 0; ctx->shared_state && t < HL_SHARED_KINDS; t++)
+    if (!strcmp(names[t], what) && ctx->shared_state[t] >= 0) {
+      if (library) *library = ctx->shared_from[t]->library ? ctx->shared_from[t]->library : "the profile";
+      return ctx->shared_state[t];
+    }
+  return -1;
+}
+
 const hl_wrapper *hl_ctx_wrapper_of_decl(const hl_ctx *ctx, CXCursor decl) {
   enum CXCursorKind k = clang_getCursorKind(decl);
   if (ctx->nwrappers == 0 || (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)) return NULL;
@@ -95,7 +115,35 @@ hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }
 int hl_ctx_verbose(const hl_ctx *ctx) { return ctx->verbose; }
 const char *hl_ctx_triple(const hl_ctx *ctx) { return ctx->triple; }
 hl_probes *hl_ctx_probes(const hl_ctx *ctx) { return ctx->probes; }
-void hl_ctx_report(hl_ctx *ctx, hl_finding *f) { hl_findings_add(ctx->out, f); }
+void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *what) {
+  hl_allocation a = {rule, hl_loc_copy(at), hl_xstrdup(what)};
+  HL_PUSH(ctx->allocations, ctx->nallocations, ctx->capallocations, a);
+}
+
+void hl_ctx_report(hl_ctx *ctx, hl_finding *f) {
+  hl_ctx_allocation(ctx, f->rule, &f->loc, f->message);
+  hl_findings_add(ctx->out, f);
+}
+
+const hl_allocation *hl_ctx_allocations(const hl_ctx *ctx, size_t *n) {
+  *n = ctx->nallocations;
+  return ctx->allocations;
+}
+
+void hl_ctx_allocations_free(hl_ctx *ctx) {
+  for (size_t i = 0; i < ctx->nallocations; i++) {
+    hl_loc_free(&ctx->allocations[i].loc);
+    free(ctx->allocations[i].what);
+  }
+  free(ctx->allocations);
+  ctx->allocations = NULL;
+  ctx->nallocations = ctx->capallocations = 0;
+}
+
+const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n) {
+  *n = ctx->nno_alloc_functions;
+  return ctx->no_alloc_functions;
+}
 
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n) {
   *n = ctx->nwrappers;

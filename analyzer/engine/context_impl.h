@@ -24,6 +24,10 @@ struct hl_ctx {
   const char *library_name;     /* its name, or NULL when none was included */
   const hl_wrapper *const *wrappers;  /* from the selected profiles */
   size_t nwrappers;
+  const long *string_sso;       /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
+  const hl_profile *const *string_from; /* the profile that states each */
+  const long *shared_state;     /* operator new calls per HL_SHARED_* (-1: not stated) */
+  const hl_profile *const *shared_from;
 
   CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
   size_t depth, capstack;
@@ -38,6 +42,14 @@ struct hl_ctx {
 
   FILE *log;                    /* this translation unit's messages (remarks) */
   int verbose;
+
+  hl_allocation *allocations;   /* the rules' verdicts (hl_ctx_allocation) */
+  size_t nallocations, capallocations;
+  const char *const *no_alloc_functions; /* the config's globs */
+  size_t nno_alloc_functions;
 };
+
+/* Frees the verdicts (the rest of the context is its builder's). */
+void hl_ctx_allocations_free(hl_ctx *ctx);
 
 #endif

@@ -59,6 +59,12 @@ typedef struct hl_finding {
  * it: never suppressed, filtered or held back by a baseline. */
 #define HL_COMPILE_ERROR_RULE "clang-diagnostic-error"
 int hl_finding_is_compile_error(const hl_finding *f);
+/* A site a rule judged to allocate (context.h: hl_ctx_allocations). */
+typedef struct hl_allocation {
+  const char *rule;   /* static */
+  hl_loc loc;
+  char *what;         /* the verdict in words: the finding's message */
+} hl_allocation;
 
 /* Builds a finding; the strings are copied. */
 hl_finding *hl_finding_new(const char *rule, hl_severity sev, const hl_loc *loc, const char *message);

@@ -4,7 +4,9 @@
  * translation unit, visit for every cursor of the user's code (never system
  * headers), prepare once after the walk (to ask for type traits it will need:
  * all rules' questions are answered together), then end, where deferred
- * findings are decided and handed to the context. Rules never print. */
+ * findings are decided and handed to the context. A rule that reviews the
+ * others' verdicts (HL_RULE_REVIEWS: hl_ctx_allocations) is ended after
+ * them. Rules never print. */
 #ifndef HEAPLINT_RULE_H
 #define HEAPLINT_RULE_H
 
@@ -14,6 +16,11 @@
 #include "engine/context.h"
 #include "engine/standard.h"
 
+enum {
+  HL_RULE_REVIEWS = 1u << 0, /* its end runs after every other rule's */
+  HL_RULE_ERRORS = 1u << 1,  /* its findings are errors unless the config says otherwise */
+};
+
 typedef struct hl_rule {
   const char *id;       /* kebab-case, e.g. "function-sbo" */
   const void *data;     /* the rule's own, for shared machinery (rules/sbo: its wording) */
@@ -21,6 +28,7 @@ typedef struct hl_rule {
   void (*visit)(hl_ctx *ctx, void *state, CXCursor c);
   void (*prepare)(hl_ctx *ctx, void *state);
   void (*end)(hl_ctx *ctx, void *state);
+  unsigned flags;       /* HL_RULE_* */
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

@@ -46,6 +46,7 @@ static void config_free(hl_config *c) {
   free(c->exclude_header_filter);
   hl_ere_free(c->exclude_re);
   hl_strv_free(&c->fallback_flags);
+  hl_strv_free(&c->no_alloc_functions);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -210,7 +211,7 @@ static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
   hl_profile *p = hl_xcalloc(1, sizeof *p);
   p->path = hl_xstrdup(c->path);
-  p->string_sso = -1;
+  hl_profile_unset_numbers(p);
   c->overrides = p;
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)
@@ -222,13 +223,13 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
-static int parse_fallback(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
-  if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, "fallback-flags", err)) return -1;
-  c->has_fallback = 1;
+/* A list of strings (fallback-flags, no-alloc-functions) into out. */
+static int parse_list(hl_yaml *y, yaml_node_t *node, const char *key, const char *what, hl_strv *out, char **err) {
+  if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, key, err)) return -1;
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-    const char *flag = hl_yaml_scalar(y, hl_yaml_node(y, *it), "a compiler flag", err);
-    if (!flag) return -1;
-    hl_strv_add(&c->fallback_flags, flag);
+    const char *item = hl_yaml_scalar(y, hl_yaml_node(y, *it), what, err);
+    if (!item) return -1;
+    hl_strv_add(out, item);
   }
   return 0;
 }
@@ -236,7 +237,7 @@ static int parse_fallback(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
   K_RULES, K_WERROR, K_PROFILES, K_WRAPPERS, K_HEADER_FILTER, K_EXCLUDE_HEADER_FILTER, K_CHECKS, K_SYSTEM_HEADERS,
-  K_USE_COLOR, K_CHECK_OPTIONS, K_FALLBACK, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
+  K_USE_COLOR, K_CHECK_OPTIONS, K_FALLBACK, K_NO_ALLOC, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
 } key_id;
 
 static key_id key_of(const char *k) {
@@ -255,6 +256,7 @@ static key_id key_of(const char *k) {
       {"UseColor", K_USE_COLOR},
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
+      {"no-alloc-functions", K_NO_ALLOC},
       /* What clang-tidy's formatting and file-kind options say does not
        * change what heaplint reports. */
       {"FormatStyle", K_IGNORED}, {"User", K_IGNORED}, {"HeaderFileExtensions", K_IGNORED},
@@ -280,7 +282,9 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_SYSTEM_HEADERS: return hl_yaml_bool(y, v, key, &c->system_headers, err);
   case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
-  case K_FALLBACK: return parse_fallback(y, v, c, err);
+  case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
+  case K_NO_ALLOC:
+    return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
   case K_IGNORED: return 0;
   case K_INHERIT:
     if (hl_yaml_bool(y, v, key, &inherit, err)) return -1;
@@ -293,8 +297,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   default:
     *err = hl_yaml_error(y, k,
                          "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-                         "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, or clang-tidy's "
-                         "spellings)",
+                         "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, or "
+                         "clang-tidy's spellings)",
                          key);
     return -1;
   }
@@ -454,7 +458,10 @@ int hl_config_enabled(const hl_config *c, const char *rule) { return hl_config_e
 
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
-  hl_severity sev = s && s->has_severity ? s->severity : HL_SEV_WARNING;
+  const hl_rule *r = hl_rule_find(rule);
+  hl_severity sev = s && s->has_severity                ? s->severity
+                    : r && (r->flags & HL_RULE_ERRORS) ? HL_SEV_ERROR
+                                                       : HL_SEV_WARNING;
   if (sev == HL_SEV_WARNING) {
     int as_error = c->werror_all, v;
     for (size_t i = 0; i < c->nwerror && !as_error; i++) as_error = !strcmp(c->werror[i], rule);
@@ -612,6 +619,11 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
   if (ok && c->has_fallback) {
     ok = scalar(&e, "fallback-flags") && hl_yaml_emit_open(&e, 0, 1);
     for (size_t i = 0; ok && i < c->fallback_flags.n; i++) ok = scalar(&e, c->fallback_flags.v[i]);
+    ok = ok && hl_yaml_emit_close(&e, 0);
+  }
+  if (ok && c->no_alloc_functions.n) {
+    ok = scalar(&e, "no-alloc-functions") && hl_yaml_emit_open(&e, 0, 1);
+    for (size_t i = 0; ok && i < c->no_alloc_functions.n; i++) ok = scalar(&e, c->no_alloc_functions.v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
   ok = ok && hl_yaml_emit_close(&e, 1);

@@ -23,6 +23,7 @@
  * read too, so that a -config= written for clang-tidy works. The command
  * line's -checks, -warnings-as-errors, -header-filter, ... are a layer over
  * every configuration (hl_config_cli).
+ *   no-alloc-functions: ['audio::*::process']  # no-allocation zones (rule no-alloc)
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -81,6 +82,7 @@ typedef struct hl_config {
   const hl_config_layer *layer; /* the command line's */
   hl_strv fallback_flags;/* the compile flags of a file no compile database lists (heaplint lsp) */
   int has_fallback;      /* fallback-flags was given */
+  hl_strv no_alloc_functions; /* globs over qualified names: no-allocation zones */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -172,6 +173,53 @@ int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_pr
   return 0;
 }
 
+/* string.sso-capacity: a number (the capacity of std::string, in chars),
+ * or a mapping from character types to capacities. */
+static int sso_capacity(loader *L, yaml_node_t *node, hl_profile *P) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES;
+  if (node->type == YAML_SCALAR_NODE)
+    return hl_yaml_uint(&L->y, node, "string.sso-capacity", &P->string_sso[HL_SSO_CHAR], L->err);
+  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "string.sso-capacity", L->err)) return -1;
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
+    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
+    if (!key) return -1;
+    size_t t = 0;
+    while (t < HL_SSO_KINDS && strcmp(key, types[t])) t++;
+    if (t == HL_SSO_KINDS) {
+      *L->err = hl_yaml_error(&L->y, k, "unknown character type '%s' in string.sso-capacity (expected char, "
+                              "wchar_t, char8_t, char16_t or char32_t)", key);
+      return -1;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "string.sso-capacity.%s", key);
+    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), what, &P->string_sso[t], L->err)) return -1;
+  }
+  return 0;
+}
+
+/* shared-state: {std::promise: 2, ...}: operator new calls per maker. */
+static int shared_states(loader *L, yaml_node_t *node, hl_profile *P) {
+  static const char *const names[] = HL_SHARED_NAMES;
+  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "shared-state", L->err)) return -1;
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
+    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
+    if (!key) return -1;
+    size_t t = 0;
+    while (t < HL_SHARED_KINDS && strcmp(key, names[t])) t++;
+    if (t == HL_SHARED_KINDS) {
+      *L->err = hl_yaml_error(&L->y, k, "unknown key '%s' in shared-state (expected std::promise, std::packaged_task, "
+                              "std::async, std::async-deferred or std::thread)", key);
+      return -1;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "shared-state.%s", key);
+    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), what, &P->shared_state[t], L->err)) return -1;
+  }
+  return 0;
+}
+
 static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const char *only_key, yaml_node_t **value) {
   if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, what, L->err)) return -1;
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
@@ -231,7 +279,9 @@ static int profile_body(loader *L, hl_profile *P) {
       P->pointer_width = (int)w;
     } else if (!strcmp(key, "string")) {
       if (sub_mapping(L, v, "string", "sso-capacity", &sub)) return -1;
-      if (sub && hl_yaml_uint(&L->y, sub, "string.sso-capacity", &P->string_sso, L->err)) return -1;
+      if (sub && sso_capacity(L, sub, P)) return -1;
+    } else if (!strcmp(key, "shared-state")) {
+      if (shared_states(L, v, P)) return -1;
     } else if (!strcmp(key, "wrappers")) {
       if (hl_yaml_expect(&L->y, v, YAML_SEQUENCE_NODE, "wrappers", L->err)) return -1;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
@@ -247,7 +297,7 @@ static int profile_body(loader *L, hl_profile *P) {
     } else {
       *L->err = hl_yaml_error(&L->y, k,
                               "unknown key '%s' (expected heaplint-profile, library, description, "
-                              "detect, target, string, wrappers)", key);
+                              "detect, target, string, shared-state, wrappers)", key);
       return -1;
     }
   }
@@ -262,7 +312,7 @@ int hl_profile_load(const char *path, hl_profile **out, char **err) {
   loader L = {.err = err};
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
-  P->string_sso = -1;
+  hl_profile_unset_numbers(P);
   int rc = hl_yaml_load(&L.y, path, err);
   if (!rc) rc = profile_body(&L, P);
   hl_yaml_free(&L.y);
@@ -364,14 +414,35 @@ static void used(hl_selection *sel, const hl_profile *p) {
 
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width) {
   memset(sel, 0, sizeof *sel);
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) sel->string_sso[t] = -1;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++) sel->shared_state[t] = -1;
   for (size_t i = 0; i < set->nbase && !sel->base; i++)
     if (set->base[i]->library && applies(set->base[i], library, pointer_width)) sel->base = set->base[i];
   if (sel->base) hl_selection_layer(sel, sel->base, library, pointer_width);
   for (size_t i = 0; i < set->nextra; i++) hl_selection_layer(sel, set->extra[i], library, pointer_width);
 }
 
+void hl_profile_unset_numbers(hl_profile *p) {
+  for (size_t t = 0; t < HL_SSO_KINDS; t++) p->string_sso[t] = -1;
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++) p->shared_state[t] = -1;
+}
+
 void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width) {
-  if (!applies(p, library, pointer_width) || p->nwrappers == 0) return;
+  if (!applies(p, library, pointer_width)) return;
+  int data = 0; /* string capacities or shared-state counts */
+  for (size_t t = 0; t < HL_SSO_KINDS; t++)
+    if (p->string_sso[t] >= 0) {
+      sel->string_sso[t] = p->string_sso[t];
+      sel->string_from[t] = p;
+      data = 1;
+    }
+  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
+    if (p->shared_state[t] >= 0) {
+      sel->shared_state[t] = p->shared_state[t];
+      sel->shared_from[t] = p;
+      data = 1;
+    }
+  if (p->nwrappers == 0 && !data) return;
   used(sel, p);
   for (size_t j = 0; j < p->nwrappers; j++) {
     size_t k = 0;

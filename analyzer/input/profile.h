@@ -17,6 +17,8 @@
 /* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
 int hl_profile_load(const char *path, hl_profile **out, char **err);
 void hl_profile_free(hl_profile *p);
+/* Marks every string capacity and shared-state count of p as not stated. */
+void hl_profile_unset_numbers(hl_profile *p);
 
 typedef struct hl_profile_set {
   hl_profile **base;   /* shipped library profiles */
@@ -48,6 +50,12 @@ typedef struct hl_selection {
   const hl_profile *base; /* NULL when no base profile matches */
   const hl_profile **used; /* every profile that contributed, base first */
   size_t nused, capused;
+  /* basic_string's inline capacity per HL_SSO_* (-1: no profile states
+   * it), and the profile that stated it (the last layer to). */
+  long string_sso[HL_SSO_KINDS];
+  const hl_profile *string_from[HL_SSO_KINDS];
+  long shared_state[HL_SHARED_KINDS]; /* the same for the shared-state counts */
+  const hl_profile *shared_from[HL_SHARED_KINDS];
 } hl_selection;
 
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width);

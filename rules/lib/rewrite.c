@@ -226,6 +226,46 @@ int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_ed
   return r == 0 ? 0 : -1;
 }
 
+int hl_rewrite_span(hl_ctx *ctx, CXFile file, unsigned start, unsigned end, hl_edit *e) {
+  memset(e, 0, sizeof *e);
+  size_t size;
+  const char *text = file ? clang_getFileContents(hl_ctx_tu(ctx), file, &size) : NULL;
+  if (!text || end < start || end > size) return -1;
+  e->file = hl_file_abspath(file, hl_ctx_job(ctx)->directory);
+  e->offset = start;
+  e->length = end - start;
+  e->line = 1;
+  unsigned bol = 0;
+  for (unsigned q = 0; q < start; q++)
+    if (text[q] == '\n') {
+      e->line++;
+      bol = q + 1;
+    }
+  e->col = start - bol + 1;
+  e->file_hash = hl_fnv1a(text, size);
+  return 0;
+}
+
+int hl_rewrite_spelled_at(CXSourceLocation loc, CXFile *file, unsigned *off) {
+  CXFile sf;
+  unsigned soff;
+  clang_getSpellingLocation(loc, &sf, NULL, NULL, &soff);
+  clang_getFileLocation(loc, file, NULL, NULL, off);
+  return *file && sf && clang_File_isEqual(sf, *file) && soff == *off;
+}
+
+int hl_rewrite_extent(hl_ctx *ctx, CXCursor c, hl_edit *e, const char **text) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1, f2;
+  unsigned start, end;
+  size_t size;
+  memset(e, 0, sizeof *e);
+  if (!hl_rewrite_spelled_at(clang_getRangeStart(r), &f1, &start) || !hl_rewrite_spelled_at(clang_getRangeEnd(r), &f2, &end) ||
+      !clang_File_isEqual(f1, f2) || !(*text = clang_getFileContents(hl_ctx_tu(ctx), f1, &size)))
+    return -1;
+  return hl_rewrite_span(ctx, f1, start, end, e);
+}
+
 /* A line's first token is a directive named d ("include", "pragma"). */
 static int directive(const char *line, size_t n, const char *d, const char **rest) {
   size_t i = 0;

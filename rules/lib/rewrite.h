@@ -26,6 +26,20 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
  * when it cannot say. */
 int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_edit *e, char **written, char **why);
 
+/* The edit replacing bytes [start, end) of file as parsed: e's file,
+ * offset, length, line, col and hash (text NULL). Returns 0, or -1 when
+ * the file cannot be read or the range is not in it. */
+int hl_rewrite_span(hl_ctx *ctx, CXFile file, unsigned start, unsigned end, hl_edit *e);
+
+/* Where loc is in its file (*file, *off), when that is where it is
+ * spelled (not in a macro): 1, else 0. */
+int hl_rewrite_spelled_at(CXSourceLocation loc, CXFile *file, unsigned *off);
+
+/* The edit replacing c's whole extent, when c is written in one file and
+ * not in a macro: e as hl_rewrite_span makes it, and *text the file's text
+ * (owned by the translation unit). Returns 0, or -1. */
+int hl_rewrite_extent(hl_ctx *ctx, CXCursor c, hl_edit *e, const char **text);
+
 /* The edit that adds "#include <header>" to the file e->file (as parsed).
  * Returns 0 and sets e, 1 when the file includes it already, -1 when it
  * cannot be read. */

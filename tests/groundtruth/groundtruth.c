@@ -45,20 +45,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#define GT_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define GT_PRINTF(f, a)
-#endif
+#include "gen.h"
 
 /* ---- a growing string ---- */
 
-typedef struct buf {
-  char *s;
-  size_t n, cap;
-} buf;
-
-static void *xrealloc(void *p, size_t n) {
+void *xrealloc(void *p, size_t n) {
   void *r = realloc(p, n);
   if (!r) {
     fputs("hl-groundtruth: out of memory\n", stderr);
@@ -67,7 +58,7 @@ static void *xrealloc(void *p, size_t n) {
   return r;
 }
 
-static void buf_putn(buf *b, const char *s, size_t n) {
+void buf_putn(buf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     b->cap = (b->n + n + 1) * 2;
     b->s = xrealloc(b->s, b->cap);
@@ -77,10 +68,9 @@ static void buf_putn(buf *b, const char *s, size_t n) {
   b->s[b->n] = '\0';
 }
 
-static void buf_puts(buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+void buf_puts(buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
 
-static void buf_vprintf(buf *b, const char *fmt, va_list ap) GT_PRINTF(2, 0);
-static void buf_vprintf(buf *b, const char *fmt, va_list ap) {
+void buf_vprintf(buf *b, const char *fmt, va_list ap) {
   va_list again;
   va_copy(again, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -91,8 +81,7 @@ static void buf_vprintf(buf *b, const char *fmt, va_list ap) {
   free(tmp);
 }
 
-static void buf_printf(buf *b, const char *fmt, ...) GT_PRINTF(2, 3);
-static void buf_printf(buf *b, const char *fmt, ...) {
+void buf_printf(buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   buf_vprintf(b, fmt, ap);
@@ -101,25 +90,12 @@ static void buf_printf(buf *b, const char *fmt, ...) {
 
 /* ---- the corpus being written ---- */
 
-typedef struct gen {
-  buf out;
-  int lines; /* newlines in out: the next line written is lines + 1 */
-  int nsites;
-  /* The templates corpus's site being written: the rule heaplint should
-   * report it under, its category (one word, for the summary) and the
-   * allocations measured on this library (the program prints them next to
-   * what it counts; compare fails when they differ). */
-  const char *rule, *cat;
-  long expect, srcexpect;
-} gen;
-
-static void put(gen *g, const char *s) {
+void put(gen *g, const char *s) {
   for (const char *p = s; *p; p++) g->lines += *p == '\n';
   buf_puts(&g->out, s);
 }
 
-static void putf(gen *g, const char *fmt, ...) GT_PRINTF(2, 3);
-static void putf(gen *g, const char *fmt, ...) {
+void putf(gen *g, const char *fmt, ...) {
   buf b = {0};
   va_list ap;
   va_start(ap, fmt);
@@ -128,18 +104,6 @@ static void putf(gen *g, const char *fmt, ...) {
   put(g, b.s);
   free(b.s);
 }
-
-/* What one site stores. */
-typedef struct store {
-  const char *label; /* printed by the program, so no quotes or backslashes */
-  const char *sig;   /* the wrapper's signature; NULL: void() */
-  const char *setup; /* statements before the measured window; NULL: none */
-  const char *expr;  /* the stored expression */
-  const char *self;  /* members of the class whose member function holds the
-                        site (for this captures); NULL: a free function */
-  const char *type;  /* what make_any / emplace / in_place_type construct */
-  const char *args;  /* ...from these arguments */
-} store;
 
 /* Fills one placeholder of a site template; NULL when it is not one. */
 static const char *placeholder(const char *name, size_t len, const gen *g, const char *wrapper, const store *s,
@@ -185,7 +149,7 @@ static const char *const mark_names[] = {"$LINE", "$SRCLINE", "$STORE"};
 
 /* Writes one site from a template (see marks[]); the $NAMEs come from the
  * store (see placeholder()). */
-static void site(gen *g, const char *tmpl, const char *wrapper, const store *s) {
+void site(gen *g, const char *tmpl, const char *wrapper, const store *s) {
   g->nsites++;
   for (const char *p = s->label; *p; p++)
     if (*p == '"' || *p == '\\') {
@@ -623,18 +587,7 @@ static const char prelude[] =
     "\n"
     "// Node containers take their memory from malloc, so that only the\n"
     "// wrapper's own allocations are counted.\n"
-    "template <class T> struct malloc_alloc {\n"
-    "  using value_type = T;\n"
-    "  malloc_alloc() = default;\n"
-    "  template <class U> malloc_alloc(const malloc_alloc<U> &) noexcept {}\n"
-    "  T *allocate(std::size_t n) {\n"
-    "    if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);\n"
-    "    throw std::bad_alloc();\n"
-    "  }\n"
-    "  void deallocate(T *p, std::size_t) noexcept { std::free(p); }\n"
-    "  friend bool operator==(const malloc_alloc &, const malloc_alloc &) { return true; }\n"
-    "  friend bool operator!=(const malloc_alloc &, const malloc_alloc &) { return false; }\n"
-    "};\n"
+    MALLOC_ALLOC_CPP
     "template <class W> using list = std::list<W, malloc_alloc<W>>;\n"
     "template <class W> using deque = std::deque<W, malloc_alloc<W>>;\n"
     "template <class W> using map = std::map<int, W, std::less<int>, malloc_alloc<std::pair<const int, W>>>;\n"
@@ -2035,8 +1988,8 @@ static int generate(const char *which) {
     corpus_cxx23(&g);
   } else if (!strcmp(which, "templates-libstdc++") || !strcmp(which, "templates-libc++")) {
     corpus_templates(&g, !strcmp(which, "templates-libstdc++"));
-  } else {
-    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++, move_only_function, templates-libstdc++ or templates-libc++)\n", which);
+  } else if (alloc_corpus(&g, which)) {
+    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++, move_only_function, templates-libstdc++, templates-libc++ or %s)\n", which, ALLOC_CORPORA);
     return 2;
   }
   put(&g, "\nint main() {\n");
@@ -2250,7 +2203,9 @@ static void read_diagnostics(FILE *hf, measured *m, size_t nm, strays *st) {
   int pending = 0;
   char *pending_rule = NULL;
   for (char *s; (s = read_line(hf)); free(s)) {
+    /* An error (no-alloc's, in a zone) counts as a warning does. */
     int line = diagnostic_line(s, "warning");
+    if (!line) line = diagnostic_line(s, "error");
     int remark = 0;
     if (!line) remark = line = diagnostic_line(s, "remark");
     int at = pending && !line ? stored_at_line(s) : 0;
@@ -2450,7 +2405,7 @@ int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "generate")) return generate(argv[2]);
   if (argc >= 2 && !strcmp(argv[1], "compare")) return compare(argc - 2, argv + 2);
   if (argc == 4 && !strcmp(argv[1], "record")) return record(argv[2], argv[3]);
-  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function|templates-libstdc++|templates-libc++\n"
+  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function|templates-libstdc++|templates-libc++|" ALLOC_CORPORA_BAR "\n"
         "       hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured> <heaplint output>\n"
         "       hl-groundtruth record <measured templates-libstdc++> <measured templates-libc++>\n",
         stderr);

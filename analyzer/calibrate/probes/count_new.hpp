@@ -10,6 +10,14 @@
 // file at build time, see cmake/HeaplintEmbed.cmake); the measured
 // ground-truth tests of the analyzer, the runtime's allocation-count tests
 // and the benchmarks include it from here.
+//
+// With HL_COUNT_MALLOC defined before it (glibc only), it also replaces
+// malloc, calloc, realloc, aligned_alloc, posix_memalign and memalign, and
+// counts their calls apart (hl_count::mallocs()): what the C++ runtime
+// allocates without operator new (libstdc++'s __cxa_allocate_exception for
+// a throw), and what libc itself does (a thread's bookkeeping). operator new
+// then takes its memory from glibc's own __libc_malloc, so that each
+// allocation is counted once.
 #ifndef HEAPLINT_PROBES_COUNT_NEW_HPP
 #define HEAPLINT_PROBES_COUNT_NEW_HPP
 
@@ -33,19 +41,43 @@ template <class F> unsigned long count(F&& f) {
   return allocations() - before;
 }
 
+#if defined(HL_COUNT_MALLOC)
+}  // namespace hl_count
+#if !defined(__GLIBC__)
+#error "HL_COUNT_MALLOC counts through glibc's __libc_malloc: glibc only"
+#endif
+extern "C" void* __libc_malloc(std::size_t);
+extern "C" void* __libc_calloc(std::size_t, std::size_t);
+extern "C" void* __libc_realloc(void*, std::size_t);
+extern "C" void* __libc_memalign(std::size_t, std::size_t);
+namespace hl_count {
+inline std::atomic<unsigned long> malloc_calls{0};
+// malloc, calloc, realloc, aligned_alloc, posix_memalign and memalign calls
+// since the program started.
+inline unsigned long mallocs() { return malloc_calls.load(std::memory_order_relaxed); }
+// Both kinds: every call into the heap.
+inline unsigned long heap_calls() { return allocations() + mallocs(); }
+inline void* raw(std::size_t n) { return __libc_malloc(n); }
+inline void* raw_aligned(std::size_t a, std::size_t n) { return __libc_memalign(a, n); }
+#else
+inline void* raw(std::size_t n) { return std::malloc(n); }
+inline void* raw_aligned(std::size_t a, std::size_t n) {
+  void* p = nullptr;
+  return posix_memalign(&p, a, n) == 0 ? p : nullptr;
+}
+#endif
+
 inline void* plain(std::size_t n) {
   news.fetch_add(1, std::memory_order_relaxed);
   bytes.fetch_add(n, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
+  return raw(n ? n : 1);
 }
 
 inline void* aligned(std::size_t n, std::size_t a) {
   news.fetch_add(1, std::memory_order_relaxed);
   bytes.fetch_add(n, std::memory_order_relaxed);
   if (a < sizeof(void*)) a = sizeof(void*);
-  void* p = nullptr;
-  if (posix_memalign(&p, a, n ? n : 1) != 0) return nullptr;
-  return p;
+  return raw_aligned(a, n ? n : 1);
 }
 
 inline void release(void* p) {
@@ -79,6 +111,38 @@ void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noe
 void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
   return hl_count::aligned(n, static_cast<std::size_t>(a));
 }
+
+#if defined(HL_COUNT_MALLOC)
+extern "C" {
+void* malloc(std::size_t n) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t size) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, std::size_t n) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(p, n);
+}
+void* memalign(std::size_t a, std::size_t n) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(a, n);
+}
+void* aligned_alloc(std::size_t a, std::size_t n) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(a, n);
+}
+int posix_memalign(void** out, std::size_t a, std::size_t n) {
+  hl_count::malloc_calls.fetch_add(1, std::memory_order_relaxed);
+  void* p = __libc_memalign(a, n);
+  if (!p) return 12; /* ENOMEM */
+  *out = p;
+  return 0;
+}
+}
+#endif
 
 void operator delete(void* p) noexcept { hl_count::release(p); }
 void operator delete[](void* p) noexcept { hl_count::release(p); }

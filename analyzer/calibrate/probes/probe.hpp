@@ -209,16 +209,27 @@ template <class W, class Sig> void wrapper(int w) {
 
 inline void absent(int w) { std::printf("absent %d\n", w); }
 
-// std::string's small-string buffer: the longest string made without
-// allocating.
-inline void string_sso() {
-  for (std::size_t n = 0; n <= sizeof(std::string) + 1; n++) {
+// std::basic_string<C>'s small-string buffer: the longest string made
+// without allocating, for each character type (char8_t where the standard
+// has it).
+template <class C> void string_of(const char *type) {
+  for (std::size_t n = 0; n <= sizeof(std::basic_string<C>) / sizeof(C) + 1; n++) {
     unsigned long before = allocations();
-    std::string s(n, 'x');
+    std::basic_string<C> s(n, C('x'));
     escape(s);
-    std::printf("string %zu %lu\n", n, allocations() - before);
+    std::printf("string %s %zu %lu\n", type, n, allocations() - before);
     std::fflush(stdout);
   }
+}
+
+inline void string_sso() {
+  string_of<char>("char");
+  string_of<wchar_t>("wchar_t");
+#if defined(__cpp_char8_t)
+  string_of<char8_t>("char8_t");
+#endif
+  string_of<char16_t>("char16_t");
+  string_of<char32_t>("char32_t");
 }
 
 // Nanoseconds per call of f: the best of a few rounds.

@@ -1,0 +1,10 @@
+namespace audio {
+struct Voice {
+  long a;
+};
+struct Mixer {
+  void process() { delete new Voice; }
+  void reset() { delete new Voice; }
+};
+} // namespace audio
+void render() { delete new audio::Voice; }

@@ -1,0 +1,4 @@
+#include <future>
+void f(int n) {
+  for (int i = 0; i < n; i++) std::promise<int> p;
+}
