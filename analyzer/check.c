@@ -7,6 +7,7 @@
 
 #include <clang-c/Index.h>
 
+#include "cache/cache.h"
 #include "engine/analyze.h"
 #include "engine/rule.h"
 #include "engine/runner.h"
@@ -31,6 +32,11 @@ typedef struct check {
   const hl_config **job_config; /* parallel to jobs */
   char *root;                   /* the source root, absolute */
   hl_tu_result *results;        /* parallel to jobs */
+  hl_cache **job_cache;         /* parallel to jobs: the result cache, or NULL */
+  hl_cache **caches;            /* each directory's once */
+  char **cache_dirs;
+  size_t ncaches;
+  hl_cache_stats cache_stats;
 } check;
 
 static void print_version(void) {
@@ -122,16 +128,66 @@ static int dump_config(check *c) {
   return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
 }
 
+/* The cache in dir, opened once; NULL (said once) when it cannot be used:
+ * the run goes on without it. */
+static hl_cache *cache_for(check *c, const char *dir) {
+  for (size_t i = 0; i < c->ncaches; i++)
+    if (!strcmp(c->cache_dirs[i], dir)) return c->caches[i];
+  char *err = NULL;
+  CXString v = clang_getClangVersion();
+  char *tool = hl_xasprintf("heaplint %s (%s)", HEAPLINT_VERSION, clang_getCString(v));
+  clang_disposeString(v);
+  hl_cache *C = hl_cache_open(dir, c->o.cache_max_size ? c->o.cache_max_size : HL_CACHE_DEFAULT_MAX, tool,
+                              &c->profiles, c->o.verbose, &err);
+  free(tool);
+  if (!C) {
+    fprintf(stderr, "heaplint: warning: %s; running without the result cache\n", err);
+    free(err);
+  }
+  c->caches = hl_xrealloc(c->caches, (c->ncaches + 1) * sizeof *c->caches);
+  c->cache_dirs = hl_xrealloc(c->cache_dirs, (c->ncaches + 1) * sizeof *c->cache_dirs);
+  c->caches[c->ncaches] = C;
+  c->cache_dirs[c->ncaches++] = hl_xstrdup(dir);
+  return C;
+}
+
+/* --cache-dir (or $HEAPLINT_CACHE_DIR) for every job, else its config's. */
+static int open_caches(check *c) {
+  char *given = c->o.cache_dir ? hl_abspath(c->o.cache_dir) : NULL;
+  int any = 0;
+  c->job_cache = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->job_cache);
+  for (size_t i = 0; i < c->jobs.n; i++) {
+    const char *dir = given ? given : c->job_config[i]->cache_dir;
+    if (dir) any |= (c->job_cache[i] = cache_for(c, dir)) != NULL;
+  }
+  free(given);
+  return any;
+}
+
+static int restore_hook(void *data, size_t i, hl_tu_result *res, FILE *log) {
+  check *c = data;
+  return c->job_cache[i] && hl_cache_restore(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, log);
+}
+
+static void analyzed_hook(void *data, size_t i, const hl_tu_result *res, const char *text, size_t len, FILE *log) {
+  check *c = data;
+  if (c->job_cache[i]) hl_cache_store(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, text, len, log);
+}
+
 static void analyze_all(check *c) {
   hl_run run;
   memset(&run, 0, sizeof run);
   run.profiles = &c->profiles;
   run.verbose = c->o.verbose;
+  run.record_inputs = open_caches(c);
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
-  hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results);
+  hl_run_hooks hooks = {c, restore_hook, analyzed_hook, NULL};
+  hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results, &hooks);
   pthread_mutex_destroy(&run.lock);
   hl_strv_free(&run.warned);
+  for (size_t i = 0; i < c->ncaches; i++)
+    if (c->caches[i]) hl_cache_finish(c->caches[i], &c->cache_stats);
 }
 
 /* The translation units' results, as the report stage takes them. */
@@ -159,6 +215,9 @@ static void gather(check *c, hl_pipeline_in *in) {
   in->first_file = c->jobs.n ? c->jobs.v[0].file : "";
   in->rules = c->rules;
   in->nrules = c->nrules;
+  in->cached = c->ncaches > 0;
+  in->cache_hits = c->cache_stats.hits;
+  in->cache_misses = c->cache_stats.misses;
 }
 
 /* Input, then analysis, then the report; stops at the first input error
@@ -185,6 +244,13 @@ static int run(check *c) {
 static void check_free(check *c) {
   for (size_t i = 0; c->results && i < c->jobs.n; i++) hl_tu_result_free(&c->results[i]);
   free(c->results);
+  for (size_t i = 0; i < c->ncaches; i++) {
+    hl_cache_free(c->caches[i]);
+    free(c->cache_dirs[i]);
+  }
+  free(c->caches);
+  free(c->cache_dirs);
+  free(c->job_cache);
   free(c->job_config);
   free(c->root);
   hl_configs_free(c->configs);

@@ -24,6 +24,11 @@ const char hl_cli_usage[] =
     "  -j <n>                   analyze <n> translation units at a time (default: one\n"
     "                           per processor); the output does not depend on <n>\n"
     "  --shard=<k>/<n>          analyze only the k-th of n disjoint slices of the input\n"
+    "  --cache-dir=<dir>        keep each unit's result there and do not parse a unit\n"
+    "                           whose inputs did not change (default:\n"
+    "                           $HEAPLINT_CACHE_DIR, else the config's cache-dir)\n"
+    "  --cache-max-size=<size>  trim the cache to <size> bytes (K, M, G: KiB, MiB, GiB;\n"
+    "                           default 1G), least recently used first\n"
     "rules and profiles:\n"
     "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
     "                           found by walking up from each source file\n"
@@ -71,6 +76,16 @@ static int number(const char *s, unsigned *out) {
   return 0;
 }
 
+/* "64M", "1G", "500000": bytes; K, M, G are powers of 1024. */
+static int size(const char *s, unsigned long long *out) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  unsigned shift = !*end ? 0 : !strcmp(end, "K") ? 10 : !strcmp(end, "M") ? 20 : !strcmp(end, "G") ? 30 : 64;
+  if (end == s || s[0] == '-' || shift == 64 || v == 0 || v > (~0ULL >> shift)) return -1;
+  *out = v << shift;
+  return 0;
+}
+
 /* Sets the option name (one that takes a value) to v. Returns 0, or -1
  * with *err. */
 static int set_value(hl_options *o, const char *name, const char *v, char **err) {
@@ -85,6 +100,13 @@ static int set_value(hl_options *o, const char *name, const char *v, char **err)
   else if (!strcmp(name, "--write-baseline")) o->write_baseline = v;
   else if (!strcmp(name, "--config-file")) o->config_file = v;
   else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
+  else if (!strcmp(name, "--cache-dir")) o->cache_dir = v;
+  else if (!strcmp(name, "--cache-max-size")) {
+    if (size(v, &o->cache_max_size)) {
+      *err = hl_xasprintf("--cache-max-size takes a size in bytes (with K, M or G), not '%s'", v);
+      return -1;
+    }
+  }
   else if (!strcmp(name, "--format")) {
     if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
       *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
@@ -116,7 +138,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
                                            "--profile-dir", "--format",  "-o",                 "--source-root",
                                            "--baseline", "--write-baseline", "--config-file",  "-j",
-                                           "--shard", "--export-fixes"};
+                                           "--shard", "--export-fixes", "--cache-dir", "--cache-max-size"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -159,6 +181,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       if (set_value(o, with_value[k], v, err)) return -1;
     }
   }
+  if (!o->cache_dir && getenv("HEAPLINT_CACHE_DIR") && *getenv("HEAPLINT_CACHE_DIR")) o->cache_dir = getenv("HEAPLINT_CACHE_DIR");
   if (o->help || o->version || o->list_rules || (o->dump_config && !o->build_path && o->files.n == 0)) return 0;
   if (!o->build_path && o->files.n == 0) {
     *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");

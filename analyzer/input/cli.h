@@ -25,6 +25,8 @@ typedef struct hl_options {
   const char *baseline, *write_baseline;
   const char *config_file;
   const char *export_fixes;
+  const char *cache_dir;   /* --cache-dir, else $HEAPLINT_CACHE_DIR; NULL: each config's cache-dir */
+  unsigned long long cache_max_size; /* bytes; 0: the default */
   int fix;
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;

@@ -44,6 +44,7 @@ static void config_free(hl_config *c) {
   for (size_t i = 0; i < c->nprofiles; i++) hl_profile_free(c->profiles[i]);
   free(c->profiles);
   hl_profile_free(c->overrides);
+  free(c->cache_dir);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -165,6 +166,21 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
+static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
+  const char *d = hl_yaml_scalar(y, node, "cache-dir", err);
+  if (!d) return -1;
+  if (!*d) {
+    *err = hl_yaml_error(y, node, "cache-dir: an empty path");
+    return -1;
+  }
+  char *base = dir_of(c->path);
+  char *joined = d[0] == '/' ? hl_xstrdup(d) : hl_xasprintf("%s/%s", base, d);
+  c->cache_dir = hl_abspath(joined);
+  free(joined);
+  free(base);
+  return 0;
+}
+
 static int parse(hl_config *c, char **err) {
   hl_yaml y;
   if (hl_yaml_load(&y, c->path, err)) {
@@ -186,6 +202,7 @@ static int parse(hl_config *c, char **err) {
     else if (!strcmp(key, "warnings-as-errors")) rc = parse_werror(&y, v, c, err);
     else if (!strcmp(key, "profiles")) rc = parse_profiles(&y, v, c, err);
     else if (!strcmp(key, "wrappers")) rc = parse_wrappers(&y, v, c, err);
+    else if (!strcmp(key, "cache-dir")) rc = parse_cache_dir(&y, v, c, err);
     else if (!strcmp(key, "header-filter")) {
       const char *re = hl_yaml_scalar(&y, v, "header-filter", err);
       char *why = NULL;
@@ -199,7 +216,8 @@ static int parse(hl_config *c, char **err) {
       }
     } else {
       *err = hl_yaml_error(&y, k,
-                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers)",
+                           "unknown key '%s' (expected rules, warnings-as-errors, header-filter, profiles, wrappers, "
+                           "cache-dir)",
                            key);
       rc = -1;
     }
@@ -339,6 +357,7 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     ok = scalar(&e, c->werror_all ? "true" : "false");
   }
   ok = ok && scalar(&e, "header-filter") && scalar(&e, c->header_filter ? c->header_filter : "");
+  ok = ok && scalar(&e, "cache-dir") && scalar(&e, c->cache_dir ? c->cache_dir : "");
   ok = ok && scalar(&e, "profiles") && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < c->nprofiles; i++) ok = scalar(&e, c->profiles[i]->path);
   ok = ok && hl_yaml_emit_close(&e, 0);

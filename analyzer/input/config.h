@@ -10,6 +10,7 @@
  *   header-filter: '^/src/'   # POSIX ERE (util/ere.h): findings in headers whose
  *                             # path does not match are dropped
  *   profiles: [local.yaml]    # laid over the library's, relative to this file
+ *   cache-dir: .heaplint-cache # the result cache, relative to this file
  *   wrappers:                 # the configured inline buffer
  *     - name: std::function
  *       buffer: {size: 32, align: 16}
@@ -44,6 +45,7 @@ typedef struct hl_config {
   hl_profile **profiles; /* loaded, in order */
   size_t nprofiles, capprofiles;
   hl_profile *overrides; /* its "wrappers", partial entries (library: any) */
+  char *cache_dir;       /* absolute; NULL: none */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

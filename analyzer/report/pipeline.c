@@ -125,6 +125,9 @@ static void summary(const hl_pipeline_in *in, const hl_options *o, size_t warnin
     hl_sb_printf(&line, "; %zu fixed in %zu file%s%s", fixed->findings_fixed, fixed->files_written,
                  fixed->files_written == 1 ? "" : "s", fixed->findings_skipped ? ", some not (see above)" : "");
   if (in->failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", in->failed, in->failed == 1 ? "" : "s");
+  if (in->cached)
+    hl_sb_printf(&line, "; cache: %zu hit%s, %zu miss%s", in->cache_hits, in->cache_hits == 1 ? "" : "s",
+                 in->cache_misses, in->cache_misses == 1 ? "" : "es");
   fprintf(stderr, "%s\n", hl_sb_str(&line));
   hl_sb_free(&line);
 }

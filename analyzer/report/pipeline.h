@@ -33,6 +33,8 @@ typedef struct hl_pipeline_in {
   const char *first_file;     /* the first job's file ("" when none), for --export-fixes */
   const hl_rule_info *rules;  /* every rule heaplint has */
   size_t nrules;
+  int cached;                 /* a result cache was in use */
+  size_t cache_hits, cache_misses; /* units restored from it, units analyzed */
 } hl_pipeline_in;
 
 /* Runs the stage under the options o; status is the run's so far (an input
