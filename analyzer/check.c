@@ -37,6 +37,7 @@ typedef struct check {
   char **cache_dirs;
   size_t ncaches;
   hl_cache_stats cache_stats;
+  hl_pipeline *report;          /* the report stage, which takes each unit's findings */
 } check;
 
 static void print_version(void) {
@@ -174,6 +175,13 @@ static void analyzed_hook(void *data, size_t i, const hl_tu_result *res, const c
   if (c->job_cache[i]) hl_cache_store(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, text, len, log);
 }
 
+/* In job order: a streamed report takes the unit's findings now. */
+static void done_hook(void *data, size_t i, hl_tu_result *res) {
+  check *c = data;
+  if (res->result == HL_ANALYZED && hl_pipeline_streams(c->report))
+    hl_pipeline_unit(c->report, &res->findings, &c->jobs.v[i].file, 1);
+}
+
 static void analyze_all(check *c) {
   hl_run run;
   memset(&run, 0, sizeof run);
@@ -182,7 +190,7 @@ static void analyze_all(check *c) {
   run.record_inputs = open_caches(c);
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
-  hl_run_hooks hooks = {c, restore_hook, analyzed_hook, NULL};
+  hl_run_hooks hooks = {c, restore_hook, analyzed_hook, done_hook};
   hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results, &hooks);
   pthread_mutex_destroy(&run.lock);
   hl_strv_free(&run.warned);
@@ -235,10 +243,11 @@ static int run(check *c) {
     int dumped = dump_config(c);
     return dumped != HL_EXIT_RAN ? dumped : status;
   }
+  c->report = hl_pipeline_new(&c->o, c->root);
   analyze_all(c);
   hl_pipeline_in in;
   gather(c, &in);
-  return hl_pipeline_run(&c->o, &in, status);
+  return hl_pipeline_finish(c->report, &in, status);
 }
 
 static void check_free(check *c) {
