@@ -38,6 +38,7 @@ typedef struct check {
   size_t ncaches;
   hl_cache_stats cache_stats;
   hl_pipeline *report;          /* the report stage, which takes each unit's findings */
+  char *docs_url;               /* the default of --docs-url */
 } check;
 
 static void print_version(void) {
@@ -55,6 +56,20 @@ static void list_rules(check *c) {
     c->rules[i] = (hl_rule_info){hl_rules[i]->id, hl_rule_summary(hl_rules[i]), hl_rule_description(hl_rules[i])};
     c->ids[i] = hl_rules[i]->id;
   }
+}
+
+/* Where SARIF's rule links point: the URL the build was configured with
+ * (-DHEAPLINT_DOCS_URL=...), else the docs installed beside heaplint
+ * (<prefix>/share/doc/heaplint/, the build tree has them too), as a file
+ * URI. */
+static char *default_docs_url(void) {
+  if (*HEAPLINT_DOCS_URL) return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
+  char *dir = hl_exe_relative("../share/doc/heaplint", HEAPLINT_INSTALL_DOC_DIR);
+  char *esc = hl_uri_escape(dir);
+  char *url = hl_xasprintf("file://%s/", esc);
+  free(esc);
+  free(dir);
+  return url;
 }
 
 /* Says err (and frees it); returns the input error's exit status. */
@@ -262,6 +277,7 @@ static void check_free(check *c) {
   free(c->job_cache);
   free(c->job_config);
   free(c->root);
+  free(c->docs_url);
   hl_configs_free(c->configs);
   hl_jobs_free(&c->jobs);
   hl_profiles_free(&c->profiles);
@@ -294,6 +310,7 @@ int hl_check_main(int argc, char **argv) {
     hl_paths_init();
     c.configs = hl_configs_new(c.o.config_file);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
+    if (!c.o.docs_url) c.o.docs_url = c.docs_url = default_docs_url();
     status = run(&c);
   }
   check_free(&c);

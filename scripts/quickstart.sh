@@ -18,7 +18,8 @@ packages="cmake make gcc g++ python3 pkg-config
   libclang-14-dev
   libyaml-dev libjansson-dev libpcre2-dev libcmocka-dev libboost-dev
   python3-jsonschema vim strace
-  g++-multilib qemu-user"
+  g++-multilib qemu-user
+  nodejs npm"
 
 install_missing() {
   missing=""
@@ -31,6 +32,14 @@ install_missing() {
   [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+}
+
+# Microsoft's SARIF validator for tests/ci/sarif-validator.test: npm's
+# @microsoft/sarif-multitool, a self-contained .NET program, into build/npm.
+install_sarif_validator() {
+  tool="$top/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+  [ -x "$tool" ] || npm install --no-audit --no-fund --prefix "$top/build/npm" @microsoft/sarif-multitool@5.7.0 >&2
+  export HEAPLINT_SARIF_MULTITOOL="$tool"
 }
 
 build() {
@@ -50,6 +59,7 @@ case "${1:-}" in
   test)
     install_missing
     build
+    install_sarif_validator
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over the lit suites: the

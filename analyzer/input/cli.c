@@ -47,6 +47,8 @@ const char hl_cli_usage[] =
     "  --write-baseline=<file>  record today's findings in <file>\n"
     "  --report-undecided       json and sarif also carry the sites heaplint could not\n"
     "                           decide, as note-level results\n"
+    "  --docs-url=<url>         where heaplint's docs/ folder is, for sarif's links to\n"
+    "                           each rule's page (<url>rules/<id>.md)\n"
     "fixes:\n"
     "  --fix                    apply the fixes in place (safely: see docs/fixes.md)\n"
     "  --export-fixes=<file>    write the fixes as clang-apply-replacements YAML\n"
@@ -101,6 +103,7 @@ static int set_value(hl_options *o, const char *name, const char *v, char **err)
   else if (!strcmp(name, "--config-file")) o->config_file = v;
   else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
   else if (!strcmp(name, "--cache-dir")) o->cache_dir = v;
+  else if (!strcmp(name, "--docs-url")) o->docs_url = v;
   else if (!strcmp(name, "--cache-max-size")) {
     if (size(v, &o->cache_max_size)) {
       *err = hl_xasprintf("--cache-max-size takes a size in bytes (with K, M or G), not '%s'", v);
@@ -138,7 +141,7 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
                                            "--profile-dir", "--format",  "-o",                 "--source-root",
                                            "--baseline", "--write-baseline", "--config-file",  "-j",
-                                           "--shard", "--export-fixes", "--cache-dir", "--cache-max-size"};
+                                           "--shard", "--export-fixes", "--cache-dir", "--cache-max-size", "--docs-url"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {

@@ -22,6 +22,7 @@ typedef struct hl_options {
   const char *format;    /* text (default), json, sarif */
   const char *output;    /* -o: the report goes there instead of stdout */
   const char *source_root;
+  const char *docs_url;  /* --docs-url: where docs/ is, for SARIF's help links; NULL: check.c's default */
   const char *baseline, *write_baseline;
   const char *config_file;
   const char *export_fixes;

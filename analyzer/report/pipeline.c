@@ -163,7 +163,7 @@ static void emit(hl_pipeline *P, const hl_emit_info *info) {
   const hl_options *o = P->o;
   int rc = 0;
   if (!P->f) return;
-  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(P->f, &P->all, info);
+  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(P->f, &P->all, info, P->S);
   else if (!strcmp(o->format, "json")) rc = hl_emit_json(P->f, &P->all, info);
   else if (!P->stream) hl_emit_text(P->f, &P->all, P->S);
   if (rc && o->output) fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
@@ -220,9 +220,8 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
   /* The order of the documents, of the exported fixes and of --fix's
    * messages, streamed or not. */
   hl_findings_finish(&P->all);
-  hl_emit_info info = {HEAPLINT_VERSION, P->root,     in->rules,
-                       in->nrules,       in->analyzed, in->failed,
-                       (const char *const *)in->failed_files.v};
+  hl_emit_info info = {HEAPLINT_VERSION, o->docs_url, P->root,    in->rules,
+                       in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v};
   emit(P, &info);
   if (o->export_fixes) {
     char *err = NULL;
