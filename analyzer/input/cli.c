@@ -40,6 +40,8 @@ const char hl_cli_usage[] =
     "  --list-rules             print the rules and exit\n"
     "output:\n"
     "  --format=<fmt>           text (clang's diagnostic format; default), json, sarif\n"
+    "  --color=<when>           the text report in clang's colours: auto (default: on\n"
+    "                           a terminal, unless NO_COLOR is set), always, never\n"
     "  -o <file>                write the report to <file> (atomically) instead of stdout\n"
     "  --source-root=<dir>      paths in json and sarif, and in baselines, are relative\n"
     "                           to <dir> (default: the current directory)\n"
@@ -104,6 +106,13 @@ static int set_value(hl_options *o, const char *name, const char *v, char **err)
   else if (!strcmp(name, "--export-fixes")) o->export_fixes = v;
   else if (!strcmp(name, "--cache-dir")) o->cache_dir = v;
   else if (!strcmp(name, "--docs-url")) o->docs_url = v;
+  else if (!strcmp(name, "--color")) {
+    if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
+      *err = hl_xasprintf("--color takes auto, always or never, not '%s'", v);
+      return -1;
+    }
+    o->color = !strcmp(v, "auto") ? -1 : !strcmp(v, "always");
+  }
   else if (!strcmp(name, "--cache-max-size")) {
     if (size(v, &o->cache_max_size)) {
       *err = hl_xasprintf("--cache-max-size takes a size in bytes (with K, M or G), not '%s'", v);
@@ -138,10 +147,11 @@ static int set_value(hl_options *o, const char *name, const char *v, char **err)
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
   memset(o, 0, sizeof *o);
   o->format = "text";
+  o->color = -1;
   static const char *const with_value[] = {"-p",        "--extra-arg",   "--extra-arg-before", "--profile",
                                            "--profile-dir", "--format",  "-o",                 "--source-root",
                                            "--baseline", "--write-baseline", "--config-file",  "-j",
-                                           "--shard", "--export-fixes", "--cache-dir", "--cache-max-size", "--docs-url"};
+                                           "--shard", "--export-fixes", "--cache-dir", "--cache-max-size", "--docs-url", "--color"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {

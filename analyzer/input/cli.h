@@ -33,6 +33,7 @@ typedef struct hl_options {
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;
   int report_undecided;  /* json and sarif carry the sites not decided, as notes */
+  int color; /* -1 auto, 0 never, 1 always */
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */

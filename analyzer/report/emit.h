@@ -32,7 +32,8 @@ typedef struct hl_emit_info {
   const char *const *failed;    /* the files that could not be parsed */
 } hl_emit_info;
 
-void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S);
+/* colour: in clang's colours (ANSI escapes). */
+void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S, int colour);
 /* Return 0, or -1 when the output could not be written. */
 int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info);
 /* Columns are UTF-16 code units (SARIF's default), converted from the

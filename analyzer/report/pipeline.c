@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/baseline.h"
 #include "report/fixes.h"
@@ -33,6 +34,7 @@ struct hl_pipeline {
   const hl_options *o;
   const char *root;
   int stream;
+  int colour;
   int status;
   hl_sources *S;
   hl_output out;
@@ -87,11 +89,20 @@ static void undecided_free(undecided *u) {
   free(u->count);
 }
 
+/* --color: always, never, or (auto) when the report goes to a terminal
+ * that has colours and NO_COLOR (no-color.org) is not set. */
+static int use_colour(const hl_options *o) {
+  if (o->color >= 0) return o->color;
+  const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+  return !o->output && isatty(STDOUT_FILENO) && !(no && *no) && term && *term && strcmp(term, "dumb");
+}
+
 hl_pipeline *hl_pipeline_new(const hl_options *o, const char *root) {
   hl_pipeline *P = hl_xcalloc(1, sizeof *P);
   P->o = o;
   P->root = root;
   P->stream = !strcmp(o->format, "text");
+  P->colour = use_colour(o);
   P->S = hl_sources_new();
   P->f = hl_output_open(&P->out, o->output, "the report");
   if (!P->f) P->status = HL_EXIT_INPUT;
@@ -137,7 +148,7 @@ static void filter(hl_pipeline *P, hl_findings *found, char *const *files, size_
 void hl_pipeline_unit(hl_pipeline *P, hl_findings *found, char *const *files, size_t nfiles) {
   filter(P, found, files, nfiles);
   if (P->stream && P->f) {
-    hl_emit_text(P->f, found, P->S);
+    hl_emit_text(P->f, found, P->S, P->colour);
     fflush(P->f);
   }
   hl_findings_take(&P->all, found);
@@ -165,7 +176,7 @@ static void emit(hl_pipeline *P, const hl_emit_info *info) {
   if (!P->f) return;
   if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(P->f, &P->all, info, P->S);
   else if (!strcmp(o->format, "json")) rc = hl_emit_json(P->f, &P->all, info);
-  else if (!P->stream) hl_emit_text(P->f, &P->all, P->S);
+  else if (!P->stream) hl_emit_text(P->f, &P->all, P->S, P->colour);
   if (rc && o->output) fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
   if (hl_output_close(&P->out, rc == 0)) P->status = HL_EXIT_INPUT;
 }
