@@ -7,6 +7,7 @@
 
 #include <clang-c/Index.h>
 
+#include "cache/cache.h"
 #include "engine/analyze.h"
 #include "engine/rule.h"
 #include "engine/runner.h"
@@ -35,6 +36,13 @@ typedef struct check {
   hl_tu_result *results;        /* parallel to jobs */
   hl_line_filter lines;         /* -line-filter, or --diff's changed lines */
   hl_strv changed;              /* --diff: the files with changed lines */
+  hl_cache **job_cache;         /* parallel to jobs: the result cache, or NULL */
+  hl_cache **caches;            /* each directory's once */
+  char **cache_dirs;
+  size_t ncaches;
+  hl_cache_stats cache_stats;
+  hl_pipeline *report;          /* the report stage, which takes each unit's findings */
+  char *docs_url;               /* the default of --docs-url */
 } check;
 
 static void print_version(void) {
@@ -52,6 +60,20 @@ static void list_rules(check *c) {
     c->rules[i] = (hl_rule_info){hl_rules[i]->id, hl_rule_summary(hl_rules[i]), hl_rule_description(hl_rules[i])};
     c->ids[i] = hl_rules[i]->id;
   }
+}
+
+/* Where SARIF's rule links point: the URL the build was configured with
+ * (-DHEAPLINT_DOCS_URL=...), else the docs installed beside heaplint
+ * (<prefix>/share/doc/heaplint/, the build tree has them too), as a file
+ * URI. */
+static char *default_docs_url(void) {
+  if (*HEAPLINT_DOCS_URL) return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
+  char *dir = hl_exe_relative("../share/doc/heaplint", HEAPLINT_INSTALL_DOC_DIR);
+  char *esc = hl_uri_escape(dir);
+  char *url = hl_xasprintf("file://%s/", esc);
+  free(esc);
+  free(dir);
+  return url;
 }
 
 /* Says err (and frees it); returns the input error's exit status. */
@@ -186,16 +208,73 @@ static int line_filter(check *c) {
   return HL_EXIT_RAN;
 }
 
+/* The cache in dir, opened once; NULL (said once) when it cannot be used:
+ * the run goes on without it. */
+static hl_cache *cache_for(check *c, const char *dir) {
+  for (size_t i = 0; i < c->ncaches; i++)
+    if (!strcmp(c->cache_dirs[i], dir)) return c->caches[i];
+  char *err = NULL;
+  CXString v = clang_getClangVersion();
+  char *tool = hl_xasprintf("heaplint %s (%s)", HEAPLINT_VERSION, clang_getCString(v));
+  clang_disposeString(v);
+  hl_cache *C = hl_cache_open(dir, c->o.cache_max_size ? c->o.cache_max_size : HL_CACHE_DEFAULT_MAX, tool,
+                              &c->profiles, c->o.verbose, &err);
+  free(tool);
+  if (!C) {
+    fprintf(stderr, "heaplint: warning: %s; running without the result cache\n", err);
+    free(err);
+  }
+  c->caches = hl_xrealloc(c->caches, (c->ncaches + 1) * sizeof *c->caches);
+  c->cache_dirs = hl_xrealloc(c->cache_dirs, (c->ncaches + 1) * sizeof *c->cache_dirs);
+  c->caches[c->ncaches] = C;
+  c->cache_dirs[c->ncaches++] = hl_xstrdup(dir);
+  return C;
+}
+
+/* --cache-dir (or $HEAPLINT_CACHE_DIR) for every job, else its config's. */
+static int open_caches(check *c) {
+  char *given = c->o.cache_dir ? hl_abspath(c->o.cache_dir) : NULL;
+  int any = 0;
+  c->job_cache = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->job_cache);
+  for (size_t i = 0; i < c->jobs.n; i++) {
+    const char *dir = given ? given : c->job_config[i]->cache_dir;
+    if (dir) any |= (c->job_cache[i] = cache_for(c, dir)) != NULL;
+  }
+  free(given);
+  return any;
+}
+
+static int restore_hook(void *data, size_t i, hl_tu_result *res, FILE *log) {
+  check *c = data;
+  return c->job_cache[i] && hl_cache_restore(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, log);
+}
+
+static void analyzed_hook(void *data, size_t i, const hl_tu_result *res, const char *text, size_t len, FILE *log) {
+  check *c = data;
+  if (c->job_cache[i]) hl_cache_store(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, text, len, log);
+}
+
+/* In job order: a streamed report takes the unit's findings now. */
+static void done_hook(void *data, size_t i, hl_tu_result *res) {
+  check *c = data;
+  if (res->result == HL_ANALYZED && hl_pipeline_streams(c->report))
+    hl_pipeline_unit(c->report, &res->findings, &c->jobs.v[i].file, 1);
+}
+
 static void analyze_all(check *c) {
   hl_run run;
   memset(&run, 0, sizeof run);
   run.profiles = &c->profiles;
   run.verbose = c->o.verbose;
+  run.record_inputs = open_caches(c);
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
-  hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results);
+  hl_run_hooks hooks = {c, restore_hook, analyzed_hook, done_hook};
+  hl_run_jobs(&run, &c->jobs, c->job_config, c->o.jobs, isatty(STDERR_FILENO), c->results, &hooks);
   pthread_mutex_destroy(&run.lock);
   hl_strv_free(&run.warned);
+  for (size_t i = 0; i < c->ncaches; i++)
+    if (c->caches[i]) hl_cache_finish(c->caches[i], &c->cache_stats);
 }
 
 /* The translation units' results, as the report stage takes them. */
@@ -224,6 +303,9 @@ static void gather(check *c, hl_pipeline_in *in) {
   in->first_file = c->jobs.n ? c->jobs.v[0].file : "";
   in->rules = c->rules;
   in->nrules = c->nrules;
+  in->cached = c->ncaches > 0;
+  in->cache_hits = c->cache_stats.hits;
+  in->cache_misses = c->cache_stats.misses;
 }
 
 /* Input, then analysis, then the report; stops at the first input error
@@ -242,18 +324,26 @@ static int run(check *c) {
     int dumped = dump_config(c);
     return dumped != HL_EXIT_RAN ? dumped : status;
   }
+  c->report = hl_pipeline_new(&c->o, c->root, &c->lines);
   analyze_all(c);
   hl_pipeline_in in;
   gather(c, &in);
-  in.lines = &c->lines;
-  return hl_pipeline_run(&c->o, &in, status);
+  return hl_pipeline_finish(c->report, &in, status);
 }
 
 static void check_free(check *c) {
   for (size_t i = 0; c->results && i < c->jobs.n; i++) hl_tu_result_free(&c->results[i]);
   free(c->results);
+  for (size_t i = 0; i < c->ncaches; i++) {
+    hl_cache_free(c->caches[i]);
+    free(c->cache_dirs[i]);
+  }
+  free(c->caches);
+  free(c->cache_dirs);
+  free(c->job_cache);
   free(c->job_config);
   free(c->root);
+  free(c->docs_url);
   hl_configs_free(c->configs);
   hl_jobs_free(&c->jobs);
   hl_profiles_free(&c->profiles);
@@ -289,6 +379,7 @@ int hl_check_main(int argc, char **argv) {
     for (size_t i = 0; i < c.o.notes.n && !c.o.quiet; i++) fprintf(stderr, "heaplint: note: %s\n", c.o.notes.v[i]);
     c.configs = hl_configs_new(&c.o.config, &err);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
+    if (!c.o.docs_url) c.o.docs_url = c.docs_url = default_docs_url();
     if (!c.configs) status = input_error(err);
     else if (c.o.list_checks || c.o.explain_config || c.o.verify_config) status = describe_config(&c);
     else status = run(&c);

@@ -38,6 +38,20 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 }
 
+# Microsoft's SARIF validator for tests/ci/sarif-validator.test: npm's
+# @microsoft/sarif-multitool, a self-contained .NET program, into build/npm.
+# npm comes with nodesource's nodejs; Debian's nodejs needs its npm package.
+install_sarif_validator() {
+  if ! command -v npm >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends npm
+  fi
+  tool="$top/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+  [ -x "$tool" ] || npm install --no-audit --no-fund --prefix "$top/build/npm" @microsoft/sarif-multitool@5.7.0 >&2
+  export HEAPLINT_SARIF_MULTITOOL="$tool"
+}
+
 case "${1:-}" in
   example)
     install_missing $example_packages
@@ -68,6 +82,7 @@ case "${1:-}" in
     install_missing $test_packages
     cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEAPLINT_BUILD_TESTS=ON
     cmake --build build -j "$jobs"
+    install_sarif_validator
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over the lit suites: the

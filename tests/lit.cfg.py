@@ -69,6 +69,26 @@ if _runner32:
 config.substitutions.append(("%emulator32", "--emulator=" + _runner32[0] if _runner32 else ""))
 config.substitutions.append(("%run32", " ".join(_runner32 or [])))
 
+# Microsoft's SARIF validator (npm's @microsoft/sarif-multitool, a .NET
+# program): $HEAPLINT_SARIF_MULTITOOL, where scripts/quickstart.sh installs it
+# (<build>/npm), or on PATH. Its tests need npm; without npm they are
+# unsupported, with npm but no validator they fail saying how to install it.
+def _sarif_multitool():
+    candidates = [os.environ.get("HEAPLINT_SARIF_MULTITOOL", ""),
+                  os.path.join(config.heaplint_obj_root, "npm", "node_modules", "@microsoft",
+                               "sarif-multitool-linux", "Sarif.Multitool")]
+    for c in candidates:
+        if c and os.access(c, os.X_OK):
+            return c
+    return shutil.which("sarif-multitool")
+
+if shutil.which("npm"):
+    config.available_features.add("npm")
+_multitool = _sarif_multitool()
+config.substitutions.append(("%sarif-multitool", _multitool or
+    "sh -c 'echo \"the SARIF validator is not installed: scripts/quickstart.sh test installs it "
+    "(npm install --prefix <build>/npm @microsoft/sarif-multitool)\" >&2; exit 1' --"))
+
 inputs = os.path.join(config.test_source_root, "support")
 # The counting global operator new (count_new.hpp), heaplint calibrate's own.
 probes = os.path.join(config.heaplint_src_root, "analyzer", "calibrate", "probes")

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "engine/ast.h"
 #include "engine/rule.h"
 #include "engine/context.h"
 #include "engine/context_impl.h"
@@ -39,6 +41,45 @@ static void detect_include(CXFile f, CXSourceLocation *stack, unsigned len, CXCl
   clang_disposeString(name);
 }
 
+typedef struct inputs {
+  CXTranslationUnit tu;
+  const char *workdir;
+  hl_tu_result *res;
+  size_t cap;
+} inputs;
+
+static void record_include(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
+  (void)stack;
+  (void)len;
+  inputs *in = data;
+  size_t size = 0;
+  const char *text = clang_getFileContents(in->tu, f, &size);
+  hl_tu_input x = {hl_file_abspath(f, in->workdir), size, hl_fnv1a(text ? text : "", text ? size : 0)};
+  HL_PUSH(in->res->inputs, in->res->ninputs, in->cap, x);
+}
+
+static int input_order(const void *a, const void *b) {
+  return strcmp(((const hl_tu_input *)a)->path, ((const hl_tu_input *)b)->path);
+}
+
+/* Every file the unit read, from the text libclang parsed (not the file as
+ * it is now, which may have changed meanwhile): the main file first (the
+ * inclusions start with it), the others by path, each once. */
+static void record_inputs(CXTranslationUnit tu, const hl_job *job, hl_tu_result *res) {
+  inputs in = {tu, job->directory, res, 0};
+  clang_getInclusions(tu, record_include, &in);
+  if (res->ninputs < 2) return;
+  qsort(res->inputs + 1, res->ninputs - 1, sizeof *res->inputs, input_order);
+  size_t out = 1;
+  for (size_t i = 1; i < res->ninputs; i++) {
+    if (!strcmp(res->inputs[i].path, res->inputs[0].path) || (out > 1 && !strcmp(res->inputs[i].path, res->inputs[out - 1].path)))
+      free(res->inputs[i].path);
+    else
+      res->inputs[out++] = res->inputs[i];
+  }
+  res->ninputs = out;
+}
+
 typedef struct walker {
   hl_ctx *ctx;
   const hl_rule *const *rules;
@@ -62,15 +103,23 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
   return CXChildVisit_Continue;
 }
 
-static void warn_once(hl_run *run, FILE *log, const char *fmt, const char *library, int width, const char *file) {
-  char *key = hl_xasprintf("%s/%d", library, width);
+void hl_warn_unprofiled(hl_run *run, const hl_job *job, const hl_tu_result *res, FILE *log) {
+  if (!res->unprofiled) return;
+  char *key = hl_xasprintf("%s/%d", res->library, res->pointer_width);
   int seen = 0;
   pthread_mutex_lock(&run->lock);
   for (size_t i = 0; i < run->warned.n && !seen; i++) seen = !strcmp(run->warned.v[i], key);
   if (!seen) hl_strv_addf(&run->warned, "%s", key);
   pthread_mutex_unlock(&run->lock);
   free(key);
-  if (!seen) fprintf(log, fmt, library, width, hl_display_path(file));
+  if (!seen)
+    fprintf(log,
+            res->unprofiled == HL_PROFILE_WITHOUT_WRAPPERS
+                ? "heaplint: warning: the profile for %s on %d-bit targets describes no wrappers: they are "
+                  "not checked (first seen in %s; measure them with 'heaplint calibrate')\n"
+                : "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
+                  "(first seen in %s; measure one with 'heaplint calibrate')\n",
+            res->library, res->pointer_width, hl_display_path(job->file));
 }
 
 void hl_tu_result_free(hl_tu_result *res) {
@@ -78,6 +127,8 @@ void hl_tu_result_free(hl_tu_result *res) {
   free(res->arch);
   for (size_t i = 0; i < res->nprofiles; i++) free(res->profiles[i]);
   free(res->profiles);
+  for (size_t i = 0; i < res->ninputs; i++) free(res->inputs[i].path);
+  free(res->inputs);
   hl_findings_free(&res->findings);
   hl_layouts_free(&res->layouts);
   memset(res, 0, sizeof *res);
@@ -111,8 +162,7 @@ static const char *base_name(const char *path) {
 
 /* The target, the standard library the unit includes, and the wrappers
  * the profiles (and the config's) describe for them: into ctx and res. */
-static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx *ctx, hl_selection *sel,
-                            hl_tu_result *res) {
+static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel, hl_tu_result *res) {
   CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
@@ -133,13 +183,8 @@ static void select_wrappers(hl_run *run, const hl_config *cfg, FILE *log, hl_ctx
   ctx->library = sel->base;
   res->profiles = hl_xcalloc(sel->nused ? sel->nused : 1, sizeof *res->profiles);
   for (size_t i = 0; i < sel->nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel->used[i]->path));
-  if (ctx->library_name && (!sel->base || !sel->base->nwrappers))
-    warn_once(run, log,
-              sel->base ? "heaplint: warning: the profile for %s on %d-bit targets describes no wrappers: they are "
-                          "not checked (first seen in %s; measure them with 'heaplint calibrate')\n"
-                        : "heaplint: warning: no profile for %s on %d-bit targets: its wrappers are not checked "
-                          "(first seen in %s; measure one with 'heaplint calibrate')\n",
-              ctx->library_name, ctx->pointer_width, ctx->unit.job->file);
+  if (ctx->library_name && !sel->base) res->unprofiled = HL_NO_PROFILE;
+  else if (ctx->library_name && !sel->base->nwrappers) res->unprofiled = HL_PROFILE_WITHOUT_WRAPPERS;
   ctx->string_sso = sel->string_sso;
   ctx->string_from = sel->string_from;
   ctx->shared_state = sel->shared_state;
@@ -310,7 +355,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
 
   hl_selection sel;
-  select_wrappers(run, cfg, log, &ctx, &sel, res);
+  select_wrappers(run, cfg, &ctx, &sel, res);
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
   ctx.probes = hl_probes_new(&ctx.unit);
@@ -318,6 +363,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   run_rules(&ctx, cfg, res->compile_errors > 0);
   apply_config(cfg, job, &res->findings);
   for (size_t i = 0; i < res->findings.n && res->compile_errors; i++) res->findings.v[i]->unit_has_errors = 1;
+  if (run->record_inputs) record_inputs(u->tu, job, res);
 
   hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
@@ -332,7 +378,12 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
 void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *cfg, FILE *log, hl_tu_result *res) {
   memset(res, 0, sizeof *res);
   res->result = HL_NOT_PARSED;
+  /* Before the parse reads the files: a file changed after this is not
+   * trusted by its time in the result cache. */
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
   hl_tu *u = hl_tu_parse(index, job, NULL, 0, CXTranslationUnit_None, log);
   if (u) hl_tu_analyze(run, u, cfg, log, res);
+  res->read_at = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
   hl_tu_free(u);
 }

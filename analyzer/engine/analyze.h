@@ -31,6 +31,7 @@ typedef struct hl_run {
   const hl_profile_set *profiles;
   int verbose;
   int layouts;                        /* the front end shows layouts: collect them (hl_tu_result) */
+  int record_inputs;                  /* fill hl_tu_result's inputs (for a result cache) */
   pthread_mutex_t lock;
   hl_strv warned;                     /* "no profile for ..." said once per library and width */
 } hl_run;
@@ -40,16 +41,32 @@ typedef enum hl_result {
   HL_NOT_PARSED,    /* libclang could not parse it */
 } hl_result;
 
+/* A file the unit read: its absolute path and the FNV-1a hash and size of
+ * the text libclang parsed. */
+typedef struct hl_tu_input {
+  char *path;
+  unsigned long long size, hash;
+} hl_tu_input;
+
 typedef struct hl_tu_result {
   hl_result result;
   char *library;    /* "libstdc++", or NULL when no standard library header was included */
   char *arch;       /* "x86_64" */
   int pointer_width;
+  /* The library has no profile for this width, or one without wrappers:
+   * hl_warn_unprofiled says so. */
+  enum { HL_PROFILED, HL_NO_PROFILE, HL_PROFILE_WITHOUT_WRAPPERS } unprofiled;
   hl_findings findings;
   unsigned compile_errors; /* its errors (among the findings when they have a place) */
   hl_layouts layouts;  /* every store the rules judged, when run->layouts */
   char **profiles;  /* the profiles that decided, base first (file names) */
   size_t nprofiles;
+  /* With run->record_inputs, of an analyzed unit: every file it read, the
+   * main file first, each once; and the time (CLOCK_REALTIME, ns) before
+   * it read them. */
+  hl_tu_input *inputs;
+  size_t ninputs;
+  long long read_at;
 } hl_tu_result;
 
 /* Analyzes job with index (one per thread), under the job's config.
@@ -78,5 +95,11 @@ int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsav
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_free(hl_tu *u);
 void hl_tu_result_free(hl_tu_result *res);
+
+/* The warning that job's library has no profile for its target width (its
+ * wrappers are not checked), when res says so: once per library and width
+ * in a run, naming the first unit it applies to. Called in job order, so
+ * that "first" does not depend on the threads. */
+void hl_warn_unprofiled(hl_run *run, const hl_job *job, const hl_tu_result *res, FILE *log);
 
 #endif

@@ -14,6 +14,7 @@ typedef struct shared {
   const hl_jobs *jobs;
   const hl_config *const *configs;
   hl_tu_result *results;
+  const hl_run_hooks *hooks;
   char **logs;
   size_t *loglens;
   char *done;
@@ -39,11 +40,28 @@ static void flush_in_order(shared *S) {
     size_t i = S->next_print++;
     if (S->progress)
       fprintf(stderr, "[%zu/%zu] %s\n", i + 1, S->jobs->n, hl_display_path(S->jobs->v[i].file));
+    hl_warn_unprofiled(S->run, &S->jobs->v[i], &S->results[i], stderr);
     if (S->loglens[i]) fwrite(S->logs[i], 1, S->loglens[i], stderr);
     free(S->logs[i]);
     S->logs[i] = NULL;
+    fflush(stderr);
+    if (S->hooks && S->hooks->done) S->hooks->done(S->hooks->data, i, &S->results[i]);
   }
   fflush(stderr);
+}
+
+/* Job i: restored by the hooks, or analyzed (and then shown to them). */
+static void run_job(shared *S, size_t i, CXIndex index, FILE *log, char **buf, size_t *len) {
+  const hl_job *job = &S->jobs->v[i];
+  const hl_run_hooks *H = S->hooks;
+  if (is_empty_file(job->file))
+    fprintf(log, "heaplint: warning: %s: the file is empty; nothing to analyze\n", hl_display_path(job->file));
+  if (H && H->restore && H->restore(H->data, i, &S->results[i], log)) return;
+  fflush(log);
+  size_t from = *len;
+  hl_analyze(S->run, index, job, S->configs[i], log, &S->results[i]);
+  fflush(log);
+  if (H && H->analyzed) H->analyzed(H->data, i, &S->results[i], *buf + from, *len - from, log);
 }
 
 static void *worker(void *arg) {
@@ -54,7 +72,6 @@ static void *worker(void *arg) {
     size_t i = S->next_job++;
     pthread_mutex_unlock(&S->lock);
     if (i >= S->jobs->n) break;
-    const hl_job *job = &S->jobs->v[i];
     char *buf = NULL;
     size_t len = 0;
     FILE *log = open_memstream(&buf, &len);
@@ -62,9 +79,7 @@ static void *worker(void *arg) {
       fprintf(stderr, "heaplint: fatal: cannot buffer messages (out of memory)\n");
       abort();
     }
-    if (is_empty_file(job->file))
-      fprintf(log, "heaplint: warning: %s: the file is empty; nothing to analyze\n", hl_display_path(job->file));
-    hl_analyze(S->run, index, job, S->configs[i], log, &S->results[i]);
+    run_job(S, i, index, log, &buf, &len);
     fclose(log);
     pthread_mutex_lock(&S->lock);
     S->logs[i] = buf;
@@ -78,13 +93,14 @@ static void *worker(void *arg) {
 }
 
 void hl_run_jobs(hl_run *run, const hl_jobs *jobs, const hl_config *const *configs, unsigned threads, int progress,
-                 hl_tu_result *results) {
+                 hl_tu_result *results, const hl_run_hooks *hooks) {
   shared S;
   memset(&S, 0, sizeof S);
   S.run = run;
   S.jobs = jobs;
   S.configs = configs;
   S.results = results;
+  S.hooks = hooks;
   S.logs = hl_xcalloc(jobs->n ? jobs->n : 1, sizeof *S.logs);
   S.loglens = hl_xcalloc(jobs->n ? jobs->n : 1, sizeof *S.loglens);
   S.done = hl_xcalloc(jobs->n ? jobs->n : 1, 1);

@@ -30,6 +30,11 @@ const char hl_cli_usage[] =
     "  -j <n>                   analyze <n> translation units at a time (default: one\n"
     "                           per processor); the output does not depend on <n>\n"
     "  --shard=<k>/<n>          analyze only the k-th of n disjoint slices of the input\n"
+    "  --cache-dir=<dir>        keep each unit's result there and do not parse a unit\n"
+    "                           whose inputs did not change (default:\n"
+    "                           $HEAPLINT_CACHE_DIR, else the config's cache-dir)\n"
+    "  --cache-max-size=<size>  trim the cache to <size> bytes (K, M, G: KiB, MiB, GiB;\n"
+    "                           default 1G), least recently used first\n"
     "  --diff[=<ref>]           only findings on lines 'git diff -U0 <ref>' shows changed\n"
     "                           (default HEAD: what is not committed), in the changed files\n"
     "rules and configuration:\n"
@@ -55,6 +60,8 @@ const char hl_cli_usage[] =
     "  --list-rules             print the rules and exit\n"
     "output:\n"
     "  --format=<fmt>           text (clang's diagnostic format; default), json, sarif\n"
+    "  --color=<when>           the text report in clang's colours: auto (default: on\n"
+    "                           a terminal, unless NO_COLOR is set), always, never\n"
     "  -o <file>                write the report to <file> (atomically) instead of stdout\n"
     "  --source-root=<dir>      paths in json and sarif, and in baselines, are relative\n"
     "                           to <dir> (default: the current directory)\n"
@@ -62,7 +69,9 @@ const char hl_cli_usage[] =
     "  --write-baseline=<file>  record today's findings in <file>\n"
     "  --report-undecided       json and sarif also carry the sites heaplint could not\n"
     "                           decide, as note-level results\n"
-    "  --use-color[=false]      colours on, or off\n"
+    "  --use-color[=false]      colours on, or off (clang-tidy's spelling of --color)\n"
+    "  --docs-url=<url>         where heaplint's docs/ folder is, for sarif's links to\n"
+    "                           each rule's page (<url>rules/<id>.md)\n"
     "fixes:\n"
     "  --fix                    apply the fixes in place (safely: see docs/fixes.md),\n"
     "                           except in translation units with compile errors\n"
@@ -103,7 +112,7 @@ typedef enum opt_id {
   O_WARNINGS_AS_ERRORS, O_HEADER_FILTER, O_EXCLUDE_HEADER_FILTER, O_LINE_FILTER, O_SYSTEM_HEADERS, O_DIFF,
   O_FORMAT, O_OUTPUT, O_SOURCE_ROOT, O_BASELINE, O_WRITE_BASELINE, O_REPORT_UNDECIDED, O_FIX, O_FIX_ERRORS,
   O_FIX_NOTES, O_EXPORT_FIXES, O_WERROR, O_QUIET, O_VERBOSE, O_USE_COLOR, O_ALLOW_NO_CHECKS, O_VERSION, O_HELP,
-  O_NO_EFFECT,
+  O_CACHE_DIR, O_CACHE_MAX_SIZE, O_DOCS_URL, O_COLOR, O_NO_EFFECT,
 } opt_id;
 
 typedef struct opt {
@@ -152,6 +161,10 @@ static const opt options[] = {
     {"v", FLAG, O_VERBOSE, NULL},
     {"verbose", FLAG, O_VERBOSE, NULL},
     {"use-color", BOOL, O_USE_COLOR, NULL},
+    {"color", VALUE, O_COLOR, NULL},
+    {"cache-dir", VALUE, O_CACHE_DIR, NULL},
+    {"cache-max-size", VALUE, O_CACHE_MAX_SIZE, NULL},
+    {"docs-url", VALUE, O_DOCS_URL, NULL},
     {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, NULL},
     {"version", FLAG, O_VERSION, NULL},
     {"h", FLAG, O_HELP, NULL},
@@ -184,6 +197,16 @@ static int number(const char *s, unsigned *out) {
   unsigned long v = strtoul(s, &end, 10);
   if (end == s || *end || v > 4096) return -1;
   *out = (unsigned)v;
+  return 0;
+}
+
+/* "64M", "1G", "500000": bytes; K, M, G are powers of 1024. */
+static int size(const char *s, unsigned long long *out) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  unsigned shift = !*end ? 0 : !strcmp(end, "K") ? 10 : !strcmp(end, "M") ? 20 : !strcmp(end, "G") ? 30 : 64;
+  if (end == s || s[0] == '-' || shift == 64 || v == 0 || v > (~0ULL >> shift)) return -1;
+  *out = v << shift;
   return 0;
 }
 
@@ -225,6 +248,21 @@ static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
   case O_DIFF: o->diff = 1, o->diff_ref = v; break;
   case O_EXPORT_FIXES: o->export_fixes = v; break;
   case O_NO_EFFECT: no_effect(o, op); break;
+  case O_CACHE_DIR: o->cache_dir = v; break;
+  case O_DOCS_URL: o->docs_url = v; break;
+  case O_COLOR:
+    if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
+      *err = hl_xasprintf("--color takes auto, always or never, not '%s'", v);
+      return -1;
+    }
+    o->color = !strcmp(v, "auto") ? -1 : !strcmp(v, "always");
+    break;
+  case O_CACHE_MAX_SIZE:
+    if (size(v, &o->cache_max_size)) {
+      *err = hl_xasprintf("--cache-max-size takes a size in bytes (with K, M or G), not '%s'", v);
+      return -1;
+    }
+    break;
   case O_FORMAT:
     if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
       *err = hl_xasprintf("unknown format '%s' (expected text, json or sarif)", v);
@@ -359,6 +397,8 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
     if (a[0] != '-' || !strcmp(a, "-")) hl_strv_add(&o->files, a);
     else if (parse_option(argc, argv, &i, o, err)) return -1;
   }
+  const char *env = getenv("HEAPLINT_CACHE_DIR");
+  if (!o->cache_dir && env && *env) o->cache_dir = env;
   return check_input(o, err);
 }
 

@@ -27,12 +27,15 @@ typedef struct hl_options {
   const char *format;    /* text (default), json, sarif */
   const char *output;    /* -o: the report goes there instead of stdout */
   const char *source_root;
+  const char *docs_url;  /* --docs-url: where docs/ is, for SARIF's help links; NULL: check.c's default */
   const char *baseline, *write_baseline;
   hl_config_cli config;  /* --config-file, -config, -checks, the filters: laid over every configuration */
   const char *line_filter; /* -line-filter: clang-tidy's JSON; NULL or "": none */
   int diff;              /* --diff: only findings on the lines git diff shows changed */
   const char *diff_ref;  /* --diff=<ref>; NULL: HEAD */
   const char *export_fixes;
+  const char *cache_dir;   /* --cache-dir, else $HEAPLINT_CACHE_DIR; NULL: each config's cache-dir */
+  unsigned long long cache_max_size; /* bytes; 0: the default */
   int fix, fix_errors;   /* --fix; --fix-errors: also in translation units with compile errors */
   unsigned jobs;         /* -j; 0: one per processor */
   unsigned shard_k, shard_n;

@@ -47,6 +47,7 @@ static void config_free(hl_config *c) {
   hl_ere_free(c->exclude_re);
   hl_strv_free(&c->fallback_flags);
   hl_strv_free(&c->no_alloc_functions);
+  free(c->cache_dir);
 }
 
 void hl_configs_free(hl_configs *C) {
@@ -234,10 +235,25 @@ static int parse_list(hl_yaml *y, yaml_node_t *node, const char *key, const char
   return 0;
 }
 
+static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
+  const char *d = hl_yaml_scalar(y, node, "cache-dir", err);
+  if (!d) return -1;
+  if (!*d) {
+    *err = hl_yaml_error(y, node, "cache-dir: an empty path");
+    return -1;
+  }
+  char *base = dir_of(c->path);
+  char *joined = d[0] == '/' ? hl_xstrdup(d) : hl_xasprintf("%s/%s", base, d);
+  c->cache_dir = hl_abspath(joined);
+  free(joined);
+  free(base);
+  return 0;
+}
+
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
   K_RULES, K_WERROR, K_PROFILES, K_WRAPPERS, K_HEADER_FILTER, K_EXCLUDE_HEADER_FILTER, K_CHECKS, K_SYSTEM_HEADERS,
-  K_USE_COLOR, K_CHECK_OPTIONS, K_FALLBACK, K_NO_ALLOC, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
+  K_USE_COLOR, K_CHECK_OPTIONS, K_FALLBACK, K_NO_ALLOC, K_CACHE_DIR, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
 } key_id;
 
 static key_id key_of(const char *k) {
@@ -257,6 +273,7 @@ static key_id key_of(const char *k) {
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
       {"no-alloc-functions", K_NO_ALLOC},
+      {"cache-dir", K_CACHE_DIR},
       /* What clang-tidy's formatting and file-kind options say does not
        * change what heaplint reports. */
       {"FormatStyle", K_IGNORED}, {"User", K_IGNORED}, {"HeaderFileExtensions", K_IGNORED},
@@ -285,6 +302,7 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
   case K_NO_ALLOC:
     return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
+  case K_CACHE_DIR: return parse_cache_dir(y, v, c, err);
   case K_IGNORED: return 0;
   case K_INHERIT:
     if (hl_yaml_bool(y, v, key, &inherit, err)) return -1;
@@ -297,8 +315,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   default:
     *err = hl_yaml_error(y, k,
                          "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-                         "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, or "
-                         "clang-tidy's spellings)",
+                         "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, cache-dir, "
+                         "or clang-tidy's spellings)",
                          key);
     return -1;
   }
@@ -598,6 +616,7 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
   ok = ok && scalar(&e, "header-filter") && scalar(&e, hf ? hf : "");
   ok = ok && scalar(&e, "exclude-header-filter") && scalar(&e, xf ? xf : "");
   ok = ok && scalar(&e, "system-headers") && scalar(&e, hl_config_system_headers(c) ? "true" : "false");
+  if (ok && c->cache_dir) ok = scalar(&e, "cache-dir") && scalar(&e, c->cache_dir);
   ok = ok && scalar(&e, "profiles") && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < c->nprofiles; i++) ok = scalar(&e, c->profiles[i]->path);
   ok = ok && hl_yaml_emit_close(&e, 0);

@@ -13,6 +13,7 @@
  *   exclude-header-filter: '/third_party/'
  *   system-headers: false
  *   profiles: [local.yaml]    # laid over the library's, relative to this file
+ *   cache-dir: .heaplint-cache # the result cache, relative to this file
  *   wrappers:                 # the configured inline buffer
  *     - name: std::function
  *       buffer: {size: 32, align: 16}
@@ -83,6 +84,7 @@ typedef struct hl_config {
   hl_strv fallback_flags;/* the compile flags of a file no compile database lists (heaplint lsp) */
   int has_fallback;      /* fallback-flags was given */
   hl_strv no_alloc_functions; /* globs over qualified names: no-allocation zones */
+  char *cache_dir;       /* absolute; NULL: none */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

@@ -514,13 +514,7 @@ void hl_selection_free(hl_selection *sel) {
 char *hl_profiles_default_dir(void) {
   const char *env = getenv("HEAPLINT_PROFILE_DIR");
   if (env && *env) return hl_xstrdup(env);
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return hl_xstrdup(HEAPLINT_INSTALL_PROFILE_DIR);
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (slash) *slash = '\0';
-  return hl_xasprintf("%s/../share/heaplint/profiles", exe);
+  return hl_exe_relative("../share/heaplint/profiles", HEAPLINT_INSTALL_PROFILE_DIR);
 }
 
 int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err) {

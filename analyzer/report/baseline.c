@@ -73,38 +73,58 @@ int hl_baseline_check(const char *path, char **err) {
   return doc ? 0 : -1;
 }
 
-long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err) {
+struct hl_baseline {
+  json_t *doc;
+  json_t *entries;
+  char *used;   /* per entry: it matched a finding already */
+};
+
+hl_baseline *hl_baseline_load(const char *path, char **err) {
   json_t *doc = load(path, err);
-  if (!doc) return -1;
-  json_t *entries = json_object_get(doc, "findings");
-  size_t n = json_array_size(entries);
-  char *used = hl_xcalloc(n ? n : 1, 1);
-  long dropped = 0;
-  size_t out = 0;
+  if (!doc) return NULL;
+  hl_baseline *b = hl_xcalloc(1, sizeof *b);
+  b->doc = doc;
+  b->entries = json_object_get(doc, "findings");
+  b->used = hl_xcalloc(json_array_size(b->entries) + 1, 1);
+  return b;
+}
+
+static int recorded(hl_baseline *b, const hl_finding *f, const char *rel) {
+  for (size_t k = 0; k < json_array_size(b->entries); k++) {
+    json_t *x = json_array_get(b->entries, k);
+    const char *rule = json_string_value(json_object_get(x, "rule"));
+    const char *file = json_string_value(json_object_get(x, "file"));
+    const char *fp = json_string_value(json_object_get(x, "fingerprint"));
+    if (!b->used[k] && rule && file && fp && f->fingerprint && !strcmp(rule, f->rule) && !strcmp(file, rel) &&
+        !strcmp(fp, f->fingerprint))
+      return b->used[k] = 1;
+  }
+  return 0;
+}
+
+size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl_findings *held) {
+  size_t dropped = 0, out = 0;
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
     /* As written: bytes that are not UTF-8 became U+FFFD. */
     char *rel = hl_utf8_sanitize(hl_relative_to(f->loc.file, root));
-    int match = 0;
-    for (size_t k = 0; k < n && !match && !hl_finding_is_compile_error(f); k++) {
-      json_t *x = json_array_get(entries, k);
-      const char *rule = json_string_value(json_object_get(x, "rule"));
-      const char *file = json_string_value(json_object_get(x, "file"));
-      const char *fp = json_string_value(json_object_get(x, "fingerprint"));
-      if (!used[k] && rule && file && fp && f->fingerprint && !strcmp(rule, f->rule) && !strcmp(file, rel) &&
-          !strcmp(fp, f->fingerprint))
-        used[k] = match = 1;
-    }
+    int match = !hl_finding_is_compile_error(f) && recorded(b, f, rel);
     free(rel);
-    if (match) {
-      hl_finding_free(f);
-      dropped++;
-    } else {
+    if (!match) {
       all->v[out++] = f;
+      continue;
     }
+    dropped++;
+    if (held) hl_findings_add(held, f);
+    else hl_finding_free(f);
   }
   all->n = out;
-  free(used);
-  json_decref(doc);
   return dropped;
+}
+
+void hl_baseline_free(hl_baseline *b) {
+  if (!b) return;
+  json_decref(b->doc);
+  free(b->used);
+  free(b);
 }

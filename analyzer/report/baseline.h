@@ -12,12 +12,18 @@
 /* Returns 0, or -1 with *err naming the file and the problem. */
 int hl_baseline_write(const char *path, const hl_findings *all, const char *root, char **err);
 
-/* Drops from all the findings the baseline records (each entry matches one
- * finding). Returns how many were dropped, or -1 with *err. */
 /* Reads and checks the baseline at path, before any analysis: 0, or -1 with
  * *err (unreadable, malformed with line and column, not a baseline). */
 int hl_baseline_check(const char *path, char **err);
 
-long hl_baseline_apply(const char *path, hl_findings *all, const char *root, char **err);
+typedef struct hl_baseline hl_baseline;
+
+/* The baseline at path, read once for a run, or NULL with *err. */
+hl_baseline *hl_baseline_load(const char *path, char **err);
+/* Takes out of all the findings the baseline records (each entry matches
+ * one finding of the run, whichever call brings it: findings may come in
+ * batches) into held, or frees them when held is NULL. Returns how many. */
+size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl_findings *held);
+void hl_baseline_free(hl_baseline *b);
 
 #endif

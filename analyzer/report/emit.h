@@ -6,7 +6,8 @@
  *        errorformat read it: "path:line:col: warning: message [rule]", the
  *        source line with a caret, then "note:" lines.
  * json:  one object for scripts (docs/ci.md).
- * sarif: SARIF 2.1.0, as GitHub code scanning reads it. */
+ * sarif: SARIF 2.1.0, as GitHub code scanning reads it: regions with their
+ *        end, fixes, rules with their help pages. */
 #ifndef HEAPLINT_EMIT_H
 #define HEAPLINT_EMIT_H
 
@@ -23,6 +24,7 @@ typedef struct hl_rule_info {
 
 typedef struct hl_emit_info {
   const char *version;          /* heaplint's */
+  const char *docs_url;         /* where docs/ is, ending with '/': <docs_url>rules/<id>.md is a rule's page */
   const char *source_root;      /* absolute; file URIs are relative to it */
   const hl_rule_info *rules;
   size_t nrules;
@@ -30,10 +32,13 @@ typedef struct hl_emit_info {
   const char *const *failed;    /* the files that could not be parsed */
 } hl_emit_info;
 
-void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S);
+/* colour: in clang's colours (ANSI escapes). */
+void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S, int colour);
 /* Return 0, or -1 when the output could not be written. */
 int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info);
-int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info);
+/* Columns are UTF-16 code units (SARIF's default), converted from the
+ * byte columns by reading each line through S. */
+int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info, hl_sources *S);
 
 /* Merges SARIF logs (shards of one run) into one on out: the rules'
  * union, every result once, in file/line/rule order. Returns 0, or -1 with

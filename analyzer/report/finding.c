@@ -21,6 +21,14 @@ static int compare(const void *pa, const void *pb) {
   return 0;
 }
 
+char *hl_finding_key(const hl_finding *f) {
+  hl_sb b = {0};
+  hl_sb_printf(&b, "%s%c%u%c%u%c%s%c%s%c%zu", f->loc.file, 0x1f, f->loc.line, 0x1f, f->loc.col, 0x1f, f->rule, 0x1f,
+               f->message, 0x1f, f->nnotes);
+  for (size_t i = 0; i < f->nnotes; i++) hl_sb_printf(&b, "%c%s", 0x1f, f->notes[i].message);
+  return hl_sb_take(&b);
+}
+
 void hl_findings_finish(hl_findings *all) {
   if (all->n < 2) return;
   qsort(all->v, all->n, sizeof *all->v, compare);
@@ -62,23 +70,21 @@ static char *folded_line(hl_sources *S, const hl_loc *loc) {
   return hl_sb_take(&b);
 }
 
-void hl_findings_fingerprint(hl_findings *all, hl_sources *S, const char *root) {
-  char **keys = hl_xcalloc(all->n ? all->n : 1, sizeof *keys);
+void hl_findings_fingerprint(hl_findings *all, hl_sources *S, const char *root, hl_strcount *counts) {
+  hl_strcount local = {0};
+  if (!counts) counts = &local;
   for (size_t i = 0; i < all->n; i++) {
-    const hl_finding *f = all->v[i];
+    hl_finding *f = all->v[i];
     char *text = folded_line(S, &f->loc);
-    keys[i] = hl_xasprintf("%s%c%s%c%s", f->rule, 0x1f, hl_relative_to(f->loc.file, root), 0x1f, text);
-    free(text);
-  }
-  for (size_t i = 0; i < all->n; i++) {
-    unsigned nth = 0;
-    for (size_t k = 0; k < i; k++) nth += !strcmp(keys[k], keys[i]);
-    char *key = hl_xasprintf("%s%c%u", keys[i], 0x1f, nth);
-    unsigned long long h = hl_fnv1a(key, strlen(key));
+    char *key = hl_xasprintf("%s%c%s%c%s", f->rule, 0x1f, hl_relative_to(f->loc.file, root), 0x1f, text);
+    size_t nth = (*hl_strcount_at(counts, key))++;
+    char *full = hl_xasprintf("%s%c%zu", key, 0x1f, nth);
+    unsigned long long h = hl_fnv1a(full, strlen(full));
+    free(full);
     free(key);
-    free(all->v[i]->fingerprint);
-    all->v[i]->fingerprint = hl_xasprintf("%016llx", h);
+    free(text);
+    free(f->fingerprint);
+    f->fingerprint = hl_xasprintf("%016llx", h);
   }
-  for (size_t i = 0; i < all->n; i++) free(keys[i]);
-  free(keys);
+  hl_strcount_free(&local);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/baseline.h"
 #include "report/fixes.h"
@@ -29,30 +30,50 @@ typedef struct undecided {
   size_t *count;  /* per reason */
 } undecided;
 
-static void take_undecided(hl_findings *all, undecided *u) {
-  size_t kept = 0;
-  for (size_t i = 0; i < all->n; i++) {
-    if (all->v[i]->undecided) HL_PUSH(u->sites.v, u->sites.n, u->sites.cap, all->v[i]);
-    else all->v[kept++] = all->v[i];
-  }
-  all->n = kept;
-  u->total = u->sites.n;
-  u->count = hl_xcalloc(u->sites.n ? u->sites.n : 1, sizeof *u->count);
-  for (size_t i = 0; i < u->sites.n; i++) {
-    size_t r = 0;
-    while (r < u->reasons.n && strcmp(u->reasons.v[r], u->sites.v[i]->undecided)) r++;
-    if (r == u->reasons.n) hl_strv_add(&u->reasons, u->sites.v[i]->undecided);
-    u->count[r]++;
-  }
-}
+struct hl_pipeline {
+  const hl_options *o;
+  const char *root;
+  int stream;
+  int colour;
+  int status;
+  hl_sources *S;
+  hl_output out;
+  FILE *f;            /* the report's stream, NULL when it cannot be written */
+  hl_strcount seen;   /* every finding given so far, by hl_finding_key */
+  hl_strcount fingerprints;
+  hl_baseline *baseline;
+  hl_findings all;    /* the findings reported */
+  hl_findings held;   /* those the baseline held back, for --write-baseline */
+  size_t nolint, in_baseline;
+  undecided u;
+  const hl_line_filter *lines;
+};
 
-/* -v: each in clang's format, a header's once. */
-static void list_undecided(const undecided *u) {
-  for (size_t i = 0; i < u->sites.n; i++) {
-    const hl_finding *f = u->sites.v[i];
-    fprintf(stderr, "%s:%u:%u: remark: %s: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->rule,
-            f->message);
+/* The undecided sites of a unit out of found, into u; -v lists them, in
+ * clang's format. */
+static void take_undecided(hl_findings *found, undecided *u, int verbose) {
+  size_t kept = 0;
+  for (size_t i = 0; i < found->n; i++) {
+    hl_finding *f = found->v[i];
+    if (!f->undecided) {
+      found->v[kept++] = f;
+      continue;
+    }
+    if (verbose)
+      fprintf(stderr, "%s:%u:%u: remark: %s: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->rule,
+              f->message);
+    size_t r = 0;
+    while (r < u->reasons.n && strcmp(u->reasons.v[r], f->undecided)) r++;
+    if (r == u->reasons.n) {
+      hl_strv_add(&u->reasons, f->undecided);
+      u->count = hl_xrealloc(u->count, u->reasons.n * sizeof *u->count);
+      u->count[r] = 0;
+    }
+    u->count[r]++;
+    u->total++;
+    hl_findings_add(&u->sites, f);
   }
+  found->n = kept;
 }
 
 /* "; 3 sites not decided: template-dependent (2), unnamed type (1)" */
@@ -73,8 +94,10 @@ size_t hl_findings_settle(hl_findings *all, hl_sources *S, char *const *main_fil
   /* Deduplicated first, so that a header's finding suppressed by NOLINT is
    * counted once; ordered again after, for the errors hl_suppress adds
    * (an unmatched NOLINTBEGIN). */
+  hl_findings errors = {0};
   hl_findings_finish(all);
-  size_t nolint = hl_suppress(all, S, main_files, nmain);
+  size_t nolint = hl_suppress(all, S, main_files, nmain, &errors);
+  hl_findings_take(all, &errors);
   hl_findings_finish(all);
   return nolint;
 }
@@ -82,6 +105,7 @@ size_t hl_findings_settle(hl_findings *all, hl_sources *S, char *const *main_fil
 /* -line-filter and --diff: only findings on the lines they name. A compile
  * error is always shown, as clang-tidy shows it whatever the filters. */
 static void drop_filtered_lines(hl_findings *all, const hl_line_filter *lines) {
+  if (!lines) return;
   size_t kept = 0;
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
@@ -93,56 +117,104 @@ static void drop_filtered_lines(hl_findings *all, const hl_line_filter *lines) {
   all->n = kept;
 }
 
-/* Orders, deduplicates, suppresses (NOLINT, then the baseline) and
- * fingerprints the findings; takes out the undecided sites; writes
- * --write-baseline. */
-static int filter(const hl_options *o, hl_pipeline_in *in, hl_sources *S, size_t *nolint, long *in_baseline,
-                  undecided *u, int status) {
+/* --color: always, never, or (auto) when the report goes to a terminal
+ * that has colours and NO_COLOR (no-color.org) is not set. */
+static int use_colour(const hl_options *o) {
+  if (o->color >= 0) return o->color;
+  const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+  return !o->output && isatty(STDOUT_FILENO) && !(no && *no) && term && *term && strcmp(term, "dumb");
+}
+
+hl_pipeline *hl_pipeline_new(const hl_options *o, const char *root, const hl_line_filter *lines) {
+  hl_pipeline *P = hl_xcalloc(1, sizeof *P);
+  P->o = o;
+  P->root = root;
+  P->lines = lines;
+  P->stream = !strcmp(o->format, "text");
+  P->colour = use_colour(o);
+  P->S = hl_sources_new();
+  P->f = hl_output_open(&P->out, o->output, "the report");
+  if (!P->f) P->status = HL_EXIT_INPUT;
   char *err = NULL;
-  hl_findings *all = &in->findings;
-  *nolint = hl_findings_settle(all, S, in->main_files.v, in->main_files.n);
-  drop_filtered_lines(all, in->lines);
-  hl_findings_fingerprint(all, S, in->root);
-  take_undecided(all, u);
-  if (o->write_baseline && hl_baseline_write(o->write_baseline, all, in->root, &err)) status = input_error(err);
-  *in_baseline = 0;
-  if (o->baseline && (*in_baseline = hl_baseline_apply(o->baseline, all, in->root, &err)) < 0) {
-    status = input_error(err);
-    *in_baseline = 0;
+  if (o->baseline && !(P->baseline = hl_baseline_load(o->baseline, &err))) P->status = input_error(err);
+  return P;
+}
+
+int hl_pipeline_streams(const hl_pipeline *P) { return P->stream; }
+
+/* Drops from found what an earlier unit gave already: a header's finding
+ * is reported (and suppressed, and counted) once. */
+static void drop_seen(hl_pipeline *P, hl_findings *found) {
+  size_t kept = 0;
+  for (size_t i = 0; i < found->n; i++) {
+    char *key = hl_finding_key(found->v[i]);
+    size_t *n = hl_strcount_at(&P->seen, key);
+    free(key);
+    if ((*n)++) hl_finding_free(found->v[i]);
+    else found->v[kept++] = found->v[i];
   }
-  return status;
+  found->n = kept;
 }
 
-/* The report, on stdout or into -o's file (never half-written). */
-static int emit(const hl_options *o, const hl_findings *all, hl_sources *S, const hl_emit_info *info) {
-  hl_output out;
-  FILE *f = hl_output_open(&out, o->output, "the report");
-  if (!f) return -1;
+/* Orders and deduplicates a unit's findings, suppresses what NOLINT says
+ * (errors for unmatched NOLINTBEGIN added), takes out the undecided sites,
+ * fingerprints them and drops what the baseline records. */
+static void filter(hl_pipeline *P, hl_findings *found, char *const *files, size_t nfiles) {
+  hl_findings errors = {0};
+  hl_findings_finish(found);
+  drop_seen(P, found);
+  P->nolint += hl_suppress(found, P->S, files, nfiles, &errors);
+  hl_findings_finish(&errors);
+  drop_seen(P, &errors);
+  hl_findings_take(found, &errors);
+  hl_findings_finish(found);
+  drop_filtered_lines(found, P->lines);
+  take_undecided(found, &P->u, P->o->verbose);
+  hl_findings_fingerprint(found, P->S, P->root, &P->fingerprints);
+  if (P->baseline)
+    P->in_baseline += hl_baseline_filter(P->baseline, found, P->root, P->o->write_baseline ? &P->held : NULL);
+}
+
+void hl_pipeline_unit(hl_pipeline *P, hl_findings *found, char *const *files, size_t nfiles) {
+  filter(P, found, files, nfiles);
+  if (P->stream && P->f) {
+    hl_emit_text(P->f, found, P->S, P->colour);
+    fflush(P->f);
+  }
+  hl_findings_take(&P->all, found);
+}
+
+/* --write-baseline: every finding but NOLINT's, the baseline's own too,
+ * fingerprinted in file, line and column order whatever order the units
+ * came in. */
+static void write_baseline(hl_pipeline *P) {
+  hl_findings every = {0};
+  for (size_t i = 0; i < P->all.n; i++) hl_findings_add(&every, P->all.v[i]);
+  for (size_t i = 0; i < P->held.n; i++) hl_findings_add(&every, P->held.v[i]);
+  hl_findings_finish(&every);
+  hl_findings_fingerprint(&every, P->S, P->root, NULL);
+  char *err = NULL;
+  if (hl_baseline_write(P->o->write_baseline, &every, P->root, &err)) P->status = input_error(err);
+  free(every.v);
+}
+
+/* The report, unless streamed: on stdout or into -o's file (never
+ * half-written). */
+static void emit(hl_pipeline *P, const hl_emit_info *info) {
+  const hl_options *o = P->o;
   int rc = 0;
-  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(f, all, info);
-  else if (!strcmp(o->format, "json")) rc = hl_emit_json(f, all, info);
-  else hl_emit_text(f, all, S);
+  if (!P->f) return;
+  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(P->f, &P->all, info, P->S);
+  else if (!strcmp(o->format, "json")) rc = hl_emit_json(P->f, &P->all, info);
+  else if (!P->stream) hl_emit_text(P->f, &P->all, P->S, P->colour);
   if (rc && o->output) fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
-  return hl_output_close(&out, rc == 0);
-}
-
-/* --fix: nothing from a translation unit with compile errors (what libclang
- * recovered of it may not be what the code means), unless --fix-errors; as
- * clang-tidy, which says so. */
-static void apply_fixes(const hl_options *o, const hl_pipeline_in *in, hl_fix_result *fixed) {
-  hl_findings some = {0};
-  for (size_t i = 0; i < in->findings.n; i++)
-    if (!in->findings.v[i]->unit_has_errors || o->fix_errors) hl_findings_add(&some, in->findings.v[i]);
-  for (size_t i = 0; i < in->error_files.n && !o->fix_errors; i++)
-    fprintf(stderr, "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
-            hl_display_path(in->error_files.v[i]));
-  hl_fixes_apply(&some, stderr, fixed);
-  free(some.v);
+  if (hl_output_close(&P->out, rc == 0)) P->status = HL_EXIT_INPUT;
 }
 
 /* "3 warnings in 2 files (libstdc++, x86_64); 1 suppressed by NOLINT" */
-static void summary(const hl_pipeline_in *in, const hl_options *o, size_t warnings, size_t errors, size_t nolint,
-                    long in_baseline, const undecided *u, const hl_fix_result *fixed) {
+static void summary(const hl_pipeline *P, const hl_pipeline_in *in, size_t warnings, size_t errors,
+                    const hl_fix_result *fixed) {
+  const hl_options *o = P->o;
   hl_sb line = {0};
   hl_sb_printf(&line, "%zu warning%s", warnings, warnings == 1 ? "" : "s");
   if (errors) hl_sb_printf(&line, " and %zu error%s", errors, errors == 1 ? "" : "s");
@@ -152,62 +224,82 @@ static void summary(const hl_pipeline_in *in, const hl_options *o, size_t warnin
     for (size_t i = 0; i < in->targets.n; i++) hl_sb_printf(&line, "%s%s", i ? "; " : "", in->targets.v[i]);
     hl_sb_puts(&line, ")");
   }
-  undecided_summary(u, o->verbose, &line);
-  if (nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", nolint);
-  if (in_baseline) hl_sb_printf(&line, "; %ld in the baseline", in_baseline);
+  undecided_summary(&P->u, o->verbose, &line);
+  if (P->nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", P->nolint);
+  if (P->in_baseline) hl_sb_printf(&line, "; %zu in the baseline", P->in_baseline);
   if (o->fix)
     hl_sb_printf(&line, "; %zu fixed in %zu file%s%s", fixed->findings_fixed, fixed->files_written,
                  fixed->files_written == 1 ? "" : "s", fixed->findings_skipped ? ", some not (see above)" : "");
   if (in->with_errors)
     hl_sb_printf(&line, "; %zu file%s with compile errors", in->with_errors, in->with_errors == 1 ? "" : "s");
   if (in->failed) hl_sb_printf(&line, "; %zu file%s could not be parsed", in->failed, in->failed == 1 ? "" : "s");
+  if (in->cached)
+    hl_sb_printf(&line, "; cache: %zu hit%s, %zu miss%s", in->cache_hits, in->cache_hits == 1 ? "" : "s",
+                 in->cache_misses, in->cache_misses == 1 ? "" : "es");
   fprintf(stderr, "%s\n", hl_sb_str(&line));
   hl_sb_free(&line);
 }
 
-int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status) {
-  hl_findings *all = &in->findings;
-  hl_sources *S = hl_sources_new();
-  size_t nolint;
-  long in_baseline;
-  undecided u;
-  memset(&u, 0, sizeof u);
-  status = filter(o, in, S, &nolint, &in_baseline, &u, status);
-  if (o->verbose) list_undecided(&u);
-  if (o->report_undecided && strcmp(o->format, "text")) {
-    hl_findings_take(all, &u.sites);
-    hl_findings_finish(all);
-  }
-  hl_emit_info info = {HEAPLINT_VERSION, in->root,         in->rules,
-                       in->nrules,       in->analyzed,     in->failed,
-                       (const char *const *)in->failed_files.v};
-  if (emit(o, all, S, &info)) status = HL_EXIT_INPUT;
-  hl_sources_free(S);
-  if (o->export_fixes) {
-    char *err = NULL;
-    char *build = hl_abspath(o->build_path ? o->build_path : ".");
-    if (hl_fixes_export(o->export_fixes, all, in->first_file, build, &err)) status = input_error(err);
-    free(build);
-  }
-  hl_fix_result fixed = {0};
-  if (o->fix) apply_fixes(o, in, &fixed);
+/* --fix: nothing from a translation unit with compile errors (what libclang
+ * recovered of it may not be what the code means), unless --fix-errors; as
+ * clang-tidy, which says so. */
+static void apply_fixes(const hl_options *o, const hl_findings *all, const hl_pipeline_in *in, hl_fix_result *fixed) {
+  hl_findings some = {0};
+  for (size_t i = 0; i < all->n; i++)
+    if (!all->v[i]->unit_has_errors || o->fix_errors) hl_findings_add(&some, all->v[i]);
+  for (size_t i = 0; i < in->error_files.n && !o->fix_errors; i++)
+    fprintf(stderr, "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
+            hl_display_path(in->error_files.v[i]));
+  hl_fixes_apply(&some, stderr, fixed);
+  free(some.v);
+}
 
-  size_t warnings = 0, errors = 0;
-  for (size_t i = 0; i < all->n; i++) {
-    warnings += all->v[i]->severity == HL_SEV_WARNING;
-    errors += all->v[i]->severity == HL_SEV_ERROR;
-  }
-  if (!o->quiet) summary(in, o, warnings, errors, nolint, in_baseline, &u, &fixed);
-  undecided_free(&u);
-
-  if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
-  if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
-  if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
-
+static void pipeline_free(hl_pipeline *P, hl_pipeline_in *in) {
+  undecided_free(&P->u);
+  hl_sources_free(P->S);
+  hl_strcount_free(&P->seen);
+  hl_strcount_free(&P->fingerprints);
+  hl_baseline_free(P->baseline);
+  hl_findings_free(&P->all);
+  hl_findings_free(&P->held);
+  free(P);
   hl_strv_free(&in->targets);
   hl_strv_free(&in->failed_files);
   hl_strv_free(&in->error_files);
   hl_strv_free(&in->main_files);
-  hl_findings_free(all);
+  hl_findings_free(&in->findings);
+}
+
+int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
+  const hl_options *o = P->o;
+  if (in->findings.n || !P->stream) hl_pipeline_unit(P, &in->findings, in->main_files.v, in->main_files.n);
+  if (o->write_baseline) write_baseline(P);
+  if (o->report_undecided && strcmp(o->format, "text")) hl_findings_take(&P->all, &P->u.sites);
+  /* The order of the documents, of the exported fixes and of --fix's
+   * messages, streamed or not. */
+  hl_findings_finish(&P->all);
+  hl_emit_info info = {HEAPLINT_VERSION, o->docs_url, P->root,    in->rules,
+                       in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v};
+  emit(P, &info);
+  if (o->export_fixes) {
+    char *err = NULL;
+    char *build = hl_abspath(o->build_path ? o->build_path : ".");
+    if (hl_fixes_export(o->export_fixes, &P->all, in->first_file, build, &err)) P->status = input_error(err);
+    free(build);
+  }
+  hl_fix_result fixed = {0};
+  if (o->fix) apply_fixes(o, &P->all, in, &fixed);
+
+  size_t warnings = 0, errors = 0;
+  for (size_t i = 0; i < P->all.n; i++) {
+    warnings += P->all.v[i]->severity == HL_SEV_WARNING;
+    errors += P->all.v[i]->severity == HL_SEV_ERROR;
+  }
+  if (!o->quiet) summary(P, in, warnings, errors, &fixed);
+  if (status == HL_EXIT_RAN) status = P->status;
+  if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
+  if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
+  if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
+  pipeline_free(P, in);
   return status;
 }

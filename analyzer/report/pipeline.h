@@ -4,6 +4,13 @@
  * baseline, hand them to the one emitter --format chose (stdout or -o),
  * export or apply the fixes, and print the one-line summary on stderr.
  *
+ * Findings come in unit by unit, in job order. The text report is
+ * streamed: each unit's findings are written when it comes in (sorted
+ * within the unit; a header's finding with the first unit that reports
+ * it), so that a CI log moves (-o's file still appears whole at the end).
+ * JSON and SARIF are documents, written at the end in file, line and
+ * column order.
+ *
  * Exit status (also in --help and docs/cli.md): 0 ran; 1 errors, or
  * warnings with --werror; 2 usage or input error; 3 a translation unit
  * has compile errors or could not be parsed; 4 --fix left fixes unapplied. When several apply,
@@ -23,9 +30,9 @@
 
 enum { HL_EXIT_RAN = 0, HL_EXIT_FINDINGS = 1, HL_EXIT_INPUT = 2, HL_EXIT_PARSE = 3, HL_EXIT_UNFIXED = 4 };
 
-/* What the analysis gives the report stage. */
+/* What the analysis gives the report stage at the end. */
 typedef struct hl_pipeline_in {
-  hl_findings findings;       /* every translation unit's (the stage takes them) */
+  hl_findings findings;       /* the units' not yet given to hl_pipeline_unit */
   size_t analyzed, failed;    /* files */
   size_t with_errors;         /* files analyzed despite compile errors */
   hl_strv targets;            /* "libstdc++, x86_64": each once, for the summary */
@@ -36,7 +43,8 @@ typedef struct hl_pipeline_in {
   const char *first_file;     /* the first job's file ("" when none), for --export-fixes */
   const hl_rule_info *rules;  /* every rule heaplint has */
   size_t nrules;
-  const hl_line_filter *lines;/* -line-filter or --diff: only these lines (NULL: all) */
+  int cached;                 /* a result cache was in use */
+  size_t cache_hits, cache_misses; /* units restored from it, units analyzed */
 } hl_pipeline_in;
 
 /* The findings as every front end shows them: ordered, deduplicated, and
@@ -47,8 +55,20 @@ typedef struct hl_pipeline_in {
 struct hl_sources;
 size_t hl_findings_settle(hl_findings *all, struct hl_sources *S, char *const *main_files, size_t nmain);
 
-/* Runs the stage under the options o; status is the run's so far (an input
- * error found before the analysis). Returns the exit status. Frees in. */
-int hl_pipeline_run(const hl_options *o, hl_pipeline_in *in, int status);
+typedef struct hl_pipeline hl_pipeline;
+
+/* The stage under the options o; root: the source root, absolute; lines:
+ * -line-filter's or --diff's lines, the only ones reported (NULL: all). */
+hl_pipeline *hl_pipeline_new(const hl_options *o, const char *root, const hl_line_filter *lines);
+/* Whether the report is streamed: each unit's findings are to be given as
+ * soon as the units before it are done. */
+int hl_pipeline_streams(const hl_pipeline *P);
+/* Takes the findings of one unit (or, not streaming, of all at once) whose
+ * main files are files; printed at once when streaming. */
+void hl_pipeline_unit(hl_pipeline *P, hl_findings *found, char *const *files, size_t nfiles);
+/* The end of the stage: in's findings too, the report, the fixes, the
+ * summary; status is the run's so far (an input error found before the
+ * analysis). Returns the exit status. Frees P and in. */
+int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status);
 
 #endif

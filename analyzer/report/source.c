@@ -81,3 +81,11 @@ const char *hl_source_text(hl_sources *S, const char *path, size_t *len, unsigne
   *nlines = f->nlines;
   return f->data;
 }
+
+unsigned hl_source_utf16_col(hl_sources *S, const char *path, unsigned line, unsigned col) {
+  size_t len;
+  const char *p = hl_source_line(S, path, line, &len);
+  if (!p || col == 0) return col;
+  size_t before = col - 1, in_line = before < len ? before : len;
+  return (unsigned)(1 + hl_utf16_units(p, in_line) + (before - in_line));
+}

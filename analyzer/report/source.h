@@ -20,6 +20,11 @@ void hl_sources_put(hl_sources *S, const char *path, const char *data, size_t le
  * at the returned pointer. NULL when the file or the line cannot be read. */
 const char *hl_source_line(hl_sources *S, const char *path, unsigned line, size_t *len);
 
+/* Byte column col (1-based) of line as a UTF-16 column, SARIF's: 1 plus
+ * the UTF-16 code units of the bytes before it. col itself when the line
+ * cannot be read; bytes past the line's end count one each. */
+unsigned hl_source_utf16_col(hl_sources *S, const char *path, unsigned line, unsigned col);
+
 /* The whole file (NULL when unreadable); *nlines lines. */
 const char *hl_source_text(hl_sources *S, const char *path, size_t *len, unsigned *nlines);
 

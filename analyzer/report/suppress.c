@@ -121,18 +121,16 @@ static file_marks *marks_for(file_marks **v, size_t *n, size_t *cap, const char 
   return &(*v)[*n - 1];
 }
 
-size_t hl_suppress(hl_findings *all, hl_sources *S, char *const *files, size_t nfiles) {
+size_t hl_suppress(hl_findings *all, hl_sources *S, char *const *files, size_t nfiles, hl_findings *errors) {
   file_marks *v = NULL;
   size_t n = 0, cap = 0;
-  size_t before = all->n;
-  for (size_t i = 0; i < before; i++) marks_for(&v, &n, &cap, all->v[i]->loc.file);
+  for (size_t i = 0; i < all->n; i++) marks_for(&v, &n, &cap, all->v[i]->loc.file);
   for (size_t i = 0; i < nfiles; i++) marks_for(&v, &n, &cap, files[i]);
-  for (size_t i = 0; i < n; i++) scan_file(&v[i], S, all);
+  for (size_t i = 0; i < n; i++) scan_file(&v[i], S, errors);
   size_t out = 0, dropped = 0;
   for (size_t i = 0; i < all->n; i++) {
     hl_finding *f = all->v[i];
-    file_marks *F = i < before ? marks_for(&v, &n, &cap, f->loc.file) : NULL;
-    if (F && suppressed(F, f)) {
+    if (suppressed(marks_for(&v, &n, &cap, f->loc.file), f)) {
       hl_finding_free(f);
       dropped++;
     } else {

@@ -14,9 +14,10 @@
 #include "report/finding.h"
 #include "report/source.h"
 
-/* Drops the suppressed findings from all and adds errors for unmatched
- * regions, in the files of the findings and in files (the main files of
- * the analyzed translation units). Returns how many were suppressed. */
-size_t hl_suppress(hl_findings *all, hl_sources *S, char *const *files, size_t nfiles);
+/* Drops the suppressed findings from all and adds to errors an error for
+ * each unmatched region in the files of the findings and in files (the
+ * main files of the analyzed translation units). Returns how many were
+ * suppressed. */
+size_t hl_suppress(hl_findings *all, hl_sources *S, char *const *files, size_t nfiles, hl_findings *errors);
 
 #endif

@@ -44,3 +44,32 @@ int hl_str_in(const char *s, const char *const *v, size_t n) {
     if (!strcmp(s, v[i])) return 1;
   return 0;
 }
+
+size_t *hl_strcount_at(hl_strcount *m, const char *key) {
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(m->keys[mid], key);
+    if (c == 0) return &m->counts[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (m->n == m->cap) {
+    m->cap = m->cap ? 2 * m->cap : 16;
+    m->keys = hl_xrealloc(m->keys, m->cap * sizeof *m->keys);
+    m->counts = hl_xrealloc(m->counts, m->cap * sizeof *m->counts);
+  }
+  memmove(&m->keys[lo + 1], &m->keys[lo], (m->n - lo) * sizeof *m->keys);
+  memmove(&m->counts[lo + 1], &m->counts[lo], (m->n - lo) * sizeof *m->counts);
+  m->keys[lo] = hl_xstrdup(key);
+  m->counts[lo] = 0;
+  m->n++;
+  return &m->counts[lo];
+}
+
+void hl_strcount_free(hl_strcount *m) {
+  for (size_t i = 0; i < m->n; i++) free(m->keys[i]);
+  free(m->keys);
+  free(m->counts);
+  memset(m, 0, sizeof *m);
+}

@@ -1,6 +1,7 @@
 /* strv: the analyzer's one vector of strings — each an owned copy, the
- * array kept NULL-terminated so that v passes as an argv — and the test
- * whether a string is in an array. */
+ * array kept NULL-terminated so that v passes as an argv — the test
+ * whether a string is in an array, and a count per string (kept sorted,
+ * found by binary search: what was seen, and how often). */
 #ifndef HEAPLINT_UTIL_STRV_H
 #define HEAPLINT_UTIL_STRV_H
 
@@ -27,5 +28,15 @@ void hl_strv_free(hl_strv *s);
 
 /* Whether s equals one of the n strings of v. */
 int hl_str_in(const char *s, const char *const *v, size_t n);
+
+typedef struct hl_strcount {
+  char **keys;      /* n owned copies, in strcmp order */
+  size_t *counts;
+  size_t n, cap;
+} hl_strcount;
+
+/* The count of key, which starts at 0 when key is new. */
+size_t *hl_strcount_at(hl_strcount *m, const char *key);
+void hl_strcount_free(hl_strcount *m);
 
 #endif

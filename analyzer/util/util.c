@@ -1,5 +1,6 @@
 #include "util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -336,6 +337,29 @@ char *hl_abspath(const char *path) {
   return hl_xasprintf("%s/%s", cwd_copy(), path);
 }
 
+char *hl_uri_escape(const char *path) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (isalnum(*p) || strchr("-._~/", *p)) hl_sb_putc(&b, (char)*p);
+    else hl_sb_printf(&b, "%%%02X", *p);
+  }
+  return hl_sb_take(&b);
+}
+
+char *hl_exe_relative(const char *rel, const char *fallback) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return hl_xstrdup(fallback);
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash) *slash = '\0';
+  char *joined = hl_xasprintf("%s/%s", exe, rel);
+  char *out = hl_abspath(joined);
+  free(joined);
+  return out;
+}
+
 /* The canonical path of path, which need not exist: its directory's
  * canonical path and its name. */
 static char *canonical(const char *path) {
@@ -414,6 +438,17 @@ int hl_utf8_is_valid(const char *s) {
     p += n;
   }
   return 1;
+}
+
+size_t hl_utf16_units(const char *s, size_t n) {
+  size_t units = 0;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_sequence((const unsigned char *)s + i);
+    if (!k || k > n - i) k = 1;
+    units += k == 4 ? 2 : 1;
+    i += k;
+  }
+  return units;
 }
 
 char *hl_utf8_sanitize(const char *s) {

@@ -95,6 +95,10 @@ void hl_temp_untrack(int slot);
 char *hl_utf8_sanitize(const char *s);
 /* s is valid UTF-8. */
 int hl_utf8_is_valid(const char *s);
+/* How many UTF-16 code units the n bytes at s are (a byte that belongs to
+ * no valid UTF-8 sequence counts as one, the U+FFFD it is shown as): the
+ * columns SARIF counts. s is NUL-terminated somewhere at or after n. */
+size_t hl_utf16_units(const char *s, size_t n);
 
 /* Command-line option name with a value: "--name=v", "--name v", and for a
  * one-letter option also "-pv". If argv[*i] is that option, sets *matched
@@ -113,6 +117,12 @@ char *hl_abspath(const char *path);
  * links, hard links included) when both exist, else the same canonical path
  * (a file not yet written, named two ways). */
 int hl_same_file(const char *a, const char *b);
+/* A path as a URI reference: unreserved characters and '/' kept, the rest
+ * percent-encoded (bytes, so a path in any encoding comes back exactly). */
+char *hl_uri_escape(const char *path);
+/* <the executable's directory>/rel (.. resolved when it exists), or
+ * fallback when the executable cannot be found. Caller frees. */
+char *hl_exe_relative(const char *rel, const char *fallback);
 /* path relative to the current directory when it lies below it, else path. */
 const char *hl_display_path(const char *abs);
 

@@ -31,6 +31,7 @@ LAYERS = [
     ("engine/", ["util/", "engine/", "input/"]),
     ("input/", ["util/", "engine/", "input/"]),
     ("report/", ["util/", "engine/finding", "report/", "input/"]),
+    ("cache/", ["util/", "engine/analyze", "engine/finding", "engine/job", "engine/rule", "input/", "cache/"]),
     ("calibrate/", ["util/", "engine/wrapper", "input/profile", "calibrate/"]),
     # The language server: a front end like check.c, never the rules.
     ("lsp/", ["util/", "engine/", "input/", "report/", "lsp/"]),

@@ -10,6 +10,25 @@
  * everything on one line would otherwise repeat it under every finding. */
 #define MAX_LINE_SHOWN 4096
 
+/* clang's colours (its TextDiagnostic): a bold location, the severity in
+ * bold magenta, red or cyan, a warning's or error's message in bold, the
+ * caret in bold green, a fix's text in green. */
+#define C_BOLD "\033[1m"
+#define C_RESET "\033[0m"
+#define C_WARNING "\033[0;1;35m"
+#define C_ERROR "\033[0;1;31m"
+#define C_NOTE "\033[0;1;36m"
+#define C_CARET "\033[0;1;32m"
+#define C_FIXIT "\033[0;32m"
+
+/* The colour codes of a report, all "" without colour. */
+typedef struct paint {
+  const char *bold, *reset, *warning, *error, *note, *caret, *fixit;
+} paint;
+
+static const paint colours = {C_BOLD, C_RESET, C_WARNING, C_ERROR, C_NOTE, C_CARET, C_FIXIT};
+static const paint plain = {"", "", "", "", "", "", ""};
+
 /* The width of the line-number gutter: 5 as clang's, more for line 100000
  * on, so that the caret row lines up with the source row. */
 static int gutter(unsigned line) {
@@ -31,7 +50,7 @@ static void put_source_byte(hl_sb *line, hl_sb *pad, char c, char pad_char) {
 
 /* The source line (tabs expanded to 8-column stops, as clang shows them) and
  * the caret under col. */
-static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
+static void context(FILE *out, hl_sources *S, const hl_loc *loc, const paint *c) {
   size_t len;
   const char *p = hl_source_line(S, loc->file, loc->line, &len);
   if (!p || len > MAX_LINE_SHOWN) return;
@@ -50,7 +69,7 @@ static void context(FILE *out, hl_sources *S, const hl_loc *loc) {
     }
   }
   int w = gutter(loc->line);
-  fprintf(out, "%*u | %s\n%*s | %s^\n", w, loc->line, hl_sb_str(&line), w, "", hl_sb_str(&caret));
+  fprintf(out, "%*u | %s\n%*s | %s%s^%s\n", w, loc->line, hl_sb_str(&line), w, "", c->caret, hl_sb_str(&caret), c->reset);
   hl_sb_free(&line);
   hl_sb_free(&caret);
 }
@@ -66,12 +85,12 @@ static char *one_line(const char *text) {
 
 /* An edit the way clang shows a fix-it: the line, the replaced range
  * underlined, the new text under it. */
-static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
+static void edit(FILE *out, hl_sources *S, const hl_edit *e, const paint *c) {
   size_t len;
   const char *line = hl_source_line(S, e->file, e->line, &len);
   char *text = one_line(e->text);
-  fprintf(out, "%s:%u:%u: note: fix: %s '%s'\n", hl_display_path(e->file), e->line, e->col,
-          e->length ? "replace with" : "insert", text);
+  fprintf(out, "%s%s:%u:%u: %s%snote: %sfix: %s '%s'%s\n", c->bold, hl_display_path(e->file), e->line, e->col, c->reset,
+          c->note, c->reset, e->length ? "replace with" : "insert", text, c->reset);
   free(text);
   /* Underlined only when the range lies within its one line. */
   if (e->length == 0 || !line || len > MAX_LINE_SHOWN || e->col == 0 || (size_t)e->col - 1 > len ||
@@ -83,8 +102,8 @@ static void edit(FILE *out, hl_sources *S, const hl_edit *e) {
   hl_sb_putc(&under, '^');
   for (unsigned i = 1; i < e->length; i++) hl_sb_putc(&under, '~');
   int w = gutter(e->line);
-  fprintf(out, "%*u | %s\n%*s | %s%s\n%*s | %s%s\n", w, e->line, hl_sb_str(&shown), w, "", hl_sb_str(&pad),
-          hl_sb_str(&under), w, "", hl_sb_str(&pad), e->text);
+  fprintf(out, "%*u | %s\n%*s | %s%s%s%s\n%*s | %s%s%s%s\n", w, e->line, hl_sb_str(&shown), w, "", c->caret,
+          hl_sb_str(&pad), hl_sb_str(&under), c->reset, w, "", c->fixit, hl_sb_str(&pad), e->text, c->reset);
   hl_sb_free(&shown);
   hl_sb_free(&pad);
   hl_sb_free(&under);
@@ -102,17 +121,27 @@ static int same_place(const hl_loc *a, const hl_loc *b) {
   return a->line == b->line && a->col == b->col && !strcmp(a->file, b->file);
 }
 
-void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S) {
+/* "path:line:col: severity: message" as clang colours it: a warning's or
+ * an error's message in bold, a note's not. */
+static void headline(FILE *out, const hl_loc *l, hl_severity sev, const char *message, const char *rule,
+                     const paint *c) {
+  const char *colour = sev == HL_SEV_ERROR ? c->error : sev == HL_SEV_NOTE ? c->note : c->warning;
+  fprintf(out, "%s%s:%u:%u: %s%s%s: %s%s%s%s%s%s%s\n", c->bold, hl_display_path(l->file), l->line, l->col, c->reset,
+          colour, severity_name(sev), c->reset, sev == HL_SEV_NOTE ? "" : c->bold, message, rule ? " [" : "",
+          rule ? rule : "", rule ? "]" : "", c->reset);
+}
+
+void hl_emit_text(FILE *out, const hl_findings *all, hl_sources *S, int colour) {
+  const paint *c = colour ? &colours : &plain;
   for (size_t i = 0; i < all->n; i++) {
     const hl_finding *f = all->v[i];
-    fprintf(out, "%s:%u:%u: %s: %s [%s]\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col,
-            severity_name(f->severity), f->message, f->rule);
-    context(out, S, &f->loc);
+    headline(out, &f->loc, f->severity, f->message, f->rule, c);
+    context(out, S, &f->loc, c);
     for (size_t j = 0; j < f->nnotes; j++) {
       const hl_note *n = &f->notes[j];
-      fprintf(out, "%s:%u:%u: note: %s\n", hl_display_path(n->loc.file), n->loc.line, n->loc.col, n->message);
-      if (!same_place(&n->loc, &f->loc)) context(out, S, &n->loc);
+      headline(out, &n->loc, HL_SEV_NOTE, n->message, NULL, c);
+      if (!same_place(&n->loc, &f->loc)) context(out, S, &n->loc, c);
     }
-    for (size_t j = 0; j < f->nedits; j++) edit(out, S, &f->edits[j]);
+    for (size_t j = 0; j < f->nedits; j++) edit(out, S, &f->edits[j], c);
   }
 }

@@ -1,0 +1,59 @@
+/* cache: the result cache (--cache-dir) — a translation unit whose inputs
+ * did not change since a run stored its result is not parsed again.
+ *
+ * An entry's key is heaplint itself (its version, libclang's, a hash of the
+ * executable), the content of every profile and of the unit's
+ * configuration (and the profiles it names), and the unit's effective
+ * compile command (file, directory, arguments after --extra-arg). The entry
+ * holds, besides the result (cache/entry.h), every file the unit read with
+ * the hash of the text libclang parsed: a restore checks each file by size
+ * and modification time, and by its hash when the time differs (a checkout
+ * that rewrote it unchanged), so that touching one header re-analyzes
+ * exactly the units that include it.
+ *
+ * Entries are written through a temporary file and a rename, so runs that
+ * share the directory (shards, CI jobs) never read half an entry; an entry
+ * that cannot be read is ignored with a note and replaced. A restore marks
+ * its entry used (its modification time); closing trims the directory to
+ * its maximum size, least recently used first. Thread-safe. */
+#ifndef HEAPLINT_CACHE_CACHE_H
+#define HEAPLINT_CACHE_CACHE_H
+
+#include <stdio.h>
+
+#include "engine/analyze.h"
+#include "input/config.h"
+#include "input/profile.h"
+
+typedef struct hl_cache hl_cache;
+
+/* The size --cache-max-size does not set. */
+#define HL_CACHE_DEFAULT_MAX ((unsigned long long)1 << 30)
+
+typedef struct hl_cache_stats {
+  size_t hits, misses;
+} hl_cache_stats;
+
+/* Opens the cache in dir, creating it when missing. tool: heaplint's and
+ * libclang's versions; profiles: the run's; verbose: a remark for every
+ * unit (restored, or why not). Returns NULL with *err. */
+hl_cache *hl_cache_open(const char *dir, unsigned long long max_size, const char *tool, const hl_profile_set *profiles,
+                        int verbose, char **err);
+
+/* The stored result of job under cfg into res, when its inputs are
+ * unchanged: its messages (and the note about an entry that cannot be
+ * read, the -v remark) to log. Returns 1 when restored. */
+int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu_result *res, FILE *log);
+
+/* Stores an analyzed unit's result (res must have its inputs) and what the
+ * analysis said (text, len bytes); a unit that did not parse is not kept.
+ * A failure to write is said on log, once per run. */
+void hl_cache_store(hl_cache *C, const hl_job *job, const hl_config *cfg, const hl_tu_result *res, const char *text,
+                    size_t len, FILE *log);
+
+/* After the analysis: adds C's counts to *st and trims the directory. */
+void hl_cache_finish(hl_cache *C, hl_cache_stats *st);
+/* The restored findings point into C: after the report. */
+void hl_cache_free(hl_cache *C);
+
+#endif

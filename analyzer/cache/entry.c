@@ -1,0 +1,204 @@
+#include "cache/entry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rule.h"
+#include "util/util.h"
+
+json_t *hl_entry_text(const char *s) {
+  if (hl_utf8_is_valid(s)) return json_string(s);
+  hl_sb b = {0};
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) hl_sb_printf(&b, "%02x", *p);
+  json_t *j = json_pack("{s:s}", "hex", hl_sb_str(&b));
+  hl_sb_free(&b);
+  return j;
+}
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+char *hl_entry_text_value(const json_t *j) {
+  if (json_is_string(j)) return hl_xstrdup(json_string_value(j));
+  const char *hex = json_string_value(json_object_get(j, "hex"));
+  size_t n = hex ? strlen(hex) : 1;
+  if (n % 2) return NULL;
+  char *s = hl_xmalloc(n / 2 + 1);
+  for (size_t i = 0; i < n / 2; i++) {
+    int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+      free(s);
+      return NULL;
+    }
+    s[i] = (char)(hi * 16 + lo);
+  }
+  s[n / 2] = '\0';
+  return s;
+}
+
+/* ---- packing ---- */
+
+static json_t *pack_loc(const hl_loc *l) {
+  return json_pack("[o, I, I, I]", hl_entry_text(l->file), (json_int_t)l->line, (json_int_t)l->col,
+                   (json_int_t)l->offset);
+}
+
+static json_t *pack_finding(const hl_finding *f) {
+  json_t *notes = json_array(), *edits = json_array();
+  for (size_t i = 0; i < f->nnotes; i++)
+    json_array_append_new(notes, json_pack("[o, o]", pack_loc(&f->notes[i].loc), hl_entry_text(f->notes[i].message)));
+  for (size_t i = 0; i < f->nedits; i++) {
+    const hl_edit *e = &f->edits[i];
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016llx", e->file_hash);
+    json_array_append_new(edits, json_pack("[o, I, I, I, I, o, s]", hl_entry_text(e->file), (json_int_t)e->offset,
+                                           (json_int_t)e->length, (json_int_t)e->line, (json_int_t)e->col,
+                                           hl_entry_text(e->text), hash));
+  }
+  json_t *o = json_pack("{s:s, s:i, s:o, s:[I, I], s:o, s:o, s:o}", "rule", f->rule, "severity", (int)f->severity, "at",
+                        pack_loc(&f->loc), "end", (json_int_t)f->end_line, (json_int_t)f->end_col, "message",
+                        hl_entry_text(f->message), "notes", notes, "edits", edits);
+  if (f->undecided) json_object_set_new(o, "undecided", json_string(f->undecided));
+  return o;
+}
+
+json_t *hl_entry_pack(const hl_tu_result *res, const char *log, size_t len) {
+  json_t *findings = json_array(), *profiles = json_array();
+  for (size_t i = 0; i < res->findings.n; i++) json_array_append_new(findings, pack_finding(res->findings.v[i]));
+  for (size_t i = 0; i < res->nprofiles; i++) json_array_append_new(profiles, hl_entry_text(res->profiles[i]));
+  char *text = hl_xstrndup(log ? log : "", len);
+  json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:I, s:o, s:o, s:o}", "library",
+                        res->library ? hl_entry_text(res->library) : json_null(), "arch", hl_entry_text(res->arch),
+                        "pointer_width", res->pointer_width, "unprofiled", (int)res->unprofiled, "compile_errors",
+                        (json_int_t)res->compile_errors, "profiles", profiles, "log", hl_entry_text(text),
+                        "findings", findings);
+  free(text);
+  return o;
+}
+
+/* ---- unpacking ---- */
+
+static int get_uint(const json_t *j, unsigned *out) {
+  if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > (json_int_t)0xffffffffu) return -1;
+  *out = (unsigned)json_integer_value(j);
+  return 0;
+}
+
+static int unpack_loc(const json_t *j, hl_loc *l) {
+  memset(l, 0, sizeof *l);
+  if (json_array_size(j) != 4 || get_uint(json_array_get(j, 1), &l->line) || get_uint(json_array_get(j, 2), &l->col) ||
+      get_uint(json_array_get(j, 3), &l->offset))
+    return -1;
+  return (l->file = hl_entry_text_value(json_array_get(j, 0))) ? 0 : -1;
+}
+
+static int unpack_note(const json_t *j, hl_finding *f) {
+  hl_loc l;
+  char *m = json_array_size(j) == 2 ? hl_entry_text_value(json_array_get(j, 1)) : NULL;
+  int ok = m && unpack_loc(json_array_get(j, 0), &l) == 0;
+  if (ok) {
+    hl_note n = {l, m};
+    HL_PUSH(f->notes, f->nnotes, f->capnotes, n);
+  } else {
+    if (m) hl_loc_free(&l);
+    free(m);
+  }
+  return ok ? 0 : -1;
+}
+
+static int unpack_edit(const json_t *j, hl_finding *f) {
+  hl_edit e;
+  memset(&e, 0, sizeof e);
+  const char *hash = json_string_value(json_array_get(j, 6));
+  char *end = NULL;
+  if (hash) e.file_hash = strtoull(hash, &end, 16);
+  int ok = json_array_size(j) == 7 && hash && *hash && !*end && get_uint(json_array_get(j, 1), &e.offset) == 0 &&
+           get_uint(json_array_get(j, 2), &e.length) == 0 && get_uint(json_array_get(j, 3), &e.line) == 0 &&
+           get_uint(json_array_get(j, 4), &e.col) == 0 && (e.file = hl_entry_text_value(json_array_get(j, 0))) &&
+           (e.text = hl_entry_text_value(json_array_get(j, 5)));
+  if (ok) HL_PUSH(f->edits, f->nedits, f->capedits, e);
+  else hl_edit_free(&e);
+  return ok ? 0 : -1;
+}
+
+/* The finding j describes, or NULL. */
+static hl_finding *unpack_finding(const json_t *j, hl_entry_intern intern, void *data) {
+  const char *id = json_string_value(json_object_get(j, "rule"));
+  const hl_rule *rule = id ? hl_rule_find(id) : NULL;
+  json_t *sev = json_object_get(j, "severity"), *end = json_object_get(j, "end");
+  const char *undecided = json_string_value(json_object_get(j, "undecided"));
+  char *message = hl_entry_text_value(json_object_get(j, "message"));
+  hl_loc at;
+  if (!rule || !json_is_integer(sev) || json_integer_value(sev) < HL_SEV_NOTE || json_integer_value(sev) > HL_SEV_ERROR ||
+      json_array_size(end) != 2 || !message || unpack_loc(json_object_get(j, "at"), &at)) {
+    free(message);
+    return NULL;
+  }
+  hl_finding *f = hl_finding_new(rule->id, (hl_severity)json_integer_value(sev), &at, message);
+  hl_loc_free(&at);
+  free(message);
+  int ok = get_uint(json_array_get(end, 0), &f->end_line) == 0 && get_uint(json_array_get(end, 1), &f->end_col) == 0 &&
+           json_is_array(json_object_get(j, "notes")) && json_is_array(json_object_get(j, "edits"));
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(j, "notes"), i, x) ok = ok && unpack_note(x, f) == 0;
+  json_array_foreach(json_object_get(j, "edits"), i, x) ok = ok && unpack_edit(x, f) == 0;
+  if (undecided) f->undecided = intern(data, undecided);
+  if (!ok) {
+    hl_finding_free(f);
+    return NULL;
+  }
+  return f;
+}
+
+static int unpack_strings(const json_t *a, hl_tu_result *res) {
+  if (!json_is_array(a)) return -1;
+  res->profiles = hl_xcalloc(json_array_size(a) + 1, sizeof *res->profiles);
+  size_t i;
+  json_t *x;
+  json_array_foreach(a, i, x) {
+    if (!(res->profiles[res->nprofiles] = hl_entry_text_value(x))) return -1;
+    res->nprofiles++;
+  }
+  return 0;
+}
+
+int hl_entry_unpack(const json_t *j, hl_entry_intern intern, void *data, hl_tu_result *res, char **log, char **why) {
+  memset(res, 0, sizeof *res);
+  *log = NULL;
+  json_t *library = json_object_get(j, "library"), *width = json_object_get(j, "pointer_width");
+  json_t *findings = json_object_get(j, "findings");
+  json_t *unprofiled = json_object_get(j, "unprofiled"), *errors = json_object_get(j, "compile_errors");
+  int ok = json_is_integer(width) && json_is_integer(unprofiled) && json_integer_value(unprofiled) >= HL_PROFILED &&
+           json_integer_value(unprofiled) <= HL_PROFILE_WITHOUT_WRAPPERS && json_is_integer(errors) &&
+           json_integer_value(errors) >= 0 && json_is_array(findings) &&
+           (json_is_null(library) || (res->library = hl_entry_text_value(library))) &&
+           (res->arch = hl_entry_text_value(json_object_get(j, "arch"))) &&
+           unpack_strings(json_object_get(j, "profiles"), res) == 0 &&
+           (*log = hl_entry_text_value(json_object_get(j, "log")));
+  if (ok) {
+    res->pointer_width = (int)json_integer_value(width);
+    res->unprofiled = (int)json_integer_value(unprofiled);
+    res->compile_errors = (unsigned)json_integer_value(errors);
+  }
+  size_t i;
+  json_t *x;
+  json_array_foreach(findings, i, x) {
+    hl_finding *f = ok ? unpack_finding(x, intern, data) : NULL;
+    if (f) f->unit_has_errors = res->compile_errors > 0;
+    if (f) hl_findings_add(&res->findings, f);
+    else ok = 0;
+  }
+  if (!ok) {
+    *why = hl_xasprintf("its result is malformed");
+    hl_tu_result_free(res);
+    free(*log);
+    *log = NULL;
+    return -1;
+  }
+  res->result = HL_ANALYZED;
+  return 0;
+}

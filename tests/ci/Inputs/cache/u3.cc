@@ -1,0 +1,2 @@
+#include "sinks.h"
+void u3(long a, long b, long c) { take([a, b, c] {}); }

@@ -1,0 +1,3 @@
+#include <functional>
+std::function<void()> keep;
+void u4(long a, long b, long c) { keep = [a, b, c] {}; }
