@@ -127,7 +127,9 @@ static int unpack_edit(const json_t *j, hl_finding *f) {
 /* The finding j describes, or NULL. */
 static hl_finding *unpack_finding(const json_t *j, hl_entry_intern intern, void *data) {
   const char *id = json_string_value(json_object_get(j, "rule"));
-  const hl_rule *rule = id ? hl_rule_find(id) : NULL;
+  /* A unit's compile errors are findings of no rule: clang-tidy's name. */
+  const char *rule = id && !strcmp(id, HL_COMPILE_ERROR_RULE) ? HL_COMPILE_ERROR_RULE : NULL;
+  if (id && !rule && hl_rule_find(id)) rule = hl_rule_find(id)->id;
   json_t *sev = json_object_get(j, "severity"), *end = json_object_get(j, "end");
   const char *undecided = json_string_value(json_object_get(j, "undecided"));
   char *message = hl_entry_text_value(json_object_get(j, "message"));
@@ -137,7 +139,7 @@ static hl_finding *unpack_finding(const json_t *j, hl_entry_intern intern, void 
     free(message);
     return NULL;
   }
-  hl_finding *f = hl_finding_new(rule->id, (hl_severity)json_integer_value(sev), &at, message);
+  hl_finding *f = hl_finding_new(rule, (hl_severity)json_integer_value(sev), &at, message);
   hl_loc_free(&at);
   free(message);
   int ok = get_uint(json_array_get(end, 0), &f->end_line) == 0 && get_uint(json_array_get(end, 1), &f->end_col) == 0 &&

@@ -464,6 +464,70 @@ static char *conversion_copy(const char *orig, const probe *p, size_t id) {
   return hl_sb_take(&b);
 }
 
+/* Each probe's text around its stored expression, in the file that holds
+ * it; the declarations first (after a byte order mark), before any header
+ * that holds a probe. */
+static void insert_probes(hl_probes *P, edited **E, size_t *nE, size_t *capE, edited *m) {
+  int conversions = 0;
+  for (size_t i = 0; i < P->n; i++) conversions |= P->v[i].conversion;
+  insert(m, hl_starts_with(m->orig, "\xEF\xBB\xBF") && m->orig_len >= 3 ? 3 : 0,
+         hl_xasprintf("%s%s", probe_decls, conversions ? conversion_decls : ""));
+  for (size_t i = 0; i < P->n; i++) {
+    edited *e = edited_for(E, nE, capE, P->v[i].file);
+    if (!e->orig) {
+      e->name = hl_xstrdup(e->file);
+      e->orig = clang_getFileContents(P->u.tu, P->v[i].cxfile, &e->orig_len);
+    }
+    insert(e, P->v[i].begin,
+           P->v[i].conversion ? conversion_copy(e->orig, &P->v[i], i) : hl_xasprintf("::hl_probe_fn<%zu>(", i));
+    insert(e, P->v[i].end, hl_xstrdup(")"));
+  }
+}
+
+/* Parses the probed copy and collects every probe's errors, grouped by
+ * probe, each probe's in the compiler's order. */
+static int parse_probed(hl_probes *P, edited *E, size_t nE, char **why) {
+  struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
+  for (size_t i = 0; i < nE; i++) {
+    build(&E[i]);
+    probed[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
+  }
+  /* The other files an editor has unsaved text for, as the unit saw them. */
+  unsigned nunsaved;
+  struct CXUnsavedFile *unsaved = hl_unsaved_with(P->u.unsaved, P->u.nunsaved, probed, (unsigned)nE, &nunsaved);
+  free(probed);
+  /* Every instantiation's error is wanted, not the first twenty, nor a
+   * chain with its middle elided (the default keeps 10 notes). */
+  const char **a = hl_xcalloc(P->u.nargs + 2, sizeof *a);
+  for (size_t i = 0; i < P->u.nargs; i++) a[i] = P->u.args[i];
+  a[P->u.nargs] = "-ferror-limit=0";
+  a[P->u.nargs + 1] = "-ftemplate-backtrace-limit=0";
+  CXTranslationUnit q = NULL;
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->u.index, P->u.job->source, a, (int)P->u.nargs + 2,
+                                                     unsaved, nunsaved, CXTranslationUnit_KeepGoing, &q);
+  free(a);
+  free(unsaved);
+  if (err != CXError_Success || !q) {
+    *why = hl_xasprintf("%s: the parse that probes template instantiations failed (libclang error %d)",
+                        hl_display_path(P->u.job->file), (int)err);
+    return -1;
+  }
+  unsigned nd = clang_getNumDiagnostics(q);
+  for (unsigned i = 0; i < nd; i++) {
+    CXDiagnostic d = clang_getDiagnostic(q, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) collect(P, E, nE, d);
+    clang_disposeDiagnostic(d);
+  }
+  clang_disposeTranslationUnit(q);
+  for (size_t i = 1; i < P->nhits; i++)
+    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
+      hl_probe_hit t = P->hits[j];
+      P->hits[j] = P->hits[j - 1];
+      P->hits[j - 1] = t;
+    }
+  return 0;
+}
+
 int hl_probes_run(hl_probes *P, char **why) {
   if (P->n == 0) return 0;
   edited *E = NULL;
@@ -474,69 +538,14 @@ int hl_probes_run(hl_probes *P, char **why) {
   m->name = hl_xstrdup(P->u.job->source);
   m->orig = main_file ? clang_getFileContents(P->u.tu, main_file, &m->orig_len) : NULL;
   free(main_abs);
-  int rc = 0;
+  int rc;
   if (!m->orig) {
     *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->u.job->file));
     rc = -1;
-    goto out;
-  }
-  /* The declarations go first (after a byte order mark), before any
-   * header that holds a probe. */
-  int conversions = 0;
-  for (size_t i = 0; i < P->n; i++) conversions |= P->v[i].conversion;
-  insert(m, hl_starts_with(m->orig, "\xEF\xBB\xBF") && m->orig_len >= 3 ? 3 : 0,
-         hl_xasprintf("%s%s", probe_decls, conversions ? conversion_decls : ""));
-  for (size_t i = 0; i < P->n; i++) {
-    edited *e = edited_for(&E, &nE, &capE, P->v[i].file);
-    if (!e->orig) {
-      e->name = hl_xstrdup(e->file);
-      e->orig = clang_getFileContents(P->u.tu, P->v[i].cxfile, &e->orig_len);
-    }
-    insert(e, P->v[i].begin,
-           P->v[i].conversion ? conversion_copy(e->orig, &P->v[i], i) : hl_xasprintf("::hl_probe_fn<%zu>(", i));
-    insert(e, P->v[i].end, hl_xstrdup(")"));
-  }
-  struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
-  for (size_t i = 0; i < nE; i++) {
-    build(&E[i]);
-    probed[i] = (struct CXUnsavedFile){E[i].name, hl_sb_str(&E[i].text), (unsigned long)E[i].text.len};
-  }
-  /* The other files an editor has unsaved text for, as the unit saw them. */
-  unsigned nunsaved;
-  struct CXUnsavedFile *unsaved = hl_unsaved_with(P->u.unsaved, P->u.nunsaved, probed, (unsigned)nE, &nunsaved);
-  free(probed);
-  /* Every instantiation's error is wanted, not the first twenty. */
-  /* ...nor a chain with its middle elided (the default keeps 10 notes). */
-  const char **a = hl_xcalloc(P->u.nargs + 2, sizeof *a);
-  for (size_t i = 0; i < P->u.nargs; i++) a[i] = P->u.args[i];
-  a[P->u.nargs] = "-ferror-limit=0";
-  a[P->u.nargs + 1] = "-ftemplate-backtrace-limit=0";
-  CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(P->u.index, P->u.job->source, a, (int)P->u.nargs + 2,
-                                                     unsaved, nunsaved, CXTranslationUnit_KeepGoing, &q);
-  free(a);
-  if (err != CXError_Success || !q) {
-    *why = hl_xasprintf("%s: the parse that probes template instantiations failed (libclang error %d)",
-                        hl_display_path(P->u.job->file), (int)err);
-    rc = -1;
   } else {
-    unsigned nd = clang_getNumDiagnostics(q);
-    for (unsigned i = 0; i < nd; i++) {
-      CXDiagnostic d = clang_getDiagnostic(q, i);
-      if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) collect(P, E, nE, d);
-      clang_disposeDiagnostic(d);
-    }
-    clang_disposeTranslationUnit(q);
-    /* Grouped by probe, each probe's in the compiler's order. */
-    for (size_t i = 1; i < P->nhits; i++)
-      for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
-        hl_probe_hit t = P->hits[j];
-        P->hits[j] = P->hits[j - 1];
-        P->hits[j - 1] = t;
-      }
+    insert_probes(P, &E, &nE, &capE, m);
+    rc = parse_probed(P, E, nE, why);
   }
-  free(unsaved);
-out:
   for (size_t i = 0; i < nE; i++) {
     for (size_t k = 0; k < E[i].nins; k++) free(E[i].ins[k].text);
     free(E[i].ins);
