@@ -44,6 +44,17 @@ char *hl_xstrndup(const char *s, size_t n) {
   return p;
 }
 
+FILE *hl_xmemstream(char **buf, size_t *len) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = open_memstream(buf, len);
+  if (!f) {
+    fprintf(stderr, "heaplint: fatal: cannot buffer messages (out of memory)\n");
+    abort();
+  }
+  return f;
+}
+
 char *hl_xasprintf(const char *fmt, ...) {
   hl_sb b = {0};
   va_list ap;

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #if defined(__GNUC__)
@@ -23,6 +24,9 @@ void *hl_xrealloc(void *p, size_t n);
 char *hl_xstrdup(const char *s);
 char *hl_xstrndup(const char *s, size_t n);
 char *hl_xasprintf(const char *fmt, ...) HL_PRINTF(1, 2);
+/* A stream writing into *buf (*len bytes; free *buf after fclose):
+ * open_memstream, which fails only out of memory. */
+FILE *hl_xmemstream(char **buf, size_t *len);
 
 /* Grows *arr (of *cap elements of size elem) so that it holds at least need. */
 void hl_grow(void **arr, size_t *cap, size_t need, size_t elem);
