@@ -62,8 +62,7 @@ static void take_undecided(hl_findings *found, undecided *u, int verbose) {
     if (verbose)
       fprintf(stderr, "%s:%u:%u: remark: %s: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->rule,
               f->message);
-    size_t r = 0;
-    while (r < u->reasons.n && strcmp(u->reasons.v[r], f->undecided)) r++;
+    size_t r = hl_str_index(f->undecided, (const char *const *)u->reasons.v, u->reasons.n);
     if (r == u->reasons.n) {
       hl_strv_add(&u->reasons, f->undecided);
       u->count = hl_xrealloc(u->count, u->reasons.n * sizeof *u->count);
