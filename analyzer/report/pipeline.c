@@ -253,7 +253,7 @@ static void apply_fixes(const hl_options *o, const hl_findings *all, const hl_pi
   free(some.v);
 }
 
-static void pipeline_free(hl_pipeline *P, hl_pipeline_in *in) {
+static void pipeline_free(hl_pipeline *P) {
   undecided_free(&P->u);
   hl_sources_free(P->S);
   hl_strcount_free(&P->seen);
@@ -262,6 +262,14 @@ static void pipeline_free(hl_pipeline *P, hl_pipeline_in *in) {
   hl_findings_free(&P->all);
   hl_findings_free(&P->held);
   free(P);
+}
+
+void hl_pipeline_discard(hl_pipeline *P) {
+  if (P->f) hl_output_close(&P->out, 0);
+  pipeline_free(P);
+}
+
+static void pipeline_in_free(hl_pipeline_in *in) {
   hl_strv_free(&in->targets);
   hl_strv_free(&in->failed_files);
   hl_strv_free(&in->error_files);
@@ -299,6 +307,7 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
   if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
   if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
   if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
-  pipeline_free(P, in);
+  pipeline_free(P);
+  pipeline_in_free(in);
   return status;
 }
