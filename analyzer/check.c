@@ -266,7 +266,9 @@ static void analyze_all(check *c) {
   memset(&run, 0, sizeof run);
   run.profiles = &c->profiles;
   run.verbose = c->o.verbose;
-  run.record_inputs = open_caches(c);
+  /* The files each unit read: for the cache, and to check that no output
+   * is one of them (read_outputs). */
+  run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes;
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
   hl_run_hooks hooks = {c, restore_hook, analyzed_hook, done_hook};
@@ -275,6 +277,24 @@ static void analyze_all(check *c) {
   hl_strv_free(&run.warned);
   for (size_t i = 0; i < c->ncaches; i++)
     if (c->caches[i]) hl_cache_finish(c->caches[i], &c->cache_stats);
+}
+
+/* No output may be a file the units read (a header of theirs): checked
+ * now, before anything is written, as the files are now. */
+static int outputs_read(check *c) {
+  char **read = NULL, **units = NULL;
+  size_t n = 0, cap = 0, capu = 0, nu = 0;
+  for (size_t i = 0; i < c->jobs.n; i++)
+    for (size_t k = 0; k < c->results[i].ninputs; k++) {
+      HL_PUSH(read, n, cap, c->results[i].inputs[k].path);
+      HL_PUSH(units, nu, capu, c->jobs.v[i].file);
+    }
+  char *err = NULL;
+  int rc = hl_cli_check_outputs_read(&c->o, read, units, n, &err);
+  free(read);
+  free(units);
+  if (rc) input_error(err);
+  return rc;
 }
 
 /* The translation units' results, as the report stage takes them. */
@@ -326,6 +346,10 @@ static int run(check *c) {
   }
   c->report = hl_pipeline_new(&c->o, c->root, &c->lines);
   analyze_all(c);
+  if (outputs_read(c)) {
+    hl_pipeline_discard(c->report);
+    return HL_EXIT_INPUT;
+  }
   hl_pipeline_in in;
   gather(c, &in);
   return hl_pipeline_finish(c->report, &in, status);

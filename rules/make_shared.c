@@ -23,12 +23,6 @@ typedef struct new_text {
   char open;               /* '(' or '{'; 0 when there are no parentheses */
 } new_text;
 
-static void *begin(hl_ctx *ctx, const hl_rule *self) {
-  (void)ctx;
-  (void)self;
-  return NULL;
-}
-
 static int is_shared_ptr(CXType t) {
   return hl_type_is_template(clang_getCanonicalType(hl_unref(t)), "std::shared_ptr");
 }
@@ -266,20 +260,9 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   if (!clang_Cursor_isNull(newx)) report(ctx, c, newx, reset, extra > 0);
 }
 
-/* Everything is decided during the walk. */
-static void prepare(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
-static void end(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
 const hl_rule hl_rule_make_shared = {
     RULE,
     NULL,
-    begin, visit, prepare, end,
+    NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,
 };

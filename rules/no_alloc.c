@@ -102,12 +102,6 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   }
 }
 
-/* Everything waits for the other rules' verdicts. */
-static void prepare(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
 static void end(hl_ctx *ctx, void *st) {
   hl_zones_report(st, ctx, RULE);
   hl_zones_free(st);
@@ -116,6 +110,6 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_no_alloc = {
     RULE,
     NULL,
-    begin, visit, prepare, end,
+    begin, visit, NULL, end, /* end waits for the other rules' verdicts */
     HL_RULE_REVIEWS | HL_RULE_ERRORS,
 };

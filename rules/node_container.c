@@ -255,13 +255,6 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   else if (k == CXCursor_DeclRefExpr && S->nvars) use(ctx, S, c);
 }
 
-/* Sizes come from libclang's layout of this translation unit's types: the
- * compiler is asked nothing after the walk. */
-static void prepare(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
 /* ---- the finding and its fix ---- */
 
 /* Why a use keeps the variable from being retyped, or NULL. A member call
@@ -467,6 +460,6 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_node_container = {
     RULE,
     NULL,
-    begin, visit, prepare, end,
+    begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
     0,
 };

@@ -14,12 +14,6 @@
 
 #define RULE "shared-state"
 
-static void *begin(hl_ctx *ctx, const hl_rule *self) {
-  (void)ctx;
-  (void)self;
-  return NULL;
-}
-
 /* The arguments a call writes (default arguments have no place in the source). */
 static int written(CXCursor call) {
   int n = clang_Cursor_getNumArguments(call), given = 0;
@@ -122,20 +116,9 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   if (what) judge(ctx, c, what);
 }
 
-/* Everything is decided during the walk. */
-static void prepare(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
-static void end(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
 const hl_rule hl_rule_shared_state = {
     RULE,
     NULL,
-    begin, visit, prepare, end,
+    NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,
 };

@@ -217,12 +217,6 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   else if (k == CXCursor_DeclRefExpr && S->nvars) use(ctx, S, c);
 }
 
-/* Lengths and capacities are known after the walk. */
-static void prepare(hl_ctx *ctx, void *st) {
-  (void)ctx;
-  (void)st;
-}
-
 /* ---- the finding and its fix ---- */
 
 /* A constexpr (or consteval) function may not declare a static variable. */
@@ -345,6 +339,6 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_string_sso = {
     RULE,
     NULL,
-    begin, visit, prepare, end,
+    begin, visit, NULL, end, /* lengths and capacities are known after the walk */
     0,
 };

@@ -237,6 +237,21 @@ static int inputs_unchanged(json_t *inputs, int *refresh, char **why) {
 
 static void write_entry(hl_cache *C, const char *path, const json_t *entry, FILE *log);
 
+/* The files a restored unit read, as its entry lists them (the check makes
+ * sure no output is one of them). */
+static void restore_inputs(json_t *inputs, hl_tu_result *res) {
+  size_t i, cap = 0;
+  json_t *x;
+  json_array_foreach(inputs, i, x) {
+    char *path = hl_entry_text_value(json_array_get(x, 0));
+    const char *hash = json_string_value(json_array_get(x, 3));
+    if (!path) continue;
+    hl_tu_input in = {path, (unsigned long long)json_integer_value(json_array_get(x, 1)),
+                      hash ? strtoull(hash, NULL, 16) : 0};
+    HL_PUSH(res->inputs, res->ninputs, cap, in);
+  }
+}
+
 int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu_result *res, FILE *log) {
   json_t *key = job_key(C, job, cfg);
   char *path = entry_path(C, key), *why = NULL, *text = NULL;
@@ -250,6 +265,7 @@ int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu
     hit = 0;
   }
   if (hit) {
+    restore_inputs(json_object_get(entry, "inputs"), res);
     fputs(text, log);
     /* Used now: the trim removes the entries used longest ago. */
     if (refresh) write_entry(C, path, entry, log);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strv.h"
 #include "util/util.h"
 
 /* analyzer/calibrate/probes/count_new.hpp, probe.hpp and shared.hpp, turned into C strings at
@@ -140,16 +141,15 @@ static int read_line(const char *line, hl_measured *m, char **err) {
   }
   if (sscanf(line, "shared %31s %ld%n", lib, &allocs, &used) == 2 && !line[used]) {
     static const char *const names[] = HL_SHARED_NAMES;
-    for (size_t t = 0; t < HL_SHARED_KINDS; t++)
-      if (!strcmp(lib, names[t])) {
-        m->shared[t] = allocs;
-        return 0;
-      }
+    size_t t = hl_str_index(lib, names, HL_SHARED_KINDS);
+    if (t < HL_SHARED_KINDS) {
+      m->shared[t] = allocs;
+      return 0;
+    }
   }
   if (sscanf(line, "string %15s %ld %ld%n", lib, &n, &allocs, &used) == 3 && !line[used]) {
     static const char *const types[] = HL_SSO_CHAR_TYPES;
-    size_t t = 0;
-    while (t < HL_SSO_KINDS && strcmp(lib, types[t])) t++;
+    size_t t = hl_str_index(lib, types, HL_SSO_KINDS);
     if (t < HL_SSO_KINDS && n == (long)m->nstring[t]) {
       HL_PUSH(m->string_allocs[t], m->nstring[t], m->capstring[t], allocs);
       return 0;

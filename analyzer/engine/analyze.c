@@ -195,7 +195,8 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
 }
 
 /* Walks the unit once with the rules the config enables: begin, visit,
- * prepare, the compiler's answers to the type questions, end. */
+ * prepare, the compiler's answers to the type questions, end (a rule
+ * without begin, prepare or end is skipped there). */
 static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   const hl_rule **rules = NULL;
   size_t nrules = 0, caprules = 0;
@@ -204,11 +205,12 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   HL_PUSH(rules, nrules, caprules, NULL);
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
-  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin(ctx, rules[i]);
+  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin ? rules[i]->begin(ctx, rules[i]) : NULL;
   walker w = {ctx, rules, states, hl_config_system_headers(cfg), has_errors ? hl_broken_find(ctx->unit.tu) : NULL};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
   hl_broken_free(w.broken);
-  for (size_t i = 0; i < nrules; i++) rules[i]->prepare(ctx, states[i]);
+  for (size_t i = 0; i < nrules; i++)
+    if (rules[i]->prepare) rules[i]->prepare(ctx, states[i]);
   if (hl_types_pending(ctx->types)) {
     char *why = NULL;
     if (hl_types_answer(ctx->types, &why)) {
@@ -228,7 +230,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   /* A rule that reviews the others' verdicts ends after them. */
   for (int reviews = 0; reviews <= 1; reviews++)
     for (size_t i = 0; i < nrules; i++)
-      if (!(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) rules[i]->end(ctx, states[i]);
+      if (rules[i]->end && !(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) rules[i]->end(ctx, states[i]);
   free(states);
   free(rules);
 }

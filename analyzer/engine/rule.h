@@ -24,6 +24,8 @@ enum {
 typedef struct hl_rule {
   const char *id;       /* kebab-case, e.g. "function-sbo" */
   const void *data;     /* the rule's own, for shared machinery (rules/sbo: its wording) */
+  /* begin, prepare and end may be NULL (no state, nothing to ask, nothing
+   * left to decide after the walk: the state is then NULL); visit may not. */
   void *(*begin)(hl_ctx *ctx, const struct hl_rule *self);
   void (*visit)(hl_ctx *ctx, void *state, CXCursor c);
   void (*prepare)(hl_ctx *ctx, void *state);

@@ -72,13 +72,9 @@ static void *worker(void *arg) {
     size_t i = S->next_job++;
     pthread_mutex_unlock(&S->lock);
     if (i >= S->jobs->n) break;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *log = open_memstream(&buf, &len);
-    if (!log) {
-      fprintf(stderr, "heaplint: fatal: cannot buffer messages (out of memory)\n");
-      abort();
-    }
+    char *buf;
+    size_t len;
+    FILE *log = hl_xmemstream(&buf, &len);
     run_job(S, i, index, log, &buf, &len);
     fclose(log);
     pthread_mutex_lock(&S->lock);

@@ -417,11 +417,14 @@ typedef struct named {
   const char *path, *what;
 } named;
 
+#define OUTPUTS(o)                                                                                 \
+  {{(o)->output, "the report (-o)"},                                                               \
+   {(o)->write_baseline, "the baseline (--write-baseline)"},                                      \
+   {(o)->export_fixes, "the fixes (--export-fixes)"}}
+
 int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
                          const hl_profile_set *profiles, char **err) {
-  const named outputs[] = {{o->output, "the report (-o)"},
-                           {o->write_baseline, "the baseline (--write-baseline)"},
-                           {o->export_fixes, "the fixes (--export-fixes)"}};
+  const named outputs[] = OUTPUTS(o);
   size_t nout = sizeof outputs / sizeof *outputs;
   named *in = NULL;
   size_t nin = 0, cap = 0;
@@ -463,5 +466,27 @@ int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_conf
   hl_strv_free(&named_profiles);
   free(db);
   free(in);
+  return rc;
+}
+
+int hl_cli_check_outputs_read(const hl_options *o, char *const *read, char *const *units, size_t n, char **err) {
+  const named outputs[] = OUTPUTS(o);
+  enum { NOUT = sizeof outputs / sizeof *outputs };
+  struct stat out[NOUT], st;
+  int any = 0, exists[NOUT];
+  for (size_t k = 0; k < NOUT; k++) any |= exists[k] = outputs[k].path && stat(outputs[k].path, &out[k]) == 0;
+  if (!any) return 0; /* a file that does not exist was not read */
+  hl_strcount seen = {0};
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if ((*hl_strcount_at(&seen, read[i]))++ || stat(read[i], &st) != 0) continue;
+    for (size_t k = 0; k < NOUT && !rc; k++)
+      if (exists[k] && st.st_dev == out[k].st_dev && st.st_ino == out[k].st_ino) {
+        *err = hl_xasprintf("%s: refusing to write %s there: it is an input of this run (a file %s reads)",
+                            outputs[k].path, outputs[k].what, hl_display_path(units[i]));
+        rc = -1;
+      }
+  }
+  hl_strcount_free(&seen);
   return rc;
 }

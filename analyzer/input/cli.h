@@ -57,6 +57,12 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err);
  * the path, the output and the input. */
 int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
                          const hl_profile_set *profiles, char **err);
+/* And after the analysis, before anything is written: an output must not
+ * be a file a translation unit read (a header a source includes), compared
+ * as files (device and inode) as they are now. read[i] is a file (absolute
+ * path) that the unit of main file units[i] read. Returns 0, or -1 with
+ * *err naming the output and the unit. */
+int hl_cli_check_outputs_read(const hl_options *o, char *const *read, char *const *units, size_t n, char **err);
 void hl_cli_free(hl_options *o);
 
 extern const char hl_cli_usage[];

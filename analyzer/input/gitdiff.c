@@ -74,12 +74,14 @@ void hl_git_diff_parse(const char *text, const char *top, hl_line_filter *lf, hl
 }
 
 /* Runs git with argv, its stdout into *out; on failure *err says what git
- * said. */
+ * said. Its output goes through two temporary files, removed if SIGINT,
+ * SIGTERM or SIGHUP ends the run meanwhile (hl_temp_track). */
 static int run_git(char **argv, char **out, char **err) {
   const char *tmp = getenv("TMPDIR");
   char *o = hl_xasprintf("%s/heaplint-git-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   char *e = hl_xasprintf("%s/heaplint-git-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  int fo = mkstemp(o), fe = fo < 0 ? -1 : mkstemp(e);
+  int fo = mkstemp(o), so = fo < 0 ? -1 : hl_temp_track(o);
+  int fe = fo < 0 ? -1 : mkstemp(e), se = fe < 0 ? -1 : hl_temp_track(e);
   int rc = -1;
   if (fo < 0 || fe < 0) {
     *err = hl_xstrdup("cannot make a temporary file for git's output");
@@ -105,6 +107,8 @@ static int run_git(char **argv, char **out, char **err) {
 out:
   if (fo >= 0) close(fo), unlink(o);
   if (fe >= 0) close(fe), unlink(e);
+  hl_temp_untrack(so);
+  hl_temp_untrack(se);
   free(o);
   free(e);
   return rc;

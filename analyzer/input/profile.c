@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/rule.h"
+#include "util/strv.h"
 #include "util/util.h"
 #include "input/yamlfile.h"
 
@@ -173,51 +174,45 @@ int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_pr
   return 0;
 }
 
+/* A mapping from the n names of names to counts, into out[index of the
+ * name]: string.sso-capacity's character types, shared-state's makers.
+ * noun is what a key is called in the error of an unknown one. */
+static int name_counts(loader *L, yaml_node_t *node, const char *what, const char *noun,
+                       const char *const *names, size_t n, long *out) {
+  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, what, L->err)) return -1;
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
+    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
+    if (!key) return -1;
+    size_t t = hl_str_index(key, names, n);
+    if (t == n) {
+      hl_sb expected = {0};
+      for (size_t i = 0; i < n; i++)
+        hl_sb_printf(&expected, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", names[i]);
+      *L->err = hl_yaml_error(&L->y, k, "unknown %s '%s' in %s (expected %s)", noun, key, what, hl_sb_str(&expected));
+      hl_sb_free(&expected);
+      return -1;
+    }
+    char item[64];
+    snprintf(item, sizeof item, "%s.%s", what, key);
+    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), item, &out[t], L->err)) return -1;
+  }
+  return 0;
+}
+
 /* string.sso-capacity: a number (the capacity of std::string, in chars),
  * or a mapping from character types to capacities. */
 static int sso_capacity(loader *L, yaml_node_t *node, hl_profile *P) {
   static const char *const types[] = HL_SSO_CHAR_TYPES;
   if (node->type == YAML_SCALAR_NODE)
     return hl_yaml_uint(&L->y, node, "string.sso-capacity", &P->string_sso[HL_SSO_CHAR], L->err);
-  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "string.sso-capacity", L->err)) return -1;
-  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
-    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
-    if (!key) return -1;
-    size_t t = 0;
-    while (t < HL_SSO_KINDS && strcmp(key, types[t])) t++;
-    if (t == HL_SSO_KINDS) {
-      *L->err = hl_yaml_error(&L->y, k, "unknown character type '%s' in string.sso-capacity (expected char, "
-                              "wchar_t, char8_t, char16_t or char32_t)", key);
-      return -1;
-    }
-    char what[64];
-    snprintf(what, sizeof what, "string.sso-capacity.%s", key);
-    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), what, &P->string_sso[t], L->err)) return -1;
-  }
-  return 0;
+  return name_counts(L, node, "string.sso-capacity", "character type", types, HL_SSO_KINDS, P->string_sso);
 }
 
 /* shared-state: {std::promise: 2, ...}: operator new calls per maker. */
 static int shared_states(loader *L, yaml_node_t *node, hl_profile *P) {
   static const char *const names[] = HL_SHARED_NAMES;
-  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "shared-state", L->err)) return -1;
-  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
-    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err);
-    if (!key) return -1;
-    size_t t = 0;
-    while (t < HL_SHARED_KINDS && strcmp(key, names[t])) t++;
-    if (t == HL_SHARED_KINDS) {
-      *L->err = hl_yaml_error(&L->y, k, "unknown key '%s' in shared-state (expected std::promise, std::packaged_task, "
-                              "std::async, std::async-deferred or std::thread)", key);
-      return -1;
-    }
-    char what[64];
-    snprintf(what, sizeof what, "shared-state.%s", key);
-    if (hl_yaml_uint(&L->y, hl_yaml_node(&L->y, p->value), what, &P->shared_state[t], L->err)) return -1;
-  }
-  return 0;
+  return name_counts(L, node, "shared-state", "key", names, HL_SHARED_KINDS, P->shared_state);
 }
 
 static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const char *only_key, yaml_node_t **value) {

@@ -32,11 +32,8 @@ char *lsp_uri_path(const char *uri) {
 }
 
 char *lsp_path_uri(const char *path) {
-  hl_sb b = {0};
-  hl_sb_puts(&b, "file://");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if (isalnum(*p) || strchr("-._~/", *p)) hl_sb_putc(&b, (char)*p);
-    else hl_sb_printf(&b, "%%%02X", *p);
-  }
-  return hl_sb_take(&b);
+  char *esc = hl_uri_escape(path);
+  char *uri = hl_xasprintf("file://%s", esc);
+  free(esc);
+  return uri;
 }

@@ -231,13 +231,9 @@ static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result
 static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
   lsp_result *r = hl_xcalloc(1, sizeof *r);
   r->version = sn->version;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *log = open_memstream(&buf, &len);
-  if (!log) {
-    fprintf(stderr, "heaplint lsp: fatal: cannot buffer messages (out of memory)\n");
-    abort();
-  }
+  char *buf;
+  size_t len;
+  FILE *log = hl_xmemstream(&buf, &len);
   const hl_config *cfg = NULL;
   char *err = NULL;
   hl_tu_result res;

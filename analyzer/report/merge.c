@@ -49,6 +49,18 @@ static int parse(int argc, char **argv, const char **output, char **logs, size_t
   return 0;
 }
 
+/* -o must not name one of the logs: it would replace what it merges.
+ * Compared as files (a link, a hard link name it too). */
+static int output_is_log(const char *output, char *const *logs, size_t nlogs) {
+  for (size_t i = 0; output && i < nlogs; i++)
+    if (hl_same_file(output, logs[i])) {
+      fprintf(stderr, "heaplint: error: %s: refusing to write the merged log there: it is one of the logs merged (%s)\n",
+              output, logs[i]);
+      return 1;
+    }
+  return 0;
+}
+
 int hl_merge_sarif_main(int argc, char **argv) {
   const char *output = NULL;
   char **logs = hl_xcalloc((size_t)argc, sizeof *logs);
@@ -59,6 +71,8 @@ int hl_merge_sarif_main(int argc, char **argv) {
   char *err = NULL;
   if (parse(argc, argv, &output, logs, &nlogs, &help)) {
     if (help && hl_stdout_ok()) rc = HL_EXIT_RAN;
+  } else if (output_is_log(output, logs, nlogs)) {
+    /* rc stays HL_EXIT_INPUT */
   } else if ((f = hl_output_open(&out, output, NULL))) {
     int merged = hl_sarif_merge(f, logs, nlogs, &err) == 0;
     if (!merged) {

@@ -62,8 +62,7 @@ static void take_undecided(hl_findings *found, undecided *u, int verbose) {
     if (verbose)
       fprintf(stderr, "%s:%u:%u: remark: %s: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->rule,
               f->message);
-    size_t r = 0;
-    while (r < u->reasons.n && strcmp(u->reasons.v[r], f->undecided)) r++;
+    size_t r = hl_str_index(f->undecided, (const char *const *)u->reasons.v, u->reasons.n);
     if (r == u->reasons.n) {
       hl_strv_add(&u->reasons, f->undecided);
       u->count = hl_xrealloc(u->count, u->reasons.n * sizeof *u->count);
@@ -254,7 +253,7 @@ static void apply_fixes(const hl_options *o, const hl_findings *all, const hl_pi
   free(some.v);
 }
 
-static void pipeline_free(hl_pipeline *P, hl_pipeline_in *in) {
+static void pipeline_free(hl_pipeline *P) {
   undecided_free(&P->u);
   hl_sources_free(P->S);
   hl_strcount_free(&P->seen);
@@ -263,6 +262,14 @@ static void pipeline_free(hl_pipeline *P, hl_pipeline_in *in) {
   hl_findings_free(&P->all);
   hl_findings_free(&P->held);
   free(P);
+}
+
+void hl_pipeline_discard(hl_pipeline *P) {
+  if (P->f) hl_output_close(&P->out, 0);
+  pipeline_free(P);
+}
+
+static void pipeline_in_free(hl_pipeline_in *in) {
   hl_strv_free(&in->targets);
   hl_strv_free(&in->failed_files);
   hl_strv_free(&in->error_files);
@@ -300,6 +307,7 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
   if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
   if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;
   if (status == HL_EXIT_RAN && (errors || (warnings && o->werror))) status = HL_EXIT_FINDINGS;
-  pipeline_free(P, in);
+  pipeline_free(P);
+  pipeline_in_free(in);
   return status;
 }

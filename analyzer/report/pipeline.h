@@ -70,5 +70,8 @@ void hl_pipeline_unit(hl_pipeline *P, hl_findings *found, char *const *files, si
  * summary; status is the run's so far (an input error found before the
  * analysis). Returns the exit status. Frees P and in. */
 int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status);
+/* Or the end of a run that must write nothing more (an output found to be
+ * an input): -o's file is not written, no baseline, no fixes. Frees P. */
+void hl_pipeline_discard(hl_pipeline *P);
 
 #endif

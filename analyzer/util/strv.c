@@ -39,10 +39,14 @@ void hl_strv_free(hl_strv *s) {
   memset(s, 0, sizeof *s);
 }
 
+size_t hl_str_index(const char *s, const char *const *v, size_t n) {
+  size_t i = 0;
+  while (i < n && strcmp(s, v[i])) i++;
+  return i;
+}
+
 int hl_str_in(const char *s, const char *const *v, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(s, v[i])) return 1;
-  return 0;
+  return hl_str_index(s, v, n) < n;
 }
 
 size_t *hl_strcount_at(hl_strcount *m, const char *key) {

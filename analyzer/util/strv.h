@@ -1,7 +1,7 @@
 /* strv: the analyzer's one vector of strings — each an owned copy, the
  * array kept NULL-terminated so that v passes as an argv — the test
- * whether a string is in an array, and a count per string (kept sorted,
- * found by binary search: what was seen, and how often). */
+ * whether a string is in an array (and where), and a count per string
+ * (kept sorted, found by binary search: what was seen, and how often). */
 #ifndef HEAPLINT_UTIL_STRV_H
 #define HEAPLINT_UTIL_STRV_H
 
@@ -28,6 +28,8 @@ void hl_strv_free(hl_strv *s);
 
 /* Whether s equals one of the n strings of v. */
 int hl_str_in(const char *s, const char *const *v, size_t n);
+/* The index of the first of the n strings of v that equals s, or n. */
+size_t hl_str_index(const char *s, const char *const *v, size_t n);
 
 typedef struct hl_strcount {
   char **keys;      /* n owned copies, in strcmp order */

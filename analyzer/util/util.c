@@ -44,6 +44,17 @@ char *hl_xstrndup(const char *s, size_t n) {
   return p;
 }
 
+FILE *hl_xmemstream(char **buf, size_t *len) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = open_memstream(buf, len);
+  if (!f) {
+    fprintf(stderr, "heaplint: fatal: cannot buffer messages (out of memory)\n");
+    abort();
+  }
+  return f;
+}
+
 char *hl_xasprintf(const char *fmt, ...) {
   hl_sb b = {0};
   va_list ap;
@@ -253,14 +264,19 @@ static int write_all(int fd, const char *data, size_t len) {
   return 0;
 }
 
-/* A device or a FIFO (/dev/null, /dev/stdout, a shell's >(...)) is written
- * into, as a shell's redirection would: replacing it by a regular file
- * would destroy it (as root, /dev/null for the whole system). */
-static int write_into(const char *path, const char *data, size_t len, char **err) {
-  int fd = open(path, O_WRONLY | O_CLOEXEC);
+/* A device or a FIFO (/dev/null, a shell's >(...)) is written into, as a
+ * shell's redirection would: replacing it by a regular file would destroy
+ * it (as root, /dev/null for the whole system). So is the file standard
+ * output or standard error is open on (std_fd >= 0): /dev/stdout, a link
+ * to /proc/self/fd/1, or that file by its name — through the descriptor
+ * itself, at its offset (a shell's >> appends), after what stdio holds:
+ * a regular file there would otherwise be replaced by a new one. */
+static int write_into(const char *path, int std_fd, const char *data, size_t len, char **err) {
+  if (std_fd >= 0) fflush(std_fd == STDOUT_FILENO ? stdout : stderr);
+  int fd = std_fd >= 0 ? std_fd : open(path, O_WRONLY | O_CLOEXEC);
   int ok = fd >= 0 && write_all(fd, data, len) == 0;
   int saved = errno;
-  if (fd >= 0 && close(fd) != 0 && ok) {
+  if (fd >= 0 && std_fd < 0 && close(fd) != 0 && ok) {
     ok = 0;
     saved = errno;
   }
@@ -268,10 +284,22 @@ static int write_into(const char *path, const char *data, size_t len, char **err
   return ok ? 0 : -1;
 }
 
+/* STDOUT_FILENO or STDERR_FILENO when st is the file that descriptor is
+ * open on, else -1. */
+static int std_fd_of(const struct stat *st) {
+  static const int fds[] = {STDOUT_FILENO, STDERR_FILENO};
+  struct stat fs;
+  for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+    if (fstat(fds[i], &fs) == 0 && fs.st_dev == st->st_dev && fs.st_ino == st->st_ino) return fds[i];
+  return -1;
+}
+
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err) {
   struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (!S_ISDIR(st.st_mode)) return write_into(path, data, len, err);
+  int exists = stat(path, &st) == 0, std_fd = exists ? std_fd_of(&st) : -1;
+  if (std_fd >= 0) return write_into(path, std_fd, data, len, err);
+  if (exists && !S_ISREG(st.st_mode)) {
+    if (!S_ISDIR(st.st_mode)) return write_into(path, -1, data, len, err);
     *err = hl_xasprintf("%s: cannot write: is a directory", path);
     return -1;
   }

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #if defined(__GNUC__)
@@ -23,6 +24,9 @@ void *hl_xrealloc(void *p, size_t n);
 char *hl_xstrdup(const char *s);
 char *hl_xstrndup(const char *s, size_t n);
 char *hl_xasprintf(const char *fmt, ...) HL_PRINTF(1, 2);
+/* A stream writing into *buf (*len bytes; free *buf after fclose):
+ * open_memstream, which fails only out of memory. */
+FILE *hl_xmemstream(char **buf, size_t *len);
 
 /* Grows *arr (of *cap elements of size elem) so that it holds at least need. */
 void hl_grow(void **arr, size_t *cap, size_t need, size_t elem);
@@ -72,7 +76,9 @@ const char *hl_read_error(int code);
  * in place: path is never half-written, and never has the wrong mode, even
  * for a moment. A symbolic link is followed (the file it points to is
  * replaced). What is not a regular file (a device, a FIFO) is written into
- * directly, never replaced; a directory is an error. The temporary file is
+ * directly, never replaced, and so is the file standard output or error is
+ * open on (/dev/stdout, a link to /proc/self/fd/1), through that
+ * descriptor; a directory is an error. The temporary file is
  * removed if SIGINT, SIGTERM or SIGHUP ends the run meanwhile. Returns 0,
  * or -1 with *err naming path and the problem. */
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err);
