@@ -11,6 +11,7 @@ Layout (under a fresh temporary directory):
   proj/src/uses_broken.cc      includes proj/include/broken.h, which does not compile
   proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
   proj/src/cycle_NN.cc         50 files for the open/close cycles
+  proj/src/tiny.cc             no #include, no finding (ends the cycles)
   loose/loose.cc               in no compile database; loose/.heaplint.yaml
                                has fallback-flags that define LOOSE
 """
@@ -153,6 +154,10 @@ void cycle_%d(long a, long b, long c) {
 }
 """
 
+TINY = """\
+int tiny(int x) { return x + 1; }
+"""
+
 NCYCLES = 50
 FLAGS = ["-std=c++17", "-Iinclude"]
 
@@ -167,7 +172,7 @@ def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
     files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
-             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH}
+             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/tiny.cc": TINY}
     for i in range(NCYCLES):
         files["src/cycle_%02d.cc" % i] = CYCLE % i
     for name, text in files.items():
