@@ -48,6 +48,7 @@ install_sarif_validator() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends npm
   fi
   tool="$top/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+  mkdir -p "$top/build/npm"
   [ -x "$tool" ] || npm install --no-audit --no-fund --prefix "$top/build/npm" @microsoft/sarif-multitool@5.7.0 >&2
   export HEAPLINT_SARIF_MULTITOOL="$tool"
 }
@@ -80,9 +81,15 @@ case "${1:-}" in
     ;;
   test)
     install_missing $test_packages
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEAPLINT_BUILD_TESTS=ON
-    cmake --build build -j "$jobs"
+    # npm first: the SARIF validator, and the VS Code extension's package
+    # test (lsp.vscode-package: npm install from the registry, then
+    # @vscode/vsce; its node_modules stay in build/tests/vscode-package).
     install_sarif_validator
+    vscode_package=OFF
+    command -v npm >/dev/null 2>&1 && vscode_package=ON
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEAPLINT_BUILD_TESTS=ON \
+      -DHEAPLINT_TEST_VSCODE_PACKAGE=$vscode_package
+    cmake --build build -j "$jobs"
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over the lit suites: the

@@ -1,6 +1,9 @@
 #include "lsp/worker.h"
 
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,7 +300,11 @@ static void sleep_until(lsp_server *S, double until) {
   pthread_cond_timedwait(&S->wake, &S->lock, &t);
 }
 
-/* With the lock held (released meanwhile): frees the closed documents. */
+/* With the lock held (released meanwhile): frees the closed documents,
+ * and gives the memory of their units back to the system, as clangd does
+ * (--malloc-trim): glibc's malloc keeps what a freed unit held (tens of
+ * MiB) otherwise, and the server's resident size would stay at its
+ * highest. */
 static void free_closed(lsp_server *S) {
   lsp_doc **v = S->closed;
   size_t n = S->nclosed;
@@ -306,6 +313,9 @@ static void free_closed(lsp_server *S) {
   pthread_mutex_unlock(&S->lock);
   for (size_t i = 0; i < n; i++) lsp_doc_free(v[i]);
   free(v);
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
   pthread_mutex_lock(&S->lock);
 }
 

@@ -2010,6 +2010,7 @@ typedef struct measured {
   char *cat;    /* its category; NULL: none */
   long expect;  /* the recorded count; -2: none recorded (the older corpora) */
   int store;    /* the store inside a template a sink site reaches; 0: none */
+  unsigned long own; /* heap calls of the site's own allocator, not in count */
   int warned;   /* heaplint warned on the line under the site's rule */
   int wrong_rule, warned_at_store, undecided;
 } measured;
@@ -2090,12 +2091,12 @@ static int is_copy(const measured *m) {
   return n > 5 && !strcmp(m->rule + n - 5, "-copy");
 }
 
-/* Reads "<line> <count> [rule=R] [cat=C] [expect=N] [store=L] <label>". */
+/* Reads "<line> <count> [rule=R] [cat=C] [expect=N] [store=L] [own=N] <label>". */
 static int parse_measurement(const char *s, measured *out) {
   int line, used = 0;
   unsigned long count;
   if (sscanf(s, "%d %lu %n", &line, &count, &used) < 2 || used == 0) return 0;
-  *out = (measured){line, count, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+  *out = (measured){line, count, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0, 0};
   const char *p = s + used;
   for (;;) {
     const char *sp = strchr(p, ' '), *eq = strchr(p, '=');
@@ -2107,6 +2108,7 @@ static int parse_measurement(const char *s, measured *out) {
     else if (klen == 3 && !strncmp(p, "cat", 3)) out->cat = xstrndup(v, vlen);
     else if (klen == 6 && !strncmp(p, "expect", 6)) out->expect = strtol(v, NULL, 10);
     else if (klen == 5 && !strncmp(p, "store", 5)) out->store = (int)strtol(v, NULL, 10);
+    else if (klen == 3 && !strncmp(p, "own", 3)) out->own = strtoul(v, NULL, 10);
     else break;
     p = sp + 1;
   }
@@ -2209,7 +2211,7 @@ static void read_diagnostics(FILE *hf, measured *m, size_t nm, strays *st) {
     int remark = 0;
     if (!line) remark = line = diagnostic_line(s, "remark");
     int at = pending && !line ? stored_at_line(s) : 0;
-    measured akey = {at, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+    measured akey = {at, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0, 0};
     measured *stored = at ? bsearch(&akey, m, nm, sizeof *m, by_line) : NULL;
     if (stored && !stored->store) {
       credit(stored, pending_rule);
@@ -2220,7 +2222,7 @@ static void read_diagnostics(FILE *hf, measured *m, size_t nm, strays *st) {
     pending = 0;
     free(pending_rule);
     pending_rule = NULL;
-    measured key = {line, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0};
+    measured key = {line, 0, NULL, NULL, NULL, -2, 0, 0, 0, 0, 0, 0};
     measured *hit = bsearch(&key, m, nm, sizeof *m, by_line);
     if (!hit) {
       for (size_t k = 0; k < nm && !hit; k++)
@@ -2326,7 +2328,8 @@ static int compare(int argc, char **argv) {
              m[k].warned_at_store ? " (it warned inside the template instead)" : "", m[k].label);
       disagreements++;
     } else if (!allocated && (m[k].warned || m[k].wrong_rule)) {
-      printf("%s: line %d: heaplint warns but nothing allocated [%s]\n", name, m[k].line, m[k].label);
+      printf("%s: line %d: heaplint warns but nothing allocated%s [%s]\n", name, m[k].line,
+             m[k].own ? " (only the site's own allocator did)" : "", m[k].label);
       disagreements++;
     } else if (m[k].wrong_rule) {
       printf("%s: line %d: heaplint warns under another rule than %s [%s]\n", name, m[k].line, m[k].rule,

@@ -8,19 +8,28 @@ the `vscode` and `vscode-languageclient` modules, asks for the command
 initialization option; that command line, started, answers initialize.
 
 With --package (ctest lsp.vscode-package, when configured with
--DHEAPLINT_TEST_VSCODE_PACKAGE=ON: it needs the npm registry and some 140 MB
-of node_modules): npm install, then @vscode/vsce package; the .vsix holds the
-manifest and extension.js.
+-DHEAPLINT_TEST_VSCODE_PACKAGE=ON, which scripts/quickstart.sh test does
+when npm is there: it needs the npm registry and some 140 MB of
+node_modules): npm install, then @vscode/vsce package; the .vsix holds the
+manifest, extension.js and the client library, and what it packed starts
+the server: its package.json says `<path> lsp`, and its extension.js, run as
+above, asks for `<heaplint.path> lsp ...`. With --work-dir the extension is
+built there and its node_modules kept for the next run, installed again
+only when package.json changed (the ctest keeps it in the build tree: a
+first run spends about a minute in npm install, the next ones seconds);
+without, in a temporary directory.
 
-usage: vscode.py --heaplint <path to heaplint> [--package]
+usage: vscode.py --heaplint <path to heaplint> [--package [--work-dir <dir>]]
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -70,14 +79,14 @@ def check_manifest():
     return m
 
 
-def check_activation(heaplint, node):
+def check_activation(heaplint, node, extension_js=os.path.join(EXTENSION, "extension.js"), what="the extension"):
     top = tempfile.mkdtemp(prefix="heaplint-vscode-")
     try:
         harness = os.path.join(top, "harness.js")
         with open(harness, "w") as f:
             f.write(HARNESS)
         settings = {"heaplint.path": heaplint, "heaplint.args": ["--debounce=50"], "heaplint.debounce": 123}
-        run = subprocess.run([node, harness, os.path.join(EXTENSION, "extension.js"), json.dumps(settings)],
+        run = subprocess.run([node, harness, extension_js, json.dumps(settings)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         assert run.returncode == 0, run.stderr.decode()
         got = json.loads(run.stdout.decode().strip().splitlines()[-1])
@@ -93,28 +102,72 @@ def check_activation(heaplint, node):
         assert c.call("shutdown", None)["result"] is None
         c.notify("exit", None)
         assert c.close() == 0
-        print("ok: the extension runs %s %s" % (os.path.basename(cmd["command"]), " ".join(cmd["args"])))
+        print("ok: %s runs %s %s" % (what, os.path.basename(cmd["command"]), " ".join(cmd["args"])))
     finally:
         shutil.rmtree(top)
 
 
-def check_package(npm, manifest):
+def run_logged(argv, cwd, timeout=900):
+    t = time.time()
+    run = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    assert run.returncode == 0, "%s failed:\n%s" % (" ".join(argv), run.stdout.decode())
+    print("%s: %.1f s" % (" ".join(argv[:3]), time.time() - t))
+
+
+def build_package(npm, npx, ext, vsix_name):
+    """Copies the extension into ext (its node_modules kept), installs its
+    dependencies when package.json changed since the last install, and
+    packs it; returns the .vsix's path."""
+    os.makedirs(ext, exist_ok=True)
+    for name in os.listdir(ext):
+        if name not in ("node_modules", "package-lock.json"):
+            p = os.path.join(ext, name)
+            shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+    for name in os.listdir(EXTENSION):
+        if name in ("node_modules",) or name.endswith(".vsix"):
+            continue
+        src = os.path.join(EXTENSION, name)
+        (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, os.path.join(ext, name))
+    with open(os.path.join(ext, "package.json"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(ext, "node_modules", ".heaplint-installed")
+    installed = None
+    if os.path.isfile(stamp):
+        with open(stamp) as f:
+            installed = f.read()
+    if installed == digest:
+        print("npm install: node_modules are up to date with package.json")
+    else:
+        run_logged([npm, "install", "--no-audit", "--no-fund", "--prefer-offline"], ext)
+        with open(stamp, "w") as f:
+            f.write(digest)
+    run_logged([npx, "--no-install", "vsce", "package", "--allow-missing-repository"], ext)
+    return os.path.join(ext, vsix_name)
+
+
+def check_package(heaplint, node, npm, manifest, work_dir):
     top = tempfile.mkdtemp(prefix="heaplint-vsce-")
     try:
-        ext = os.path.join(top, "vscode")
-        shutil.copytree(EXTENSION, ext, ignore=shutil.ignore_patterns("node_modules", "*.vsix"))
-        for argv in ([npm, "install", "--no-audit", "--no-fund"],
-                     ["npx", "vsce", "package", "--allow-missing-repository"]):
-            run = subprocess.run(argv, cwd=ext, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
-            assert run.returncode == 0, "%s failed:\n%s" % (" ".join(argv), run.stdout.decode())
-        vsix = os.path.join(ext, "heaplint-%s.vsix" % manifest["version"])
+        vsix = build_package(npm, shutil.which("npx") or "npx", work_dir or os.path.join(top, "vscode"),
+                             "heaplint-%s.vsix" % manifest["version"])
         with zipfile.ZipFile(vsix) as z:
             names = z.namelist()
             packed = json.loads(z.read("extension/package.json"))
+            packed_js = z.read("extension/extension.js").decode("utf-8")
         assert "extension/extension.js" in names, names[:20]
         assert any(n.startswith("extension/node_modules/vscode-languageclient/") for n in names), "no client library"
         assert packed["main"] == "./extension.js" and packed["name"] == "heaplint", packed
-        print("ok: %s (%d files)" % (os.path.basename(vsix), len(names)))
+        # What the package starts: `<heaplint.path> lsp`, in its manifest and
+        # in its code, run.
+        props = packed["contributes"]["configuration"]["properties"]
+        assert "`<path> lsp`" in props["heaplint.path"]["description"], props["heaplint.path"]
+        assert "after `lsp`" in props["heaplint.args"]["description"], props["heaplint.args"]
+        assert '["lsp", ' in packed_js, "the packed extension.js does not start `lsp`"
+        unpacked = os.path.join(top, "packed-extension.js")
+        with open(unpacked, "w", encoding="utf-8") as f:
+            f.write(packed_js)
+        check_activation(heaplint, node, unpacked, "the packed extension")
+        print("ok: %s (%d files) starts `heaplint lsp`" % (os.path.basename(vsix), len(names)))
     finally:
         shutil.rmtree(top)
 
@@ -123,6 +176,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--heaplint", required=True)
     ap.add_argument("--package", action="store_true")
+    ap.add_argument("--work-dir", help="build the package here, keeping node_modules between runs")
     a = ap.parse_args()
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node or (a.package and not npm):
@@ -132,7 +186,8 @@ def main():
         manifest = check_manifest()
         check_activation(os.path.abspath(a.heaplint), node)
         if a.package:
-            check_package(npm, manifest)
+            check_package(os.path.abspath(a.heaplint), node, npm, manifest,
+                          os.path.abspath(a.work_dir) if a.work_dir else None)
     except AssertionError as e:
         print("FAIL: %s" % e)
         return 1
