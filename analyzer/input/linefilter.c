@@ -59,6 +59,8 @@ int hl_line_filter_parse(hl_line_filter *lf, const char *json, char **err) {
     json_decref(root);
     return -1;
   }
+  /* [] is no filter at all, as in clang-tidy (its LineFilter is empty). */
+  if (!json_array_size(root)) lf->active = 0;
   size_t i;
   json_t *entry;
   int rc = 0;

@@ -3,7 +3,7 @@
  * [[from, to], ...]}) or the lines --diff finds changed (input/gitdiff).
  * As in clang-tidy, a file matches an entry when its path ends with the
  * entry's name, an entry without "lines" passes the whole file, and a file
- * no entry names passes nothing. */
+ * no entry names passes nothing; the empty list passes everything. */
 #ifndef HEAPLINT_LINEFILTER_H
 #define HEAPLINT_LINEFILTER_H
 
@@ -26,7 +26,8 @@ typedef struct hl_line_filter {
   size_t n, cap;
 } hl_line_filter;
 
-/* Parses clang-tidy's JSON into lf (active). Returns 0, or -1 with *err. */
+/* Parses clang-tidy's JSON into lf (active; an empty list, [], is no
+ * filter, as in clang-tidy). Returns 0, or -1 with *err. */
 int hl_line_filter_parse(hl_line_filter *lf, const char *json, char **err);
 
 /* Adds lines from..to of name (the whole file when from is 0). */

@@ -375,6 +375,24 @@ char *hl_uri_escape(const char *path) {
   return hl_sb_take(&b);
 }
 
+/* An absolute path with "." and ".." components and repeated slashes
+ * resolved by the text alone (a ".." above "/" stays at "/"). */
+static char *lexical_normal(const char *path) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "");
+  for (const char *p = path; *p;) {
+    while (*p == '/') p++;
+    size_t n = strcspn(p, "/");
+    int dot = n == 1 && p[0] == '.', dotdot = n == 2 && p[0] == '.' && p[1] == '.';
+    char *last = dotdot ? strrchr(b.s, '/') : NULL;
+    if (last) *last = '\0', b.len = (size_t)(last - b.s);
+    else if (n && !dot && !dotdot) hl_sb_printf(&b, "/%.*s", (int)n, p);
+    p += n;
+  }
+  if (!b.len) hl_sb_putc(&b, '/');
+  return hl_sb_take(&b);
+}
+
 char *hl_exe_relative(const char *rel, const char *fallback) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -383,7 +401,11 @@ char *hl_exe_relative(const char *rel, const char *fallback) {
   char *slash = strrchr(exe, '/');
   if (slash) *slash = '\0';
   char *joined = hl_xasprintf("%s/%s", exe, rel);
-  char *out = hl_abspath(joined);
+  char buf[PATH_MAX];
+  /* A directory that does not exist (docs not installed) keeps no "..":
+   * the link is still a valid URI path (SARIF1002), and exe is canonical,
+   * so dropping a component for each ".." names what realpath would. */
+  char *out = realpath(joined, buf) ? hl_xstrdup(buf) : lexical_normal(joined);
   free(joined);
   return out;
 }

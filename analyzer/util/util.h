@@ -126,7 +126,8 @@ int hl_same_file(const char *a, const char *b);
 /* A path as a URI reference: unreserved characters and '/' kept, the rest
  * percent-encoded (bytes, so a path in any encoding comes back exactly). */
 char *hl_uri_escape(const char *path);
-/* <the executable's directory>/rel (.. resolved when it exists), or
+/* <the executable's directory>/rel, canonical (".." resolved, by the text
+ * when the path does not exist), or
  * fallback when the executable cannot be found. Caller frees. */
 char *hl_exe_relative(const char *rel, const char *fallback);
 /* path relative to the current directory when it lies below it, else path. */
