@@ -92,18 +92,27 @@ case "${1:-}" in
     cmake --build build -j "$jobs"
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
-    # (libclang, not instrumented, runs as it is), over the lit suites: the
-    # same site configuration with this heaplint and its own output folder;
-    # the runtime the fix tests link stays build/'s (an instrumented one
-    # would not link into their uninstrumented programs).
+    # (libclang, not instrumented, runs as it is), over every lit suite of the
+    # analyzer (HEAPLINT_LIT_SUITES in tests/CMakeLists.txt: the rules', cli,
+    # ci, fixes, fixcorpus, groundtruth, calibrate): the same site
+    # configuration with this heaplint and its own output folder. What the
+    # suites run besides heaplint stays build/'s, uninstrumented: the corpus
+    # generators (hl-groundtruth, hl-fixcorpus), the compilers that build and
+    # measure the corpora and calibrate's probes, and the runtime the fix
+    # tests link (an instrumented one would not link into their
+    # uninstrumented programs). No suite is left out: each needs only
+    # heaplint and build/'s tools.
     cmake -S . -B build-asan -DHEAPLINT_SANITIZE=ON -DHEAPLINT_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
     cmake --build build-asan -j "$jobs" --target heaplint
     sed -e "s|^config.heaplint = .*|config.heaplint = \"$top/build-asan/bin/heaplint\"|" \
         -e "s|^config.heaplint_obj_root = .*|config.heaplint_obj_root = \"$top/build-asan\"|" \
         build/tests/lit.site.cfg.py > build-asan/lit.site.cfg.py
     lit=$(sed -n 's/^HEAPLINT_LIT:FILEPATH=//p' build/CMakeCache.txt)
+    suites=$(sed -n 's/^ *set(HEAPLINT_LIT_SUITES \(.*\))$/\1/p' tests/CMakeLists.txt)
+    [ -n "$suites" ] || { echo "quickstart: no HEAPLINT_LIT_SUITES in tests/CMakeLists.txt" >&2; exit 1; }
+    # shellcheck disable=SC2046 # one argument per suite
     python3 "$lit" -s -j "$jobs" --param heaplint_site_config="$top/build-asan/lit.site.cfg.py" \
-      tests/cli tests/ci tests/function-sbo tests/any-sbo tests/node-container tests/fixes
+      $(for s in $suites; do echo "tests/$s"; done)
     # The runtime again under AddressSanitizer and UndefinedBehaviorSanitizer.
     cmake -S . -B build-san -DHEAPLINT_BUILD_ANALYZER=OFF -DHEAPLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     cmake --build build-san -j "$jobs"

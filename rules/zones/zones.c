@@ -170,7 +170,7 @@ static void place_others(hl_ctx *ctx, hl_zones *Z, const char *rule) {
     zother o = {file, a[i].loc.offset, i};
     if (file >= 0) HL_PUSH(Z->others, Z->nothers, Z->capothers, o);
   }
-  qsort(Z->others, Z->nothers, sizeof *Z->others, others_by_position);
+  if (Z->nothers) qsort(Z->others, Z->nothers, sizeof *Z->others, others_by_position); /* others is NULL when none */
 }
 
 static const hl_allocation *verdict(hl_ctx *ctx, const zother *o) {
@@ -183,7 +183,7 @@ static size_t hash_slot(const hl_zones *Z, CXCursor decl) { return clang_hashCur
 /* Sorts the expressions, gives each function its range, and indexes the
  * functions by declaration. */
 static void index_all(hl_ctx *ctx, hl_zones *Z, const char *rule) {
-  qsort(Z->exprs, Z->nexprs, sizeof *Z->exprs, by_position);
+  if (Z->nexprs) qsort(Z->exprs, Z->nexprs, sizeof *Z->exprs, by_position); /* exprs is NULL when none */
   for (size_t i = 0; i < Z->nfns; i++) {
     Z->fns[i].from = lower_bound_expr(Z, Z->fns[i].file, Z->fns[i].start);
     Z->fns[i].to = lower_bound_expr(Z, Z->fns[i].file, Z->fns[i].end);
