@@ -555,6 +555,7 @@ static int capture_form(const hl_ctx *ctx, CXCursor ref) {
 
 static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w, CXCursor at, CXCursor src_ref,
                      int from, int in_loop) {
+  if (!w) return;
   copy_site c;
   memset(&c, 0, sizeof c);
   c.kind = kind;
@@ -798,7 +799,9 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
     /* Captured by copy ([x], [y = x], [=]); a capture by reference is no
      * expression of its own. */
     S->decls[i].not_only_read = 1;
-    add_copy(ctx, S, COPY_CAPTURE, hl_ctx_wrapper_of_type(ctx, clang_getCursorType(d)), c, c, i, lambda_in_loop(ctx));
+    /* d may be a const reference parameter: the capture copies its referee. */
+    add_copy(ctx, S, COPY_CAPTURE, hl_ctx_wrapper_of_type(ctx, hl_unref(clang_getCursorType(d))), c, c, i,
+             lambda_in_loop(ctx));
     return;
   }
   if (!only_reads(ctx, c)) S->decls[i].tainted = S->decls[i].not_only_read = 1;
