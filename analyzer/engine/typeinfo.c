@@ -77,6 +77,17 @@ CXType hl_type_stored(CXType t, int *decays) {
   return t;
 }
 
+/* "std::shared_ptr" or "std::weak_ptr" when c (canonical) is one, whatever
+ * its argument, also a dependent one (libclang declares std::shared_ptr<T>
+ * inside a template by the class template itself); else NULL. */
+static char *smart_pointer(CXType c) {
+  CXCursor d = clang_getTypeDeclaration(c);
+  char *name = clang_getCursorKind(d) == CXCursor_ClassTemplate ? hl_decl_name(d) : hl_template_name(c);
+  if (!strcmp(name, "std::shared_ptr") || !strcmp(name, "std::weak_ptr")) return name;
+  free(name);
+  return NULL;
+}
+
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
   CXType c = clang_getCanonicalType(t);
   /* A pointer's layout does not depend on what it points to (this inside
@@ -86,6 +97,15 @@ int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
     return 0;
   }
   long long s = clang_Type_getSizeOf(c), a = clang_Type_getAlignOf(c);
+  /* Nor does a std::shared_ptr's or std::weak_ptr's: libstdc++, libc++ and
+   * the MSVC STL all hold the element pointer and the control block's. */
+  char *smart = s == CXTypeLayoutError_Dependent ? smart_pointer(c) : NULL;
+  if (smart) {
+    free(smart);
+    *size = 2 * (T->pointer_width / 8);
+    *align = T->pointer_width / 8;
+    return 0;
+  }
   if (s < 0 || a <= 0) return -1;
   *size = (long)s;
   *align = (long)a;
@@ -498,15 +518,12 @@ static void answered_traits(const answer *a, hl_traits *out) {
  * and gives them a user-provided copy constructor (it counts owners), so
  * they are never trivially copyable. No need to name X. */
 static int smart_pointer_traits(CXType c, hl_traits *out) {
-  char *name = hl_template_name(c);
-  int known = !strcmp(name, "std::shared_ptr") || !strcmp(name, "std::weak_ptr");
-  if (known) {
-    all(out, HL_YES, NULL);
-    set(&out->trivially_copyable, HL_NO,
-        hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
-  }
+  char *name = smart_pointer(c);
+  if (!name) return 0;
+  all(out, HL_YES, NULL);
+  set(&out->trivially_copyable, HL_NO, hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
   free(name);
-  return known;
+  return 1;
 }
 
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
@@ -741,6 +758,7 @@ static void type_traits(hl_types *T, CXType t, int ask, const char *const *names
   case CXType_Dependent:
   case CXType_Unexposed:
   case CXType_Invalid:
+    if (smart_pointer_traits(c, out)) return;
     all(out, HL_UNKNOWN, " depends on a template parameter");
     return;
   default:

@@ -53,8 +53,10 @@ void hl_types_free(hl_types *T);
 CXType hl_type_stored(CXType t, int *decays);
 
 /* Size and alignment in bytes of an object of type t, as a class member
- * (a reference or a pointer takes a pointer, whatever it refers to). Returns 0, or -1 when t has no layout
- * (dependent, incomplete). */
+ * (a reference or a pointer takes a pointer, whatever it refers to; a
+ * std::shared_ptr or std::weak_ptr two, whatever it points to, also inside
+ * a template). Returns 0, or -1 when t has no layout (dependent,
+ * incomplete). */
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align);
 
 /* The traits of t. With ask, a trait only the compiler can answer is queued

@@ -88,6 +88,12 @@ static const char *after_template(const char *s, const char *prefix, size_t *tle
  * other parameter constructs; -1 for the default constructor, nullptr and
  * the like, which never allocate. */
 static int operation(const char *rest, const char *cls, size_t cls_len) {
+  /* libc++ tags its members with the ABI version: any::any[abi:ne190107](...). */
+  if (!strncmp(rest, "[abi:", 5)) {
+    const char *end = strchr(rest, ']');
+    if (!end) return -1;
+    rest = end + 1;
+  }
   if (*rest == '<') return OP_CONSTRUCT;
   if (*rest != '(') return -1;
   rest++;
@@ -101,6 +107,23 @@ static int operation(const char *rest, const char *cls, size_t cls_len) {
 
 /* The kind of a demangled symbol, -1 when it is not watched. */
 static int classify(const char *name) {
+  /* binutils 2.40 leaves libc++'s constructor templates with an ABI tag
+   * mangled (_ZNSt3__13anyC2B8ne190107I...EEOT_, any(T&&)): a
+   * constructor (C1/C2), an optional tag (B<len><tag>), then template
+   * arguments (I): a construction. */
+  static const char any_ctor[] = "_ZNSt3__13anyC";
+  if (!strncmp(name, any_ctor, sizeof any_ctor - 1)) {
+    const char *p = name + sizeof any_ctor - 1;
+    if (*p != '1' && *p != '2') return -1;
+    p++;
+    if (*p == 'B') {
+      char *end;
+      unsigned long len = strtoul(p + 1, &end, 10);
+      if (end == p + 1 || strlen(end) < len) return -1;
+      p = end + len;
+    }
+    return *p == 'I' ? 3 + OP_CONSTRUCT : -1;
+  }
   static const char *const function_prefixes[] = {"std::function<", "std::__1::function<"};
   for (size_t i = 0; i < 2; i++) {
     size_t tlen;
