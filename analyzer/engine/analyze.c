@@ -194,6 +194,33 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
   res->pointer_width = ctx->pointer_width;
 }
 
+static void collect_types(CXTranslationUnit q, void *types) { hl_types_collect(types, q); }
+
+/* The questions only the compiler answers, in as few extra parses as can
+ * be: one, only for a unit whose templates store something only an
+ * instantiation can size, probes them and also takes the trait queries
+ * (saving their precompiled image of the unit and its parse); without
+ * probes, the trait queries alone. A kept unit's queries go over its own
+ * preamble instead. */
+static void ask_compiler(hl_ctx *ctx) {
+  if (hl_probes_pending(ctx->probes)) {
+    char *queries = ctx->unit.reparse_queries ? NULL : hl_types_query_text(ctx->types);
+    char *why = NULL;
+    if (hl_probes_run(ctx->probes, queries, queries ? collect_types : NULL, ctx->types, &why)) {
+      fprintf(ctx->log, "heaplint: warning: %s; the template sites it probes are counted as not decided\n", why);
+      free(why);
+    }
+    free(queries);
+  }
+  if (hl_types_pending(ctx->types)) {
+    char *why = NULL;
+    if (hl_types_answer(ctx->types, &why)) {
+      fprintf(ctx->log, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
+      free(why);
+    }
+  }
+}
+
 /* Walks the unit once with the rules the config enables: begin, visit,
  * prepare, the compiler's answers to the type questions, end (a rule
  * without begin, prepare or end is skipped there). */
@@ -211,22 +238,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   hl_broken_free(w.broken);
   for (size_t i = 0; i < nrules; i++)
     if (rules[i]->prepare) rules[i]->prepare(ctx, states[i]);
-  if (hl_types_pending(ctx->types)) {
-    char *why = NULL;
-    if (hl_types_answer(ctx->types, &why)) {
-      fprintf(ctx->log, "heaplint: warning: %s; sites that depend on those types are not reported\n", why);
-      free(why);
-    }
-  }
-  /* One more parse, only for a unit whose templates store something only
-   * an instantiation can size. */
-  if (hl_probes_pending(ctx->probes)) {
-    char *why = NULL;
-    if (hl_probes_run(ctx->probes, &why)) {
-      fprintf(ctx->log, "heaplint: warning: %s; the template sites it probes are counted as not decided\n", why);
-      free(why);
-    }
-  }
+  ask_compiler(ctx);
   /* A rule that reviews the others' verdicts ends after them. */
   for (int reviews = 0; reviews <= 1; reviews++)
     for (size_t i = 0; i < nrules; i++)

@@ -486,7 +486,8 @@ static void insert_probes(hl_probes *P, edited **E, size_t *nE, size_t *capE, ed
 
 /* Parses the probed copy and collects every probe's errors, grouped by
  * probe, each probe's in the compiler's order. */
-static int parse_probed(hl_probes *P, edited *E, size_t nE, char **why) {
+static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTranslationUnit, void *), void *data,
+                        char **why) {
   struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
   for (size_t i = 0; i < nE; i++) {
     build(&E[i]);
@@ -518,6 +519,7 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, char **why) {
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) collect(P, E, nE, d);
     clang_disposeDiagnostic(d);
   }
+  if (parsed) parsed(q, data);
   clang_disposeTranslationUnit(q);
   for (size_t i = 1; i < P->nhits; i++)
     for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
@@ -528,7 +530,8 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, char **why) {
   return 0;
 }
 
-int hl_probes_run(hl_probes *P, char **why) {
+int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
+                  char **why) {
   if (P->n == 0) return 0;
   edited *E = NULL;
   size_t nE = 0, capE = 0;
@@ -544,7 +547,8 @@ int hl_probes_run(hl_probes *P, char **why) {
     rc = -1;
   } else {
     insert_probes(P, &E, &nE, &capE, m);
-    rc = parse_probed(P, E, nE, why);
+    if (suffix) insert(m, (unsigned)m->orig_len, hl_xstrdup(suffix));
+    rc = parse_probed(P, E, nE, parsed, data, why);
   }
   for (size_t i = 0; i < nE; i++) {
     for (size_t k = 0; k < E[i].nins; k++) free(E[i].ins[k].text);

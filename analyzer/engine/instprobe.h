@@ -76,9 +76,14 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
 
 size_t hl_probes_pending(const hl_probes *P);
 
-/* Parses the unit once with every queued probe inserted. Returns 0, or -1
- * with *why (the probes then have no answers). */
-int hl_probes_run(hl_probes *P, char **why);
+/* Parses the unit once with every queued probe inserted. suffix, when not
+ * NULL, is appended to the main file's text in that parse (another
+ * question for the compiler that needs the whole unit in scope: the trait
+ * queries), and parsed(q, data), when not NULL, is called with the parsed
+ * unit before it is disposed. Returns 0, or -1 with *why (the probes then
+ * have no answers, and parsed is not called). */
+int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
+                  char **why);
 
 /* The answers for probe id, in the order the compiler gave them. */
 const hl_probe_hit *hl_probes_hits(const hl_probes *P, int id, size_t *n);

@@ -699,6 +699,36 @@ static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   return q;
 }
 
+char *hl_types_query_text(const hl_types *T) {
+  if (T->npend == 0) return NULL;
+  hl_sb src = {0};
+  hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");
+  append_queries(T, &src);
+  return hl_sb_take(&src);
+}
+
+/* Each queued question's answer (found or not) recorded, the queue emptied. */
+static void settle(hl_types *T, const unsigned *bits, const int *found) {
+  for (size_t i = 0; i < T->npend; i++) {
+    answer *a = &T->answers[T->pend[i]];
+    a->answered = 1;
+    a->failed = !found[i];
+    a->bits = bits[i];
+  }
+  T->npend = 0;
+}
+
+void hl_types_collect(hl_types *T, CXTranslationUnit q) {
+  if (T->npend == 0) return;
+  unsigned *bits = hl_xcalloc(T->npend, sizeof *bits);
+  int *found = hl_xcalloc(T->npend, sizeof *found);
+  collect k = {T, bits, found};
+  clang_visitChildren(clang_getTranslationUnitCursor(q), collect_answer, &k);
+  settle(T, bits, found);
+  free(bits);
+  free(found);
+}
+
 int hl_types_answer(hl_types *T, char **why) {
   if (T->npend == 0) return 0;
   unsigned *bits = hl_xcalloc(T->npend, sizeof *bits);
@@ -724,13 +754,7 @@ int hl_types_answer(hl_types *T, char **why) {
       rc = -1;
     }
   }
-  for (size_t i = 0; i < T->npend; i++) {
-    answer *a = &T->answers[T->pend[i]];
-    a->answered = 1;
-    a->failed = !found[i];
-    a->bits = bits[i];
-  }
-  T->npend = 0;
+  settle(T, bits, found);
   free(bits);
   free(found);
   return rc;
