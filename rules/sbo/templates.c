@@ -435,6 +435,85 @@ int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit
   return 1;
 }
 
+/* Whether t is a template's type parameter itself (T, const T), which a
+ * call deduces from its argument as it is. */
+static int type_parameter(CXType t) {
+  char *s = hl_cxstring_take(clang_getTypeSpelling(clang_getCanonicalType(t)));
+  const char *p = s;
+  while (hl_starts_with(p, "const ") || hl_starts_with(p, "volatile "))
+    p += hl_starts_with(p, "const ") ? strlen("const ") : strlen("volatile ");
+  unsigned depth, index;
+  char end;
+  int r = sscanf(p, "type-parameter-%u-%u%c", &depth, &index, &end) == 2;
+  free(s);
+  return r;
+}
+
+/* Whether a dependent type may still be a wrapper in some instantiation: a
+ * dependent name (typename X<T>::type, decltype(...)), not a pointer or a
+ * specialization of a class template that is no wrapper (ExprLhs<T>; a
+ * wrapper's own, std::function<R(A...)>, wrapper_of knows). */
+static int unnamed_dependent(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_Pointer || c.kind == CXType_MemberPointer || c.kind == CXType_LValueReference ||
+      c.kind == CXType_RValueReference || c.kind == CXType_FunctionProto)
+    return 0;
+  return clang_Cursor_isNull(clang_getTypeDeclaration(c)) ||
+         clang_getCursorKind(clang_getTypeDeclaration(c)) == CXCursor_NoDeclFound;
+}
+
+/* Whether some candidate of the set may convert its argument i (of nargs)
+ * to a wrapper in an instantiation, and so wants a conversion probe: its
+ * parameter there is a wrapper, or a dependent name that may be one, not a
+ * deduced parameter itself (T, T &, T &&, const T &), or cannot be read (a
+ * variadic function, a pack). A deduced parameter takes the argument as it
+ * is: a store the candidate makes of it inside is its own template's site
+ * (a conversion probe's answers about its proxy there are dropped anyway);
+ * a candidate that cannot take nargs arguments is not viable. */
+static int may_convert(hl_ctx *ctx, CXCursor set, int i, int nargs) {
+  unsigned n = clang_getNumOverloadedDecls(set);
+  for (unsigned k = 0; k < n; k++) {
+    CXCursor fn = clang_getOverloadedDecl(set, k);
+    CXType fty = clang_getCursorType(fn);
+    int np = clang_getNumArgTypes(fty);
+    if (np < 0 || clang_isFunctionTypeVariadic(fty)) return 1;
+    for (int j = 0; j < np; j++)
+      if (clang_getCanonicalType(clang_getArgType(fty, (unsigned)j)).kind == CXType_Unexposed) {
+        char *sp = hl_cxstring_take(clang_getTypeSpelling(clang_getArgType(fty, (unsigned)j)));
+        int pack = strstr(sp, "...") != NULL;
+        free(sp);
+        if (pack) return 1;
+      }
+    if (nargs > np) continue;
+    CXType p = hl_unref(clang_getArgType(fty, (unsigned)i));
+    if (wrapper_of(ctx, p)) return 1;
+    if (clang_Type_getSizeOf(p) == CXTypeLayoutError_Dependent && !type_parameter(p) && unnamed_dependent(p)) return 1;
+  }
+  return 0;
+}
+
+/* Whether the call being visited may be code that runs: not in a
+ * declaration at class or namespace scope that is only a type's business
+ * (decltype(test<T>(0)) in a static constant, a default template argument,
+ * an alias, a static_assert), where nothing is stored. Inside a function
+ * (its body, a member initializer, but also its return type's decltype,
+ * which the C API does not tell apart) it may. */
+static int in_code(hl_ctx *ctx) {
+  for (size_t k = 0;; k++) {
+    CXCursor a = hl_ctx_ancestor(ctx, k);
+    if (clang_Cursor_isNull(a)) return 0;
+    enum CXCursorKind ak = clang_getCursorKind(a);
+    if (ak == CXCursor_CompoundStmt || ak == CXCursor_FieldDecl || hl_is_function_like(ak)) return 1;
+    if (ak == CXCursor_ClassDecl || ak == CXCursor_StructDecl || ak == CXCursor_UnionDecl ||
+        ak == CXCursor_ClassTemplate || ak == CXCursor_ClassTemplatePartialSpecialization ||
+        ak == CXCursor_Namespace || ak == CXCursor_TranslationUnit || ak == CXCursor_TemplateTypeParameter ||
+        ak == CXCursor_NonTypeTemplateParameter || ak == CXCursor_TemplateTemplateParameter ||
+        ak == CXCursor_TypeAliasDecl || ak == CXCursor_TypedefDecl || ak == CXCursor_TypeAliasTemplateDecl ||
+        ak == CXCursor_StaticAssert)
+      return 0;
+  }
+}
+
 /* take(x) with a dependent x, where every function take names takes a
  * wrapper there (or every member v.push_back/emplace_back names stores into
  * a container of wrappers): the call is resolved only when the template is
@@ -447,7 +526,9 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
     template_construct(ctx, out, call);
     dependent_container(ctx, out, call);
     /* o.f(x), p->f(x) with a dependent o or p: resolved per instantiation. */
-    if (out->n > before || !names_callee(call) || !clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
+    if (out->n > before || !names_callee(call) || !clang_Cursor_isNull(clang_getCursorReferenced(call)) ||
+        !in_code(ctx))
+      return;
     for (int i = 0; i < nargs; i++) {
       CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
       if (is_dependent(arg) && clang_getCursorKind(arg) != CXCursor_PackExpansionExpr)
@@ -470,7 +551,8 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       w = cw;
     }
     if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
-    else if (!all_std(set)) conversion_site(ctx, out, call, call, arg, NULL);
+    else if (!all_std(set) && may_convert(ctx, set, i, nargs) && in_code(ctx))
+      conversion_site(ctx, out, call, call, arg, NULL);
   }
 }
 
