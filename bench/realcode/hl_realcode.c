@@ -18,12 +18,14 @@
  *       constructions (function-sbo, any-sbo) and copies (function-copy),
  *       over the lines the run executed; prints every miss and every false
  *       warning first. A finding matches a line of the same file within
- *       --window lines (default 2): heaplint points at the stored
+ *       --window lines (default 2), or further on in the finding's
+ *       statement (read from the source): heaplint points at the stored
  *       expression, the debug line table at the call, and a statement may
  *       span lines. */
 #define _GNU_SOURCE
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -148,6 +150,77 @@ static int classify(const char *name) {
   return -1;
 }
 
+/* A constructor of a class that is not the wrappers' own machinery: inside
+ * a watched call it builds the stored value (a std::vector<bool> copied
+ * into a std::any, a lambda's std::string capture), and what it allocates
+ * is the value's own, which the program would allocate without the
+ * wrapper too. hl_trace stops charging the wrapper there. */
+#define KIND_VALUE 100
+
+static const char *const machinery[] = {
+    "std::function<", "std::_Function", "std::_Any_data", "std::any", "std::__function::", "std::__any_imp",
+    "std::__1::function<", "std::__1::__function::", "std::__1::any", "std::__1::__any_imp", "std::unique_ptr<",
+    "std::__1::unique_ptr<", "std::__compressed_pair", "std::__1::__compressed_pair", "std::_Head_base",
+    "std::_Tuple_impl", "std::tuple<", "std::__1::tuple<", "std::__1::__tuple"};
+
+/* The last "::" at nesting depth 0 in [b, e), or NULL. */
+static const char *last_scope(const char *b, const char *e) {
+  int depth = 0;
+  const char *sep = NULL;
+  for (const char *p = b; p + 1 < e; p++) {
+    if (*p == '<' || *p == '(' || *p == '{') depth++;
+    else if (*p == '>' || *p == ')' || *p == '}') depth--;
+    else if (depth == 0 && p[0] == ':' && p[1] == ':') sep = p;
+  }
+  return sep;
+}
+
+static int value_constructor(const char *name) {
+  /* The parameters: the '(' that matches the name's last ')'. */
+  const char *close = strrchr(name, ')'), *open = NULL;
+  int depth = 0;
+  for (const char *p = close; p && p >= name; p--) {
+    if (*p == ')') depth++;
+    else if (*p == '(' && --depth == 0) {
+      open = p;
+      break;
+    }
+  }
+  if (!open) return 0;
+  /* A constructor template's demangled name may start with a type
+   * ("main::$_0&& std::__1::__function::__value_func<...>::__value_func<...>(...)"):
+   * the qualified name follows the last space outside brackets. */
+  int d = 0;
+  for (const char *p = name; p < open; p++) {
+    if (*p == '<' || *p == '(' || *p == '{') d++;
+    else if (*p == '>' || *p == ')' || *p == '}') d--;
+    else if (*p == ' ' && d == 0) name = p + 1;
+  }
+  const char *sep = last_scope(name, open);
+  if (!sep) return 0;
+  /* Class::Member: the member's name without template arguments or an ABI
+   * tag equals the class's last name without its template arguments. */
+  const char *outer = last_scope(name, sep);
+  const char *cls = outer ? outer + 2 : name;
+  size_t clen = strcspn(cls, "<");
+  if (cls + clen > sep) clen = (size_t)(sep - cls);
+  const char *mem = sep + 2;
+  size_t mlen = (size_t)(open - mem);
+  for (const char *p = mem; p < open; p++)
+    if ((*p == '<' || *p == '[') && p > mem) {
+      mlen = (size_t)(p - mem);
+      break;
+    }
+  if (clen == 0 || clen != mlen || strncmp(cls, mem, clen)) return 0;
+  for (size_t i = 0; i < sizeof machinery / sizeof *machinery; i++)
+    if (!strncmp(name, machinery[i], strlen(machinery[i]))) return 0;
+  /* Allocators and the guards that hold their memory are the machinery's. */
+  char *own = strndup(cls, clen);
+  int alloc = own && (strstr(own, "alloc") || strstr(own, "Alloc"));
+  free(own);
+  return !alloc;
+}
+
 static int cmd_funcs(void) {
   char *line = NULL;
   size_t cap = 0;
@@ -160,6 +233,7 @@ static int cmd_funcs(void) {
     if (sscanf(line, "%llx %c %n", &addr, &type, &used) < 2 || !used) continue;
     if (type != 'T' && type != 't' && type != 'W' && type != 'w') continue;
     int kind = classify(line + used);
+    if (kind < 0 && value_constructor(line + used)) kind = KIND_VALUE;
     if (kind >= 0) printf("%llx %d\n", addr, kind);
   }
   free(line);
@@ -401,6 +475,103 @@ static char *stored_at(json_t *o, int *line) {
   return NULL;
 }
 
+/* ---- statements: how far a finding's statement reaches ---- */
+
+/* A source file with its comments and literals blanked (newlines kept). */
+typedef struct source {
+  char *path, *code;
+  size_t len;
+} source;
+
+static source *sources;
+static size_t nsources;
+
+static const source *source_get(const char *path) {
+  for (size_t i = 0; i < nsources; i++)
+    if (!strcmp(sources[i].path, path)) return &sources[i];
+  sources = xrealloc(sources, (nsources + 1) * sizeof *sources);
+  source *f = &sources[nsources++];
+  f->path = xstrdup(path);
+  f->code = NULL;
+  f->len = 0;
+  FILE *in = fopen(path, "r");
+  if (!in) return f;
+  size_t cap = 0;
+  int c;
+  while ((c = getc(in)) != EOF) {
+    if (f->len + 1 >= cap) f->code = xrealloc(f->code, cap = cap ? cap * 2 : 65536);
+    f->code[f->len++] = (char)c;
+  }
+  fclose(in);
+  if (!f->code) return f;
+  f->code[f->len] = '\0';
+  /* Blank // and block comments, string and character literals. */
+  for (size_t i = 0; i < f->len; i++) {
+    char *t = f->code;
+    if (t[i] == '/' && t[i + 1] == '/') {
+      while (i < f->len && t[i] != '\n') t[i++] = ' ';
+    } else if (t[i] == '/' && t[i + 1] == '*') {
+      for (; i < f->len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+        if (t[i] != '\n') t[i] = ' ';
+      if (i + 1 < f->len) t[i] = t[i + 1] = ' ', i++;
+    } else if (t[i] == '"' || (t[i] == '\'' && !(i > 0 && isalnum((unsigned char)t[i - 1])))) {
+      char q = t[i];
+      for (t[i++] = ' '; i < f->len && t[i] != q && t[i] != '\n'; i++) {
+        if (t[i] == '\\' && i + 1 < f->len) t[i++] = ' ';
+        t[i] = ' ';
+      }
+      if (i < f->len && t[i] == q) t[i] = ' ';
+    }
+  }
+  return f;
+}
+
+/* The last line of the statement that holds line `line` of path, from that
+ * line on: up to its ';' (or a block's '{') outside any bracket the line
+ * opens, at most 12 lines on. A statement that is its block's last also
+ * takes the block's closing brace, where g++'s line table puts what a
+ * return statement converts. 0 when the file cannot be read. */
+static int statement_end(const char *path, int line) {
+  const source *f = source_get(path);
+  if (!f->code) return 0;
+  size_t i = 0;
+  for (int l = 1; l < line && i < f->len; i++)
+    if (f->code[i] == '\n') l++;
+  int depth = 0, l = line, end = 0;
+  for (; i < f->len && l <= line + 12 && !end; i++) {
+    char c = f->code[i];
+    if (c == '\n') l++;
+    else if (c == '(' || c == '[') depth++;
+    else if (c == ')' || c == ']' || c == '}') depth--;
+    else if (c == '{' && depth <= 0) end = l;
+    else if (c == '{') depth++;
+    else if (c == ';' && depth <= 0) end = l;
+  }
+  if (!end) return line;
+  /* The next line that has code: a lone '}'? */
+  while (i < f->len && f->code[i] != '\n') i++;
+  size_t b = i + 1, k = b;
+  int next = end + 1;
+  while (k < f->len && (f->code[k] == ' ' || f->code[k] == '\t' || f->code[k] == '\n' || f->code[k] == '\r')) {
+    if (f->code[k] == '\n') next++;
+    k++;
+  }
+  if (k < f->len && f->code[k] == '}') {
+    size_t m = k + 1;
+    while (m < f->len && (f->code[m] == ' ' || f->code[m] == '\t' || f->code[m] == '\r')) m++;
+    if (m >= f->len || f->code[m] == '\n') return next;
+  }
+  (void)b;
+  return end;
+}
+
+/* Whether a site at line `at` is the finding's at `line`: within window
+ * lines, or further on in the finding's statement. */
+static int near(const char *path, int line, int at, int window) {
+  if (abs(at - line) <= window) return 1;
+  return at > line && at <= statement_end(path, line);
+}
+
 /* Whether the finding is about the site's operation and wrapper. */
 static int same_op(const finding *f, const site *s) {
   return f->copy == (s->kind % 3 == OP_COPY) && f->any == (s->kind / 3 == 1);
@@ -467,13 +638,20 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
     int dup = 0;
     const char *path = realpath(file, real) ? real : file;
     int ln = (int)json_integer_value(json_object_get(o, "line"));
-    for (size_t k = 0; k < nf && !dup; k++) dup = fs[k].line == ln && fs[k].copy == copy && !strcmp(fs[k].file, path);
+    /* One finding per line, but a line that hands its callables to two
+     * stores (two "stored at" notes) has one finding per store. */
+    int sline = 0;
+    char *sfile = stored_at(o, &sline);
+    for (size_t k = 0; k < nf && !dup; k++)
+      dup = fs[k].line == ln && fs[k].copy == copy && !strcmp(fs[k].file, path) && fs[k].stored_line == sline &&
+            !fs[k].stored_file == !sfile && (!sfile || !strcmp(fs[k].stored_file, sfile));
     if (!dup) {
       const char *msg = json_string_value(json_object_get(o, "message"));
       int any = copy ? msg && !strncmp(msg, "copying this std::any", 21) : !strcmp(rule, "any-sbo");
-      fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, NULL, 0, 0};
-      fs[nf].stored_file = stored_at(o, &fs[nf].stored_line);
+      fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, sfile, sline, 0};
       nf++;
+    } else {
+      free(sfile);
     }
   }
   json_decref(root);
@@ -505,10 +683,10 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
   for (size_t k = 0; k < nf; k++)
     for (size_t i = 0; i < s.n && fs[k].stored_file && fs[k].stored_line > 0; i++)
       if (same_op(&fs[k], &s.v[i]) && !strcmp(fs[k].stored_file, s.v[i].file) &&
-          abs(s.v[i].line - fs[k].stored_line) <= window)
+          near(fs[k].stored_file, fs[k].stored_line, s.v[i].line, window))
         fs[k].stored_line = -fs[k].stored_line;
   for (int by_store = 1; by_store >= 0; by_store--)
-    for (int d = 0; d <= window; d++)
+    for (int d = 0; d <= window + 1; d++) /* window + 1: further on in the statement */
       for (size_t i = 0; i < s.n; i++) {
         if (match[i] >= 0) continue;
         for (size_t k = 0; k < nf; k++) {
@@ -516,7 +694,10 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
           if (fs[k].matched || (by_store && !store_here) || (!by_store && store_here)) continue;
           const char *file = by_store ? fs[k].stored_file : fs[k].file;
           int line = by_store ? -fs[k].stored_line : fs[k].line;
-          if (!same_op(&fs[k], &s.v[i]) || strcmp(file, s.v[i].file) || abs(s.v[i].line - line) != d) continue;
+          if (!same_op(&fs[k], &s.v[i]) || strcmp(file, s.v[i].file)) continue;
+          if (d <= window ? abs(s.v[i].line - line) != d
+                          : abs(s.v[i].line - line) <= window || !near(file, line, s.v[i].line, window))
+            continue;
           match[i] = (int)k;
           fs[k].matched = 1;
           break;

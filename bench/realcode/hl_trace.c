@@ -7,7 +7,8 @@
  * symbol table) come from $HL_TRACE_FUNCS as "<address> <kind>" lines; each
  * call of one is recorded with the call sites that led to it (innermost
  * first) and the allocations made inside it and not inside a watched
- * function it called. At exit the records, summed per distinct call chain,
+ * function it called, nor inside a constructor of the value it stores
+ * (kind 100: the value's own allocations). At exit the records, summed per distinct call chain,
  * go to $HL_TRACE_OUT (appended, so that several runs add up) as
  * "<kind> <calls> <allocations> <allocating calls> <site>..." with addresses
  * relative to the program's load address (0: outside the program).
@@ -26,6 +27,10 @@
 #define HOOK __attribute__((visibility("default")))
 #define MAX_DEPTH 4096 /* deeper frames are not tracked */
 #define CHAIN 32       /* call sites kept per record, innermost first */
+/* hl-realcode funcs' kind of a constructor that builds the stored value (a
+ * std::vector<bool> copied into a std::any): inside a watched call, what it
+ * allocates is the value's own, not the wrapper's, and is not counted. */
+#define KIND_VALUE 100
 
 typedef struct frame {
   uintptr_t fn, site, fp;
@@ -144,6 +149,10 @@ static thread_stack *stack_get(void) {
 static void pop(thread_stack *s) {
   frame *f = &s->f[--s->depth];
   if (!f->kind) return;
+  if (f->kind == KIND_VALUE + 1) {
+    s->watch = f->prev_watch;
+    return;
+  }
   uintptr_t chain[CHAIN] = {0};
   for (int i = 0, k = s->depth; i < CHAIN && k >= 0; i++, k--) chain[i] = rel(s->f[k].site);
   table_add(f->kind - 1, chain, f->allocs);
@@ -169,6 +178,8 @@ HOOK void __cyg_profile_func_enter(void *fn, void *site) {
     return;
   }
   int kind = watched((uintptr_t)fn);
+  /* A value's constructor matters only inside a watched call. */
+  if (kind == KIND_VALUE + 1 && (s->watch < 0 || s->f[s->watch].kind == KIND_VALUE + 1)) kind = 0;
   s->f[s->depth] = (frame){(uintptr_t)fn, (uintptr_t)site, fp, kind, s->watch, 0};
   if (kind) s->watch = s->depth;
   s->depth++;
@@ -191,7 +202,7 @@ HOOK void __cyg_profile_func_exit(void *fn, void *site) {
 static void count_alloc(void) {
   if (!ready) return;
   thread_stack *s = stack_get();
-  if (s->watch >= 0) s->f[s->watch].allocs++;
+  if (s->watch >= 0 && s->f[s->watch].kind != KIND_VALUE + 1) s->f[s->watch].allocs++;
 }
 
 static void *hook_new(size_t n, void *caller) {
