@@ -526,8 +526,50 @@ static int smart_pointer_traits(CXType c, hl_traits *out) {
   return 1;
 }
 
+/* Whether template argument i of c is std::allocator<...>. */
+static int default_allocator(CXType c, int i) {
+  CXType a = clang_Type_getTemplateArgumentAsType(c, (unsigned)i);
+  if (a.kind == CXType_Invalid) return 0;
+  char *name = hl_template_name(a);
+  int r = !strcmp(name, "std::allocator");
+  free(name);
+  return r;
+}
+
+/* Class templates of the standard library whose traits do not depend on
+ * their arguments, as libstdc++ and libc++ declare them at every standard
+ * from C++11 (tests/function-sbo/library-families.test has both
+ * compilers check each, so a library that changes one fails it): asked of
+ * no compiler, they cost a unit no saved image.
+ *   std::basic_string, std::vector with std::allocator; std::function:
+ *     a user-provided copy constructor that may throw (it allocates), a
+ *     move constructor and a destructor that may not;
+ *   std::reference_wrapper<T>: a pointer, trivially copyable;
+ *   std::chrono::duration<Rep, P> of an arithmetic Rep: its Rep. */
+static int library_family_traits(CXType c, hl_traits *out) {
+  char *name = hl_template_name(c);
+  int n = clang_Type_getNumTemplateArguments(c);
+  int owner = (!strcmp(name, "std::basic_string") && n == 3 && default_allocator(c, 2)) ||
+              (!strcmp(name, "std::vector") && n == 2 && default_allocator(c, 1)) ||
+              (!strcmp(name, "std::function") && n == 1);
+  int plain = !strcmp(name, "std::reference_wrapper") && n == 1;
+  if (!strcmp(name, "std::chrono::duration") && n == 2) {
+    CXType rep = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(c, 0));
+    plain = rep.kind >= CXType_FirstBuiltin && rep.kind <= CXType_LastBuiltin && rep.kind != CXType_Void &&
+            rep.kind != CXType_NullPtr;
+  }
+  free(name);
+  if (!owner && !plain) return 0;
+  all(out, HL_YES, NULL);
+  if (owner) {
+    set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
+    set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
+  }
+  return 1;
+}
+
 static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out) {
-  if (smart_pointer_traits(c, out)) return;
+  if (smart_pointer_traits(c, out) || library_family_traits(c, out)) return;
   char *spelling = nameable(c, 0) ? query_spelling(c) : NULL;
   if (!spelling) {
     all(out, HL_UNKNOWN, " cannot be named outside its scope, so its traits are not known");
