@@ -70,6 +70,14 @@ template <class Storage> struct Id {
 };
 struct Big { long x[4]; };
 
+// An overload set the template names, one of whose overloads takes a
+// wrapper (the others a pointer of a deduced type, an int): which one is
+// chosen is known per instantiation, so the call is probed all the same.
+inline void put(const std::function<void()> &cb) { (void)cb; }
+template <class T> void put(T *) {}
+inline void put(int) {}
+template <class C> void hand(const C &c) { put(c); }
+
 int main() {
   long a = 1, b = 2, c = 3, d = 4;
   List list;
@@ -105,5 +113,10 @@ int main() {
   MEASURE(__LINE__, "member initializer, long", Id<std::any> l(1L));
   // Not a wrapper in this instantiation: nothing is stored.
   MEASURE(__LINE__, "member initializer, not a wrapper", Id<long> n(1L));
+
+  // GNU: template-calls.cpp:[[@LINE+2]]:55: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: template-calls.cpp:79:48: note: stored at {{.*}}template-calls.cpp:79 as std::function<void ()>
+  MEASURE(__LINE__, "an overload set, one a wrapper", hand([a, b, c] { (void)(a + b + c); }));
+  MEASURE(__LINE__, "an overload set, an int", hand(1));
   return 0;
 }
