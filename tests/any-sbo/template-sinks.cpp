@@ -21,13 +21,7 @@
 #include <memory>
 #include <utility>
 
-static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
-#define MEASURE(line, label, ...)                                        \
-  do {                                                                   \
-    unsigned long before_ = hl_count::allocations();                     \
-    __VA_ARGS__;                                                         \
-    site(line, hl_count::allocations() - before_, label);                \
-  } while (0)
+#include "../support/measure.hpp"
 
 std::any slot;
 template <class T> void keep(T v) { slot = std::move(v); }
@@ -41,11 +35,11 @@ struct Four { long a, b, c, d; };
 int main() {
   MEASURE(__LINE__, "8 bytes", keep(1L));
   // GNU: template-sinks.cpp:[[@LINE+2]]:33: warning: std::any stores this value of type 'Two' on the heap: 16 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
-  // GNU: note: stored at {{.*}}template-sinks.cpp:33 as std::any
+  // GNU: note: stored at {{.*}}template-sinks.cpp:27 as std::any
   MEASURE(__LINE__, "16 bytes", keep(Two{1, 2}));
   // GNU: template-sinks.cpp:[[@LINE+3]]:33: warning: std::any stores this value of type 'Four' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
   // LLVM: template-sinks.cpp:[[@LINE+2]]:33: warning: std::any stores this value of type 'Four' on the heap: 32 bytes (align 8) exceeds libc++'s inline buffer of 24 bytes
-  // LLVM: note: stored at {{.*}}template-sinks.cpp:34 as std::any
+  // LLVM: note: stored at {{.*}}template-sinks.cpp:28 as std::any
   MEASURE(__LINE__, "32 bytes", keep_local(Four{1, 2, 3, 4}));
   MEASURE(__LINE__, "4 bytes", keep_local(1));
   auto si = std::make_shared<int>(1);

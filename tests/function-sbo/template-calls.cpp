@@ -30,13 +30,7 @@
 #include <utility>
 #include <vector>
 
-static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
-#define MEASURE(line, label, ...)                                        \
-  do {                                                                   \
-    unsigned long before_ = hl_count::allocations();                     \
-    __VA_ARGS__;                                                         \
-    site(line, hl_count::allocations() - before_, label);                \
-  } while (0)
+#include "../support/measure.hpp"
 
 // The list the templates hand callables to: it takes std::function (and
 // keeps nothing, so that only the conversion is counted).
@@ -83,7 +77,7 @@ int main() {
   List list;
   Het<List> het{&list};
   // GNU: template-calls.cpp:[[@LINE+2]]:54: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: template-calls.cpp:51:68: note: stored at {{.*}}template-calls.cpp:51 as std::function<void ()>
+  // GNU: template-calls.cpp:45:68: note: stored at {{.*}}template-calls.cpp:45 as std::function<void ()>
   MEASURE(__LINE__, "sink through list->append", het.append([a, b, c] { (void)(a + b + c); }));
   MEASURE(__LINE__, "sink through list->append, small", het.append([a] { (void)a; }));
   // GNU: template-calls.cpp:[[@LINE+2]]:64: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
@@ -98,24 +92,24 @@ int main() {
   Remover<List> rem{&list};
   auto shared = std::make_shared<std::function<void()>>([a] { (void)a; });
   // GNU: template-calls.cpp:[[@LINE+2]]:53: warning: std::function<void ()> stores this functor 'Remover<List>::W<std::function<void ()>>' on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
-  // GNU: template-calls.cpp:63:75: note: stored at {{.*}}template-calls.cpp:63 as std::function<void ()>
+  // GNU: template-calls.cpp:57:75: note: stored at {{.*}}template-calls.cpp:57 as std::function<void ()>
   MEASURE(__LINE__, "a template's own wrapper", rem.add(shared));
 
   // libc++ keeps a 24-byte std::string in its 24-byte buffer; a 32-byte
   // value goes to the heap on both.
   // GNU: template-calls.cpp:[[@LINE+2]]:69: warning: std::any stores this value of type 'std::basic_string<char>' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
-  // GNU: template-calls.cpp:69:45: note: stored at {{.*}}template-calls.cpp:69 as std::any
+  // GNU: template-calls.cpp:63:45: note: stored at {{.*}}template-calls.cpp:63 as std::any
   MEASURE(__LINE__, "member initializer, std::string", Id<std::any> s(std::string("x")));
   // GNU: template-calls.cpp:[[@LINE+3]]:61: warning: std::any stores this value of type 'Big' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
   // LLVM: template-calls.cpp:[[@LINE+2]]:61: warning: std::any stores this value of type 'Big' on the heap: 32 bytes (align 8) exceeds libc++'s inline buffer of 24 bytes
-  // LLVM: template-calls.cpp:69:45: note: stored at {{.*}}template-calls.cpp:69 as std::any
+  // LLVM: template-calls.cpp:63:45: note: stored at {{.*}}template-calls.cpp:63 as std::any
   MEASURE(__LINE__, "member initializer, Big", Id<std::any> g(Big{}));
   MEASURE(__LINE__, "member initializer, long", Id<std::any> l(1L));
   // Not a wrapper in this instantiation: nothing is stored.
   MEASURE(__LINE__, "member initializer, not a wrapper", Id<long> n(1L));
 
   // GNU: template-calls.cpp:[[@LINE+2]]:55: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: template-calls.cpp:79:48: note: stored at {{.*}}template-calls.cpp:79 as std::function<void ()>
+  // GNU: template-calls.cpp:73:48: note: stored at {{.*}}template-calls.cpp:73 as std::function<void ()>
   MEASURE(__LINE__, "an overload set, one a wrapper", hand([a, b, c] { (void)(a + b + c); }));
   MEASURE(__LINE__, "an overload set, an int", hand(1));
   return 0;

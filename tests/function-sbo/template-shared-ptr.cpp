@@ -26,13 +26,7 @@
 #include <functional>
 #include <memory>
 
-static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
-#define MEASURE(line, label, ...)                                        \
-  do {                                                                   \
-    unsigned long before_ = hl_count::allocations();                     \
-    __VA_ARGS__;                                                         \
-    site(line, hl_count::allocations() - before_, label);                \
-  } while (0)
+#include "../support/measure.hpp"
 
 // By value and by const reference: 16 bytes, not trivially copyable.
 template <class T> int by_value(std::shared_ptr<T> sp) {
@@ -92,19 +86,19 @@ int main() {
   Box<int> bi;
   Box<Wide> bw;
   // GNU: template-shared-ptr.cpp:[[@LINE+2]]:52: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes; it is not trivially copyable
-  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:62 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:56 as std::function<void ()>
   MEASURE(__LINE__, "member init-capture, int", bi.arm());
   // GNU: template-shared-ptr.cpp:[[@LINE+1]]:53: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes; it is not trivially copyable
   MEASURE(__LINE__, "member init-capture, Wide", bw.arm());
   MEASURE(Box<int>::watch_line, "weak_ptr capture", bi.watch(1));
   bw.watch(1);
   // GNU: template-shared-ptr.cpp:[[@LINE+3]]:41: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes; it is not trivially copyable
-  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:71 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:65 as std::function<void ()>
   // GNU: note: use hl::inplace_function<void(), 24>
   MEASURE(__LINE__, "shared_ptr and T", mixed(si, 1));
   // LLVM: template-shared-ptr.cpp:[[@LINE+3]]:44: warning: std::function<void ()> stores this lambda on the heap: 48 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 56 bytes, more than its inline buffer of 32 bytes
   // GNU: template-shared-ptr.cpp:[[@LINE+2]]:44: warning: std::function<void ()> stores this lambda on the heap: 48 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes; it is not trivially copyable
-  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:71 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-shared-ptr.cpp:65 as std::function<void ()>
   MEASURE(__LINE__, "shared_ptr and Wide", mixed(sw, Wide{}));
   return 0;
 }

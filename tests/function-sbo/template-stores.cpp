@@ -28,13 +28,7 @@
 #include <utility>
 #include <vector>
 
-static void site(int line, unsigned long count, const char *label) { std::printf("%d %lu %s\n", line, count, label); }
-#define MEASURE(line, label, ...)                                        \
-  do {                                                                   \
-    unsigned long before_ = hl_count::allocations();                     \
-    __VA_ARGS__;                                                         \
-    site(line, hl_count::allocations() - before_, label);                \
-  } while (0)
+#include "../support/measure.hpp"
 
 void take(std::function<void()> f) { f(); }
 
@@ -97,17 +91,17 @@ struct Functor { long x[3]; void operator()() const {} };
 int main() {
   long a = 1, b = 2, c = 3;
   // GNU: template-stores.cpp:[[@LINE+2]]:34: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:36 as std::function<void ()>
   MEASURE(__LINE__, "wrap sink", wrap([a, b, c] { (void)(a + b + c); }));
   MEASURE(__LINE__, "wrap sink, small", wrap([a] { (void)a; }));
   // GNU: template-stores.cpp:[[@LINE+2]]:39: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:45 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:39 as std::function<void ()>
   MEASURE(__LINE__, "two-level sink", fwd1([a, b, c] { (void)(a + b + c); }));
   auto small = [a] { (void)a; };
   MEASURE(__LINE__, "two-level sink, lvalue", fwd1(small));
   // GNU: template-stores.cpp:[[@LINE+3]]:49: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   // LLVM: template-stores.cpp:[[@LINE+2]]:49: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes, more than its inline buffer of 32 bytes
-  // LLVM: note: stored at {{.*}}template-stores.cpp:45 as std::function<void ()>
+  // LLVM: note: stored at {{.*}}template-stores.cpp:39 as std::function<void ()>
   MEASURE(__LINE__, "two-level sink, 32 bytes", fwd1([a, b, c, d = a] { (void)(a + b + c + d); }));
   auto sp = std::make_shared<long>(1);
   // GNU: template-stores.cpp:[[@LINE+1]]:49: warning: std::function<void ()> stores this lambda on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable, which libstdc++ requires for inline storage
@@ -124,25 +118,25 @@ int main() {
   Holder<Three> h3;
   MEASURE(__LINE__, "member store, 8 bytes", h1.set(1));
   // GNU: template-stores.cpp:[[@LINE+3]]:50: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:70 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:64 as std::function<void ()>
   // GNU: note: use hl::inplace_function<void(), 24>
   MEASURE(__LINE__, "member store, 24 bytes", h3.set(Three{}));
   // The compiler instantiates Holder<Three>::set and wrap<Functor> once, and
   // names only their first call; every call of them stores alike.
   // GNU: template-stores.cpp:[[@LINE+2]]:57: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:70 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:64 as std::function<void ()>
   MEASURE(__LINE__, "member store, 24 bytes, again", h3.set(Three{}));
   // GNU: template-stores.cpp:[[@LINE+2]]:37: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:36 as std::function<void ()>
   MEASURE(__LINE__, "functor sink", wrap(Functor{}));
   // GNU: template-stores.cpp:[[@LINE+2]]:44: warning: std::function<void ()> stores this functor 'Functor' on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:42 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:36 as std::function<void ()>
   MEASURE(__LINE__, "functor sink, again", wrap(Functor{}));
 
   Queue<int> q;
   q.v.reserve(4);
   // GNU: template-stores.cpp:[[@LINE+2]]:50: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:78 as std::function<void ()>
+  // GNU: note: stored at {{.*}}template-stores.cpp:72 as std::function<void ()>
   MEASURE(__LINE__, "push_back in a template", q.add([a, b, c] { (void)(a + b + c); }));
   // GNU: template-stores.cpp:[[@LINE+1]]:53: warning: std::function<void ()> stores this lambda on the heap: 24 bytes
   MEASURE(__LINE__, "emplace_back in a template", q.add2([a, b, c] { (void)(a + b + c); }));
@@ -155,7 +149,7 @@ int main() {
   Slot<void()> slot;
   slot.v.reserve(4);
   // GNU: template-stores.cpp:[[@LINE+2]]:64: warning: std::function<Sig> stores this lambda on the heap: 24 bytes
-  // GNU: note: stored at {{.*}}template-stores.cpp:92 as std::function<Sig>
+  // GNU: note: stored at {{.*}}template-stores.cpp:86 as std::function<Sig>
   MEASURE(__LINE__, "emplace_back of std::function<Sig>", slot.connect([a, b, c] { (void)(a + b + c); }));
 
   // A lambda capturing a std::shared_ptr to a type declared here: the
