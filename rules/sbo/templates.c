@@ -435,16 +435,27 @@ int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit
   return 1;
 }
 
-/* Whether t is a template's type parameter itself (T, const T), which a
- * call deduces from its argument as it is. */
-static int type_parameter(CXType t) {
+/* Whether t is a type parameter of the candidate fn itself (T, const T),
+ * which the call deduces from its argument as it is. A parameter of an
+ * enclosing class template (void set(Cb) in S<Cb>) is not deduced: the
+ * class's instantiation fixes it, and it may be a wrapper. Template
+ * parameters are numbered by depth, the outermost class's 0. */
+static int deduced_parameter(CXCursor fn, CXType t) {
+  if (clang_getCursorKind(fn) != CXCursor_FunctionTemplate) return 0;
+  unsigned own = 0;
+  for (CXCursor c = clang_getCursorSemanticParent(fn); !clang_Cursor_isNull(c) && !clang_isInvalid(clang_getCursorKind(c));
+       c = clang_getCursorSemanticParent(c)) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_TranslationUnit) break;
+    own += k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+  }
   char *s = hl_cxstring_take(clang_getTypeSpelling(clang_getCanonicalType(t)));
   const char *p = s;
   while (hl_starts_with(p, "const ") || hl_starts_with(p, "volatile "))
     p += hl_starts_with(p, "const ") ? strlen("const ") : strlen("volatile ");
   unsigned depth, index;
   char end;
-  int r = sscanf(p, "type-parameter-%u-%u%c", &depth, &index, &end) == 2;
+  int r = sscanf(p, "type-parameter-%u-%u%c", &depth, &index, &end) == 2 && depth == own;
   free(s);
   return r;
 }
@@ -464,8 +475,9 @@ static int unnamed_dependent(CXType t) {
 
 /* Whether some candidate of the set may convert its argument i (of nargs)
  * to a wrapper in an instantiation, and so wants a conversion probe: its
- * parameter there is a wrapper, or a dependent name that may be one, not a
- * deduced parameter itself (T, T &, T &&, const T &), or cannot be read (a
+ * parameter there is a wrapper, or a dependent name that may be one (an
+ * enclosing class template's parameter too), not one of its own deduced
+ * parameters (T, T &, T &&, const T &), or cannot be read (a
  * variadic function, a pack). A deduced parameter takes the argument as it
  * is: a store the candidate makes of it inside is its own template's site
  * (a conversion probe's answers about its proxy there are dropped anyway);
@@ -487,7 +499,8 @@ static int may_convert(hl_ctx *ctx, CXCursor set, int i, int nargs) {
     if (nargs > np) continue;
     CXType p = hl_unref(clang_getArgType(fty, (unsigned)i));
     if (wrapper_of(ctx, p)) return 1;
-    if (clang_Type_getSizeOf(p) == CXTypeLayoutError_Dependent && !type_parameter(p) && unnamed_dependent(p)) return 1;
+    if (clang_Type_getSizeOf(p) == CXTypeLayoutError_Dependent && !deduced_parameter(fn, p) && unnamed_dependent(p))
+      return 1;
   }
   return 0;
 }

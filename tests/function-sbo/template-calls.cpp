@@ -72,6 +72,14 @@ template <class T> void put(T *) {}
 inline void put(int) {}
 template <class C> void hand(const C &c) { put(c); }
 
+// An overload whose parameter is the enclosing class template's own (not
+// deduced by the call): a wrapper in S<std::function<void()>>.
+template <class Cb> struct S {
+  void set(Cb cb) { (void)cb; }
+  void set(int) {}
+  template <class F> void on(const F &f) { set(f); }
+};
+
 int main() {
   long a = 1, b = 2, c = 3, d = 4;
   List list;
@@ -112,5 +120,11 @@ int main() {
   // GNU: template-calls.cpp:73:48: note: stored at {{.*}}template-calls.cpp:73 as std::function<void ()>
   MEASURE(__LINE__, "an overload set, one a wrapper", hand([a, b, c] { (void)(a + b + c); }));
   MEASURE(__LINE__, "an overload set, an int", hand(1));
+  S<std::function<void()>> sf;
+  // GNU: template-calls.cpp:[[@LINE+2]]:60: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: template-calls.cpp:80:48: note: stored at {{.*}}template-calls.cpp:80 as std::function<void ()>
+  MEASURE(__LINE__, "the class's parameter, a wrapper", sf.on([a, b, c] { (void)(a + b + c); }));
+  S<long> sl;
+  MEASURE(__LINE__, "the class's parameter, not a wrapper", sl.on(2L));
   return 0;
 }
