@@ -538,7 +538,7 @@ static int default_allocator(CXType c, int i) {
 
 /* Class templates of the standard library whose traits do not depend on
  * their arguments, as libstdc++ and libc++ declare them at every standard
- * from C++11 (tests/function-sbo/library-families.test has both
+ * from C++11 (tests/function-sbo/library-families.cpp has both
  * compilers check each, so a library that changes one fails it): asked of
  * no compiler, they cost a unit no saved image.
  *   std::basic_string, std::vector with std::allocator; std::function:
