@@ -550,7 +550,7 @@ static int statement_end(const char *path, int line) {
   if (!end) return line;
   /* The next line that has code: a lone '}'? */
   while (i < f->len && f->code[i] != '\n') i++;
-  size_t b = i + 1, k = b;
+  size_t k = i + 1;
   int next = end + 1;
   while (k < f->len && (f->code[k] == ' ' || f->code[k] == '\t' || f->code[k] == '\n' || f->code[k] == '\r')) {
     if (f->code[k] == '\n') next++;
@@ -561,7 +561,6 @@ static int statement_end(const char *path, int line) {
     while (m < f->len && (f->code[m] == ' ' || f->code[m] == '\t' || f->code[m] == '\r')) m++;
     if (m >= f->len || f->code[m] == '\n') return next;
   }
-  (void)b;
   return end;
 }
 
