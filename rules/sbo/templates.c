@@ -237,15 +237,6 @@ static int all_std(CXCursor set) {
   return n > 0;
 }
 
-/* A wrapper variable or member initialized inside a template. */
-static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
-  CXType wtype = clang_getCursorType(var);
-  const hl_wrapper *w = wrapper_of(ctx, wtype);
-  if (!w) return;
-  CXCursor init = hl_last_child(var);
-  if (!clang_isExpression(clang_getCursorKind(init)) || !is_dependent(init)) return;
-  deferred(ctx, out, var, w, wtype, init, clang_getNullCursor(), HL_STORE_OTHER);
-}
 
 /* wrapper = value, with a value whose type depends on the template. */
 static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
@@ -272,6 +263,29 @@ static enum CXChildVisitResult count_expr(CXCursor c, CXCursor parent, CXClientD
     e->n++;
   }
   return CXChildVisit_Continue;
+}
+
+/* The one value of an initializer written cb(x) or cb{x}: inside a template
+ * libclang shows a dependent one as a list (an unexposed parenthesized list,
+ * or an initializer list) of x alone. Any other initializer is itself. */
+static CXCursor single_value(CXCursor init, int *listed) {
+  enum CXCursorKind k = clang_getCursorKind(init);
+  expr_children e = {clang_getNullCursor(), 0};
+  if (k == CXCursor_UnexposedExpr || k == CXCursor_InitListExpr) clang_visitChildren(init, count_expr, &e);
+  if (listed) *listed = e.n == 1;
+  return e.n == 1 ? e.last : init;
+}
+
+/* A wrapper variable or member initialized inside a template. */
+static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
+  CXType wtype = clang_getCursorType(var);
+  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  if (!w) return;
+  CXCursor init = hl_last_child(var);
+  if (!clang_isExpression(clang_getCursorKind(init))) return;
+  CXCursor value = single_value(init, NULL);
+  if (!is_dependent(value)) return;
+  deferred(ctx, out, var, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
 }
 
 /* The last token of c's extent (a member's name, which libclang leaves
@@ -341,14 +355,13 @@ static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
     const hl_wrapper *w = wrapper_of(ctx, wtype);
     CXCursor init = I.v[i + 1];
     if (!clang_isExpression(clang_getCursorKind(init))) continue;
-    /* cb(x): the parenthesized list of one value. */
-    expr_children e = {clang_getNullCursor(), 0};
-    if (clang_getCursorKind(init) == CXCursor_UnexposedExpr) clang_visitChildren(init, count_expr, &e);
-    CXCursor value = e.n == 1 ? e.last : init;
+    /* cb(x) or cb{x}: the list of one value. */
+    int listed;
+    CXCursor value = single_value(init, &listed);
     if (!is_dependent(value)) continue;
     if (w) {
       deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
-    } else if (e.n == 1 && clang_Type_getSizeOf(wtype) == CXTypeLayoutError_Dependent) {
+    } else if (listed && clang_Type_getSizeOf(wtype) == CXTypeLayoutError_Dependent) {
       /* value(v) of a member whose type is the class's parameter: a
        * wrapper in some instantiations. */
       char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(I.v[i])));
