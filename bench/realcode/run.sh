@@ -12,13 +12,15 @@
 # PROJECT names a recipe below (how to configure, build and run its tests);
 # SRC is a checkout of it (never part of this repository). LIBS is
 # "libstdc++ libc++" by default; TAGS, the test files to run (Catch2 file
-# tags, e.g. "[#test_dispatcher_basic]"), all by default; -a adds their
+# tags, e.g. "[#test_dispatcher_basic]", or program names for a recipe of
+# one program per file, e.g. "test_basics"), all by default; -a adds their
 # records to the trace already in OUT instead of starting a new one (run the
 # light test files first, the slow ones later). -c only re-runs heaplint and
 # the comparison on OUT's build and trace (a new heaplint, the same run).
-# OUT (default
-# build-realcode/PROJECT) gets, per library: the build, funcs.txt, trace.txt, lines.txt (per source line:
-# kind, calls, allocations, allocating calls), heaplint.json and
+# OUT (default build-realcode/PROJECT) gets, per library: the build,
+# funcs-PROGRAM.txt and trace-PROGRAM.txt per test program, lines.txt (per
+# source line: kind, calls, allocations, allocating calls, summed over the
+# programs), heaplint.json and
 # compare.txt; lines-user.txt and compare-user.txt charge each allocation to
 # the innermost call site in the project's tests instead (the user's line
 # that handed the callable to the library).
@@ -47,22 +49,44 @@ out=${out:-build-realcode/$project}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# Recipes: cmake_src (the CMake project to configure), targets (what to
-# build), tests (the test program, relative to the build), sources (the
-# files heaplint analyzes, relative to SRC), user (the directory whose lines
-# are the user's, relative to SRC).
+# Recipes: cmake_src (the CMake project to configure), cmake_args (its
+# options), targets (what to build), tests (the test programs, relative to
+# the build), runner (catch2: one process per Catch2 file tag of the one
+# program; each: one process per program), sources (the files heaplint
+# analyzes, relative to SRC), user (the directory whose lines are the
+# user's, relative to SRC), run_args (the arguments of each run of an
+# "each" program).
+cmake_args= runner=catch2 run_args=
 case $project in
   eventpp)
     # wqking/eventpp: header-only; its tests are their own CMake project
     # (Catch2 bundled in tests/). The unit tests only: the benchmarks time
     # things, the tutorials print.
     cmake_src=$src/tests targets=unittest tests=unittest/unittest sources="tests/unittest/*.cpp" user=tests ;;
-  *) echo "$0: no recipe for '$project' (known: eventpp)" >&2; exit 2 ;;
+  taskflow)
+    # taskflow/taskflow: header-only, C++20; one doctest program per unit
+    # test file (doctest bundled). Build type None: its default is Release
+    # (-O3), and the flags must be ours alone. test_serializer is not built
+    # by its CMakeLists.
+    names=$(sed -n '/list(APPEND TF_UNITTESTS/,/^)/s/^ *\(test_[a-z_]*\) *$/\1/p' "$src/unittests/CMakeLists.txt")
+    [ -n "${TF_TESTS:-}" ] && names=$TF_TESTS
+    cmake_src=$src cmake_args="-DCMAKE_BUILD_TYPE=None -DTF_BUILD_TESTS=ON -DTF_BUILD_EXAMPLES=OFF -DTF_BUILD_BENCHMARKS=OFF"
+    targets=$names runner=each user=unittests
+    # The same test run with 3 to 64 workers executes the same lines as
+    # with 1 and 2, and instrumented, the algorithm tests take 10 minutes
+    # or more each with all of them.
+    run_args="-tce=*3thread*,*4thread*,*5thread*,*6thread*,*7thread*,*8thread*,*9thread*,*10thread*,*11thread*,*12thread*,*13thread*,*15thread*,*16thread*,*29thread*,*31thread*,*32thread*,*64thread*"
+    tests=$(for n in $names; do printf 'unittests/%s ' "$n"; done)
+    sources=$(for n in $names; do printf 'unittests/%s.cpp ' "$n"; done) ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp, taskflow)" >&2; exit 2 ;;
 esac
 
+# Built aside and renamed: a run of another library may have them loaded.
 cc -std=c11 -O2 -g -Wall -Wextra -fPIC -shared -ftls-model=initial-exec \
-  "$here/hl_trace.c" -o "$out/libhltrace.so" -lpthread
-cc -std=c11 -O2 -g -Wall -Wextra "$here/hl_realcode.c" -o "$out/hl-realcode" -ldw -ljansson
+  "$here/hl_trace.c" -o "$out/libhltrace.so.new" -lpthread
+mv "$out/libhltrace.so.new" "$out/libhltrace.so"
+cc -std=c11 -O2 -g -Wall -Wextra "$here/hl_realcode.c" -o "$out/hl-realcode.new" -ldw -ljansson
+mv "$out/hl-realcode.new" "$out/hl-realcode"
 
 flags="-O0 -g -finstrument-functions -fno-omit-frame-pointer"
 for lib in $libs; do
@@ -73,35 +97,56 @@ for lib in $libs; do
   esac
   dir=$out/$lib
   mkdir -p "$dir"
-  prog=$dir/build/$tests
   if [ -z "$compare_only" ]; then
     echo "== $project, $lib: build" >&2
-    cmake -S "$cmake_src" -B "$dir/build" -DCMAKE_BUILD_TYPE= -DCMAKE_C_COMPILER="$c" -DCMAKE_CXX_COMPILER="$cxx" \
-      -DCMAKE_CXX_FLAGS="$flags $extra" \
+    cmake -S "$cmake_src" -B "$dir/build" -DCMAKE_BUILD_TYPE= $cmake_args -DCMAKE_C_COMPILER="$c" \
+      -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$flags $extra" \
       -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$dir/configure.log"
     cmake --build "$dir/build" --target $targets -j"$(nproc)" >"$dir/build.log"
 
     echo "== $project, $lib: run" >&2
-    nm -C --defined-only "$prog" | "$out/hl-realcode" funcs | sort -u >"$dir/funcs.txt"
     if [ -z "$append" ]; then
-      : >"$dir/trace.txt"
+      rm -f "$dir"/trace*.txt "$dir"/funcs*.txt
       : >"$dir/test.log"
       : >"$dir/tags.txt"
     fi
-    # One process per test file (Catch2's file-name tags): a test that dies
-    # (the multi-threaded ones are timing-dependent, and instrumented code is
-    # slow) takes only its own file's records with it.
     set -f # the tags look like glob patterns
-    for tag in ${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}; do
-      echo "$tag" >>"$dir/tags.txt"
-      (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs.txt" HL_TRACE_OUT="$dir/trace.txt" \
-        LD_PRELOAD="$out/libhltrace.so" "$prog" -# "$tag" >>"$dir/test.log" 2>&1) ||
-        echo "$0: $tests $tag failed (see $dir/test.log); its records still count" >&2
+    for t in $tests; do
+      prog=$dir/build/$t name=$(basename "$t")
+      nm -C --defined-only "$prog" | "$out/hl-realcode" funcs | sort -u >"$dir/funcs-$name.txt"
+      if [ "$runner" = catch2 ]; then
+        # One process per test file (Catch2's file-name tags): a test that
+        # dies (the multi-threaded ones are timing-dependent, and
+        # instrumented code is slow) takes only its own file's records
+        # with it.
+        runs=${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}
+      else
+        # One process per program; -t names the programs to run.
+        runs=$name
+        case " ${tags:-$name} " in *" $name "*) ;; *) continue ;; esac
+      fi
+      for tag in $runs; do
+        echo "$tag" >>"$dir/tags.txt"
+        if [ "$runner" = catch2 ]; then set -- -# "$tag"; else set -- $run_args; fi
+        (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs-$name.txt" HL_TRACE_OUT="$dir/trace-$name.txt" \
+          LD_PRELOAD="$out/libhltrace.so" timeout "${HL_REALCODE_TIMEOUT:-1800}" "$prog" "$@" >>"$dir/test.log" 2>&1) ||
+          echo "$0: $t $tag failed (see $dir/test.log); its records still count" >&2
+      done
     done
     set +f
   fi
-  "$out/hl-realcode" report "$src" "$prog" "$dir/trace.txt" >"$dir/lines.txt"
-  "$out/hl-realcode" report "$src/$user" "$prog" "$dir/trace.txt" >"$dir/lines-user.txt"
+  # Each program's trace charged through its own line table, then summed
+  # per kind and line over the programs.
+  for root in "$src" "$src/$user"; do
+    for t in $tests; do
+      name=$(basename "$t")
+      [ -f "$dir/trace-$name.txt" ] || continue
+      "$out/hl-realcode" report "$root" "$dir/build/$t" "$dir/trace-$name.txt"
+    done | awk '{ k = $1 " " $5; c[k] += $2; a[k] += $3; n[k] += $4 }
+                END { for (k in c) { split(k, f, " "); print f[1], c[k], a[k], n[k], f[2] } }' |
+      sort -k5,5 -k1,1 >"$dir/lines.tmp"
+    if [ "$root" = "$src" ]; then mv "$dir/lines.tmp" "$dir/lines.txt"; else mv "$dir/lines.tmp" "$dir/lines-user.txt"; fi
+  done
 
   echo "== $project, $lib: heaplint" >&2
   # Run where the comparison runs: the JSON's paths are relative to it.
