@@ -229,9 +229,20 @@ static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
   return "traits not known";
 }
 
+/* Whether an instantiation stores a wrapper of the site's own kind (a
+ * std::function into a std::function): a copy or a move, function-copy's,
+ * not a construction. Any specialization counts: a pattern's wrapper type
+ * may be dependent (std::function<Sig>), and precision comes first. */
+static int stores_same_wrapper(const hl_sbo_site *s, const hl_probe_hit *h) {
+  if (!h->type) return 0;
+  size_t n = strlen(s->wrapper->name);
+  return !strncmp(h->type, s->wrapper->name, n) && (h->type[n] == '<' || h->type[n] == '\0');
+}
+
 /* One instantiation's answer for a store inside a template. Returns 1 when
  * it is the answer for all (the layout does not depend on the template). */
 static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p) {
+  if (stores_same_wrapper(s, h)) return 0;
   hl_sbo_verdict v;
   hl_sbo_judge_probed(s->wrapper, h, &v);
   if (v.allocates != HL_YES) return s->independent;
