@@ -6,12 +6,15 @@
  *   nm -C --defined-only PROG | hl-realcode funcs > funcs.txt
  *       The std::function and std::any constructors and assignments of the
  *       program, as "<address> <kind>" for hl_trace ($HL_TRACE_FUNCS).
- *   hl-realcode report ROOT PROG TRACE > lines.txt
+ *   hl-realcode report [--via SRC] ROOT PROG TRACE > lines.txt
  *       Charges each traced call to the innermost call site in a source file
  *       under ROOT (the project's own code, headers and tests alike), read
  *       from PROG's DWARF line table with elfutils' libdw, and prints one
  *       line per source line and kind: "<kind> <calls> <allocations>
- *       <allocating calls> <file>:<line>".
+ *       <allocating calls> <file>:<line>". With --via (ROOT a part of SRC,
+ *       the user's lines), also one line per such site and call site under
+ *       SRC between it and the wrapper (the library's code the call went
+ *       through, its store among them): "... <file>:<line>@<file>:<line>".
  *   hl-realcode compare LINES HEAPLINT_JSON
  *       Compares the lines that allocated with heaplint's findings
  *       (heaplint --format=json): precision and recall, separately for
@@ -289,6 +292,7 @@ typedef struct resolver {
   struct cached {
     uint64_t addr;
     char *file; /* NULL: no line, or not under the root */
+    char *real; /* the line's file wherever it is; NULL: no line */
     int line;
   } *cache;
   size_t ncache, capcache;
@@ -365,7 +369,7 @@ static const struct cached *resolve(resolver *r, uint64_t ret) {
     r->cache = xrealloc(r->cache, r->capcache * sizeof *r->cache);
   }
   struct cached *c = &r->cache[r->ncache++];
-  *c = (struct cached){ret, NULL, 0};
+  *c = (struct cached){ret, NULL, NULL, 0};
   /* The last row at or before the call (the line tables hold link-time
    * addresses, as the traces do). */
   Dwarf_Addr a = ret - 1;
@@ -379,16 +383,29 @@ static const struct cached *resolve(resolver *r, uint64_t ret) {
   int line = at ? at->line : 0;
   const char *file = at ? at->file : NULL;
   char real[PATH_MAX];
-  if (file && line > 0 && realpath(file, real) && !strncmp(real, r->root, r->rootlen) && real[r->rootlen] == '/') {
-    c->file = xstrdup(real);
+  if (file && line > 0 && realpath(file, real)) {
+    c->real = xstrdup(real);
     c->line = line;
+    if (!strncmp(real, r->root, r->rootlen) && real[r->rootlen] == '/') c->file = xstrdup(real);
   }
   return c;
 }
 
-static int cmd_report(const char *root, const char *prog, const char *trace) {
+/* Whether path is under the directory dir (dirlen its length). */
+static int under(const char *path, const char *dir, size_t dirlen) {
+  return path && !strncmp(path, dir, dirlen) && path[dirlen] == '/';
+}
+
+static int cmd_report(const char *via, const char *root, const char *prog, const char *trace) {
   resolver r;
   if (resolver_open(&r, root, prog)) return 2;
+  char viaroot[PATH_MAX] = "";
+  if (via && !realpath(via, viaroot)) {
+    fprintf(stderr, "hl-realcode: %s: %s\n", via, strerror(errno));
+    return 2;
+  }
+  size_t vialen = strlen(viaroot);
+  sites vias = {0}; /* file: "<site file>:<site line>@<via file>", line: the via's */
   FILE *f = fopen(trace, "r");
   if (!f) {
     fprintf(stderr, "hl-realcode: %s: %s\n", trace, strerror(errno));
@@ -404,7 +421,8 @@ static int cmd_report(const char *root, const char *prog, const char *trace) {
     unsigned long calls = strtoul(end, &end, 10), allocs = strtoul(end, &end, 10),
                   alloc_calls = strtoul(end, &end, 10);
     if (kind < 0 || kind >= NKINDS) continue;
-    const struct cached *hit = NULL;
+    const struct cached *hit = NULL, *inner[64];
+    size_t ninner = 0;
     for (p = end;;) {
       uint64_t a = strtoull(p, &end, 16);
       if (end == p) break;
@@ -415,6 +433,19 @@ static int cmd_report(const char *root, const char *prog, const char *trace) {
         hit = c;
         break;
       }
+      if (vialen && under(c->real, viaroot, vialen) && ninner < 64) inner[ninner++] = c;
+    }
+    for (size_t i = 0; hit && i < ninner; i++) {
+      int seen = 0;
+      for (size_t j = 0; j < i && !seen; j++) seen = inner[j]->line == inner[i]->line && !strcmp(inner[j]->real, inner[i]->real);
+      if (seen) continue;
+      char *key = xmalloc(strlen(hit->file) + strlen(inner[i]->real) + 16);
+      sprintf(key, "%s:%d@%s", hit->file, hit->line, inner[i]->real);
+      site *v = sites_find(&vias, key, inner[i]->line, (int)kind);
+      free(key);
+      v->calls += calls;
+      v->allocs += allocs;
+      v->alloc_calls += alloc_calls;
     }
     if (!hit) {
       unattributed[kind] += calls;
@@ -432,13 +463,22 @@ static int cmd_report(const char *root, const char *prog, const char *trace) {
   for (size_t i = 0; i < s.n; i++)
     printf("%s %lu %lu %lu %s:%d\n", kind_names[s.v[i].kind], s.v[i].calls, s.v[i].allocs, s.v[i].alloc_calls,
            s.v[i].file, s.v[i].line);
+  qsort(vias.v, vias.n, sizeof *vias.v, by_file_line);
+  for (size_t i = 0; i < vias.n; i++)
+    printf("%s %lu %lu %lu %s:%d\n", kind_names[vias.v[i].kind], vias.v[i].calls, vias.v[i].allocs,
+           vias.v[i].alloc_calls, vias.v[i].file, vias.v[i].line);
+  for (size_t i = 0; i < vias.n; i++) free(vias.v[i].file);
+  free(vias.v);
   for (int k = 0; k < NKINDS; k++)
     if (unattributed[k])
       fprintf(stderr, "hl-realcode: %lu %s calls (%lu allocations) had no call site under %s\n", unattributed[k],
               kind_names[k], unattributed_allocs[k], r.root);
   for (size_t i = 0; i < s.n; i++) free(s.v[i].file);
   free(s.v);
-  for (size_t i = 0; i < r.ncache; i++) free(r.cache[i].file);
+  for (size_t i = 0; i < r.ncache; i++) {
+    free(r.cache[i].file);
+    free(r.cache[i].real);
+  }
   free(r.cache);
   free(r.rows);
   dwfl_end(r.dwfl);
@@ -577,8 +617,10 @@ static int same_op(const finding *f, const site *s) {
 }
 
 /* Reads a lines file into s (per line, kind: constructions and copies;
- * moves never allocate and no rule is about them). Returns 0, or -1. */
-static int read_lines(const char *path, sites *s) {
+ * moves never allocate and no rule is about them), and its via lines
+ * ("<file>:<line>@<file>:<line>", report --via) into vias, keyed as
+ * report keys them. Returns 0, or -1. */
+static int read_lines(const char *path, sites *s, sites *vias) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "hl-realcode: %s: %s\n", path, strerror(errno));
@@ -596,7 +638,7 @@ static int read_lines(const char *path, sites *s) {
     char *colon = strrchr(loc, ':');
     if (kind < 0 || kind % 3 == OP_MOVE || !colon) continue;
     *colon = '\0';
-    site *st = sites_find(s, loc, atoi(colon + 1), kind);
+    site *st = strchr(loc, '@') ? sites_find(vias, loc, atoi(colon + 1), kind) : sites_find(s, loc, atoi(colon + 1), kind);
     st->calls += calls;
     st->allocs += allocs;
     st->alloc_calls += alloc_calls;
@@ -611,10 +653,31 @@ static void sites_free(sites *s) {
   free(s->v);
 }
 
+/* What the call sites at site si did through the store a finding names
+ * (its "stored at" file and line), from the via lines: -1 when the site has
+ * none (judge the site as a whole), 0 when none of its calls went through
+ * that store (the finding is not about what ran there), 1 when they did
+ * and none allocated, 2 when one did. */
+static int via_status(const sites *vias, const site *si, const finding *f, int window) {
+  char prefix[PATH_MAX + 32];
+  snprintf(prefix, sizeof prefix, "%s:%d@", si->file, si->line);
+  size_t plen = strlen(prefix);
+  int any = 0, status = 0;
+  for (size_t i = 0; i < vias->n; i++) {
+    const site *v = &vias->v[i];
+    if (v->kind != si->kind || strncmp(v->file, prefix, plen)) continue;
+    any = 1;
+    if (strcmp(v->file + plen, f->stored_file) || !near(f->stored_file, f->stored_line, v->line, window)) continue;
+    if (status < 1) status = 1;
+    if (v->alloc_calls > 0) status = 2;
+  }
+  return any ? status : -1;
+}
+
 static int cmd_compare(int window, const char *executed_path, const char *lines_path, const char *json_path,
                        const char *label) {
-  sites s = {0}, executed = {0};
-  if (read_lines(lines_path, &s) || (executed_path && read_lines(executed_path, &executed))) return 2;
+  sites s = {0}, executed = {0}, vias = {0}, unused = {0};
+  if (read_lines(lines_path, &s, &vias) || (executed_path && read_lines(executed_path, &executed, &unused))) return 2;
 
   json_error_t err;
   json_t *root = json_load_file(json_path, 0, &err);
@@ -662,8 +725,8 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
    * was instantiated) is tried there first: the allocation happens there,
    * inside the template (charged to it when the template is the project's
    * own code); then at its own line (the user's, in lines-user.txt). */
-  int *match = xmalloc((s.n ? s.n : 1) * sizeof *match);
-  for (size_t i = 0; i < s.n; i++) match[i] = -1;
+  int *match = xmalloc((s.n ? s.n : 1) * sizeof *match), *through = xmalloc((s.n ? s.n : 1) * sizeof *through);
+  for (size_t i = 0; i < s.n; i++) match[i] = through[i] = -1;
   /* A finding whose store is an executed site here is about that site
    * only, whether or not an earlier finding took it: the same store
    * reported at each of its callers. */
@@ -697,7 +760,13 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
           if (d <= window ? abs(s.v[i].line - line) != d
                           : abs(s.v[i].line - line) <= window || !near(file, line, s.v[i].line, window))
             continue;
+          /* At the caller's line (the user lines, a finding naming its
+           * store): judged by what went through that store, if the lines
+           * say; not at all when nothing did from here. */
+          int via = !by_store && fs[k].stored_file && fs[k].stored_line > 0 ? via_status(&vias, &s.v[i], &fs[k], window) : -1;
+          if (via == 0) continue;
           match[i] = (int)k;
+          through[i] = via;
           fs[k].matched = 1;
           break;
         }
@@ -712,20 +781,24 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
     for (size_t i = 0; i < s.n; i++) {
       if (s.v[i].kind % 3 != op) continue;
       int allocated = s.v[i].alloc_calls > 0;
+      /* The finding's claim holds: the site allocated, through its store
+       * when the via lines say which went where. */
+      int holds = match[i] >= 0 && (through[i] < 0 ? allocated : through[i] == 2);
       executed++;
       allocating += allocated;
       allocs += s.v[i].allocs;
-      if (allocated && match[i] >= 0) hits++;
-      if (allocated && match[i] < 0) {
+      if (allocated && holds) hits++;
+      if (allocated && !holds) {
         missed_allocs += s.v[i].allocs;
         printf("%s: miss: %s:%d: %s: %lu of %lu calls allocated (%lu allocations)\n", label, s.v[i].file,
                s.v[i].line, op == OP_COPY ? "copy" : "construction", s.v[i].alloc_calls, s.v[i].calls,
                s.v[i].allocs);
       }
-      if (!allocated && match[i] >= 0) {
+      if (match[i] >= 0 && !holds) {
         falsepos++;
-        printf("%s: false: %s:%d: %s: heaplint warns at line %d, none of %lu calls allocated\n", label,
-               s.v[i].file, s.v[i].line, op == OP_COPY ? "copy" : "construction", fs[match[i]].line, s.v[i].calls);
+        printf("%s: false: %s:%d: %s: heaplint warns at line %d, none of %lu calls allocated%s\n", label,
+               s.v[i].file, s.v[i].line, op == OP_COPY ? "copy" : "construction", fs[match[i]].line, s.v[i].calls,
+               through[i] == 1 ? " through the store it names" : "");
       }
     }
     unsigned long unexecuted = 0;
@@ -745,14 +818,19 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
   }
   free(fs);
   free(match);
+  free(through);
   sites_free(&s);
   sites_free(&executed);
+  sites_free(&vias);
+  sites_free(&unused);
   return 0;
 }
 
 int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "funcs")) return cmd_funcs();
-  if (argc == 5 && !strcmp(argv[1], "report")) return cmd_report(argv[2], argv[3], argv[4]);
+  if (argc == 5 && !strcmp(argv[1], "report")) return cmd_report(NULL, argv[2], argv[3], argv[4]);
+  if (argc == 7 && !strcmp(argv[1], "report") && !strcmp(argv[2], "--via"))
+    return cmd_report(argv[3], argv[4], argv[5], argv[6]);
   if (argc >= 4 && !strcmp(argv[1], "compare")) {
     int i = 2, window = 2;
     const char *executed = NULL;
@@ -766,7 +844,7 @@ int main(int argc, char **argv) {
       return cmd_compare(window, executed, argv[i], argv[i + 1], argc - i == 3 ? argv[i + 2] : "realcode");
   }
   fputs("usage: nm -C --defined-only PROG | hl-realcode funcs\n"
-        "       hl-realcode report ROOT PROG TRACE\n"
+        "       hl-realcode report [--via SRC] ROOT PROG TRACE\n"
         "       hl-realcode compare [--window N] [--executed USER_LINES] LINES HEAPLINT_JSON [LABEL]\n",
         stderr);
   return 2;

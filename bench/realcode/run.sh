@@ -136,12 +136,16 @@ for lib in $libs; do
     set +f
   fi
   # Each program's trace charged through its own line table, then summed
-  # per kind and line over the programs.
+  # per kind and line over the programs. The user's lines also say which
+  # of the project's lines each call went through (--via): a finding at
+  # the user's call is judged by the store it names.
   for root in "$src" "$src/$user"; do
+    via=
+    [ "$root" = "$src" ] || via="--via $src"
     for t in $tests; do
       name=$(basename "$t")
       [ -f "$dir/trace-$name.txt" ] || continue
-      "$out/hl-realcode" report "$root" "$dir/build/$t" "$dir/trace-$name.txt"
+      "$out/hl-realcode" report $via "$root" "$dir/build/$t" "$dir/trace-$name.txt"
     done | awk '{ k = $1 " " $5; c[k] += $2; a[k] += $3; n[k] += $4 }
                 END { for (k in c) { split(k, f, " "); print f[1], c[k], a[k], n[k], f[2] } }' |
       sort -k5,5 -k1,1 >"$dir/lines.tmp"
