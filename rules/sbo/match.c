@@ -1,6 +1,8 @@
 #include "rules/sbo/match.h"
 
 #include <stdlib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/lib/uses.h"
@@ -377,6 +379,130 @@ size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
     if (hl_sbo_fill_site(ctx, &s, c, w, elem, source, from_tuple ? clang_getNullCursor() : expr,
                   clang_Cursor_isNull(expr) ? c : expr))
       HL_PUSH(*out, n, cap, s);
+  }
+  return n;
+}
+
+/* ---- stores through a constructor the library calls ---- */
+
+static const char *const built_in_sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
+
+/* The class a call builds inside the library from its arguments (those
+ * from *first on): the element of a sequence's emplace_back,
+ * emplace_front, emplace or emplace_after, or std::make_unique's and
+ * std::make_shared's T. */
+static int built_class(CXCursor fn, CXType *t, int *first) {
+  if (!hl_is_function_template_specialization(fn)) return 0;
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  char *name = hl_decl_name(fn);
+  int ok = 0;
+  if (fk == CXCursor_CXXMethod) {
+    CXType ct = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(fn)));
+    char *cname = hl_class_name(ct);
+    const char *member = strrchr(name, ':') ? strrchr(name, ':') + 1 : name;
+    int positional = !strcmp(member, "emplace") || !strcmp(member, "emplace_after");
+    if (hl_str_in(cname, built_in_sequences, 4) &&
+        (positional || !strcmp(member, "emplace_back") || !strcmp(member, "emplace_front"))) {
+      *t = clang_Type_getTemplateArgumentAsType(ct, 0);
+      *first = positional;
+      ok = 1;
+    }
+    free(cname);
+  } else if (fk == CXCursor_FunctionDecl && (!strcmp(name, "std::make_unique") || !strcmp(name, "std::make_shared")) &&
+             clang_Cursor_getNumTemplateArguments(fn) >= 1) {
+    *t = clang_Cursor_getTemplateArgumentType(fn, 0);
+    *first = 0;
+    ok = 1;
+  }
+  free(name);
+  return ok;
+}
+
+typedef struct ctors {
+  CXCursor v[32];
+  size_t n;
+  int templated; /* a constructor template: any argument may go anywhere */
+} ctors;
+
+static enum CXChildVisitResult list_ctor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ctors *C = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_Constructor && C->n < 32) C->v[C->n++] = c;
+  else if (k == CXCursor_Constructor || (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
+    C->templated = 1;
+  return CXChildVisit_Continue;
+}
+
+/* A constructor's parameter type in cls: as declared, or, for one read
+ * from cls's class template (libclang shows no member of an implicit
+ * instantiation), the class's template argument it names (C, C&&). Invalid
+ * when it depends on the template otherwise. */
+static CXType param_in(CXType cls, CXType pt, int pattern) {
+  pt = hl_unref(pt);
+  if (!pattern || clang_Type_getSizeOf(pt) != CXTypeLayoutError_Dependent) return pt;
+  char *canon = hl_type_spelling(clang_getCanonicalType(pt));
+  int index = -1, used = 0;
+  CXType t = {CXType_Invalid, {0, 0}};
+  if (sscanf(canon, "type-parameter-0-%d%n", &index, &used) == 1 && canon[used] == '\0' &&
+      index < clang_Type_getNumTemplateArguments(cls))
+    t = clang_Type_getTemplateArgumentAsType(cls, (unsigned)index);
+  free(canon);
+  return t;
+}
+
+/* The wrapper parameter i of every constructor of a class taking np
+ * arguments (copies and moves aside) has, or NULL when they do not agree. */
+static const hl_wrapper *ctor_wrapper(hl_ctx *ctx, const ctors *C, CXType cls, int pattern, int np, int i,
+                                      CXType *wtype) {
+  const hl_wrapper *w = NULL;
+  for (size_t k = 0; k < C->n; k++) {
+    CXType fty = clang_getCursorType(C->v[k]);
+    if (clang_getNumArgTypes(fty) != np) continue;
+    if (np == 1 && hl_same_class(param_in(cls, clang_getArgType(fty, 0), pattern), cls)) continue;
+    CXType pt = param_in(cls, clang_getArgType(fty, (unsigned)i), pattern);
+    if (pt.kind == CXType_Invalid) return NULL;
+    const hl_wrapper *cw = hl_ctx_wrapper_of_type(ctx, pt);
+    if (!cw || (w && (cw != w || !clang_equalTypes(clang_getCanonicalType(pt), clang_getCanonicalType(*wtype)))))
+      return NULL;
+    w = cw;
+    *wtype = pt;
+  }
+  return w;
+}
+
+/* v.emplace_back(a, f), std::make_shared<T>(a, f): the library builds a T
+ * from the arguments, and when every constructor of T that takes that many
+ * takes a wrapper at f's place (T has no constructor template), f is
+ * converted to that wrapper inside the library: a store, whatever T is
+ * (taskflow's std::vector<tf::Pipe<std::function<...>>>). */
+size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
+  *out = NULL;
+  CXCursor fn = clang_getCursorReferenced(c);
+  CXType t;
+  int first;
+  if (!built_class(fn, &t, &first)) return 0;
+  CXType cls = clang_getCanonicalType(t);
+  if (cls.kind != CXType_Record || hl_ctx_wrapper_of_type(ctx, cls)) return 0;
+  ctors C = {{{0}}, 0, 0};
+  CXCursor decl = clang_getTypeDeclaration(cls), pattern = clang_getSpecializedCursorTemplate(decl);
+  clang_visitChildren(decl, list_ctor, &C);
+  int from_pattern = C.n == 0 && !C.templated && clang_getCursorKind(pattern) == CXCursor_ClassTemplate;
+  if (from_pattern) clang_visitChildren(pattern, list_ctor, &C);
+  int nargs = clang_Cursor_getNumArguments(c), np = nargs - first;
+  if (C.templated || C.n == 0 || np < 1) return 0;
+  size_t n = 0, cap = 0;
+  for (int i = 0; i < np; i++) {
+    CXType wtype = {CXType_Invalid, {0, 0}};
+    const hl_wrapper *w = ctor_wrapper(ctx, &C, cls, from_pattern, np, i, &wtype);
+    if (!w) continue;
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)(first + i));
+    hl_sbo_site s;
+    if (hl_sbo_fill_site(ctx, &s, c, w, wtype, clang_getCursorType(arg), arg, arg)) {
+      s.call = c;
+      s.store_kind = HL_STORE_OTHER;
+      HL_PUSH(*out, n, cap, s);
+    }
   }
   return n;
 }

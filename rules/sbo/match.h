@@ -24,6 +24,10 @@ int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
  * returned. */
 size_t hl_sbo_init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out);
 size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
+/* A call that makes the library build a class from its arguments
+ * (emplace_back, std::make_shared), through a constructor that takes a
+ * wrapper. */
+size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
 
 /* The types of a record's fields, in order, in *out (caller frees). */
 size_t hl_sbo_field_types(CXType t, CXType **out);

@@ -178,6 +178,11 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
     size_t n = k == CXCursor_InitListExpr ? hl_sbo_init_list_sites(ctx, c, &v) : hl_sbo_tuple_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
     free(v);
+    if (k == CXCursor_CallExpr && !n) {
+      n = hl_sbo_built_sites(ctx, c, &v);
+      for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
+      free(v);
+    }
     if (k == CXCursor_InitListExpr || n) return;
   }
   hl_sbo_site s;
