@@ -498,6 +498,7 @@ typedef struct finding {
   char *stored_file;
   int stored_line;
   int unexecuted_caller; /* reported at a caller in a file the run never executed */
+  int store_exact;       /* an executed site is on the store's own line: that one only */
 } finding;
 
 /* The "stored at" note of a finding: its file (realpath'd, malloc'd) and line. */
@@ -710,7 +711,7 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
     if (!dup) {
       const char *msg = json_string_value(json_object_get(o, "message"));
       int any = copy ? msg && !strncmp(msg, "copying this std::any", 21) : !strcmp(rule, "any-sbo");
-      fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, sfile, sline, 0};
+      fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, sfile, sline, 0, 0};
       nf++;
     } else {
       free(sfile);
@@ -742,11 +743,16 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
       fs[k].unexecuted_caller = 1;
     }
   }
-  for (size_t k = 0; k < nf; k++)
-    for (size_t i = 0; i < s.n && fs[k].stored_file && fs[k].stored_line > 0; i++)
-      if (same_op(&fs[k], &s.v[i]) && !strcmp(fs[k].stored_file, s.v[i].file) &&
-          near(fs[k].stored_file, fs[k].stored_line, s.v[i].line, window))
-        fs[k].stored_line = -fs[k].stored_line;
+  for (size_t k = 0; k < nf; k++) {
+    int line = fs[k].stored_line;
+    for (size_t i = 0; i < s.n && fs[k].stored_file && line > 0; i++)
+      if (same_op(&fs[k], &s.v[i]) && !strcmp(fs[k].stored_file, s.v[i].file)) {
+        /* Two stores on neighbouring lines (a constructor's two member
+         * initializers) are two sites: one on the store's own line is it. */
+        fs[k].store_exact |= s.v[i].line == line;
+        if (near(fs[k].stored_file, line, s.v[i].line, window)) fs[k].stored_line = -line;
+      }
+  }
   for (int by_store = 1; by_store >= 0; by_store--)
     for (int d = 0; d <= window + 1; d++) /* window + 1: further on in the statement */
       for (size_t i = 0; i < s.n; i++) {
@@ -754,6 +760,7 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
         for (size_t k = 0; k < nf; k++) {
           int store_here = fs[k].stored_line < 0;
           if (fs[k].matched || (by_store && !store_here) || (!by_store && store_here)) continue;
+          if (by_store && fs[k].store_exact && d != 0) continue;
           const char *file = by_store ? fs[k].stored_file : fs[k].file;
           int line = by_store ? -fs[k].stored_line : fs[k].line;
           if (!same_op(&fs[k], &s.v[i]) || strcmp(file, s.v[i].file)) continue;
