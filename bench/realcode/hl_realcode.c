@@ -675,10 +675,29 @@ static int via_status(const sites *vias, const site *si, const finding *f, int w
   return any ? status : -1;
 }
 
+/* Whether the calls at a finding's own line (executed sites of the user
+ * lines near it) went through the store it names: -1 when the user lines
+ * have no via lines, 0 when none did (or none ran), 1 when one did. A store's executed
+ * site says nothing of a caller whose calls never reached it. */
+static int caller_reached(const sites *executed, const sites *evias, const finding *f, int window) {
+  /* With via lines, a caller line with no executed site near it made no
+   * call at all. */
+  int status = evias->n ? 0 : -1;
+  for (size_t i = 0; i < executed->n && status < 1; i++) {
+    const site *e = &executed->v[i];
+    if (e->kind % 3 != (f->copy ? OP_COPY : OP_CONSTRUCT) || strcmp(e->file, f->file) ||
+        !near(f->file, f->line, e->line, window))
+      continue;
+    int v = via_status(evias, e, f, window);
+    if (v > status) status = v > 0 ? 1 : v;
+  }
+  return status;
+}
+
 static int cmd_compare(int window, const char *executed_path, const char *lines_path, const char *json_path,
                        const char *label) {
-  sites s = {0}, executed = {0}, vias = {0}, unused = {0};
-  if (read_lines(lines_path, &s, &vias) || (executed_path && read_lines(executed_path, &executed, &unused))) return 2;
+  sites s = {0}, executed = {0}, vias = {0}, evias = {0};
+  if (read_lines(lines_path, &s, &vias) || (executed_path && read_lines(executed_path, &executed, &evias))) return 2;
 
   json_error_t err;
   json_t *root = json_load_file(json_path, 0, &err);
@@ -761,6 +780,12 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
           int store_here = fs[k].stored_line < 0;
           if (fs[k].matched || (by_store && !store_here) || (!by_store && store_here)) continue;
           if (by_store && fs[k].store_exact && d != 0) continue;
+          /* At the store: only when the finding's own caller reached it. */
+          if (by_store && executed_path) {
+            finding at = fs[k];
+            at.stored_line = -fs[k].stored_line;
+            if (caller_reached(&executed, &evias, &at, window) == 0) continue;
+          }
           const char *file = by_store ? fs[k].stored_file : fs[k].file;
           int line = by_store ? -fs[k].stored_line : fs[k].line;
           if (!same_op(&fs[k], &s.v[i]) || strcmp(file, s.v[i].file)) continue;
@@ -829,7 +854,7 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
   sites_free(&s);
   sites_free(&executed);
   sites_free(&vias);
-  sites_free(&unused);
+  sites_free(&evias);
   return 0;
 }
 
