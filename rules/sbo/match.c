@@ -1,6 +1,5 @@
 #include "rules/sbo/match.h"
 
-#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,7 +486,11 @@ size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   ctors C = {{{0}}, 0, 0};
   CXCursor decl = clang_getTypeDeclaration(cls), pattern = clang_getSpecializedCursorTemplate(decl);
   clang_visitChildren(decl, list_ctor, &C);
-  int from_pattern = C.n == 0 && !C.templated && clang_getCursorKind(pattern) == CXCursor_ClassTemplate;
+  /* The pattern's parameters are the class's template arguments only when
+   * no enclosing class template adds parameters of its own. */
+  enum CXCursorKind outer = clang_getCursorKind(clang_getCursorSemanticParent(pattern));
+  int from_pattern = C.n == 0 && !C.templated && clang_getCursorKind(pattern) == CXCursor_ClassTemplate &&
+                     (outer == CXCursor_Namespace || outer == CXCursor_TranslationUnit);
   if (from_pattern) clang_visitChildren(pattern, list_ctor, &C);
   int nargs = clang_Cursor_getNumArguments(c), np = nargs - first;
   if (C.templated || C.n == 0 || np < 1) return 0;
@@ -497,6 +500,8 @@ size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
     const hl_wrapper *w = ctor_wrapper(ctx, &C, cls, from_pattern, np, i, &wtype);
     if (!w) continue;
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)(first + i));
+    /* One T: its implicit copy or move constructor, which libclang does not list. */
+    if (np == 1 && hl_same_class(clang_getCursorType(arg), cls)) continue;
     hl_sbo_site s;
     if (hl_sbo_fill_site(ctx, &s, c, w, wtype, clang_getCursorType(arg), arg, arg)) {
       s.call = c;

@@ -73,6 +73,8 @@ int main() {
   MEASURE(__LINE__, "a plain class, small", handlers.emplace_back([a] { (void)a; }));
   std::function<void()> held = [a] { (void)a; };
   MEASURE(__LINE__, "a wrapper handed on (a copy)", handlers.emplace_back(held));
+  Handler one([a] { (void)a; });
+  MEASURE(__LINE__, "an element copied in (its implicit copy constructor)", handlers.emplace_back(one));
   MEASURE(__LINE__, "constructors that disagree", eithers.emplace_back([a] { (void)a; }));
   MEASURE(__LINE__, "a constructor template", generics.emplace_back([a] { (void)a; }));
   // std::make_shared allocates its own block: counted, less that one.
