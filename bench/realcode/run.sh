@@ -66,10 +66,10 @@ case $project in
   taskflow)
     # taskflow/taskflow: header-only, C++20; one doctest program per unit
     # test file (doctest bundled). Build type None: its default is Release
-    # (-O3), and the flags must be ours alone. test_serializer is not built
-    # by its CMakeLists.
+    # (-O3), and the flags must be ours alone. The programs of its
+    # TF_UNITTESTS list (test_exceptions, appended under a condition, and
+    # test_serializer, commented out, are not among them); -t runs fewer.
     names=$(sed -n '/list(APPEND TF_UNITTESTS/,/^)/s/^ *\(test_[a-z_]*\) *$/\1/p' "$src/unittests/CMakeLists.txt")
-    [ -n "${TF_TESTS:-}" ] && names=$TF_TESTS
     cmake_src=$src cmake_args="-DCMAKE_BUILD_TYPE=None -DTF_BUILD_TESTS=ON -DTF_BUILD_EXAMPLES=OFF -DTF_BUILD_BENCHMARKS=OFF"
     targets=$names runner=each user=unittests
     # The same test run with 3 to 64 workers executes the same lines as

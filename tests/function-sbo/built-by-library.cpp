@@ -42,13 +42,17 @@ struct Handler {
   Handler(std::function<void()> f) : f(std::move(f)) {}
   std::function<void()> f;
 };
-// A constructor that takes a long too: left alone.
+// Constructors that disagree at the argument's place: left alone. A Big
+// goes to Either(Big), and taking it for a std::function built from a
+// 32-byte Big would be a false positive.
+struct Big { long x[4]; };
 struct Either {
   Either(std::function<void()> f) : f(std::move(f)) {}
-  Either(long) {}
+  Either(Big) {}
   std::function<void()> f;
 };
-// A constructor template: whatever it does with the argument is its own.
+// A constructor template: its own member initializer is the store, judged
+// per instantiation and reported here (not twice).
 struct Generic {
   template <class F> Generic(F f) : f(std::move(f)) {}
   std::function<void()> f;
@@ -75,8 +79,12 @@ int main() {
   MEASURE(__LINE__, "a wrapper handed on (a copy)", handlers.emplace_back(held));
   Handler one([a] { (void)a; });
   MEASURE(__LINE__, "an element copied in (its implicit copy constructor)", handlers.emplace_back(one));
-  MEASURE(__LINE__, "constructors that disagree", eithers.emplace_back([a] { (void)a; }));
-  MEASURE(__LINE__, "a constructor template", generics.emplace_back([a] { (void)a; }));
+  MEASURE(__LINE__, "constructors that disagree", eithers.emplace_back(Big{}));
+  // GNU: built-by-library.cpp:[[@LINE+4]]:56: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: built-by-library.cpp:57:39: note: stored at {{.*}}built-by-library.cpp:57 as std::function<void ()>
+  // LLVM: built-by-library.cpp:[[@LINE+2]]:56: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes, more than its inline buffer of 32 bytes
+  // LLVM: built-by-library.cpp:57:39: note: stored at {{.*}}built-by-library.cpp:57 as std::function<void ()>
+  MEASURE(__LINE__, "a constructor template", generics.emplace_back([a, b, c, d] { (void)(a + b + c + d); }));
   // std::make_shared allocates its own block: counted, less that one.
   // GNU: built-by-library.cpp:[[@LINE+3]]:40: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
   // LLVM: built-by-library.cpp:[[@LINE+2]]:40: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes, more than its inline buffer of 32 bytes
