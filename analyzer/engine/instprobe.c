@@ -19,10 +19,16 @@ typedef struct probe {
 
 /* One file of the unit as the probe parse sees it: the text on disk with
  * insertions, each remembered so that positions map back. */
+typedef struct segment {
+  unsigned in, from, len; /* bytes [in, in + len) of the inserted text copy [from, from + len) of the original */
+} segment;
+
 typedef struct insertion {
   unsigned at;         /* offset in the original text */
   unsigned len;
   char *text;
+  segment seg[3];      /* the original's text it copies (a conversion probe's copy of its call) */
+  int nseg;
 } insertion;
 
 typedef struct edited {
@@ -43,11 +49,19 @@ struct hl_probes {
   size_t nhits, caphits;
 };
 
-/* The probe itself, one line, no #include: a type's reference and its
- * const are stripped (a forwarded lvalue deduces T& or const T&; a
- * wrapper stores the decayed type), and the compiler's own trait builtins
- * give what the libraries' std:: traits give. Its body fails to compile on
- * purpose, once per instantiation, naming the numbers. */
+/* The probe itself, no #include: a type's reference and its const are
+ * stripped (a forwarded lvalue deduces T& or const T&; a wrapper stores
+ * the decayed type), and the compiler's own trait builtins give what the
+ * libraries' std:: traits give. Its body fails to compile on purpose, once
+ * per instantiation, naming the numbers. From C++14 on its return type is
+ * deduced: clang then instantiates it where it is called, inside the
+ * instantiation that calls it, whose callers the error's notes name; a
+ * queued instantiation would name none beyond its own call. */
+#define PROBE_BODY                                                                                \
+  " typedef typename hl_probe_rr_<T>::type U;"                                                    \
+  " (void)sizeof(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"                    \
+  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>);"         \
+  " return static_cast<T &&>(t); "
 static const char probe_decls[] =
     "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_;"
     " template <class T> struct hl_probe_rr_ { typedef T type; };"
@@ -55,11 +69,11 @@ static const char probe_decls[] =
     " template <class T> struct hl_probe_rr_<T &&> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<const T &> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<const T &&> { typedef T type; };"
-    " template <int Id, class T> T &&hl_probe_fn(T &&t) noexcept {"
-    " typedef typename hl_probe_rr_<T>::type U;"
-    " (void)sizeof(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"
-    " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>);"
-    " return static_cast<T &&>(t); }\n";
+    "\n#if __cplusplus >= 201402L\n"
+    "template <int Id, class T> auto &&hl_probe_fn(T &&t) noexcept {" PROBE_BODY "}\n"
+    "#else\n"
+    "template <int Id, class T> T &&hl_probe_fn(T &&t) noexcept {" PROBE_BODY "}\n"
+    "#endif\n";
 
 /* The conversion probe: a proxy that cannot be copied or called, holding
  * the argument, whose one conversion goes to any type the argument itself
@@ -193,9 +207,10 @@ static edited *edited_for(edited **E, size_t *n, size_t *cap, const char *file) 
   return &(*E)[*n - 1];
 }
 
-static void insert(edited *e, unsigned at, char *text) {
-  insertion i = {at, (unsigned)strlen(text), text};
+static insertion *insert(edited *e, unsigned at, char *text) {
+  insertion i = {at, (unsigned)strlen(text), text, {{0, 0, 0}}, 0};
   HL_PUSH(e->ins, e->nins, e->capins, i);
+  return &e->ins[e->nins - 1];
 }
 
 static int by_offset(const void *a, const void *b) {
@@ -222,12 +237,21 @@ static void build(edited *e) {
 }
 
 /* The original offset of an offset in the edited text (inside an insertion:
- * where it was inserted). */
-static unsigned unmap(const edited *e, unsigned off) {
+ * where it was inserted, or with copies, inside a copy of the original's
+ * text, where that text is: a lambda of a conversion probe's copy is the
+ * call's own lambda, of the same type in every respect but its place). */
+static unsigned unmap(const edited *e, unsigned off, int copies) {
   unsigned shift = 0;
   for (size_t i = 0; i < e->nins; i++) {
     if (off < e->ins[i].at + shift) break;
-    if (off < e->ins[i].at + shift + e->ins[i].len) return e->ins[i].at;
+    if (off < e->ins[i].at + shift + e->ins[i].len) {
+      /* In a copy of the original's text: where it was copied from. */
+      unsigned in = off - (e->ins[i].at + shift);
+      for (int k = 0; copies && k < e->ins[i].nseg; k++)
+        if (in >= e->ins[i].seg[k].in && in < e->ins[i].seg[k].in + e->ins[i].seg[k].len)
+          return e->ins[i].seg[k].from + (in - e->ins[i].seg[k].in);
+      return e->ins[i].at;
+    }
     shift += e->ins[i].len;
   }
   return off - shift;
@@ -249,7 +273,7 @@ static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l,
   unsigned off = out->offset;
   for (size_t i = 0; i < nE; i++)
     if (!strcmp(E[i].file, out->file)) {
-      out->offset = unmap(&E[i], off);
+      out->offset = unmap(&E[i], off, 0);
       line_col(E[i].orig, E[i].orig_len, out->offset, &out->line, &out->col);
     }
   return 0;
@@ -321,7 +345,7 @@ static char *unmap_lambdas(const edited *E, size_t nE, const char *type) {
         e = &E[i];
     if (!e) continue;
     unsigned line, col;
-    unsigned off = unmap(e, offset_of_line_col(hl_sb_str(&e->text), e->text.len, (unsigned)atoi(c1), (unsigned)atoi(c2)));
+    unsigned off = unmap(e, offset_of_line_col(hl_sb_str(&e->text), e->text.len, (unsigned)atoi(c1), (unsigned)atoi(c2)), 1);
     line_col(e->orig, e->orig_len, off, &line, &col);
     hl_sb_putn(&b, path, plen);
     hl_sb_printf(&b, ":%u:%u", line, col);
@@ -422,7 +446,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
       } else {
         if (h.nchain == 0) h.type = probed_type(text);
         int sys = clang_Location_isInSystemHeader(clang_getDiagnosticLocation(note));
-        if (!sys) h.user = h.nchain;
+        if (!sys) h.user = h.outer = h.nchain;
         hl_grow((void **)&h.in_system, &capsys, h.nchain + 1, sizeof *h.in_system);
         h.in_system[h.nchain] = (char)sys;
         HL_PUSH(h.chain, h.nchain, cap, loc);
@@ -446,40 +470,49 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
 /* What goes before a conversion probe's call: a copy of it, in a branch
  * never taken but instantiated, with the argument through the proxy; then
  * the call itself, as the comma's operand (its value and type). */
-static char *conversion_copy(const char *orig, const probe *p, size_t id) {
+static void conversion_copy(edited *e, const probe *p, size_t id) {
+  const char *orig = e->orig;
   hl_sb b = {0};
+  segment seg[3];
+  int nseg = 0;
   hl_sb_puts(&b, "((false ? (void)(");
   if (p->as_type) {
     hl_sb_printf(&b, "%s(::hl_conv_fn<%zu>(", p->as_type, id);
+    seg[nseg++] = (segment){(unsigned)b.len, p->arg_begin, p->arg_end - p->arg_begin};
     hl_sb_putn(&b, orig + p->arg_begin, p->arg_end - p->arg_begin);
     hl_sb_puts(&b, "))");
   } else {
+    seg[nseg++] = (segment){(unsigned)b.len, p->begin, p->arg_begin - p->begin};
     hl_sb_putn(&b, orig + p->begin, p->arg_begin - p->begin);
     hl_sb_printf(&b, "::hl_conv_fn<%zu>(", id);
+    seg[nseg++] = (segment){(unsigned)b.len, p->arg_begin, p->arg_end - p->arg_begin};
     hl_sb_putn(&b, orig + p->arg_begin, p->arg_end - p->arg_begin);
     hl_sb_puts(&b, ")");
+    seg[nseg++] = (segment){(unsigned)b.len, p->arg_end, p->end - p->arg_end};
     hl_sb_putn(&b, orig + p->arg_end, p->end - p->arg_end);
   }
   hl_sb_puts(&b, ") : (void)0), ");
-  return hl_sb_take(&b);
+  insertion *i = insert(e, p->begin, hl_sb_take(&b));
+  memcpy(i->seg, seg, sizeof seg);
+  i->nseg = nseg;
 }
 
 /* Each probe's text around its stored expression, in the file that holds
  * it; the declarations first (after a byte order mark), before any header
  * that holds a probe. */
-static void insert_probes(hl_probes *P, edited **E, size_t *nE, size_t *capE, edited *m) {
+static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, size_t *capE, edited *m) {
   int conversions = 0;
-  for (size_t i = 0; i < P->n; i++) conversions |= P->v[i].conversion;
+  for (size_t i = from; i < P->n; i++) conversions |= P->v[i].conversion;
   insert(m, hl_starts_with(m->orig, "\xEF\xBB\xBF") && m->orig_len >= 3 ? 3 : 0,
          hl_xasprintf("%s%s", probe_decls, conversions ? conversion_decls : ""));
-  for (size_t i = 0; i < P->n; i++) {
+  for (size_t i = from; i < P->n; i++) {
     edited *e = edited_for(E, nE, capE, P->v[i].file);
     if (!e->orig) {
       e->name = hl_xstrdup(e->file);
       e->orig = clang_getFileContents(P->u.tu, P->v[i].cxfile, &e->orig_len);
     }
-    insert(e, P->v[i].begin,
-           P->v[i].conversion ? conversion_copy(e->orig, &P->v[i], i) : hl_xasprintf("::hl_probe_fn<%zu>(", i));
+    if (P->v[i].conversion) conversion_copy(e, &P->v[i], i);
+    else insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
     insert(e, P->v[i].end, hl_xstrdup(")"));
   }
 }
@@ -530,9 +563,9 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTra
   return 0;
 }
 
-int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
-                  char **why) {
-  if (P->n == 0) return 0;
+/* One parse of the unit with the probes from from on inserted. */
+static int run_once(hl_probes *P, size_t from, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data),
+                    void *data, char **why) {
   edited *E = NULL;
   size_t nE = 0, capE = 0;
   CXFile main_file = clang_getFile(P->u.tu, P->u.job->source);
@@ -546,7 +579,7 @@ int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslation
     *why = hl_xasprintf("%s: cannot read it again to probe template instantiations", hl_display_path(P->u.job->file));
     rc = -1;
   } else {
-    insert_probes(P, &E, &nE, &capE, m);
+    insert_probes(P, from, &E, &nE, &capE, m);
     if (suffix) insert(m, (unsigned)m->orig_len, hl_xstrdup(suffix));
     rc = parse_probed(P, E, nE, parsed, data, why);
   }
@@ -558,6 +591,356 @@ int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslation
     hl_sb_free(&E[i].text);
   }
   free(E);
+  return rc;
+}
+
+/* ---- relays: chains the compiler cut ----
+ *
+ * clang instantiates a function with a deduced return type (auto) as soon
+ * as a call needs it, and queues the function templates that body calls
+ * until the end of the unit: their instantiations, and every probe inside
+ * them, then name no caller beyond the queued call. Such a chain ends
+ * inside a template's own code (taskflow: async(F) -> auto _async(F) ->
+ * _schedule_async_task(..., [f]{...}) ends at that call). The call's
+ * arguments are probed in one more parse (a "relay"); each answer of a
+ * relay whose argument has the stored type and its layout continues the
+ * chain from the call outward, as far as it goes (it may be cut again:
+ * another round, at most MAX_RELAYS). */
+#define MAX_RELAYS 3
+
+typedef struct cut {
+  hl_loc at;           /* the call where chains end */
+  size_t first, n;     /* its relay probes */
+} cut;
+
+/* The call at a location and whether it is a template's own code (a
+ * function template's, a class template's member's, a lambda's in
+ * either): found from the unit down, through the cursors whose extent
+ * holds the location. */
+typedef struct call_find {
+  CXFile file;
+  unsigned offset;
+  int in_template;
+  CXCursor found;
+} call_find;
+
+static int at_offset(CXCursor c, CXFile file, unsigned offset) {
+  CXFile f;
+  unsigned off;
+  clang_getFileLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+  return f && clang_File_isEqual(f, file) && off == offset;
+}
+
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  call_find *w = d;
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f, g;
+  unsigned b, e;
+  clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+  clang_getFileLocation(clang_getRangeEnd(r), &g, NULL, NULL, &e);
+  if (!f || !g || !clang_File_isEqual(f, w->file) || !clang_File_isEqual(g, w->file) || w->offset < b ||
+      w->offset >= e)
+    return CXChildVisit_Continue;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
+      k == CXCursor_ClassTemplatePartialSpecialization)
+    w->in_template = 1;
+  /* The innermost call whose callee's text holds it ("requested here" is
+   * at the callee's name: o.f(x), f<T>(x), N::f(x)). */
+  if (k == CXCursor_CallExpr) {
+    CXSourceRange cr = clang_getCursorExtent(hl_first_child(c));
+    clang_getFileLocation(clang_getRangeStart(cr), &f, NULL, NULL, &b);
+    clang_getFileLocation(clang_getRangeEnd(cr), &g, NULL, NULL, &e);
+    if (at_offset(c, w->file, w->offset) ||
+        (f && g && clang_File_isEqual(f, w->file) && clang_File_isEqual(g, w->file) && w->offset >= b &&
+         w->offset < e))
+      w->found = c;
+  }
+  return CXChildVisit_Recurse;
+}
+
+typedef struct arg_list {
+  CXCursor *v;
+  size_t n, cap;
+  int first;
+} arg_list;
+
+static enum CXChildVisitResult list_args(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  arg_list *a = d;
+  if (a->first) a->first = 0; /* the callee */
+  else HL_PUSH(a->v, a->n, a->cap, c);
+  return CXChildVisit_Continue;
+}
+
+/* Whether the lambda expression l is the one type spells "(lambda at F:line:col)". */
+static int is_lambda_named(CXCursor l, const char *type) {
+  CXFile f;
+  unsigned line, col;
+  clang_getFileLocation(clang_getCursorLocation(l), &f, &line, &col, NULL);
+  if (!f || !hl_starts_with(type, "(lambda at ")) return 0;
+  char tail[48];
+  snprintf(tail, sizeof tail, ":%u:%u)", line, col);
+  return hl_ends_with(type, tail);
+}
+
+/* The relay probes for the call at L, when L is a call inside a template's
+ * own code: its arguments that may have the stored type (the lambda the
+ * type names, else any of a dependent type). */
+static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
+  CXFile f = clang_getFile(P->u.tu, L->file);
+  if (!f) return;
+  call_find w = {f, L->offset, 0, clang_getNullCursor()};
+  clang_visitChildren(clang_getTranslationUnitCursor(P->u.tu), find_call, &w);
+  if (!w.in_template || clang_Cursor_isNull(w.found)) return;
+  arg_list a = {NULL, 0, 0, 1};
+  clang_visitChildren(w.found, list_args, &a);
+  int named = 0;
+  for (size_t i = 0; i < a.n; i++)
+    named |= clang_getCursorKind(hl_strip(a.v[i])) == CXCursor_LambdaExpr && is_lambda_named(hl_strip(a.v[i]), type);
+  for (size_t i = 0; i < a.n; i++) {
+    CXCursor e = hl_strip(a.v[i]);
+    int lambda = clang_getCursorKind(e) == CXCursor_LambdaExpr;
+    if (named ? !(lambda && is_lambda_named(e, type))
+              : !lambda && clang_Type_getSizeOf(clang_getCursorType(a.v[i])) != CXTypeLayoutError_Dependent)
+      continue;
+    const char *why;
+    hl_probes_add(P, a.v[i], &why);
+  }
+  free(a.v);
+}
+
+static int same_loc(const hl_loc *a, const hl_loc *b) { return a->offset == b->offset && !strcmp(a->file, b->file); }
+
+static int same_answer(const hl_probe_hit *a, const hl_probe_hit *b) {
+  return a->type && b->type && !strcmp(a->type, b->type) && a->size == b->size && a->align == b->align &&
+         a->trivially_copyable == b->trivially_copyable && a->nothrow_copy == b->nothrow_copy &&
+         a->nothrow_move == b->nothrow_move;
+}
+
+static int same_hit(const hl_probe_hit *a, const hl_probe_hit *b) {
+  if (a->id != b->id || a->nchain != b->nchain || !same_answer(a, b) || (!a->to) != (!b->to) ||
+      (a->to && strcmp(a->to, b->to)))
+    return 0;
+  for (size_t i = 0; i < a->nchain; i++)
+    if (!same_loc(&a->chain[i], &b->chain[i])) return 0;
+  return 1;
+}
+
+/* h's chain, continued by the relay answer r's beyond its own entry. */
+static hl_probe_hit splice(const hl_probe_hit *h, const hl_probe_hit *r) {
+  hl_probe_hit s = *h;
+  s.type = hl_xstrdup(h->type);
+  s.to = h->to ? hl_xstrdup(h->to) : NULL;
+  s.nchain = h->nchain + r->nchain - 1;
+  s.chain = hl_xcalloc(s.nchain, sizeof *s.chain);
+  s.in_system = hl_xcalloc(s.nchain, 1);
+  for (size_t i = 0; i < s.nchain; i++) {
+    const hl_loc *l = i < h->nchain ? &h->chain[i] : &r->chain[i - h->nchain + 1];
+    s.chain[i] = *l;
+    s.chain[i].file = hl_xstrdup(l->file);
+    s.in_system[i] = i < h->nchain ? h->in_system[i] : r->in_system[i - h->nchain + 1];
+    if (!s.in_system[i]) s.user = s.outer = i;
+  }
+  return s;
+}
+
+static void relay(hl_probes *P) {
+  cut *C = NULL;
+  size_t nC = 0, capC = 0;
+  hl_probe_hit *R = NULL; /* every relay's answers */
+  size_t nR = 0, capR = 0;
+  size_t start = 0;       /* hits before it are examined */
+  for (int round = 0; round < MAX_RELAYS && start < P->nhits; round++) {
+    size_t nhits = P->nhits, first = P->n;
+    size_t *cut_of = hl_xcalloc(nhits, sizeof *cut_of);
+    for (size_t i = start; i < nhits; i++) {
+      const hl_probe_hit *h = &P->hits[i];
+      const hl_loc *L = &h->chain[h->nchain - 1];
+      size_t c = 0;
+      while (c < nC && !same_loc(&C[c].at, L)) c++;
+      if (c == nC) {
+        cut k = {*L, P->n, 0};
+        k.at.file = hl_xstrdup(L->file);
+        relay_probes(P, L, h->type);
+        k.n = P->n - k.first;
+        HL_PUSH(C, nC, capC, k);
+      }
+      cut_of[i] = c;
+    }
+    if (P->n > first) {
+      char *why = NULL;
+      if (run_once(P, first, NULL, NULL, NULL, &why)) {
+        free(why);
+        free(cut_of);
+        break;
+      }
+      /* The relays' answers out of the hits. */
+      size_t out = 0;
+      for (size_t i = 0; i < P->nhits; i++) {
+        if ((size_t)P->hits[i].id >= first) HL_PUSH(R, nR, capR, P->hits[i]);
+        else P->hits[out++] = P->hits[i];
+      }
+      P->nhits = out;
+    }
+    /* Each examined hit continued by every relay answer of its cut's
+     * arguments with its type and layout; left as it is without one. */
+    hl_probe_hit *next = NULL;
+    size_t nnext = 0, capnext = 0, kept = 0;
+    for (size_t i = 0; i < start; i++) P->hits[kept++] = P->hits[i];
+    for (size_t i = start; i < nhits; i++) {
+      hl_probe_hit *h = &P->hits[i];
+      const cut *k = &C[cut_of[i]];
+      int continued = 0;
+      for (size_t j = 0; j < nR; j++) {
+        if ((size_t)R[j].id < k->first || (size_t)R[j].id >= k->first + k->n || !same_answer(h, &R[j])) continue;
+        hl_probe_hit s = splice(h, &R[j]);
+        int dup = 0;
+        for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &s);
+        if (dup) hit_free(&s);
+        else HL_PUSH(next, nnext, capnext, s);
+        continued = 1;
+      }
+      if (continued) hit_free(h);
+      else P->hits[kept++] = *h;
+    }
+    free(cut_of);
+    P->nhits = kept;
+    start = kept;
+    for (size_t i = 0; i < nnext; i++) HL_PUSH(P->hits, P->nhits, P->caphits, next[i]);
+    free(next);
+  }
+  for (size_t i = 0; i < nR; i++) hit_free(&R[i]);
+  free(R);
+  for (size_t i = 0; i < nC; i++) hl_loc_free(&C[i].at);
+  free(C);
+  for (size_t i = 1; i < P->nhits; i++)
+    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
+      hl_probe_hit t = P->hits[j];
+      P->hits[j] = P->hits[j - 1];
+      P->hits[j - 1] = t;
+    }
+}
+
+/* ---- where to report ----
+ *
+ * A chain runs from the store out through the calls that passed the value
+ * on: sinks, templates that store what they are given or build from it (a
+ * lambda capturing it, std::bind of it, std::forward of it). The user
+ * handed it over at the first call outward that is not such a pass: a call
+ * in code that is no template's, or whose arguments are built from nothing
+ * of a dependent type (a lambda written in a function template's body,
+ * capturing its locals). */
+
+typedef struct carried {
+  CXSourceRange within; /* the argument's extent: variables declared inside are its own */
+  int depth;            /* of locals followed to their initializers */
+  int found;
+} carried;
+
+static int dependent_type(CXType t) {
+  long long n = clang_Type_getSizeOf(t);
+  return n == CXTypeLayoutError_Dependent || n == CXTypeLayoutError_Undeduced;
+}
+
+static enum CXChildVisitResult find_carried(CXCursor c, CXCursor parent, CXClientData d);
+
+/* Whether a local of a dependent type is built from a parameter of one
+ * (taskflow's `auto task = part([=] { c(*beg++); })`, `std::packaged_task
+ * p(std::forward<F>(f))`), not from the function's own values
+ * (`std::vector<T> input(n)`). */
+static int built_from_parameter(CXCursor var, int depth) {
+  if (depth > 3) return 0;
+  carried w = {clang_getCursorExtent(var), depth + 1, 0};
+  clang_visitChildren(var, find_carried, &w);
+  return w.found;
+}
+
+static enum CXChildVisitResult find_carried(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  carried *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_VariableRef) return CXChildVisit_Recurse;
+  CXCursor decl = clang_getCursorReferenced(c);
+  enum CXCursorKind dk = clang_getCursorKind(decl);
+  if ((dk != CXCursor_ParmDecl && dk != CXCursor_VarDecl) || !dependent_type(clang_getCursorType(decl)))
+    return CXChildVisit_Recurse;
+  unsigned off, begin, end;
+  clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL, &off);
+  clang_getFileLocation(clang_getRangeStart(w->within), NULL, NULL, NULL, &begin);
+  clang_getFileLocation(clang_getRangeEnd(w->within), NULL, NULL, NULL, &end);
+  if (off >= begin && off < end) return CXChildVisit_Recurse;
+  if (dk == CXCursor_VarDecl && !built_from_parameter(decl, w->depth)) return CXChildVisit_Recurse;
+  w->found = 1;
+  return CXChildVisit_Break;
+}
+
+/* Whether the call at L passes on what its function was given or built
+ * from it: it is in a template's code and an argument names a parameter
+ * of a dependent type or a local built from one (std::forward<F>(f), a
+ * lambda capturing f, a task built from it); a call not found there
+ * counts as passing on. A lambda written there capturing the function's
+ * own locals, or a temporary (P(c)), is handed over. */
+static int passes_on(hl_probes *P, const hl_loc *L) {
+  CXFile f = clang_getFile(P->u.tu, L->file);
+  if (!f) return 0;
+  call_find w = {f, L->offset, 0, clang_getNullCursor()};
+  clang_visitChildren(clang_getTranslationUnitCursor(P->u.tu), find_call, &w);
+  if (!w.in_template) return 0;
+  if (clang_Cursor_isNull(w.found)) return 1;
+  arg_list a = {NULL, 0, 0, 1};
+  clang_visitChildren(w.found, list_args, &a);
+  int pass = 0;
+  for (size_t i = 0; i < a.n && !pass; i++) {
+    carried c = {clang_getCursorExtent(a.v[i]), 0, 0};
+    if (find_carried(a.v[i], clang_getNullCursor(), &c) == CXChildVisit_Recurse)
+      clang_visitChildren(a.v[i], find_carried, &c);
+    pass = c.found;
+  }
+  free(a.v);
+  return pass;
+}
+
+typedef struct pass_seen {
+  char *file;
+  unsigned offset;
+  int pass;
+} pass_seen;
+
+/* Each hit's user: the first entry outward, up to its outer, where the
+ * value was handed over rather than passed on. */
+static void choose_users(hl_probes *P) {
+  pass_seen *seen = NULL;
+  size_t nseen = 0, capseen = 0;
+  for (size_t i = 0; i < P->nhits; i++) {
+    hl_probe_hit *h = &P->hits[i];
+    for (size_t k = 1; k < h->outer; k++) {
+      if (h->in_system[k]) continue;
+      size_t q = 0;
+      while (q < nseen && !(seen[q].offset == h->chain[k].offset && !strcmp(seen[q].file, h->chain[k].file))) q++;
+      if (q == nseen) {
+        pass_seen ps = {hl_xstrdup(h->chain[k].file), h->chain[k].offset, passes_on(P, &h->chain[k])};
+        HL_PUSH(seen, nseen, capseen, ps);
+      }
+      if (!seen[q].pass) {
+        h->user = k;
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < nseen; i++) free(seen[i].file);
+  free(seen);
+}
+
+int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
+                  char **why) {
+  if (P->n == 0) return 0;
+  int rc = run_once(P, 0, suffix, parsed, data, why);
+  if (!rc) {
+    relay(P);
+    choose_users(P);
+  }
   return rc;
 }
 

@@ -36,8 +36,11 @@ typedef struct hl_probes hl_probes;
 
 /* One instantiation's answer. chain[0] is where the probed expression is
  * instantiated (the store itself); the rest are the "requested here"
- * locations outward. user is the outermost of them in the user's own files
- * (not a system header): the code that made the type concrete. */
+ * locations outward. outer is the outermost of them in the user's own
+ * files (not a system header): the code that made the type concrete. user
+ * is where to report it: the call in the function that defines the lambda
+ * the stored type names (the call that hands it over, inside a template
+ * too), else outer. */
 typedef struct hl_probe_hit {
   int id;
   long size, align;
@@ -49,6 +52,7 @@ typedef struct hl_probe_hit {
   char *in_system;   /* per chain entry: in a system header */
   size_t nchain;
   size_t user;       /* index in chain */
+  size_t outer;      /* index in chain */
 } hl_probe_hit;
 
 /* For one parsed translation unit (copied; what it points to outlives P):

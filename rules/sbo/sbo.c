@@ -8,6 +8,7 @@
 #include "rules/sbo/match.h"
 #include "rules/sbo/plan.h"
 #include "rules/sbo/templates.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 struct hl_sbo {
@@ -65,15 +66,48 @@ static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *lo
   return n;
 }
 
+/* "async.hpp:147" when the probed type is a lambda written on another
+ * line than loc's (a library's lambda around the callable handed over
+ * there), else NULL. */
+static char *lambda_elsewhere(const char *type, const hl_loc *loc) {
+  if (!hl_starts_with(type, "(lambda at ")) return NULL;
+  const char *path = type + strlen("(lambda at "), *close = strchr(path, ')');
+  if (!close) return NULL;
+  const char *c2 = close, *c1;
+  while (c2 > path && c2[-1] != ':') c2--;
+  for (c1 = c2 - 1; c1 > path && c1[-1] != ':'; c1--) {
+  }
+  if (c1 <= path + 1) return NULL;
+  size_t plen = (size_t)(c1 - 1 - path);
+  const char *base = path + plen;
+  while (base > path && base[-1] != '/') base--;
+  size_t blen = (size_t)(path + plen - base);
+  const char *lbase = strrchr(loc->file, '/');
+  lbase = lbase ? lbase + 1 : loc->file;
+  if ((unsigned)atoi(c1) == loc->line && strlen(lbase) == blen && !strncmp(lbase, base, blen)) return NULL;
+  return hl_xasprintf("%.*s:%d", (int)blen, base, atoi(c1));
+}
+
 /* A probed instantiation is reported where the code made its type concrete
  * (probed_type names what the probe saw), with a note at the store inside
  * the template (stored_at); every other site where it stores. */
 static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p,
-                        const char *probed_type, const hl_loc *stored_at) {
+                        const char *probed_type, const hl_loc *stored_at, const hl_loc *from) {
   char *noun = probed_type ? S->wording->probed_noun(probed_type) : S->wording->noun(ctx, s);
   hl_sb m = {0};
-  hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
-               s->in_loop ? " on every iteration of the enclosing loop" : "");
+  char *made = probed_type ? lambda_elsewhere(probed_type, &s->loc) : NULL;
+  char *at_store = made && stored_at ? lambda_elsewhere(probed_type, stored_at) : made ? hl_xstrdup(made) : NULL;
+  if (!at_store) {
+    /* The stored expression itself: the note at the store shows it. */
+    free(made);
+    made = NULL;
+  }
+  free(at_store);
+  if (made) hl_sb_printf(&m, "%s stores the %s made at %s on the heap%s: ", s->wrapper_spelling, noun, made,
+                         s->in_loop ? " on every iteration of the enclosing loop" : "");
+  else hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
+                    s->in_loop ? " on every iteration of the enclosing loop" : "");
+  free(made);
   hl_sbo_reasons(ctx, s, v, &m);
   hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
   hl_sb_free(&m);
@@ -82,6 +116,13 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
     char *where = hl_loc_where(stored_at);
     char *note = hl_xasprintf("stored at %s as %s", where, s->wrapper_spelling);
     hl_finding_note(f, stored_at, note);
+    free(note);
+    free(where);
+  }
+  if (from) {
+    char *where = hl_loc_where(from);
+    char *note = hl_xasprintf("in the instantiation requested at %s", where);
+    hl_finding_note(f, from, note);
     free(note);
     free(where);
   }
@@ -246,14 +287,15 @@ static int stores_same_wrapper(const hl_sbo_site *s, const hl_probe_hit *h) {
 
 /* One instantiation's answer for a store inside a template. Returns 1 when
  * it is the answer for all (the layout does not depend on the template). */
-static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p) {
+static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p,
+                     hl_strv *reported) {
   if (stores_same_wrapper(s, h)) return 0;
   hl_sbo_verdict v;
   hl_sbo_judge_probed(s->wrapper, h, &v);
   if (v.allocates != HL_YES) return s->independent;
   const hl_loc *at = &h->chain[h->user];
   if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
-    add_finding(ctx, S, s, &v, p, h->type, NULL);
+    add_finding(ctx, S, s, &v, p, h->type, NULL, NULL);
     return 1;
   }
   hl_sbo_site u = *s;
@@ -263,12 +305,20 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
   u.captures = NULL;
   u.ncaptures = 0;
   u.in_loop = 0;
-  add_finding(ctx, S, &u, &v, p, h->type, &s->loc);
+  if (h->user != h->outer) {
+    /* Inside a template, handed over where it is written: once per place
+     * and verdict, naming the first instantiation that reached it. */
+    char *key = hl_xasprintf("%s:%u %s %ld %ld %u", at->file, at->offset, h->type, v.size, v.align, v.failed);
+    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &s->loc, &h->chain[h->outer]);
+    free(key);
+    return 0;
+  }
+  add_finding(ctx, S, &u, &v, p, h->type, &s->loc, NULL);
   hl_loc *others;
   size_t nothers = same_specialization(ctx, S, at, &others);
   for (size_t k = 0; k < nothers; k++) {
     u.loc = others[k];
-    add_finding(ctx, S, &u, &v, p, h->type, &s->loc);
+    add_finding(ctx, S, &u, &v, p, h->type, &s->loc, NULL);
     hl_loc_free(&others[k]);
   }
   free(others);
@@ -281,6 +331,7 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
  * template. Without an answer it is not decided. */
 static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_plan *p) {
   size_t n = 0;
+  hl_strv reported = {0};
   const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), s->probe, &n) : NULL;
   if (s->convert) {
     /* Most such calls store nothing: only the answers that convert say. */
@@ -289,10 +340,11 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
       if (!hl_sbo_conversion_site(ctx, s, &h[i], S->rule, &c)) continue;
       c.convert = 0;
       c.probe = -1;
-      judge_hit(ctx, S, &c, &h[i], p);
+      judge_hit(ctx, S, &c, &h[i], p, &reported);
       free(c.wrapper_spelling);
       free(c.signature);
     }
+    hl_strv_free(&reported);
     return;
   }
   if (n == 0) {
@@ -301,8 +353,9 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
                      s->probe < 0 ? s->unprobed : "no instantiation of it was seen");
     return;
   }
-  for (size_t i = 0; i < n && !judge_hit(ctx, S, s, &h[i], p); i++) {
+  for (size_t i = 0; i < n && !judge_hit(ctx, S, s, &h[i], p, &reported); i++) {
   }
+  hl_strv_free(&reported);
 }
 
 void hl_sbo_end(hl_ctx *ctx, void *state) {
@@ -326,7 +379,7 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
         p = &plans[s->target];
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
-      add_finding(ctx, S, s, v, p, NULL, NULL);
+      add_finding(ctx, S, s, v, p, NULL, NULL, NULL);
     } else if (v->allocates == HL_UNKNOWN && s->dependent) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {
