@@ -109,6 +109,7 @@ static void hit_free(hl_probe_hit *h) {
   free(h->type);
   free(h->to);
   free(h->in_system);
+  free(h->carries);
   for (size_t i = 0; i < h->nchain; i++) hl_loc_free(&h->chain[i]);
   free(h->chain);
 }
@@ -415,7 +416,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
     hit_free(&h);
     return;
   }
-  size_t cap = 0, capsys = 0;
+  size_t cap = 0, capsys = 0, capcar = 0;
   int skipped = 0, elsewhere = 0;
   if (conversion) {
     /* The conversion is instantiated in the copy of the call, or deeper in
@@ -425,6 +426,8 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
     argument_loc(P, E, nE, &P->v[h.id], &at);
     hl_grow((void **)&h.in_system, &capsys, 1, sizeof *h.in_system);
     h.in_system[0] = 0;
+    hl_grow((void **)&h.carries, &capcar, 1, sizeof *h.carries);
+    h.carries[0] = 0;
     HL_PUSH(h.chain, h.nchain, cap, at);
   }
   CXDiagnosticSet notes = clang_getChildDiagnostics(d);
@@ -449,6 +452,11 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
         if (!sys) h.user = h.outer = h.nchain;
         hl_grow((void **)&h.in_system, &capsys, h.nchain + 1, sizeof *h.in_system);
         h.in_system[h.nchain] = (char)sys;
+        /* Both spelled in the probe parse's text: comparable as they are. */
+        hl_grow((void **)&h.carries, &capcar, h.nchain + 1, sizeof *h.carries);
+        h.carries[h.nchain] = h.nchain > 0 && h.type && strstr(text, h.type)             ? 1
+                              : hl_starts_with(text, "in instantiation of function template") ? 0
+                                                                                              : 2;
         HL_PUSH(h.chain, h.nchain, cap, loc);
       }
     }
@@ -622,6 +630,7 @@ typedef struct call_find {
   unsigned offset;
   int in_template;
   CXCursor found;
+  CXCursor fn;         /* the innermost function holding it */
 } call_find;
 
 static int at_offset(CXCursor c, CXFile file, unsigned offset) {
@@ -646,6 +655,9 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
   if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
       k == CXCursor_ClassTemplatePartialSpecialization)
     w->in_template = 1;
+  if (k == CXCursor_FunctionTemplate || k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
+      k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction)
+    w->fn = c;
   /* The innermost call whose callee's text holds it ("requested here" is
    * at the callee's name: o.f(x), f<T>(x), N::f(x)). */
   if (k == CXCursor_CallExpr) {
@@ -691,7 +703,7 @@ static int is_lambda_named(CXCursor l, const char *type) {
 static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
   CXFile f = clang_getFile(P->u.tu, L->file);
   if (!f) return;
-  call_find w = {f, L->offset, 0, clang_getNullCursor()};
+  call_find w = {f, L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
   clang_visitChildren(clang_getTranslationUnitCursor(P->u.tu), find_call, &w);
   if (!w.in_template || clang_Cursor_isNull(w.found)) return;
   arg_list a = {NULL, 0, 0, 1};
@@ -728,36 +740,101 @@ static int same_hit(const hl_probe_hit *a, const hl_probe_hit *b) {
   return 1;
 }
 
-/* h's chain, continued by the relay answer r's beyond its own entry. */
-static hl_probe_hit splice(const hl_probe_hit *h, const hl_probe_hit *r) {
+/* h's chain up to its entry ci, continued by the relay answer r's beyond
+ * its own entry. */
+static hl_probe_hit splice(const hl_probe_hit *h, size_t ci, const hl_probe_hit *r) {
   hl_probe_hit s = *h;
   s.type = hl_xstrdup(h->type);
   s.to = h->to ? hl_xstrdup(h->to) : NULL;
-  s.nchain = h->nchain + r->nchain - 1;
+  size_t hn = ci + 1;
+  s.nchain = hn + r->nchain - 1;
   s.chain = hl_xcalloc(s.nchain, sizeof *s.chain);
   s.in_system = hl_xcalloc(s.nchain, 1);
+  s.carries = hl_xcalloc(s.nchain, 1);
+  s.user = s.outer = 0;
   for (size_t i = 0; i < s.nchain; i++) {
-    const hl_loc *l = i < h->nchain ? &h->chain[i] : &r->chain[i - h->nchain + 1];
+    const hl_loc *l = i < hn ? &h->chain[i] : &r->chain[i - hn + 1];
     s.chain[i] = *l;
     s.chain[i].file = hl_xstrdup(l->file);
-    s.in_system[i] = i < h->nchain ? h->in_system[i] : r->in_system[i - h->nchain + 1];
+    s.in_system[i] = i < hn ? h->in_system[i] : r->in_system[i - hn + 1];
+    s.carries[i] = i < hn ? h->carries[i] : r->carries[i - hn + 1];
     if (!s.in_system[i]) s.user = s.outer = i;
   }
   return s;
 }
 
+/* What a chain entry is: a call in a template's code, the function that
+ * holds it and the template the call instantiates (canonical cursors, or
+ * null ones). */
+typedef struct entry_info {
+  char *file;
+  unsigned offset;
+  int in_template;
+  CXCursor fn, callee;
+} entry_info;
+
+static const entry_info *entry_at(hl_probes *P, entry_info **seen, size_t *n, size_t *cap, const hl_loc *L) {
+  for (size_t i = 0; i < *n; i++)
+    if ((*seen)[i].offset == L->offset && !strcmp((*seen)[i].file, L->file)) return &(*seen)[i];
+  entry_info e = {hl_xstrdup(L->file), L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
+  CXFile f = clang_getFile(P->u.tu, L->file);
+  if (f) {
+    call_find w = {f, L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(P->u.tu), find_call, &w);
+    e.in_template = w.in_template;
+    if (!clang_Cursor_isNull(w.fn)) e.fn = clang_getCanonicalCursor(w.fn);
+    CXCursor callee = clang_Cursor_isNull(w.found) ? w.found : clang_getCursorReferenced(w.found);
+    CXCursor t = clang_Cursor_isNull(callee) ? callee : clang_getSpecializedCursorTemplate(callee);
+    if (!clang_Cursor_isNull(t)) e.callee = clang_getCanonicalCursor(t);
+  }
+  HL_PUSH(*seen, *n, *cap, e);
+  return &(*seen)[*n - 1];
+}
+
+/* Where a hit's chain is cut: the last entry when it is in a template's
+ * code; or an entry in a function template whose next entry instantiates
+ * another template (a template queued while another instantiation was
+ * made for its return type keeps only the outer caller: `fill_sync<T>`
+ * calling `auto fill(v)`, whose store names fill's call, then fill_sync's
+ * caller). Returns its index, or 0 when the chain is whole. */
+static size_t cut_index(hl_probes *P, const hl_probe_hit *h, entry_info **seen, size_t *n, size_t *cap) {
+  for (size_t k = 1; k < h->nchain; k++) {
+    if (h->in_system[k]) continue;
+    const entry_info *e = entry_at(P, seen, n, cap, &h->chain[k]);
+    if (!e->in_template) continue;
+    if (k == h->nchain - 1) return k;
+    size_t next = k + 1;
+    while (next < h->nchain - 1 && h->in_system[next]) next++;
+    if (h->in_system[next]) continue;
+    const entry_info *o = entry_at(P, seen, n, cap, &h->chain[next]);
+    e = entry_at(P, seen, n, cap, &h->chain[k]); /* seen may have moved */
+    if (!clang_Cursor_isNull(o->callee) && !clang_Cursor_isNull(e->fn) && !clang_equalCursors(o->callee, e->fn) &&
+        clang_getCursorKind(e->fn) == CXCursor_FunctionTemplate && clang_getCursorKind(o->callee) == CXCursor_FunctionTemplate)
+      return k;
+  }
+  return 0;
+}
+
 static void relay(hl_probes *P) {
   cut *C = NULL;
   size_t nC = 0, capC = 0;
+  entry_info *E = NULL;
+  size_t nE = 0, capE = 0;
   hl_probe_hit *R = NULL; /* every relay's answers */
   size_t nR = 0, capR = 0;
   size_t start = 0;       /* hits before it are examined */
   for (int round = 0; round < MAX_RELAYS && start < P->nhits; round++) {
     size_t nhits = P->nhits, first = P->n;
-    size_t *cut_of = hl_xcalloc(nhits, sizeof *cut_of);
+    size_t *cut_of = hl_xcalloc(nhits, sizeof *cut_of), *cut_at = hl_xcalloc(nhits, sizeof *cut_at);
     for (size_t i = start; i < nhits; i++) {
-      const hl_probe_hit *h = &P->hits[i];
-      const hl_loc *L = &h->chain[h->nchain - 1];
+      hl_probe_hit *h = &P->hits[i];
+      size_t ci = cut_index(P, h, &E, &nE, &capE);
+      cut_at[i] = ci;
+      if (!ci) {
+        cut_of[i] = (size_t)-1;
+        continue;
+      }
+      const hl_loc *L = &h->chain[ci];
       size_t c = 0;
       while (c < nC && !same_loc(&C[c].at, L)) c++;
       if (c == nC) {
@@ -774,6 +851,7 @@ static void relay(hl_probes *P) {
       if (run_once(P, first, NULL, NULL, NULL, &why)) {
         free(why);
         free(cut_of);
+        free(cut_at);
         break;
       }
       /* The relays' answers out of the hits. */
@@ -791,11 +869,11 @@ static void relay(hl_probes *P) {
     for (size_t i = 0; i < start; i++) P->hits[kept++] = P->hits[i];
     for (size_t i = start; i < nhits; i++) {
       hl_probe_hit *h = &P->hits[i];
-      const cut *k = &C[cut_of[i]];
+      const cut *k = cut_of[i] == (size_t)-1 ? NULL : &C[cut_of[i]];
       int continued = 0;
-      for (size_t j = 0; j < nR; j++) {
+      for (size_t j = 0; k && j < nR; j++) {
         if ((size_t)R[j].id < k->first || (size_t)R[j].id >= k->first + k->n || !same_answer(h, &R[j])) continue;
-        hl_probe_hit s = splice(h, &R[j]);
+        hl_probe_hit s = splice(h, cut_at[i], &R[j]);
         int dup = 0;
         for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &s);
         if (dup) hit_free(&s);
@@ -806,6 +884,7 @@ static void relay(hl_probes *P) {
       else P->hits[kept++] = *h;
     }
     free(cut_of);
+    free(cut_at);
     P->nhits = kept;
     start = kept;
     for (size_t i = 0; i < nnext; i++) HL_PUSH(P->hits, P->nhits, P->caphits, next[i]);
@@ -815,6 +894,8 @@ static void relay(hl_probes *P) {
   free(R);
   for (size_t i = 0; i < nC; i++) hl_loc_free(&C[i].at);
   free(C);
+  for (size_t i = 0; i < nE; i++) free(E[i].file);
+  free(E);
   for (size_t i = 1; i < P->nhits; i++)
     for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
       hl_probe_hit t = P->hits[j];
@@ -885,7 +966,7 @@ static enum CXChildVisitResult find_carried(CXCursor c, CXCursor parent, CXClien
 static int passes_on(hl_probes *P, const hl_loc *L) {
   CXFile f = clang_getFile(P->u.tu, L->file);
   if (!f) return 0;
-  call_find w = {f, L->offset, 0, clang_getNullCursor()};
+  call_find w = {f, L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
   clang_visitChildren(clang_getTranslationUnitCursor(P->u.tu), find_call, &w);
   if (!w.in_template) return 0;
   if (clang_Cursor_isNull(w.found)) return 1;
@@ -909,14 +990,31 @@ typedef struct pass_seen {
 } pass_seen;
 
 /* Each hit's user: the first entry outward, up to its outer, where the
- * value was handed over rather than passed on. */
+ * value was handed over rather than passed on. In a header (a library),
+ * any value built from what the caller gave passes on (its lambda around
+ * the caller's callable); in the unit's own file, only the stored value
+ * itself does (its type among the callee's template arguments, or a
+ * member of a class template, which has none of its own, passing a
+ * parameter on): a test's `template <class T> void fill_sync(T val)`
+ * calling `taskflow.fill(b, e, val)` hands over there the library's lambda
+ * that copies val. In a header, a call the stored type goes through
+ * passes it on (the library's own lambda is reported at the user's call
+ * into the library). */
 static void choose_users(hl_probes *P) {
   pass_seen *seen = NULL;
   size_t nseen = 0, capseen = 0;
+  CXFile main_file = clang_getFile(P->u.tu, P->u.job->source);
   for (size_t i = 0; i < P->nhits; i++) {
     hl_probe_hit *h = &P->hits[i];
     for (size_t k = 1; k < h->outer; k++) {
       if (h->in_system[k]) continue;
+      CXFile f = clang_getFile(P->u.tu, h->chain[k].file);
+      int own = main_file && f && clang_File_isEqual(f, main_file);
+      if (own && !h->carries[k]) {
+        h->user = k;
+        break;
+      }
+      if (!own && h->carries[k] == 1) continue;
       size_t q = 0;
       while (q < nseen && !(seen[q].offset == h->chain[k].offset && !strcmp(seen[q].file, h->chain[k].file))) q++;
       if (q == nseen) {

@@ -50,6 +50,12 @@ typedef struct hl_probe_hit {
                         ("std::function<void ()>"); NULL for a layout probe */
   hl_loc *chain;
   char *in_system;   /* per chain entry: in a system header */
+  char *carries;     /* per chain entry: 1 when what is instantiated there
+                        names the stored type among its template arguments
+                        (the value itself is passed through that call), 0
+                        when it is a function template specialization that
+                        does not, 2 when it has no arguments of its own (a
+                        member function of a class template) */
   size_t nchain;
   size_t user;       /* index in chain */
   size_t outer;      /* index in chain */

@@ -10,7 +10,13 @@
 //   parse and follows their answers out to the user's call.
 // - A lambda written in a function template's body (a test's
 //   `template <class P> void run()`) is handed over there: reported at
-//   that line once, with a note naming the first instantiation.
+//   that line once, with a note naming the first instantiation. So is a
+//   parameter of the file's own template handed to the library as data
+//   (`fill_sync(T val)` calling `fill(val)`), whose chain clang leaves
+//   with a gap (fill's call, made while fill_sync's queued instantiation
+//   ran, is missing): relayed too.
+// - The library is in a header (Inputs/handover-lib.hpp): there, any value
+//   built from what the caller gave is passed on.
 // - What is stored may be the library's own lambda around the user's: the
 //   warning names where that lambda is written.
 //
@@ -36,38 +42,7 @@
 
 #include "../support/measure.hpp"
 
-// The library: a scheduler that stores what it is handed.
-struct Sched {
-  std::function<void()> work;
-  template <class C> void sched(C &&c) { work = std::forward<C>(c); }
-};
-static Sched sch;
-
-// Deduced return types, each calling the queued sched().
-template <class F> auto post(F &&f) {
-  sch.sched(std::forward<F>(f));
-  return 0;
-}
-template <class F> auto async_wrap(F &&f) {
-  sch.sched([f = std::forward<F>(f), a = 0L, b = 0L] { f(); (void)(a + b); });
-  return 0;
-}
-// One level more: an auto function calling an auto function.
-template <class F> auto async(F &&f) { return async_wrap(std::forward<F>(f)); }
-
-// A wrapper whose layout does not depend on F (a pointer and a count) but
-// which is not trivially copyable, as taskflow's packaged-task lambda.
-template <class T> struct Box {
-  T *p;
-  long n;
-  explicit Box(T *q) : p(q), n(0) {}
-  Box(const Box &o) noexcept : p(o.p), n(o.n) {}
-};
-template <class F> auto async_box(F &&f) {
-  Box<std::remove_reference_t<F>> b(&f);
-  sch.sched([b] { (*b.p)(); });
-  return 0;
-}
+#include "Inputs/handover-lib.hpp"
 
 // A test's own function template handing a lambda written there to the
 // library, capturing the function's own values (one of a dependent type,
@@ -78,38 +53,54 @@ template <class P> void run(long a, long b, long c) {
   std::vector<P> own(3);
   unsigned long before = hl_count::allocations();
   // GNU: template-handover.cpp:[[@LINE+5]]:7: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: template-handover.cpp:{{[0-9]+}}:{{[0-9]+}}: note: in the instantiation requested at {{.*}}template-handover.cpp:[[@LINE+30]]
+  // GNU: template-handover.cpp:{{[0-9]+}}:{{[0-9]+}}: note: in the instantiation requested at {{.*}}template-handover.cpp:[[@LINE+43]]
   // LLVM: template-handover.cpp:[[@LINE+3]]:7: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes, more than its inline buffer of 32 bytes
-  // LLVM: template-handover.cpp:{{[0-9]+}}:{{[0-9]+}}: note: in the instantiation requested at {{.*}}template-handover.cpp:[[@LINE+28]]
+  // LLVM: template-handover.cpp:{{[0-9]+}}:{{[0-9]+}}: note: in the instantiation requested at {{.*}}template-handover.cpp:[[@LINE+41]]
   // (the measured program's own allocations are the vector's, outside)
   sch.sched([&] { (void)(a + b + c + own.size()); }); run_line_ = __LINE__;
   in_run_ += hl_count::allocations() - before;
 }
 
+// A test's own function template handing its parameter, data, to the
+// library, which stores its own lambda copying it: handed over there.
+static unsigned long in_fill_;
+static int fill_line_;
+template <class T> void fill_sync(T val) {
+  unsigned long before = hl_count::allocations();
+  // GNU: template-handover.cpp:[[@LINE+3]]:3: warning: std::function<void ()> stores the lambda made at handover-lib.hpp:46 on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
+  // GNU: template-handover.cpp:{{[0-9]+}}:{{[0-9]+}}: note: in the instantiation requested at {{.*}}template-handover.cpp:[[@LINE+30]]
+  fill(val); fill_line_ = __LINE__;
+  in_fill_ += hl_count::allocations() - before;
+}
+
 int main() {
   long a = 1, b = 2, c = 3, d = 4, e = 5;
   // GNU: template-handover.cpp:[[@LINE+2]]:39: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   MEASURE(__LINE__, "post, 24 bytes", post([a, b, c] { (void)(a + b + c); }));
   // GNU: template-handover.cpp:[[@LINE+4]]:39: warning: std::function<void ()> stores this lambda on the heap: 40 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   // LLVM: template-handover.cpp:[[@LINE+2]]:39: warning: std::function<void ()> stores this lambda on the heap: 40 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 48 bytes, more than its inline buffer of 32 bytes
-  // LLVM: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // LLVM: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   MEASURE(__LINE__, "post, 40 bytes", post([a, b, c, d, e] { (void)(a + b + c + d + e); }));
   MEASURE(__LINE__, "post, 8 bytes", post([a] { (void)a; }));
-  // GNU: template-handover.cpp:[[@LINE+2]]:45: warning: std::function<void ()> stores the lambda made at template-handover.cpp:52 on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // GNU: template-handover.cpp:[[@LINE+2]]:45: warning: std::function<void ()> stores the lambda made at handover-lib.hpp:24 on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   MEASURE(__LINE__, "the library's lambda", async_wrap([&a] { (void)a; }));
-  // GNU: template-handover.cpp:[[@LINE+4]]:35: warning: std::function<void ()> stores the lambda made at template-handover.cpp:52 on the heap: 48 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-  // GNU: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
-  // LLVM: template-handover.cpp:[[@LINE+2]]:35: warning: std::function<void ()> stores the lambda made at template-handover.cpp:52 on the heap: 48 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 56 bytes, more than its inline buffer of 32 bytes
-  // LLVM: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // GNU: template-handover.cpp:[[@LINE+4]]:35: warning: std::function<void ()> stores the lambda made at handover-lib.hpp:24 on the heap: 48 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
+  // LLVM: template-handover.cpp:[[@LINE+2]]:35: warning: std::function<void ()> stores the lambda made at handover-lib.hpp:24 on the heap: 48 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 56 bytes, more than its inline buffer of 32 bytes
+  // LLVM: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   MEASURE(__LINE__, "two levels", async([a, b, c, d] { (void)(a + b + c + d); }));
-  // GNU: template-handover.cpp:[[@LINE+2]]:30: warning: std::function<void ()> stores the lambda made at template-handover.cpp:68 on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
-  // GNU: note: stored at {{.*}}template-handover.cpp:42 as std::function<void ()>
+  // GNU: template-handover.cpp:[[@LINE+2]]:30: warning: std::function<void ()> stores the lambda made at handover-lib.hpp:40 on the heap: 16 bytes (align 8) would fit libstdc++'s 16-byte inline buffer, but it is not trivially copyable
+  // GNU: note: stored at {{.*}}handover-lib.hpp:14 as std::function<void ()>
   MEASURE(__LINE__, "a box", async_box([a] { (void)a; }));
   run<int>(a, b, c);
   run<long>(a, b, c);
   site(run_line_, in_run_, "a lambda written in a function template");
+  fill_sync(1);
+  fill_sync(2L);
+  site(fill_line_, in_fill_, "data handed over in a function template");
   return 0;
 }
