@@ -668,7 +668,13 @@ static int via_status(const sites *vias, const site *si, const finding *f, int w
     const site *v = &vias->v[i];
     if (v->kind != si->kind || strncmp(v->file, prefix, plen)) continue;
     any = 1;
-    if (strcmp(v->file + plen, f->stored_file) || !near(f->stored_file, f->stored_line, v->line, window)) continue;
+    /* The via line is the library's call; the store it names may be an
+     * argument further on in that call's statement (a lambda three lines
+     * below `_schedule_async_task(`). */
+    if (strcmp(v->file + plen, f->stored_file) ||
+        !(near(f->stored_file, f->stored_line, v->line, window) ||
+          (v->line < f->stored_line && f->stored_line <= statement_end(f->stored_file, v->line))))
+      continue;
     if (status < 1) status = 1;
     if (v->alloc_calls > 0) status = 2;
   }
