@@ -559,7 +559,8 @@ static const source *source_get(const char *path) {
       char q = t[i];
       for (t[i++] = ' '; i < f->len && t[i] != q && t[i] != '\n'; i++) {
         if (t[i] == '\\' && i + 1 < f->len) t[i++] = ' ';
-        t[i] = ' ';
+        /* A backslash-newline continues the literal: the line stays. */
+        if (t[i] != '\n') t[i] = ' ';
       }
       if (i < f->len && t[i] == q) t[i] = ' ';
     }
@@ -654,6 +655,15 @@ static void sites_free(sites *s) {
   free(s->v);
 }
 
+/* Whether lines a and b are in one statement: one started at most 12
+ * lines above the earlier runs to the later. */
+static int same_statement(const char *path, int a, int b) {
+  int lo = a < b ? a : b, hi = a < b ? b : a;
+  for (int start = lo; start >= 1 && start >= lo - 12; start--)
+    if (statement_end(path, start) >= hi) return 1;
+  return 0;
+}
+
 /* What the call sites at site si did through the store a finding names
  * (its "stored at" file and line), from the via lines: -1 when the site has
  * none (judge the site as a whole), 0 when none of its calls went through
@@ -669,11 +679,12 @@ static int via_status(const sites *vias, const site *si, const finding *f, int w
     if (v->kind != si->kind || strncmp(v->file, prefix, plen)) continue;
     any = 1;
     /* The via line is the library's call; the store it names may be an
-     * argument further on in that call's statement (a lambda three lines
-     * below `_schedule_async_task(`). */
+     * argument of that call's statement, which the line table puts at its
+     * first line or its last (a lambda three lines below
+     * `_schedule_async_task(`, nine above `), std::move(fu));`). */
     if (strcmp(v->file + plen, f->stored_file) ||
         !(near(f->stored_file, f->stored_line, v->line, window) ||
-          (v->line < f->stored_line && f->stored_line <= statement_end(f->stored_file, v->line))))
+          same_statement(f->stored_file, f->stored_line, v->line)))
       continue;
     if (status < 1) status = 1;
     if (v->alloc_calls > 0) status = 2;
