@@ -156,6 +156,15 @@ static const char *own_text(const hl_probes *P, CXCursor e, CXFile *f, unsigned 
     *why = "the stored expression's file cannot be read";
     return NULL;
   }
+  /* A pack expansion (`p(ps...)`) is many expressions: wrapping it as one
+   * breaks its function, and every instantiation that needs it. */
+  size_t k = *end;
+  while (k < len && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) k++;
+  if (clang_getCursorKind(e) == CXCursor_PackExpansionExpr || (k + 3 <= len && !strncmp(text + k, "...", 3)) ||
+      (*end >= *b + 3 && !strncmp(text + *end - 3, "...", 3))) {
+    *why = "the stored expression is a pack expansion";
+    return NULL;
+  }
   return text;
 }
 
