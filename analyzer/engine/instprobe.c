@@ -15,6 +15,8 @@ typedef struct probe {
   int conversion;
   unsigned arg_begin, arg_end; /* a conversion probe's argument */
   char *as_type;       /* ...converted to this type, or NULL: as the call converts it */
+  unsigned copy_at;    /* where its copy goes: begin, or the start of its statement */
+  int statement;       /* ...as a statement of its own (if (false) { copy; }) */
 } probe;
 
 /* One file of the unit as the probe parse sees it: the text on disk with
@@ -184,9 +186,150 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }
-  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL, b, 0};
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
+}
+
+/* The extent of the body of the function whose code holds offset off of
+ * file f (the parent declaration libclang gives the expression there, or
+ * the local variable it initializes). Returns 0 with *begin and *end, or
+ * -1 (not in a function's body: a default argument, a signature). */
+typedef struct body_find {
+  unsigned begin, end;
+  int found;
+} body_find;
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  body_find *w = d;
+  if (clang_getCursorKind(c) != CXCursor_CompoundStmt) return CXChildVisit_Continue;
+  CXSourceRange r = clang_getCursorExtent(c);
+  clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &w->begin);
+  clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &w->end);
+  w->found = 1;
+  return CXChildVisit_Break;
+}
+
+static int function_body(CXTranslationUnit tu, CXFile f, unsigned off, unsigned *begin, unsigned *end) {
+  CXCursor d = clang_getCursorSemanticParent(clang_getCursor(tu, clang_getLocationForOffset(tu, f, off)));
+  for (int depth = 0; depth < 4 && !clang_Cursor_isNull(d); depth++) {
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+        k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate) {
+      body_find w = {0, 0, 0};
+      clang_visitChildren(d, find_body, &w);
+      if (!w.found) return -1;
+      *begin = w.begin;
+      *end = w.end;
+      return 0;
+    }
+    if (k != CXCursor_VarDecl) return -1;
+    d = clang_getCursorSemanticParent(d);
+  }
+  return -1;
+}
+
+static int word_before(const char *text, size_t i, const char *w) {
+  size_t n = strlen(w);
+  while (i > 0 && isspace((unsigned char)text[i - 1])) i--;
+  return i >= n && !strncmp(text + i - n, w, n) && (i == n || !(isalnum((unsigned char)text[i - n - 1]) || text[i - n - 1] == '_'));
+}
+
+/* Whether the text before a ';' (at semi) back to the statement before it
+ * is a for header's (for (init; cond; ...): its ';' ends no statement). */
+static int in_for_header(const char *text, size_t semi) {
+  int depth = 0;
+  for (size_t i = semi; i > 0; i--) {
+    char c = text[i - 1];
+    if (c == ')' || c == ']' || c == '}') depth++;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (--depth < 0) return c == '(' && word_before(text, i - 1, "for");
+    } else if (c == ';' && depth == 0) {
+      /* for (a; b; ...): a second ';' back is still the header's. */
+      continue;
+    }
+    if (depth == 0 && (c == '}' || c == '{')) return 0;
+  }
+  return 0;
+}
+
+/* The start of the statement that holds the call at b, when a statement of
+ * its own can go there with the same names in scope: the statement begins
+ * after a ';' (not a for header's), a '}' or a block's '{'; the text back
+ * to it crosses no header of if/for/while/switch/catch, no lambda
+ * introducer or subscript it is inside, no braced initializer it is
+ * inside, no label or ternary ':', no comma of a declarator list or comma
+ * operator, no literal, block comment or preprocessor line (a line's "//"
+ * comment is skipped); and it does not begin with else. Returns 0 with
+ * *at, or -1. */
+static int statement_start(const char *text, unsigned b, unsigned *at) {
+  int depth = 0;    /* ( and [ : below 0 inside a call the statement makes */
+  int braces = 0;   /* } seen, their { not yet */
+  int comma = 0;    /* a ',' at the lowest depth so far */
+  size_t i = b;
+  for (; i > 0; i--) {
+    char c = text[i - 1];
+    if (c == '\n') {
+      /* The line above: from its "//" on, a comment. */
+      size_t ls = i - 1;
+      while (ls > 0 && text[ls - 1] != '\n') ls--;
+      for (size_t q = ls; q + 1 < i - 1; q++)
+        if (text[q] == '/' && text[q + 1] == '/') {
+          i = q + 1;
+          break;
+        }
+      continue;
+    }
+    if (c == '"' || c == '\'' || c == '#' || (c == '/' && i >= 2 && (text[i - 2] == '/' || text[i - 2] == '*')) ||
+        (c == '*' && i >= 2 && text[i - 2] == '/'))
+      return -1;
+    if (braces > 0) {
+      /* Inside a lambda's body or a braced list of the statement. */
+      if (c == '}') braces++;
+      else if (c == '{') braces--;
+      continue;
+    }
+    if (c == ')' || c == ']') {
+      depth++;
+    } else if (c == '(' || c == '[') {
+      if (--depth < 0) {
+        if (c == '[' || word_before(text, i - 1, "if") || word_before(text, i - 1, "for") ||
+            word_before(text, i - 1, "while") || word_before(text, i - 1, "switch") ||
+            word_before(text, i - 1, "catch") || word_before(text, i - 1, "constexpr"))
+          return -1;
+        comma = 0;
+      }
+    } else if (c == '}') {
+      if (depth == 0) break;
+      braces = 1;
+    } else if (c == '{') {
+      if (depth < 0) return -1;
+      /* A block's brace, not a braced initializer's. */
+      size_t k = i - 1;
+      while (k > 0 && isspace((unsigned char)text[k - 1])) k--;
+      char p = k > 0 ? text[k - 1] : ';';
+      if (!(p == ')' || p == '{' || p == '}' || p == ';' || word_before(text, i - 1, "else") ||
+            word_before(text, i - 1, "do") || word_before(text, i - 1, "try") || word_before(text, i - 1, "mutable") ||
+            word_before(text, i - 1, "noexcept")))
+        return -1;
+      break;
+    } else if (c == ';') {
+      if (depth > 0 || in_for_header(text, i - 1)) return -1;
+      break;
+    } else if (c == ':') {
+      if (!((i >= 2 && text[i - 2] == ':') || text[i] == ':')) return -1;
+    } else if (c == '?' && depth == 0) {
+      return -1;
+    } else if (c == ',' && depth <= 0) {
+      comma = 1;
+    }
+  }
+  if (i == 0 || comma) return -1;
+  while (isspace((unsigned char)text[i])) i++;
+  if (!strncmp(text + i, "else", 4) && !(isalnum((unsigned char)text[i + 4]) || text[i + 4] == '_')) return -1;
+  *at = (unsigned)i;
+  return 0;
 }
 
 int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why) {
@@ -200,7 +343,26 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
   for (size_t i = 0; i < P->n; i++)
     if (P->v[i].conversion && clang_File_isEqual(P->v[i].cxfile, f) && P->v[i].begin == b && P->v[i].arg_begin == ab)
       return (int)i;
-  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1, ab, aend, as_type ? hl_xstrdup(as_type) : NULL};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1, ab, aend, as_type ? hl_xstrdup(as_type) : NULL,
+             b, 0};
+  size_t len = 0;
+  const char *text = clang_getFileContents(P->u.tu, f, &len);
+  unsigned at;
+  unsigned body_begin, body_end;
+  int same_call = -1; /* the call's other probes: their copies go where its first one's does */
+  for (size_t i = 0; i < P->n && same_call < 0; i++)
+    if (P->v[i].conversion && clang_File_isEqual(P->v[i].cxfile, f) && P->v[i].begin == b) same_call = (int)i;
+  if (same_call >= 0) {
+    p.copy_at = P->v[same_call].copy_at;
+    p.statement = P->v[same_call].statement;
+  } else if (!as_type &&
+             (!function_body(P->u.tu, f, ab, &body_begin, &body_end) ||
+              !function_body(P->u.tu, f, aend > ab ? aend - 1 : ab, &body_begin, &body_end) ||
+              !function_body(P->u.tu, f, b, &body_begin, &body_end)) &&
+             !statement_start(text, b, &at) && at > body_begin && end < body_end) {
+    p.copy_at = at;
+    p.statement = 1;
+  }
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
 }
@@ -277,13 +439,15 @@ static void line_col(const char *text, size_t len, unsigned off, unsigned *line,
   *col = c;
 }
 
-/* A location of the probe parse, as it is in the files on disk. */
-static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l, hl_loc *out) {
+/* A location of the probe parse, as it is in the files on disk (with
+ * copies, inside a conversion probe's copy of a call: where that text is in
+ * the call). */
+static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l, int copies, hl_loc *out) {
   if (hl_unit_loc(&P->u, l, out)) return -1;
   unsigned off = out->offset;
   for (size_t i = 0; i < nE; i++)
     if (!strcmp(E[i].file, out->file)) {
-      out->offset = unmap(&E[i], off, 0);
+      out->offset = unmap(&E[i], off, copies);
       line_col(E[i].orig, E[i].orig_len, out->offset, &out->line, &out->col);
     }
   return 0;
@@ -445,7 +609,10 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
     CXDiagnostic note = clang_getDiagnosticInSet(notes, i);
     char *text = hl_cxstring_take(clang_getDiagnosticSpelling(note));
     hl_loc loc;
-    if (hl_ends_with(text, "requested here") && !map_loc(P, E, nE, clang_getDiagnosticLocation(note), &loc)) {
+    /* In a conversion probe's copy of a call, where the call itself is
+     * (its callee's name: a relay finds the call there); the conversion's
+     * own point is in no copied text, where the copy is inserted. */
+    if (hl_ends_with(text, "requested here") && !map_loc(P, E, nE, clang_getDiagnosticLocation(note), 1, &loc)) {
       /* A conversion's own instantiation point is replaced by its argument.
        * It is the call's copy, or a library template the copy hands the
        * proxy to (std::make_shared building its object): a template of the
@@ -453,7 +620,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
       if (conversion && !skipped) {
         skipped = 1;
         elsewhere = !clang_Location_isInSystemHeader(clang_getDiagnosticLocation(note)) &&
-                    (loc.offset != P->v[h.id].begin || strcmp(loc.file, P->v[h.id].file));
+                    (loc.offset != P->v[h.id].copy_at || strcmp(loc.file, P->v[h.id].file));
         hl_loc_free(&loc);
       } else {
         if (h.nchain == 0) h.type = probed_type(text);
@@ -486,13 +653,18 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
 
 /* What goes before a conversion probe's call: a copy of it, in a branch
  * never taken but instantiated, with the argument through the proxy; then
- * the call itself, as the comma's operand (its value and type). */
+ * the call itself, as the comma's operand (its value and type). In a
+ * function's body the copy is a statement of its own before the call's
+ * (if (false) { copy; }): a copy that does not compile (no overload takes
+ * the proxy) then leaves the call's statement valid; inside it, it would
+ * make the statement invalid, and with it a deduced return type and
+ * everything the function would instantiate after. */
 static void conversion_copy(edited *e, const probe *p, size_t id) {
   const char *orig = e->orig;
   hl_sb b = {0};
   segment seg[3];
   int nseg = 0;
-  hl_sb_puts(&b, "((false ? (void)(");
+  hl_sb_puts(&b, p->statement ? "if (false) { (void)(" : "((false ? (void)(");
   if (p->as_type) {
     hl_sb_printf(&b, "%s(::hl_conv_fn<%zu>(", p->as_type, id);
     seg[nseg++] = (segment){(unsigned)b.len, p->arg_begin, p->arg_end - p->arg_begin};
@@ -508,8 +680,8 @@ static void conversion_copy(edited *e, const probe *p, size_t id) {
     seg[nseg++] = (segment){(unsigned)b.len, p->arg_end, p->end - p->arg_end};
     hl_sb_putn(&b, orig + p->arg_end, p->end - p->arg_end);
   }
-  hl_sb_puts(&b, ") : (void)0), ");
-  insertion *i = insert(e, p->begin, hl_sb_take(&b));
+  hl_sb_puts(&b, p->statement ? "); } " : ") : (void)0), ");
+  insertion *i = insert(e, p->copy_at, hl_sb_take(&b));
   memcpy(i->seg, seg, sizeof seg);
   i->nseg = nseg;
 }
@@ -530,7 +702,7 @@ static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, siz
     }
     if (P->v[i].conversion) conversion_copy(e, &P->v[i], i);
     else insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
-    insert(e, P->v[i].end, hl_xstrdup(")"));
+    if (!P->v[i].statement) insert(e, P->v[i].end, hl_xstrdup(")"));
   }
 }
 
