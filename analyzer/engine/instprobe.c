@@ -51,19 +51,22 @@ struct hl_probes {
   size_t nhits, caphits;
 };
 
-/* The probe itself, no #include: a type's reference and its const are
- * stripped (a forwarded lvalue deduces T& or const T&; a wrapper stores
- * the decayed type), and the compiler's own trait builtins give what the
- * libraries' std:: traits give. Its body fails to compile on purpose, once
- * per instantiation, naming the numbers. From C++14 on its return type is
- * deduced: clang then instantiates it where it is called, inside the
- * instantiation that calls it, whose callers the error's notes name; a
- * queued instantiation would name none beyond its own call. */
+/* The probe itself, one line, no #include: a type's reference and its
+ * const are stripped (a forwarded lvalue deduces T& or const T&; a
+ * wrapper stores the decayed type), and the compiler's own trait builtins
+ * give what the libraries' std:: traits give. Its body fails to compile on
+ * purpose, once per instantiation, naming the numbers. It is constexpr:
+ * clang instantiates a constexpr function where it is called, inside the
+ * instantiation that calls it, whose callers the error's notes name (a
+ * queued instantiation would name none beyond its own call); its declared
+ * return type keeps the call valid whatever its body (a deduced one would
+ * fail with the body, and take the caller's deduced return type with it).
+ * The body is one return statement, as C++11 wants. */
 #define PROBE_BODY                                                                                \
   " typedef typename hl_probe_rr_<T>::type U;"                                                    \
-  " (void)sizeof(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"                    \
-  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>);"         \
-  " return static_cast<T &&>(t); "
+  " return (void)sizeof(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"             \
+  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>),"         \
+  " static_cast<T &&>(t); "
 static const char probe_decls[] =
     "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_;"
     " template <class T> struct hl_probe_rr_ { typedef T type; };"
@@ -71,11 +74,7 @@ static const char probe_decls[] =
     " template <class T> struct hl_probe_rr_<T &&> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<const T &> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<const T &&> { typedef T type; };"
-    "\n#if __cplusplus >= 201402L\n"
-    "template <int Id, class T> auto &&hl_probe_fn(T &&t) noexcept {" PROBE_BODY "}\n"
-    "#else\n"
-    "template <int Id, class T> T &&hl_probe_fn(T &&t) noexcept {" PROBE_BODY "}\n"
-    "#endif\n";
+    " template <int Id, class T> constexpr T &&hl_probe_fn(T &&t) noexcept {" PROBE_BODY "}\n";
 
 /* The conversion probe: a proxy that cannot be copied or called, holding
  * the argument, whose one conversion goes to any type the argument itself
