@@ -570,21 +570,23 @@ static const source *source_get(const char *path) {
 
 /* The last line of the statement that holds line `line` of path, from that
  * line on: up to its ';' (or a block's '{') outside any bracket the line
- * opens, at most 12 lines on. A statement that is its block's last also
- * takes the block's closing brace, where g++'s line table puts what a
- * return statement converts. 0 when the file cannot be read. */
-static int statement_end(const char *path, int line) {
+ * opens, at most 40 lines on (taskflow's emplace of three lambdas spans
+ * 18). A statement that is its block's last also takes the block's
+ * closing brace, where g++'s line table puts what a return statement
+ * converts. 0 when the file cannot be read, or, with opens, when the line
+ * closes a bracket it did not open (it starts no statement). */
+static int statement_end_of(const char *path, int line, int opens) {
   const source *f = source_get(path);
   if (!f->code) return 0;
   size_t i = 0;
   for (int l = 1; l < line && i < f->len; i++)
     if (f->code[i] == '\n') l++;
   int depth = 0, l = line, end = 0;
-  for (; i < f->len && l <= line + 12 && !end; i++) {
+  for (; i < f->len && l <= line + 40 && !end; i++) {
     char c = f->code[i];
     if (c == '\n') l++;
     else if (c == '(' || c == '[') depth++;
-    else if (c == ')' || c == ']' || c == '}') depth--;
+    else if ((c == ')' || c == ']' || c == '}') && --depth < 0 && opens) return 0;
     else if (c == '{' && depth <= 0) end = l;
     else if (c == '{') depth++;
     else if (c == ';' && depth <= 0) end = l;
@@ -607,10 +609,18 @@ static int statement_end(const char *path, int line) {
 }
 
 /* Whether a site at line `at` is the finding's at `line`: within window
- * lines, or further on in the finding's statement. */
+ * lines, or further on in the finding's statement and in no statement
+ * nested in it. */
+static int statement_end(const char *path, int line) { return statement_end_of(path, line, 0); }
+
 static int near(const char *path, int line, int at, int window) {
   if (abs(at - line) <= window) return 1;
-  return at > line && at <= statement_end(path, line);
+  if (!(at > line && at <= statement_end(path, line))) return 0;
+  /* Not when a statement nested in it holds the site (the inner
+   * emplace of a subflow lambda whose body the outer call spans). */
+  for (int l = line + 1; l < at; l++)
+    if (statement_end_of(path, l, 1) >= at) return 0;
+  return 1;
 }
 
 /* Whether the finding is about the site's operation and wrapper. */
@@ -656,7 +666,7 @@ static void sites_free(sites *s) {
 }
 
 /* Whether lines a and b are in one statement: one started at most 12
- * lines above the earlier runs to the later. */
+ * lines above the earlier runs to the later (at most 40 lines on). */
 static int same_statement(const char *path, int a, int b) {
   int lo = a < b ? a : b, hi = a < b ? b : a;
   for (int start = lo; start >= 1 && start >= lo - 12; start--)
