@@ -830,6 +830,22 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
           break;
         }
       }
+  /* A call statement the line table splits over two lines (g++ charges
+   * some of a taskflow.emplace([&] { ... 27 lines ... }) to its first line,
+   * some to its closing '});') is one call: a finding already matched at
+   * one of them also holds at the other, when that other line's calls went
+   * through the store it names and allocated. */
+  for (size_t i = 0; i < s.n; i++) {
+    if (match[i] >= 0 || s.v[i].alloc_calls == 0) continue;
+    for (size_t k = 0; k < nf && match[i] < 0; k++) {
+      if (!fs[k].matched || !fs[k].stored_file || fs[k].stored_line <= 0 || !same_op(&fs[k], &s.v[i]) ||
+          strcmp(fs[k].file, s.v[i].file) || !near(fs[k].file, fs[k].line, s.v[i].line, window))
+        continue;
+      if (via_status(&vias, &s.v[i], &fs[k], window) != 2) continue;
+      match[i] = (int)k;
+      through[i] = 2;
+    }
+  }
   /* Those of a store already taken are neither right nor wrong; nor those
    * whose caller never ran. */
   for (size_t k = 0; k < nf; k++) fs[k].matched |= fs[k].stored_line < 0 || fs[k].unexecuted_caller;
