@@ -577,6 +577,16 @@ static void argument_loc(const hl_probes *P, const edited *E, size_t nE, const p
   (void)P;
 }
 
+/* Whether a "requested here" note instantiates a generic lambda's
+ * operator() ("user()::(anonymous class)::operator()<int>", or "(lambda
+ * at f.cpp:3:9)::operator()<...>"). */
+static int generic_lambda_call(const char *note) {
+  const char *op = strstr(note, ")::operator()<");
+  if (!op) return 0;
+  const char *a = strstr(note, "(anonymous class)"), *l = strstr(note, "(lambda at ");
+  return (a && a < op) || (l && l < op);
+}
+
 static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
   char *msg = hl_cxstring_take(clang_getDiagnosticSpelling(d));
   hl_probe_hit h;
@@ -630,6 +640,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
         /* Both spelled in the probe parse's text: comparable as they are. */
         hl_grow((void **)&h.carries, &capcar, h.nchain + 1, sizeof *h.carries);
         h.carries[h.nchain] = h.nchain > 0 && h.type && strstr(text, h.type)             ? 1
+                              : generic_lambda_call(text)                                       ? 3
                               : hl_starts_with(text, "in instantiation of function template") ? 0
                                                                                               : 2;
         HL_PUSH(h.chain, h.nchain, cap, loc);
@@ -995,87 +1006,101 @@ static size_t cut_index(hl_probes *P, const hl_probe_hit *h, entry_info **seen, 
   return 0;
 }
 
+/* What the relays know across their rounds. */
+typedef struct relays {
+  cut *C;               /* the calls where chains were cut, each with its probes */
+  size_t nC, capC;
+  entry_info *E;        /* what each chain entry looked at is */
+  size_t nE, capE;
+  hl_probe_hit *R;      /* every relay's answers */
+  size_t nR, capR;
+} relays;
+
+/* The cut of each hit from start on (cut_of: its index in S->C, or -1;
+ * cut_at: the chain entry), queuing relay probes at each new one. */
+static void find_cuts(hl_probes *P, relays *S, size_t start, size_t *cut_of, size_t *cut_at) {
+  for (size_t i = start; i < P->nhits; i++) {
+    hl_probe_hit *h = &P->hits[i];
+    size_t ci = cut_index(P, h, &S->E, &S->nE, &S->capE);
+    cut_at[i] = ci;
+    cut_of[i] = (size_t)-1;
+    if (!ci) continue;
+    const hl_loc *L = &h->chain[ci];
+    size_t c = 0;
+    while (c < S->nC && !same_loc(&S->C[c].at, L)) c++;
+    if (c == S->nC) {
+      cut k = {*L, P->n, 0};
+      k.at.file = hl_xstrdup(L->file);
+      relay_probes(P, L, h->type);
+      k.n = P->n - k.first;
+      HL_PUSH(S->C, S->nC, S->capC, k);
+    }
+    cut_of[i] = c;
+  }
+}
+
+/* Each hit from start to nhits continued by every relay answer of its
+ * cut's arguments with its type and layout (the continued ones, new, go
+ * last); left as it is without one. Returns where the new ones start. */
+static size_t continue_chains(hl_probes *P, relays *S, size_t start, size_t nhits, const size_t *cut_of,
+                              const size_t *cut_at) {
+  hl_probe_hit *next = NULL;
+  size_t nnext = 0, capnext = 0, kept = start;
+  for (size_t i = start; i < nhits; i++) {
+    hl_probe_hit *h = &P->hits[i];
+    const cut *k = cut_of[i] == (size_t)-1 ? NULL : &S->C[cut_of[i]];
+    int continued = 0;
+    for (size_t j = 0; k && j < S->nR; j++) {
+      const hl_probe_hit *r = &S->R[j];
+      if ((size_t)r->id < k->first || (size_t)r->id >= k->first + k->n || !same_answer(h, r)) continue;
+      hl_probe_hit sp = splice(h, cut_at[i], r);
+      int dup = 0;
+      for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &sp);
+      if (dup) hit_free(&sp);
+      else HL_PUSH(next, nnext, capnext, sp);
+      continued = 1;
+    }
+    if (continued) hit_free(h);
+    else P->hits[kept++] = *h;
+  }
+  P->nhits = kept;
+  for (size_t i = 0; i < nnext; i++) HL_PUSH(P->hits, P->nhits, P->caphits, next[i]);
+  free(next);
+  return kept;
+}
+
 static void relay(hl_probes *P) {
-  cut *C = NULL;
-  size_t nC = 0, capC = 0;
-  entry_info *E = NULL;
-  size_t nE = 0, capE = 0;
-  hl_probe_hit *R = NULL; /* every relay's answers */
-  size_t nR = 0, capR = 0;
-  size_t start = 0;       /* hits before it are examined */
+  relays S;
+  memset(&S, 0, sizeof S);
+  size_t start = 0; /* hits before it are examined */
   for (int round = 0; round < MAX_RELAYS && start < P->nhits; round++) {
     size_t nhits = P->nhits, first = P->n;
     size_t *cut_of = hl_xcalloc(nhits, sizeof *cut_of), *cut_at = hl_xcalloc(nhits, sizeof *cut_at);
-    for (size_t i = start; i < nhits; i++) {
-      hl_probe_hit *h = &P->hits[i];
-      size_t ci = cut_index(P, h, &E, &nE, &capE);
-      cut_at[i] = ci;
-      if (!ci) {
-        cut_of[i] = (size_t)-1;
-        continue;
-      }
-      const hl_loc *L = &h->chain[ci];
-      size_t c = 0;
-      while (c < nC && !same_loc(&C[c].at, L)) c++;
-      if (c == nC) {
-        cut k = {*L, P->n, 0};
-        k.at.file = hl_xstrdup(L->file);
-        relay_probes(P, L, h->type);
-        k.n = P->n - k.first;
-        HL_PUSH(C, nC, capC, k);
-      }
-      cut_of[i] = c;
+    find_cuts(P, &S, start, cut_of, cut_at);
+    char *why = NULL;
+    if (P->n > first && run_once(P, first, NULL, NULL, NULL, &why)) {
+      free(why);
+      free(cut_of);
+      free(cut_at);
+      break;
     }
-    if (P->n > first) {
-      char *why = NULL;
-      if (run_once(P, first, NULL, NULL, NULL, &why)) {
-        free(why);
-        free(cut_of);
-        free(cut_at);
-        break;
-      }
-      /* The relays' answers out of the hits. */
-      size_t out = 0;
-      for (size_t i = 0; i < P->nhits; i++) {
-        if ((size_t)P->hits[i].id >= first) HL_PUSH(R, nR, capR, P->hits[i]);
-        else P->hits[out++] = P->hits[i];
-      }
-      P->nhits = out;
+    /* The relays' answers out of the hits. */
+    size_t out = 0;
+    for (size_t i = 0; i < P->nhits; i++) {
+      if ((size_t)P->hits[i].id >= first) HL_PUSH(S.R, S.nR, S.capR, P->hits[i]);
+      else P->hits[out++] = P->hits[i];
     }
-    /* Each examined hit continued by every relay answer of its cut's
-     * arguments with its type and layout; left as it is without one. */
-    hl_probe_hit *next = NULL;
-    size_t nnext = 0, capnext = 0, kept = 0;
-    for (size_t i = 0; i < start; i++) P->hits[kept++] = P->hits[i];
-    for (size_t i = start; i < nhits; i++) {
-      hl_probe_hit *h = &P->hits[i];
-      const cut *k = cut_of[i] == (size_t)-1 ? NULL : &C[cut_of[i]];
-      int continued = 0;
-      for (size_t j = 0; k && j < nR; j++) {
-        if ((size_t)R[j].id < k->first || (size_t)R[j].id >= k->first + k->n || !same_answer(h, &R[j])) continue;
-        hl_probe_hit s = splice(h, cut_at[i], &R[j]);
-        int dup = 0;
-        for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &s);
-        if (dup) hit_free(&s);
-        else HL_PUSH(next, nnext, capnext, s);
-        continued = 1;
-      }
-      if (continued) hit_free(h);
-      else P->hits[kept++] = *h;
-    }
+    P->nhits = out;
+    start = continue_chains(P, &S, start, nhits, cut_of, cut_at);
     free(cut_of);
     free(cut_at);
-    P->nhits = kept;
-    start = kept;
-    for (size_t i = 0; i < nnext; i++) HL_PUSH(P->hits, P->nhits, P->caphits, next[i]);
-    free(next);
   }
-  for (size_t i = 0; i < nR; i++) hit_free(&R[i]);
-  free(R);
-  for (size_t i = 0; i < nC; i++) hl_loc_free(&C[i].at);
-  free(C);
-  for (size_t i = 0; i < nE; i++) free(E[i].file);
-  free(E);
+  for (size_t i = 0; i < S.nR; i++) hit_free(&S.R[i]);
+  free(S.R);
+  for (size_t i = 0; i < S.nC; i++) hl_loc_free(&S.C[i].at);
+  free(S.C);
+  for (size_t i = 0; i < S.nE; i++) free(S.E[i].file);
+  free(S.E);
   for (size_t i = 1; i < P->nhits; i++)
     for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
       hl_probe_hit t = P->hits[j];
@@ -1169,6 +1194,14 @@ typedef struct pass_seen {
   int pass;
 } pass_seen;
 
+/* Whether type is the lambda written at loc ("(lambda at F:line:col)"). */
+static int lambda_at(const char *type, const hl_loc *loc) {
+  if (!type || !hl_starts_with(type, "(lambda at ")) return 0;
+  char tail[48];
+  snprintf(tail, sizeof tail, ":%u:%u)", loc->line, loc->col);
+  return hl_ends_with(type, tail);
+}
+
 /* Each hit's user: the first entry outward, up to its outer, where the
  * value was handed over rather than passed on. In a header (a library),
  * any value built from what the caller gave passes on (its lambda around
@@ -1186,6 +1219,16 @@ static void choose_users(hl_probes *P) {
   CXFile main_file = clang_getFile(P->u.tu, P->u.job->source);
   for (size_t i = 0; i < P->nhits; i++) {
     hl_probe_hit *h = &P->hits[i];
+    /* A lambda written at a store in a generic lambda's body of the unit's
+     * own code (pipes.emplace_back(type, [&](auto &pf) { ... }) inside a
+     * pipe's [&](auto &pf)) is handed over there: what instantiates the
+     * enclosing lambda is the library calling it. */
+    CXFile f0 = clang_getFile(P->u.tu, h->chain[0].file);
+    if (h->nchain > 1 && h->carries[1] == 3 && main_file && f0 && clang_File_isEqual(f0, main_file) &&
+        lambda_at(h->type, &h->chain[0])) {
+      h->user = 0;
+      continue;
+    }
     for (size_t k = 1; k < h->outer; k++) {
       if (h->in_system[k]) continue;
       CXFile f = clang_getFile(P->u.tu, h->chain[k].file);

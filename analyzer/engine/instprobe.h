@@ -55,7 +55,8 @@ typedef struct hl_probe_hit {
                         (the value itself is passed through that call), 0
                         when it is a function template specialization that
                         does not, 2 when it has no arguments of its own (a
-                        member function of a class template) */
+                        member function of a class template), 3 when it is
+                        a generic lambda's operator() */
   size_t nchain;
   size_t user;       /* index in chain */
   size_t outer;      /* index in chain */

@@ -1,6 +1,5 @@
 #include "rules/sbo/match.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,6 +469,48 @@ static const hl_wrapper *ctor_wrapper(hl_ctx *ctx, const ctors *C, CXType cls, i
   return w;
 }
 
+/* The constructors of cls (read from its class template for an implicit
+ * instantiation); 0 when it has a constructor template or none. */
+static int built_ctors(CXType cls, ctors *C, int *from_pattern) {
+  memset(C, 0, sizeof *C);
+  CXCursor decl = clang_getTypeDeclaration(cls), pattern = clang_getSpecializedCursorTemplate(decl);
+  clang_visitChildren(decl, list_ctor, C);
+  /* The pattern's parameters are the class's template arguments only when
+   * no enclosing class template adds parameters of its own. */
+  enum CXCursorKind outer = clang_getCursorKind(clang_getCursorSemanticParent(pattern));
+  *from_pattern = C->n == 0 && !C->templated && clang_getCursorKind(pattern) == CXCursor_ClassTemplate &&
+                  (outer == CXCursor_Namespace || outer == CXCursor_TranslationUnit);
+  if (*from_pattern) clang_visitChildren(pattern, list_ctor, C);
+  return !C->templated && C->n > 0;
+}
+
+const hl_wrapper *hl_sbo_built_wrapper(hl_ctx *ctx, CXCursor call, int i, CXType *wtype) {
+  CXCursor callee = hl_strip(hl_first_child(call));
+  if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr) return NULL;
+  /* An unresolved member call names an overload set: its first member. */
+  CXCursor named = clang_getCursorReferenced(callee);
+  if (clang_getCursorKind(named) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(named) > 0)
+    named = clang_getOverloadedDecl(named, 0);
+  char *member = hl_cxstring_take(clang_getCursorSpelling(clang_Cursor_isNull(named) ? callee : named));
+  int positional = !strcmp(member, "emplace") || !strcmp(member, "emplace_after");
+  int ok = positional || !strcmp(member, "emplace_back") || !strcmp(member, "emplace_front");
+  free(member);
+  CXType ot = hl_unref(clang_getCursorType(hl_strip(hl_first_child(callee))));
+  if (ot.kind == CXType_Pointer) ot = clang_getPointeeType(ot);
+  ot = clang_getCanonicalType(ot);
+  if (!ok || ot.kind != CXType_Record || clang_Type_getSizeOf(ot) == CXTypeLayoutError_Dependent) return NULL;
+  char *cname = hl_class_name(ot);
+  ok = hl_str_in(cname, built_in_sequences, 4);
+  free(cname);
+  CXType cls = ok ? clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(ot, 0)) : ot;
+  ctors C;
+  int from_pattern, np = clang_Cursor_getNumArguments(call) - positional;
+  if (!ok || cls.kind != CXType_Record || hl_ctx_wrapper_of_type(ctx, cls) || i < positional || np < 2 ||
+      !built_ctors(cls, &C, &from_pattern))
+    return NULL;
+  return ctor_wrapper(ctx, &C, cls, from_pattern, np, i - positional, wtype);
+}
+
 /* v.emplace_back(a, f), std::make_shared<T>(a, f): the library builds a T
  * from the arguments, and when every constructor of T that takes that many
  * takes a wrapper at f's place (T has no constructor template), f is
@@ -483,17 +524,10 @@ size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   if (!built_class(fn, &t, &first)) return 0;
   CXType cls = clang_getCanonicalType(t);
   if (cls.kind != CXType_Record || hl_ctx_wrapper_of_type(ctx, cls)) return 0;
-  ctors C = {{{0}}, 0, 0};
-  CXCursor decl = clang_getTypeDeclaration(cls), pattern = clang_getSpecializedCursorTemplate(decl);
-  clang_visitChildren(decl, list_ctor, &C);
-  /* The pattern's parameters are the class's template arguments only when
-   * no enclosing class template adds parameters of its own. */
-  enum CXCursorKind outer = clang_getCursorKind(clang_getCursorSemanticParent(pattern));
-  int from_pattern = C.n == 0 && !C.templated && clang_getCursorKind(pattern) == CXCursor_ClassTemplate &&
-                     (outer == CXCursor_Namespace || outer == CXCursor_TranslationUnit);
-  if (from_pattern) clang_visitChildren(pattern, list_ctor, &C);
+  ctors C;
+  int from_pattern;
   int nargs = clang_Cursor_getNumArguments(c), np = nargs - first;
-  if (C.templated || C.n == 0 || np < 1) return 0;
+  if (!built_ctors(cls, &C, &from_pattern) || np < 1) return 0;
   size_t n = 0, cap = 0;
   for (int i = 0; i < np; i++) {
     CXType wtype = {CXType_Invalid, {0, 0}};

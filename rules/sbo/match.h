@@ -29,6 +29,14 @@ size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
  * wrapper. */
 size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
 
+/* The same inside a template, where the call is resolved per
+ * instantiation (a generic lambda handed to pipes.emplace_back(type, f)
+ * in a generic lambda's body): the wrapper argument i of call becomes, when
+ * call is v.emplace_back/emplace_front/emplace/emplace_after on a sequence
+ * of a known class whose constructors taking that many arguments all take
+ * that wrapper there; else NULL. */
+const hl_wrapper *hl_sbo_built_wrapper(hl_ctx *ctx, CXCursor call, int i, CXType *wtype);
+
 /* The types of a record's fields, in order, in *out (caller frees). */
 size_t hl_sbo_field_types(CXType t, CXType **out);
 

@@ -551,6 +551,20 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
     size_t before = out->n;
     template_construct(ctx, out, call);
     dependent_container(ctx, out, call);
+    /* pipes.emplace_back(type, f) of a known element class, f dependent. */
+    for (int i = 0; out->n == before && i < nargs; i++) {
+      CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+      CXType wtype = {CXType_Invalid, {0, 0}};
+      const hl_wrapper *w = is_dependent(arg) ? hl_sbo_built_wrapper(ctx, call, i, &wtype) : NULL;
+      if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+    }
+    /* pipes.emplace_back(type, f) of a known element class, f dependent. */
+    for (int i = 0; out->n == before && i < nargs; i++) {
+      CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+      CXType wtype = {CXType_Invalid, {0, 0}};
+      const hl_wrapper *w = is_dependent(arg) ? hl_sbo_built_wrapper(ctx, call, i, &wtype) : NULL;
+      if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+    }
     /* o.f(x), p->f(x) with a dependent o or p: resolved per instantiation. */
     if (out->n > before || !names_callee(call) || !clang_Cursor_isNull(clang_getCursorReferenced(call)) ||
         !in_code(ctx))
@@ -576,6 +590,8 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       }
       w = cw;
     }
+    if (!w) w = hl_sbo_built_wrapper(ctx, call, i, &wtype);
+    if (!w) w = hl_sbo_built_wrapper(ctx, call, i, &wtype);
     if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
     else if (!all_std(set) && may_convert(ctx, set, i, nargs) && in_code(ctx))
       conversion_site(ctx, out, call, call, arg, NULL);
