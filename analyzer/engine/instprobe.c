@@ -61,14 +61,18 @@ struct hl_probes {
  * queued instantiation would name none beyond its own call); its declared
  * return type keeps the call valid whatever its body (a deduced one would
  * fail with the body, and take the caller's deduced return type with it).
- * The body is one return statement, as C++11 wants. */
+ * The failure is a static assertion, which leaves the specialization valid:
+ * an error that made it invalid (an incomplete type) would fail its next
+ * use, from another instantiation, and that instantiation with it. Only
+ * declarations and one return statement, as C++11 wants. */
 #define PROBE_BODY                                                                                \
   " typedef typename hl_probe_rr_<T>::type U;"                                                    \
-  " return (void)sizeof(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"             \
-  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>),"         \
-  " static_cast<T &&>(t); "
+  " static_assert(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"                   \
+  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>::value,"   \
+  " \"heaplint probe\");"                                                                         \
+  " return static_cast<T &&>(t); "
 static const char probe_decls[] =
-    "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_;"
+    "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_ { static const bool value = false; };"
     " template <class T> struct hl_probe_rr_ { typedef T type; };"
     " template <class T> struct hl_probe_rr_<T &> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<T &&> { typedef T type; };"
@@ -96,7 +100,7 @@ static const char conversion_decls[] =
     " template <int Id, class T> hl_convp_<Id, T> hl_conv_fn(T &&t) noexcept {"
     " return hl_convp_<Id, T>(static_cast<T &&>(t)); }\n";
 
-#define PROBE_ERROR "implicit instantiation of undefined template 'hl_probe_<"
+#define PROBE_ERROR "hl_probe_<"
 #define CONV_ERROR "implicit instantiation of undefined template 'hl_conv_<"
 #define PROBE_FN "hl_probe_fn<"
 
@@ -555,9 +559,12 @@ static int conversion_error(const char *msg, hl_probe_hit *h) {
 static int layout_error(const char *msg, hl_probe_hit *h) {
   unsigned long size, align;
   char tc[8], nc[8], nm[8];
-  if (!hl_starts_with(msg, PROBE_ERROR) ||
-      sscanf(msg + strlen(PROBE_ERROR) - strlen("hl_probe_<"), "hl_probe_<%lu, %lu, %7[a-z], %7[a-z], %7[a-z], %d>",
-             &size, &align, tc, nc, nm, &h->id) != 6)
+  /* "static assertion failed due to requirement 'hl_probe_<24, 8, true,
+   * true, true, 3>::value': heaplint probe" (clang 14: "static_assert
+   * failed ..."). */
+  const char *p = strstr(msg, PROBE_ERROR);
+  if (!p || !strstr(msg, "heaplint probe") ||
+      sscanf(p, "hl_probe_<%lu, %lu, %7[a-z], %7[a-z], %7[a-z], %d>", &size, &align, tc, nc, nm, &h->id) != 6)
     return -1;
   h->size = (long)size;
   h->align = (long)align;
