@@ -218,8 +218,7 @@ static int function_body(CXTranslationUnit tu, CXFile f, unsigned off, unsigned 
   CXCursor d = clang_getCursorSemanticParent(clang_getCursor(tu, clang_getLocationForOffset(tu, f, off)));
   for (int depth = 0; depth < 4 && !clang_Cursor_isNull(d); depth++) {
     enum CXCursorKind k = clang_getCursorKind(d);
-    if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
-        k == CXCursor_Destructor || k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate) {
+    if (hl_is_function_like(k) && k != CXCursor_LambdaExpr) {
       body_find w = {0, 0, 0};
       clang_visitChildren(d, find_body, &w);
       if (!w.found) return -1;
@@ -853,9 +852,7 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
   if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
       k == CXCursor_ClassTemplatePartialSpecialization)
     w->in_template = 1;
-  if (k == CXCursor_FunctionTemplate || k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
-      k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction)
-    w->fn = c;
+  if (hl_is_function_like(k) && k != CXCursor_LambdaExpr) w->fn = c;
   /* The innermost call whose callee's text holds it ("requested here" is
    * at the callee's name: o.f(x), f<T>(x), N::f(x)). */
   if (k == CXCursor_CallExpr) {
