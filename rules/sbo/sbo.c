@@ -7,6 +7,7 @@
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/plan.h"
+#include "rules/sbo/reach.h"
 #include "rules/sbo/templates.h"
 #include "util/strv.h"
 #include "util/util.h"
@@ -21,11 +22,17 @@ struct hl_sbo {
    * instantiates a specialization once and names only the first call. */
   CXCursor *tcall_fn, *tcall_name;
   size_t ntcalls, captcalls, captcalls_name;
+  /* Made when a probed store is reported at such a call: the calls that
+   * reach the specialization called by the first'th call (+ 1; 0: none). */
+  hl_reach *reach;
+  char *reach_flags;
+  size_t reach_first;
 };
 
 /* The cursor whose location clang names for a call's "requested here":
- * the function's (or member's) name. */
-static CXCursor callee_name(CXCursor call) {
+ * the function's (or member's) name; a constructor call's own. */
+static CXCursor callee_name(CXCursor call, CXCursor fn) {
+  if (clang_getCursorKind(fn) == CXCursor_Constructor) return call;
   CXCursor callee = hl_strip(hl_first_child(call));
   enum CXCursorKind k = clang_getCursorKind(callee);
   return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? callee : clang_getNullCursor();
@@ -33,11 +40,8 @@ static CXCursor callee_name(CXCursor call) {
 
 static void note_template_call(hl_sbo *S, CXCursor call) {
   CXCursor fn = clang_getCursorReferenced(call);
-  enum CXCursorKind fk = clang_getCursorKind(fn);
-  if ((fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod) ||
-      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
-    return;
-  CXCursor name = callee_name(call);
+  if (!hl_reach_is_specialization(fn)) return;
+  CXCursor name = callee_name(call, fn);
   if (clang_Cursor_isNull(name)) return;
   size_t before = S->ntcalls;
   HL_PUSH(S->tcall_fn, S->ntcalls, S->captcalls, clang_getCanonicalCursor(fn));
@@ -45,8 +49,14 @@ static void note_template_call(hl_sbo *S, CXCursor call) {
   S->tcall_name[before] = name;
 }
 
-/* The other calls of the specialization called at loc. */
-static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *loc, hl_loc **out) {
+typedef struct reaching {
+  hl_loc loc;
+  int same; /* a call of the same specialization */
+} reaching;
+
+/* The other calls that reach the specialization called at loc: calls of
+ * it, and calls of specializations whose instantiated code calls it. */
+static size_t reaching_calls(hl_ctx *ctx, hl_sbo *S, const hl_loc *loc, reaching **out) {
   size_t n = 0, cap = 0;
   *out = NULL;
   size_t first = S->ntcalls;
@@ -56,12 +66,21 @@ static size_t same_specialization(hl_ctx *ctx, const hl_sbo *S, const hl_loc *lo
     if (l.offset == loc->offset && !strcmp(l.file, loc->file)) first = i;
     hl_loc_free(&l);
   }
-  for (size_t i = 0; first < S->ntcalls && i < S->ntcalls; i++) {
-    hl_loc l;
-    if (i == first || !clang_equalCursors(S->tcall_fn[i], S->tcall_fn[first]) ||
-        hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l))
+  if (first == S->ntcalls) return 0;
+  if (!S->reach) {
+    S->reach = hl_reach_new(S->tcall_fn, S->ntcalls);
+    S->reach_flags = hl_xcalloc(S->ntcalls, 1);
+  }
+  if (S->reach_first != first + 1) {
+    hl_reach_callers(S->reach, S->tcall_fn[first], S->reach_flags);
+    S->reach_first = first + 1;
+  }
+  for (size_t i = 0; i < S->ntcalls; i++) {
+    reaching r;
+    if (i == first || !S->reach_flags[i] || hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &r.loc))
       continue;
-    HL_PUSH(*out, n, cap, l);
+    r.same = clang_equalCursors(S->tcall_fn[i], S->tcall_fn[first]);
+    HL_PUSH(*out, n, cap, r);
   }
   return n;
 }
@@ -88,11 +107,21 @@ static char *lambda_elsewhere(const char *type, const hl_loc *loc) {
   return hl_xasprintf("%.*s:%d", (int)blen, base, atoi(c1));
 }
 
+/* Where a probed instantiation's finding comes from: the store inside the
+ * template, and the call the compiler named ("in the instantiation
+ * requested at", or for a call that reaches the same instantiation, "it
+ * reaches the instantiation first requested at"). */
+typedef struct origin {
+  const hl_loc *stored_at, *from;
+  const char *from_words;
+} origin;
+
 /* A probed instantiation is reported where the code made its type concrete
- * (probed_type names what the probe saw), with a note at the store inside
- * the template (stored_at); every other site where it stores. */
+ * (probed_type names what the probe saw), with notes from o (NULL: none);
+ * every other site where it stores. */
 static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v, const hl_sbo_plan *p,
-                        const char *probed_type, const hl_loc *stored_at, const hl_loc *from) {
+                        const char *probed_type, const origin *o) {
+  const hl_loc *stored_at = o ? o->stored_at : NULL, *from = o ? o->from : NULL;
   char *noun = probed_type ? S->wording->probed_noun(probed_type) : S->wording->noun(ctx, s);
   hl_sb m = {0};
   char *made = probed_type ? lambda_elsewhere(probed_type, &s->loc) : NULL;
@@ -121,7 +150,7 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   }
   if (from) {
     char *where = hl_loc_where(from);
-    char *note = hl_xasprintf("in the instantiation requested at %s", where);
+    char *note = hl_xasprintf("%s %s", o->from_words, where);
     hl_finding_note(f, from, note);
     free(note);
     free(where);
@@ -295,7 +324,7 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
   if (v.allocates != HL_YES) return s->independent;
   const hl_loc *at = &h->chain[h->user];
   if (s->independent || (at->offset == s->loc.offset && !strcmp(at->file, s->loc.file))) {
-    add_finding(ctx, S, s, &v, p, h->type, NULL, NULL);
+    add_finding(ctx, S, s, &v, p, h->type, NULL);
     return 1;
   }
   hl_sbo_site u = *s;
@@ -309,17 +338,26 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
     /* Inside a template, handed over where it is written: once per place
      * and verdict, naming the first instantiation that reached it. */
     char *key = hl_xasprintf("%s:%u %s %ld %ld %u", at->file, at->offset, h->type, v.size, v.align, v.failed);
-    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &s->loc, &h->chain[h->outer]);
+    origin o = {&s->loc, &h->chain[h->outer], "in the instantiation requested at"};
+    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &o);
     free(key);
     return 0;
   }
-  add_finding(ctx, S, &u, &v, p, h->type, &s->loc, NULL);
-  hl_loc *others;
-  size_t nothers = same_specialization(ctx, S, at, &others);
+  char *key = hl_xasprintf("%s:%u %s %ld %ld %u", at->file, at->offset, h->type, v.size, v.align, v.failed);
+  origin o = {&s->loc, NULL, NULL};
+  if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &o);
+  free(key);
+  reaching *others;
+  size_t nothers = reaching_calls(ctx, S, at, &others);
   for (size_t k = 0; k < nothers; k++) {
-    u.loc = others[k];
-    add_finding(ctx, S, &u, &v, p, h->type, &s->loc, NULL);
-    hl_loc_free(&others[k]);
+    u.loc = others[k].loc;
+    key = hl_xasprintf("%s:%u %s %ld %ld %u", u.loc.file, u.loc.offset, h->type, v.size, v.align, v.failed);
+    origin r = {&s->loc, at,
+                others[k].same ? "it calls the instantiation first requested at"
+                               : "its instantiation calls the one first requested at"};
+    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &r);
+    free(key);
+    hl_loc_free(&others[k].loc);
   }
   free(others);
   return 0;
@@ -379,7 +417,7 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
         p = &plans[s->target];
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
-      add_finding(ctx, S, s, v, p, NULL, NULL, NULL);
+      add_finding(ctx, S, s, v, p, NULL, NULL);
     } else if (v->allocates == HL_UNKNOWN && s->dependent) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {
@@ -408,6 +446,8 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   hl_retype_free(S->retype);
   free(S->tcall_fn);
   free(S->tcall_name);
+  hl_reach_free(S->reach);
+  free(S->reach_flags);
   free(S);
 }
 

@@ -1,0 +1,143 @@
+#include "rules/sbo/reach.h"
+
+#include <stdlib.h>
+
+#include "util/util.h"
+
+typedef struct node {
+  CXCursor fn;     /* canonical */
+  size_t *callers; /* node indices: the reverse edges */
+  size_t ncallers, cap;
+  int depth;       /* calls from the nearest root */
+  unsigned seen;   /* the query that last marked it */
+} node;
+
+struct hl_reach {
+  node *nodes;
+  size_t n, cap;
+  size_t *table; /* open addressing: node index + 1, 0 empty */
+  size_t tcap;
+  size_t *roots; /* node index per root */
+  size_t nroots;
+  unsigned query;
+};
+
+int hl_reach_is_specialization(CXCursor fn) {
+  enum CXCursorKind k = clang_getCursorKind(fn);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
+      k != CXCursor_ConversionFunction)
+    return 0;
+  return !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn));
+}
+
+static void rehash(hl_reach *R) {
+  size_t cap = R->tcap ? R->tcap * 2 : 256;
+  free(R->table);
+  R->table = hl_xcalloc(cap, sizeof *R->table);
+  R->tcap = cap;
+  for (size_t i = 0; i < R->n; i++) {
+    size_t h = clang_hashCursor(R->nodes[i].fn) & (cap - 1);
+    while (R->table[h]) h = (h + 1) & (cap - 1);
+    R->table[h] = i + 1;
+  }
+}
+
+/* fn's node, made (at depth) when new; *made says which. */
+static size_t node_of(hl_reach *R, CXCursor fn, int depth, int *made) {
+  fn = clang_getCanonicalCursor(fn);
+  if ((R->n + 1) * 2 > R->tcap) rehash(R);
+  size_t h = clang_hashCursor(fn) & (R->tcap - 1);
+  *made = 0;
+  for (; R->table[h]; h = (h + 1) & (R->tcap - 1))
+    if (clang_equalCursors(R->nodes[R->table[h] - 1].fn, fn)) return R->table[h] - 1;
+  node nd = {0};
+  nd.fn = fn;
+  nd.depth = depth;
+  HL_PUSH(R->nodes, R->n, R->cap, nd);
+  R->table[h] = R->n;
+  *made = 1;
+  return R->n - 1;
+}
+
+typedef struct {
+  hl_reach *R;
+  size_t from;
+  size_t **queue;
+  size_t *nqueue, *capqueue;
+} edges;
+
+static enum CXChildVisitResult add_edges(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  edges *e = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LambdaExpr) return CXChildVisit_Continue;
+  if (k == CXCursor_CallExpr) {
+    CXCursor r = clang_getCursorReferenced(c);
+    if (hl_reach_is_specialization(r)) {
+      int made;
+      size_t to = node_of(e->R, r, e->R->nodes[e->from].depth + 1, &made);
+      node *t = &e->R->nodes[to];
+      HL_PUSH(t->callers, t->ncallers, t->cap, e->from);
+      if (made) HL_PUSH(*e->queue, *e->nqueue, *e->capqueue, to);
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+hl_reach *hl_reach_new(const CXCursor *roots, size_t n) {
+  hl_reach *R = hl_xcalloc(1, sizeof *R);
+  size_t *queue = NULL, nqueue = 0, capqueue = 0;
+  R->roots = hl_xcalloc(n ? n : 1, sizeof *R->roots);
+  R->nroots = n;
+  for (size_t i = 0; i < n; i++) {
+    int made = 0;
+    R->roots[i] = hl_reach_is_specialization(roots[i]) ? node_of(R, roots[i], 0, &made) : (size_t)-1;
+    if (made) HL_PUSH(queue, nqueue, capqueue, R->roots[i]);
+  }
+  /* Breadth first: a node's depth is its nearest root's distance. */
+  for (size_t q = 0; q < nqueue; q++) {
+    size_t i = queue[q];
+    if (R->nodes[i].depth >= HL_REACH_DEPTH) continue;
+    CXCursor def = clang_getCursorDefinition(R->nodes[i].fn);
+    if (clang_Cursor_isNull(def) || clang_Location_isInSystemHeader(clang_getCursorLocation(def))) continue;
+    edges e = {R, i, &queue, &nqueue, &capqueue};
+    clang_visitChildren(def, add_edges, &e);
+  }
+  free(queue);
+  return R;
+}
+
+void hl_reach_free(hl_reach *R) {
+  if (!R) return;
+  for (size_t i = 0; i < R->n; i++) free(R->nodes[i].callers);
+  free(R->nodes);
+  free(R->table);
+  free(R->roots);
+  free(R);
+}
+
+void hl_reach_callers(hl_reach *R, CXCursor to, char *flags) {
+  for (size_t i = 0; i < R->nroots; i++) flags[i] = 0;
+  if (!hl_reach_is_specialization(to) || !R->tcap) return;
+  to = clang_getCanonicalCursor(to);
+  size_t h = clang_hashCursor(to) & (R->tcap - 1);
+  for (; R->table[h] && !clang_equalCursors(R->nodes[R->table[h] - 1].fn, to); h = (h + 1) & (R->tcap - 1)) {
+  }
+  if (!R->table[h]) return;
+  /* Backwards from to, over the reverse edges. */
+  unsigned query = ++R->query;
+  size_t *stack = NULL, nstack = 0, capstack = 0;
+  HL_PUSH(stack, nstack, capstack, R->table[h] - 1);
+  R->nodes[R->table[h] - 1].seen = query;
+  while (nstack) {
+    node *nd = &R->nodes[stack[--nstack]];
+    for (size_t k = 0; k < nd->ncallers; k++) {
+      size_t c = nd->callers[k];
+      if (R->nodes[c].seen == query) continue;
+      R->nodes[c].seen = query;
+      HL_PUSH(stack, nstack, capstack, c);
+    }
+  }
+  free(stack);
+  for (size_t i = 0; i < R->nroots; i++) flags[i] = R->roots[i] != (size_t)-1 && R->nodes[R->roots[i]].seen == query;
+}
