@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/strv.h"
 #include "util/util.h"
 
 /* ---- per translation unit ---- */
@@ -38,7 +39,17 @@ struct hl_types {
   size_t *pend;        /* indices in answers of the questions queued */
   size_t npend, cappend;
   int depth;           /* recursion guard */
+  long same_size[2][2]; /* size and alignment of any specialization of
+                           same_size_templates[i], once one is known */
 };
+
+/* Class templates whose specializations all have one layout, whatever
+ * their arguments: the signature changes only the type of a pointer they
+ * hold (libstdc++'s _Any_data, manager and invoker; libc++'s buffer and
+ * pointer to its base; the MSVC STL's storage). One concrete
+ * specialization's layout (hl_types_learn) is then every one's, also a
+ * dependent one's inside a template. */
+static const char *const same_size_templates[] = {"std::function", "std::move_only_function"};
 
 hl_types *hl_types_new(const hl_unit *u, int pointer_width) {
   hl_types *T = hl_xcalloc(1, sizeof *T);
@@ -77,15 +88,39 @@ CXType hl_type_stored(CXType t, int *decays) {
   return t;
 }
 
-/* "std::shared_ptr" or "std::weak_ptr" when c (canonical) is one, whatever
- * its argument, also a dependent one (libclang declares std::shared_ptr<T>
- * inside a template by the class template itself); else NULL. */
-static char *smart_pointer(CXType c) {
+/* The class template c (canonical) specializes, also when c depends on a
+ * template parameter (libclang declares std::shared_ptr<T> inside a
+ * template by the class template itself). */
+static char *template_of(CXType c) {
   CXCursor d = clang_getTypeDeclaration(c);
-  char *name = clang_getCursorKind(d) == CXCursor_ClassTemplate ? hl_decl_name(d) : hl_template_name(c);
+  return clang_getCursorKind(d) == CXCursor_ClassTemplate ? hl_decl_name(d) : hl_template_name(c);
+}
+
+/* "std::shared_ptr" or "std::weak_ptr" when c (canonical) is one, whatever
+ * its argument, also a dependent one; else NULL. */
+static char *smart_pointer(CXType c) {
+  char *name = template_of(c);
   if (!strcmp(name, "std::shared_ptr") || !strcmp(name, "std::weak_ptr")) return name;
   free(name);
   return NULL;
+}
+
+/* Index in same_size_templates of what c specializes, or -1. */
+static int same_size_template(CXType c) {
+  char *name = template_of(c);
+  size_t i = hl_str_index(name, same_size_templates, sizeof same_size_templates / sizeof *same_size_templates);
+  free(name);
+  return i < sizeof same_size_templates / sizeof *same_size_templates ? (int)i : -1;
+}
+
+void hl_types_learn(hl_types *T, CXType t) {
+  CXType c = clang_getCanonicalType(hl_unref(t));
+  long long s = clang_Type_getSizeOf(c), a = clang_Type_getAlignOf(c);
+  if (s <= 0 || a <= 0) return;
+  int i = same_size_template(c);
+  if (i < 0 || T->same_size[i][0]) return;
+  T->same_size[i][0] = (long)s;
+  T->same_size[i][1] = (long)a;
 }
 
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
@@ -104,6 +139,12 @@ int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
     free(smart);
     *size = 2 * (T->pointer_width / 8);
     *align = T->pointer_width / 8;
+    return 0;
+  }
+  int same = s == CXTypeLayoutError_Dependent ? same_size_template(c) : -1;
+  if (same >= 0 && T->same_size[same][0]) {
+    *size = T->same_size[same][0];
+    *align = T->same_size[same][1];
     return 0;
   }
   if (s < 0 || a <= 0) return -1;
@@ -546,6 +587,11 @@ static int default_allocator(CXType c, int i) {
  *     move constructor and a destructor that may not;
  *   std::reference_wrapper<T>: a pointer, trivially copyable;
  *   std::chrono::duration<Rep, P> of an arithmetic Rep: its Rep. */
+static void owner_traits(hl_traits *out) {
+  set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
+  set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
+}
+
 static int library_family_traits(CXType c, hl_traits *out) {
   char *name = hl_template_name(c);
   int n = clang_Type_getNumTemplateArguments(c);
@@ -561,10 +607,19 @@ static int library_family_traits(CXType c, hl_traits *out) {
   free(name);
   if (!owner && !plain) return 0;
   all(out, HL_YES, NULL);
-  if (owner) {
-    set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
-    set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
-  }
+  if (owner) owner_traits(out);
+  return 1;
+}
+
+/* std::function<Sig> with a dependent Sig: its traits are the same for
+ * every signature (library_family_traits). */
+static int dependent_function_traits(CXType c, hl_traits *out) {
+  char *name = template_of(c);
+  int is = !strcmp(name, "std::function");
+  free(name);
+  if (!is) return 0;
+  all(out, HL_YES, NULL);
+  owner_traits(out);
   return 1;
 }
 
@@ -824,7 +879,7 @@ static void type_traits(hl_types *T, CXType t, int ask, const char *const *names
   case CXType_Dependent:
   case CXType_Unexposed:
   case CXType_Invalid:
-    if (smart_pointer_traits(c, out)) return;
+    if (smart_pointer_traits(c, out) || dependent_function_traits(c, out)) return;
     all(out, HL_UNKNOWN, " depends on a template parameter");
     return;
   default:

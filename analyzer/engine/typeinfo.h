@@ -55,9 +55,15 @@ CXType hl_type_stored(CXType t, int *decays);
 /* Size and alignment in bytes of an object of type t, as a class member
  * (a reference or a pointer takes a pointer, whatever it refers to; a
  * std::shared_ptr or std::weak_ptr two, whatever it points to, also inside
- * a template). Returns 0, or -1 when t has no layout (dependent,
+ * a template; a std::function what hl_types_learn noted). Returns 0, or -1 when t has no layout (dependent,
  * incomplete). */
 int hl_type_layout(const hl_types *T, CXType t, long *size, long *align);
+
+/* Notes t's layout when t is a specialization of a class template whose
+ * specializations all have one (std::function): hl_type_layout then gives
+ * it to any of them, also a dependent one (std::function<void(const T &)>
+ * captured inside a template). */
+void hl_types_learn(hl_types *T, CXType t);
 
 /* The traits of t. With ask, a trait only the compiler can answer is queued
  * for hl_types_answer. field_names, when given, name t's fields in order

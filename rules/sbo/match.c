@@ -185,6 +185,7 @@ int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wra
   if (stored.kind == CXType_Invalid) return 0;
   CXType canon = clang_getCanonicalType(hl_unref(stored));
   if (canon.kind == CXType_NullPtr || hl_same_class(stored, wtype)) return 0;
+  hl_types_learn(hl_ctx_types(ctx), wtype);
   memset(s, 0, sizeof *s);
   s->wrapper = w;
   s->call = clang_getNullCursor();

@@ -124,9 +124,17 @@ static int bind_independent(const hl_ctx *ctx, CXCursor e) {
  * layout is the same in every instantiation, though clang lays out a
  * default capture only per instantiation. */
 typedef struct dep_walk {
+  const hl_types *T;
   CXSourceRange range;
   int dependent;
 } dep_walk;
+
+/* Whether a capture's type has no layout outside an instantiation (a
+ * std::shared_ptr<T> or std::function<void(T)> has one). */
+static int layout_dependent(const hl_types *T, CXType t) {
+  long size, align;
+  return clang_Type_getSizeOf(t) == CXTypeLayoutError_Dependent && hl_type_layout(T, t, &size, &align);
+}
 
 static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -135,8 +143,7 @@ static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor paren
   /* A capture whose type depends: [t], or [u = t] copying a member of the
    * class's parameter type (libclang shows no dependent initializer, only
    * the capture's variable). */
-  if (clang_getCursorKind(c) == CXCursor_VariableRef &&
-      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+  if (clang_getCursorKind(c) == CXCursor_VariableRef && layout_dependent(w->T, clang_getCursorType(decl))) {
     w->dependent = 1;
     return CXChildVisit_Break;
   }
@@ -148,17 +155,17 @@ static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor paren
   clang_getFileLocation(clang_getRangeEnd(w->range), NULL, NULL, NULL, &end);
   if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && (off < begin || off > end) &&
       hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(decl))) &&
-      clang_Type_getSizeOf(clang_getCursorType(decl)) == CXTypeLayoutError_Dependent) {
+      layout_dependent(w->T, clang_getCursorType(decl))) {
     w->dependent = 1;
     return CXChildVisit_Break;
   }
   return CXChildVisit_Recurse;
 }
 
-static int lambda_independent(CXCursor e) {
+static int lambda_independent(const hl_ctx *ctx, CXCursor e) {
   e = through_local(strip_moves(e));
   if (clang_getCursorKind(e) != CXCursor_LambdaExpr) return 0;
-  dep_walk w = {clang_getCursorExtent(e), 0};
+  dep_walk w = {hl_ctx_types(ctx), clang_getCursorExtent(e), 0};
   clang_visitChildren(e, find_dependent_capture, &w);
   return !w.dependent;
 }
@@ -177,6 +184,7 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
   hl_sbo_site s;
   CXCursor lambda = through_local(strip_moves(expr));
   long size, align;
+  hl_types_learn(hl_ctx_types(ctx), wtype);
   if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align)) {
     if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(lambda), expr, expr)) return;
     s.size = size;
@@ -185,7 +193,7 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
   } else {
     if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(expr), expr, expr)) return;
     s.dependent = 1;
-    s.independent = bind_independent(ctx, expr) || lambda_independent(expr);
+    s.independent = bind_independent(ctx, expr) || lambda_independent(ctx, expr);
   }
   s.call = call;
   s.store_kind = kind;
@@ -210,6 +218,9 @@ static void conversion_site(hl_ctx *ctx, sites *out, CXCursor visited, CXCursor 
   s.stored = clang_getCursorType(arg);
   s.in_loop = !clang_Cursor_isNull(hl_loop_around(ctx, visited));
   s.dependent = 1;
+  /* Whatever the call resolves to, a value laid out the same in every
+   * instantiation is reported at the argument, once. */
+  s.independent = bind_independent(ctx, arg) || lambda_independent(ctx, arg);
   s.convert = 1;
   s.convert_call = wrapped;
   s.convert_type = as_type ? hl_xstrdup(as_type) : NULL;
@@ -558,11 +569,14 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       const hl_wrapper *w = is_dependent(arg) ? hl_sbo_built_wrapper(ctx, call, i, &wtype) : NULL;
       if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
     }
-    /* pipes.emplace_back(type, f) of a known element class, f dependent. */
-    for (int i = 0; out->n == before && i < nargs; i++) {
+    /* add_option(name, std::move(fun)) with a dependent fun: one function,
+     * named (not a template), whose parameter is a wrapper; the conversion
+     * is made per instantiation, so the pattern shows none. */
+    CXCursor fn = clang_getCursorReferenced(call);
+    for (int i = 0; out->n == before && !clang_Cursor_isNull(fn) && i < nargs; i++) {
       CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
       CXType wtype = {CXType_Invalid, {0, 0}};
-      const hl_wrapper *w = is_dependent(arg) ? hl_sbo_built_wrapper(ctx, call, i, &wtype) : NULL;
+      const hl_wrapper *w = is_dependent(arg) ? candidate_store(ctx, fn, i, nargs, &wtype) : NULL;
       if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
     }
     /* o.f(x), p->f(x) with a dependent o or p: resolved per instantiation. */
@@ -590,7 +604,6 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       }
       w = cw;
     }
-    if (!w) w = hl_sbo_built_wrapper(ctx, call, i, &wtype);
     if (!w) w = hl_sbo_built_wrapper(ctx, call, i, &wtype);
     if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
     else if (!all_std(set) && may_convert(ctx, set, i, nargs) && in_code(ctx))
