@@ -568,9 +568,40 @@ static const source *source_get(const char *path) {
   return f;
 }
 
+/* Whether the '{' at code[i] opens a block (an if's, a function's, a
+ * statement of braces), not a lambda's body or a braced initializer
+ * (`Validator v{[opt](std::string &) {...}, "DEPRECATED"};`), from what
+ * precedes it: a block follows the ')' of a control statement or a
+ * function's declarator (not a lambda's `](...)`), else, do or try, or
+ * anything but a word, ']' or what starts an expression (a case label's
+ * ':', the end of the previous statement). */
+static int opens_block(const char *code, size_t i) {
+  static const char *const words[] = {"else", "do", "try"};
+  size_t k = i;
+  while (k > 0 && isspace((unsigned char)code[k - 1])) k--;
+  if (k == 0) return 1;
+  char p = code[k - 1];
+  if (p == ')') {
+    int d = 0;
+    for (k--; k > 0; k--) {
+      if (code[k] == ')') d++;
+      else if (code[k] == '(' && --d == 0) break;
+    }
+    while (k > 0 && isspace((unsigned char)code[k - 1])) k--;
+    return !(k > 0 && code[k - 1] == ']');
+  }
+  if (strchr("]=,([<", p)) return 0;
+  if (!isalnum((unsigned char)p) && p != '_') return 1;
+  size_t e = k;
+  while (k > 0 && (isalnum((unsigned char)code[k - 1]) || code[k - 1] == '_')) k--;
+  for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+    if (strlen(words[w]) == e - k && !strncmp(code + k, words[w], e - k)) return 1;
+  return 0; /* Type name{, return {, mutable {, -> type { */
+}
+
 /* The last line of the statement that holds line `line` of path, from that
- * line on: up to its ';' (or a block's '{') outside any bracket the line
- * opens, at most 40 lines on (taskflow's emplace of three lambdas spans
+ * line on: up to its ';' (or a block's '{', not after an assignment)
+ * outside any bracket the line opens, at most 40 lines on (taskflow's emplace of three lambdas spans
  * 18). A statement that is its block's last also takes the block's
  * closing brace, where g++'s line table puts what a return statement
  * converts. 0 when the file cannot be read, or, with opens, when the line
@@ -587,7 +618,7 @@ static int statement_end_of(const char *path, int line, int opens) {
     if (c == '\n') l++;
     else if (c == '(' || c == '[') depth++;
     else if ((c == ')' || c == ']' || c == '}') && --depth < 0 && opens) return 0;
-    else if (c == '{' && depth <= 0) end = l;
+    else if (c == '{' && depth <= 0 && opens_block(f->code, i)) end = l;
     else if (c == '{') depth++;
     else if (c == ';' && depth <= 0) end = l;
   }

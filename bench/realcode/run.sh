@@ -13,9 +13,10 @@
 # SRC is a checkout of it (never part of this repository). LIBS is
 # "libstdc++ libc++" by default; TAGS, the test files to run (Catch2 file
 # tags, e.g. "[#test_dispatcher_basic]", or program names for a recipe of
-# one program per file, e.g. "test_basics"), all by default; -a adds their
-# records to the trace already in OUT instead of starting a new one (run the
-# light test files first, the slow ones later). -c only re-runs heaplint and
+# one program per file, e.g. "test_basics", then only those are built),
+# all by default; -a adds their records to the trace already in OUT instead
+# of starting a new one (run the light test files first, the slow ones
+# later). -c only re-runs heaplint and
 # the comparison on OUT's build and trace (a new heaplint, the same run).
 # OUT (default build-realcode/PROJECT) gets, per library: the build,
 # funcs-PROGRAM.txt and trace-PROGRAM.txt per test program, lines.txt (per
@@ -55,7 +56,8 @@ out=$(cd "$out" && pwd)
 # program; each: one process per program), sources (the files heaplint
 # analyzes, relative to SRC), user (the directory whose lines are the
 # user's, relative to SRC), run_args (the arguments of each run of an
-# "each" program).
+# "each" program), each_dir (where an "each" recipe's programs are, in the
+# build, and their sources, in SRC: one NAME.cpp per program NAME).
 cmake_args= runner=catch2 run_args=
 case $project in
   eventpp)
@@ -76,10 +78,24 @@ case $project in
     # with 1 and 2, and instrumented, the algorithm tests take 10 minutes
     # or more each with all of them.
     run_args="-tce=*3thread*,*4thread*,*5thread*,*6thread*,*7thread*,*8thread*,*9thread*,*10thread*,*11thread*,*12thread*,*13thread*,*15thread*,*16thread*,*29thread*,*31thread*,*32thread*,*64thread*"
-    tests=$(for n in $names; do printf 'unittests/%s ' "$n"; done)
-    sources=$(for n in $names; do printf 'unittests/%s.cpp ' "$n"; done) ;;
-  *) echo "$0: no recipe for '$project' (known: eventpp, taskflow)" >&2; exit 2 ;;
+    each_dir=unittests ;;
+  cli11)
+    # CLIUtils/CLI11: header-only; one Catch2 program per test file (the
+    # system's Catch2: apt-get install catch2). The benchmarks' project
+    # (bench/README.md), checked here for the precision of what heaplint
+    # reports on it. The programs of its CLI11_TESTS list.
+    names=$(sed -n '/^set(CLI11_TESTS/,/)/s/^ *\([A-Za-z]*Test\))\{0,1\} *$/\1/p' "$src/tests/CMakeLists.txt")
+    cmake_src=$src cmake_args="-DCLI11_BUILD_TESTS=ON -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF"
+    targets=$names runner=each user=tests each_dir=tests ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp, taskflow, cli11)" >&2; exit 2 ;;
 esac
+# A recipe of one program per test file builds only the programs -t names
+# (and heaplint analyzes only their files).
+if [ "$runner" = each ]; then
+  [ -z "$tags" ] || targets=$tags
+  tests=$(for n in $targets; do printf '%s/%s ' "$each_dir" "$n"; done)
+  sources=$(for n in $targets; do printf '%s/%s.cpp ' "$each_dir" "$n"; done)
+fi
 
 # Built aside and renamed: a run of another library may have them loaded.
 cc -std=c11 -O2 -g -Wall -Wextra -fPIC -shared -ftls-model=initial-exec \
