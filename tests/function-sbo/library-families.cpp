@@ -1,6 +1,7 @@
 // heaplint answers the traits of a few standard class templates without
-// asking the compiler (engine/typeinfo.c, library_family_traits): they do
-// not depend on the arguments. Each library checks the claim here, at
+// asking the compiler (engine/typeinfo.c, library_family_traits), and the
+// layout of std::function from any one of its specializations
+// (same_size_templates): they do not depend on the arguments. Each library checks the claim here, at
 // every standard heaplint's fixes target, so a library that changes one of
 // them fails this test.
 // RUN: for std in 11 14 17 20 23; do %gxx -std=c++$std -fsyntax-only %s || exit 1; done
@@ -47,6 +48,17 @@ static_assert(owner<std::string>::ok && owner<std::wstring>::ok && owner<std::ba
 static_assert(owner<std::vector<int>>::ok && owner<std::vector<bool>>::ok && owner<std::vector<Throwing>>::ok &&
               owner<std::vector<std::string>>::ok && owner<std::vector<Big>>::ok, "");
 static_assert(owner<std::function<void()>>::ok && owner<std::function<Throwing(Throwing)>>::ok, "");
+// Every std::function has one layout whatever its signature
+// (same_size_templates: a std::function<void(const T &)> captured inside a
+// template is laid out as the unit's concrete ones).
+template <class A, class B> struct same_layout {
+  static_assert(sizeof(A) == sizeof(B) && alignof(A) == alignof(B), "std::function layouts differ");
+  static const bool ok = true;
+};
+static_assert(same_layout<std::function<void()>, std::function<Throwing(Throwing, Big &, const Big &)>>::ok &&
+                  same_layout<std::function<void()>, std::function<Big &(long double, char)>>::ok &&
+                  same_layout<std::function<void()>, std::function<int Big::*(std::string)>>::ok,
+              "");
 static_assert(plain<std::reference_wrapper<int>>::ok && plain<std::reference_wrapper<Throwing>>::ok &&
               plain<std::reference_wrapper<const Big>>::ok && plain<std::reference_wrapper<void()>>::ok, "");
 static_assert(plain<std::chrono::milliseconds>::ok && plain<std::chrono::duration<double>>::ok &&
