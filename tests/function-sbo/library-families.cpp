@@ -59,6 +59,10 @@ static_assert(same_layout<std::function<void()>, std::function<Throwing(Throwing
                   same_layout<std::function<void()>, std::function<Big &(long double, char)>>::ok &&
                   same_layout<std::function<void()>, std::function<int Big::*(std::string)>>::ok,
               "");
+#if defined(__cpp_lib_move_only_function)
+static_assert(same_layout<std::move_only_function<void()>, std::move_only_function<Big &(Throwing, long double) const &&>>::ok,
+              "");
+#endif
 static_assert(plain<std::reference_wrapper<int>>::ok && plain<std::reference_wrapper<Throwing>>::ok &&
               plain<std::reference_wrapper<const Big>>::ok && plain<std::reference_wrapper<void()>>::ok, "");
 static_assert(plain<std::chrono::milliseconds>::ok && plain<std::chrono::duration<double>>::ok &&
