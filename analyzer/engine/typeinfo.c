@@ -577,6 +577,13 @@ static int default_allocator(CXType c, int i) {
   return r;
 }
 
+/* What a class owning heap memory is: a user-provided copy constructor
+ * that may throw (it allocates). */
+static void owner_traits(hl_traits *out) {
+  set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
+  set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
+}
+
 /* Class templates of the standard library whose traits do not depend on
  * their arguments, as libstdc++ and libc++ declare them at every standard
  * from C++11 (tests/function-sbo/library-families.cpp has both
@@ -587,11 +594,6 @@ static int default_allocator(CXType c, int i) {
  *     move constructor and a destructor that may not;
  *   std::reference_wrapper<T>: a pointer, trivially copyable;
  *   std::chrono::duration<Rep, P> of an arithmetic Rep: its Rep. */
-static void owner_traits(hl_traits *out) {
-  set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
-  set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
-}
-
 static int library_family_traits(CXType c, hl_traits *out) {
   char *name = hl_template_name(c);
   int n = clang_Type_getNumTemplateArguments(c);

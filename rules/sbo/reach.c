@@ -42,14 +42,21 @@ static void rehash(hl_reach *R) {
   }
 }
 
+/* The table slot of the canonical fn: its node's, or the empty one where
+ * it goes. */
+static size_t slot_of(const hl_reach *R, CXCursor fn) {
+  size_t h = clang_hashCursor(fn) & (R->tcap - 1);
+  while (R->table[h] && !clang_equalCursors(R->nodes[R->table[h] - 1].fn, fn)) h = (h + 1) & (R->tcap - 1);
+  return h;
+}
+
 /* fn's node, made (at depth) when new; *made says which. */
 static size_t node_of(hl_reach *R, CXCursor fn, int depth, int *made) {
   fn = clang_getCanonicalCursor(fn);
   if ((R->n + 1) * 2 > R->tcap) rehash(R);
-  size_t h = clang_hashCursor(fn) & (R->tcap - 1);
+  size_t h = slot_of(R, fn);
   *made = 0;
-  for (; R->table[h]; h = (h + 1) & (R->tcap - 1))
-    if (clang_equalCursors(R->nodes[R->table[h] - 1].fn, fn)) return R->table[h] - 1;
+  if (R->table[h]) return R->table[h] - 1;
   node nd = {0};
   nd.fn = fn;
   nd.depth = depth;
@@ -119,10 +126,7 @@ void hl_reach_free(hl_reach *R) {
 void hl_reach_callers(hl_reach *R, CXCursor to, char *flags) {
   for (size_t i = 0; i < R->nroots; i++) flags[i] = 0;
   if (!hl_reach_is_specialization(to) || !R->tcap) return;
-  to = clang_getCanonicalCursor(to);
-  size_t h = clang_hashCursor(to) & (R->tcap - 1);
-  for (; R->table[h] && !clang_equalCursors(R->nodes[R->table[h] - 1].fn, to); h = (h + 1) & (R->tcap - 1)) {
-  }
+  size_t h = slot_of(R, clang_getCanonicalCursor(to));
   if (!R->table[h]) return;
   /* Backwards from to, over the reverse edges. */
   unsigned query = ++R->query;
