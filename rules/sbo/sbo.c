@@ -108,9 +108,9 @@ static char *lambda_elsewhere(const char *type, const hl_loc *loc) {
 }
 
 /* Where a probed instantiation's finding comes from: the store inside the
- * template, and the call the compiler named ("in the instantiation
- * requested at", or for a call that reaches the same instantiation, "it
- * reaches the instantiation first requested at"). */
+ * template, and the call the compiler named, with the words that say how
+ * the finding's call relates to it ("in the instantiation requested at",
+ * "it calls the instantiation first requested at"). */
 typedef struct origin {
   const hl_loc *stored_at, *from;
   const char *from_words;
@@ -314,6 +314,14 @@ static int stores_same_wrapper(const hl_sbo_site *s, const hl_probe_hit *h) {
   return !strncmp(h->type, s->wrapper->name, n) && (h->type[n] == '<' || h->type[n] == '\0');
 }
 
+/* add_finding at u's place, once per place and verdict. */
+static void report_once(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *u, const hl_sbo_verdict *v, const hl_sbo_plan *p,
+                        const char *type, const origin *o, hl_strv *reported) {
+  char *key = hl_xasprintf("%s:%u %s %ld %ld %u", u->loc.file, u->loc.offset, type, v->size, v->align, v->failed);
+  if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, u, v, p, type, o);
+  free(key);
+}
+
 /* One instantiation's answer for a store inside a template. Returns 1 when
  * it is the answer for all (the layout does not depend on the template). */
 static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p,
@@ -337,26 +345,20 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
   if (h->user != h->outer) {
     /* Inside a template, handed over where it is written: once per place
      * and verdict, naming the first instantiation that reached it. */
-    char *key = hl_xasprintf("%s:%u %s %ld %ld %u", at->file, at->offset, h->type, v.size, v.align, v.failed);
     origin o = {&s->loc, &h->chain[h->outer], "in the instantiation requested at"};
-    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &o);
-    free(key);
+    report_once(ctx, S, &u, &v, p, h->type, &o, reported);
     return 0;
   }
-  char *key = hl_xasprintf("%s:%u %s %ld %ld %u", at->file, at->offset, h->type, v.size, v.align, v.failed);
   origin o = {&s->loc, NULL, NULL};
-  if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &o);
-  free(key);
+  report_once(ctx, S, &u, &v, p, h->type, &o, reported);
   reaching *others;
   size_t nothers = reaching_calls(ctx, S, at, &others);
   for (size_t k = 0; k < nothers; k++) {
     u.loc = others[k].loc;
-    key = hl_xasprintf("%s:%u %s %ld %ld %u", u.loc.file, u.loc.offset, h->type, v.size, v.align, v.failed);
     origin r = {&s->loc, at,
                 others[k].same ? "it calls the instantiation first requested at"
                                : "its instantiation calls the one first requested at"};
-    if (hl_strv_add_unique(reported, key)) add_finding(ctx, S, &u, &v, p, h->type, &r);
-    free(key);
+    report_once(ctx, S, &u, &v, p, h->type, &r, reported);
     hl_loc_free(&others[k].loc);
   }
   free(others);
