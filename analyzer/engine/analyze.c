@@ -373,6 +373,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
   ctx.probes = hl_probes_new(&ctx.unit);
+  ctx.reach = hl_reach_new();
 
   run_rules(&ctx, cfg, res->compile_errors > 0);
   apply_config(cfg, job, &res->findings);
@@ -382,6 +383,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
   hl_probes_free(ctx.probes);
+  hl_ctx_reach_free(&ctx);
   hl_selection_free(&sel);
   free(ctx.stack);
   free(ctx.triple);

@@ -114,6 +114,47 @@ int hl_ctx_pointer_width(const hl_ctx *ctx) { return ctx->pointer_width; }
 hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }
 int hl_ctx_verbose(const hl_ctx *ctx) { return ctx->verbose; }
 const char *hl_ctx_triple(const hl_ctx *ctx) { return ctx->triple; }
+void hl_ctx_note_template_call(hl_ctx *ctx, CXCursor call) { hl_reach_note_call(ctx->reach, call); }
+
+size_t hl_ctx_reaching_calls(hl_ctx *ctx, const hl_loc *at, hl_reaching **out) {
+  size_t n = 0, cap = 0, ncalls;
+  const CXCursor *names = hl_reach_call_names(ctx->reach, &ncalls);
+  *out = NULL;
+  if (!ctx->reach_locs && ncalls) {
+    /* Each call's place, once. */
+    ctx->reach_locs = hl_xcalloc(ncalls, sizeof *ctx->reach_locs);
+    ctx->reach_has_loc = hl_xcalloc(ncalls, 1);
+    ctx->reach_flags = hl_xcalloc(ncalls, 1);
+    ctx->reach_nlocs = ncalls;
+    for (size_t i = 0; i < ncalls; i++)
+      ctx->reach_has_loc[i] = !hl_ctx_loc(ctx, clang_getCursorLocation(names[i]), &ctx->reach_locs[i]);
+  }
+  size_t to = ctx->reach_nlocs;
+  for (size_t i = 0; i < ctx->reach_nlocs && to == ctx->reach_nlocs; i++)
+    if (ctx->reach_has_loc[i] && ctx->reach_locs[i].offset == at->offset && !strcmp(ctx->reach_locs[i].file, at->file))
+      to = i;
+  if (to == ctx->reach_nlocs) return 0;
+  if (ctx->reach_to != to + 1) {
+    hl_reach_callers(ctx->reach, to, ctx->reach_flags);
+    ctx->reach_to = to + 1;
+  }
+  for (size_t i = 0; i < ctx->reach_nlocs; i++) {
+    if (i == to || !ctx->reach_flags[i] || !ctx->reach_has_loc[i]) continue;
+    hl_reaching r = {hl_loc_copy(&ctx->reach_locs[i]), hl_reach_same_callee(ctx->reach, i, to)};
+    HL_PUSH(*out, n, cap, r);
+  }
+  return n;
+}
+
+void hl_ctx_reach_free(hl_ctx *ctx) {
+  hl_reach_free(ctx->reach);
+  for (size_t i = 0; i < ctx->reach_nlocs; i++)
+    if (ctx->reach_has_loc[i]) hl_loc_free(&ctx->reach_locs[i]);
+  free(ctx->reach_locs);
+  free(ctx->reach_has_loc);
+  free(ctx->reach_flags);
+}
+
 hl_probes *hl_ctx_probes(const hl_ctx *ctx) { return ctx->probes; }
 void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *what) {
   hl_allocation a = {rule, hl_loc_copy(at), hl_xstrdup(what)};

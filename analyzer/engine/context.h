@@ -44,6 +44,21 @@ const char *hl_ctx_triple(const hl_ctx *ctx);
 /* The instantiation probes of this translation unit: queued by the rules'
  * prepare, answered in one parse before their end. */
 hl_probes *hl_ctx_probes(const hl_ctx *ctx);
+/* Records a call of the unit's code (a call expression) when it calls a
+ * template's specialization: the calls hl_ctx_reaching_calls answers
+ * with. Rules note calls while the walk visits them (each call once,
+ * however many rules note it). */
+void hl_ctx_note_template_call(hl_ctx *ctx, CXCursor call);
+/* The compiler instantiates a specialization once and names only the first
+ * call that requested it. Given such a call's place (at, where clang points
+ * in "requested here"), the other noted calls whose specialization is that
+ * one or whose instantiated code calls it (engine/reach): *out, the
+ * count returned; free each loc and *out. Asked after the walk. */
+typedef struct hl_reaching {
+  hl_loc loc;
+  int same; /* a call of the same specialization */
+} hl_reaching;
+size_t hl_ctx_reaching_calls(hl_ctx *ctx, const hl_loc *at, hl_reaching **out);
 /* Whether -v asked for remarks. */
 int hl_ctx_verbose(const hl_ctx *ctx);
 /* Adds a finding of this translation unit; takes ownership of f. Every

@@ -10,6 +10,7 @@
 #include "engine/finding.h"
 #include "engine/instprobe.h"
 #include "engine/layout.h"
+#include "engine/reach.h"
 #include "engine/unit.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
@@ -34,6 +35,10 @@ struct hl_ctx {
 
   hl_types *types;
   hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
+  hl_reach *reach;              /* calls of specializations, and what reaches what */
+  hl_loc *reach_locs;           /* the calls' places, made at the first hl_ctx_reaching_calls */
+  char *reach_has_loc, *reach_flags;
+  size_t reach_nlocs, reach_to;  /* reach_flags answers call reach_to - 1 (0: none yet) */
   hl_findings *out;
   hl_layouts *layouts;          /* NULL: the front end shows none */
 
@@ -51,5 +56,7 @@ struct hl_ctx {
 
 /* Frees the verdicts (the rest of the context is its builder's). */
 void hl_ctx_allocations_free(hl_ctx *ctx);
+/* Frees the calls noted and what was made of them. */
+void hl_ctx_reach_free(hl_ctx *ctx);
 
 #endif

@@ -7,7 +7,6 @@
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/plan.h"
-#include "rules/sbo/reach.h"
 #include "rules/sbo/templates.h"
 #include "util/strv.h"
 #include "util/util.h"
@@ -18,72 +17,7 @@ struct hl_sbo {
   hl_sbo_site *sites;
   size_t n, cap;
   hl_retype *retype;
-  /* Calls of template instantiations in the user's code: the compiler
-   * instantiates a specialization once and names only the first call. */
-  CXCursor *tcall_fn, *tcall_name;
-  size_t ntcalls, captcalls, captcalls_name;
-  /* Made when a probed store is reported at such a call: the calls that
-   * reach the specialization called by the first'th call (+ 1; 0: none). */
-  hl_reach *reach;
-  char *reach_flags;
-  size_t reach_first;
 };
-
-/* The cursor whose location clang names for a call's "requested here":
- * the function's (or member's) name; a constructor call's own. */
-static CXCursor callee_name(CXCursor call, CXCursor fn) {
-  if (clang_getCursorKind(fn) == CXCursor_Constructor) return call;
-  CXCursor callee = hl_strip(hl_first_child(call));
-  enum CXCursorKind k = clang_getCursorKind(callee);
-  return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? callee : clang_getNullCursor();
-}
-
-static void note_template_call(hl_sbo *S, CXCursor call) {
-  CXCursor fn = clang_getCursorReferenced(call);
-  if (!hl_reach_is_specialization(fn)) return;
-  CXCursor name = callee_name(call, fn);
-  if (clang_Cursor_isNull(name)) return;
-  size_t before = S->ntcalls;
-  HL_PUSH(S->tcall_fn, S->ntcalls, S->captcalls, clang_getCanonicalCursor(fn));
-  hl_grow((void **)&S->tcall_name, &S->captcalls_name, S->ntcalls, sizeof *S->tcall_name);
-  S->tcall_name[before] = name;
-}
-
-typedef struct reaching {
-  hl_loc loc;
-  int same; /* a call of the same specialization */
-} reaching;
-
-/* The other calls that reach the specialization called at loc: calls of
- * it, and calls of specializations whose instantiated code calls it. */
-static size_t reaching_calls(hl_ctx *ctx, hl_sbo *S, const hl_loc *loc, reaching **out) {
-  size_t n = 0, cap = 0;
-  *out = NULL;
-  size_t first = S->ntcalls;
-  for (size_t i = 0; i < S->ntcalls && first == S->ntcalls; i++) {
-    hl_loc l;
-    if (hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &l)) continue;
-    if (l.offset == loc->offset && !strcmp(l.file, loc->file)) first = i;
-    hl_loc_free(&l);
-  }
-  if (first == S->ntcalls) return 0;
-  if (!S->reach) {
-    S->reach = hl_reach_new(S->tcall_fn, S->ntcalls);
-    S->reach_flags = hl_xcalloc(S->ntcalls, 1);
-  }
-  if (S->reach_first != first + 1) {
-    hl_reach_callers(S->reach, S->tcall_fn[first], S->reach_flags);
-    S->reach_first = first + 1;
-  }
-  for (size_t i = 0; i < S->ntcalls; i++) {
-    reaching r;
-    if (i == first || !S->reach_flags[i] || hl_ctx_loc(ctx, clang_getCursorLocation(S->tcall_name[i]), &r.loc))
-      continue;
-    r.same = clang_equalCursors(S->tcall_fn[i], S->tcall_fn[first]);
-    HL_PUSH(*out, n, cap, r);
-  }
-  return n;
-}
 
 /* "async.hpp:147" when the probed type is a lambda written on another
  * line than loc's (a library's lambda around the callable handed over
@@ -259,7 +193,7 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
   if (hl_sbo_match(ctx, c, &s)) {
     keep(ctx, S, &s);
   } else if (k == CXCursor_CallExpr) {
-    note_template_call(S, c);
+    hl_ctx_note_template_call(ctx, c);
     hl_sbo_site *v;
     size_t n = hl_sbo_template_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);
@@ -351,8 +285,8 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
   }
   origin o = {&s->loc, NULL, NULL};
   report_once(ctx, S, &u, &v, p, h->type, &o, reported);
-  reaching *others;
-  size_t nothers = reaching_calls(ctx, S, at, &others);
+  hl_reaching *others;
+  size_t nothers = hl_ctx_reaching_calls(ctx, at, &others);
   for (size_t k = 0; k < nothers; k++) {
     u.loc = others[k].loc;
     origin r = {&s->loc, at,
@@ -446,10 +380,6 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   free(verdicts);
   free(S->sites);
   hl_retype_free(S->retype);
-  free(S->tcall_fn);
-  free(S->tcall_name);
-  hl_reach_free(S->reach);
-  free(S->reach_flags);
   free(S);
 }
 

@@ -1,7 +1,8 @@
-#include "rules/sbo/reach.h"
+#include "engine/reach.h"
 
 #include <stdlib.h>
 
+#include "engine/ast.h"
 #include "util/util.h"
 
 typedef struct node {
@@ -17,12 +18,18 @@ struct hl_reach {
   size_t n, cap;
   size_t *table; /* open addressing: node index + 1, 0 empty */
   size_t tcap;
-  size_t *roots; /* node index per root */
-  size_t nroots;
+  /* The recorded calls: the specialization each calls (canonical), where
+   * clang names it; roots[i]: its node, once the graph is made. */
+  CXCursor *call_fn, *call_name, last;
+  size_t ncalls, capcalls, capnames;
+  size_t *roots;
+  int made;
   unsigned query;
 };
 
-int hl_reach_is_specialization(CXCursor fn) {
+/* Whether fn is a function (or member function, constructor, conversion)
+ * instantiated from a template: a node of the graph. */
+static int is_specialization(CXCursor fn) {
   enum CXCursorKind k = clang_getCursorKind(fn);
   if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
       k != CXCursor_ConversionFunction)
@@ -80,7 +87,7 @@ static enum CXChildVisitResult add_edges(CXCursor c, CXCursor parent, CXClientDa
   if (k == CXCursor_LambdaExpr) return CXChildVisit_Continue;
   if (k == CXCursor_CallExpr) {
     CXCursor r = clang_getCursorReferenced(c);
-    if (hl_reach_is_specialization(r)) {
+    if (is_specialization(r)) {
       int made;
       size_t to = node_of(e->R, r, e->R->nodes[e->from].depth + 1, &made);
       node *t = &e->R->nodes[to];
@@ -91,14 +98,47 @@ static enum CXChildVisitResult add_edges(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Recurse;
 }
 
-hl_reach *hl_reach_new(const CXCursor *roots, size_t n) {
-  hl_reach *R = hl_xcalloc(1, sizeof *R);
+hl_reach *hl_reach_new(void) { return hl_xcalloc(1, sizeof(hl_reach)); }
+
+/* The cursor whose location clang names for a call's "requested here":
+ * the function's (or member's) name; a constructor call's own. */
+static CXCursor callee_name(CXCursor call, CXCursor fn) {
+  if (clang_getCursorKind(fn) == CXCursor_Constructor) return call;
+  CXCursor callee = hl_strip(hl_first_child(call));
+  enum CXCursorKind k = clang_getCursorKind(callee);
+  return k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ? callee : clang_getNullCursor();
+}
+
+void hl_reach_note_call(hl_reach *R, CXCursor call) {
+  if (R->made || (R->ncalls && clang_equalCursors(call, R->last))) return;
+  CXCursor fn = clang_getCursorReferenced(call);
+  if (!is_specialization(fn)) return;
+  CXCursor name = callee_name(call, fn);
+  if (clang_Cursor_isNull(name)) return;
+  R->last = call;
+  size_t before = R->ncalls;
+  HL_PUSH(R->call_fn, R->ncalls, R->capcalls, clang_getCanonicalCursor(fn));
+  hl_grow((void **)&R->call_name, &R->capnames, R->ncalls, sizeof *R->call_name);
+  R->call_name[before] = name;
+}
+
+const CXCursor *hl_reach_call_names(const hl_reach *R, size_t *n) {
+  *n = R->ncalls;
+  return R->call_name;
+}
+
+int hl_reach_same_callee(const hl_reach *R, size_t i, size_t j) {
+  return clang_equalCursors(R->call_fn[i], R->call_fn[j]);
+}
+
+/* The graph from the specializations the recorded calls call. */
+static void make_graph(hl_reach *R) {
   size_t *queue = NULL, nqueue = 0, capqueue = 0;
-  R->roots = hl_xcalloc(n ? n : 1, sizeof *R->roots);
-  R->nroots = n;
-  for (size_t i = 0; i < n; i++) {
+  R->made = 1;
+  R->roots = hl_xcalloc(R->ncalls ? R->ncalls : 1, sizeof *R->roots);
+  for (size_t i = 0; i < R->ncalls; i++) {
     int made = 0;
-    R->roots[i] = hl_reach_is_specialization(roots[i]) ? node_of(R, roots[i], 0, &made) : (size_t)-1;
+    R->roots[i] = node_of(R, R->call_fn[i], 0, &made);
     if (made) HL_PUSH(queue, nqueue, capqueue, R->roots[i]);
   }
   /* Breadth first: a node's depth is its nearest root's distance. */
@@ -111,7 +151,6 @@ hl_reach *hl_reach_new(const CXCursor *roots, size_t n) {
     clang_visitChildren(def, add_edges, &e);
   }
   free(queue);
-  return R;
 }
 
 void hl_reach_free(hl_reach *R) {
@@ -120,19 +159,19 @@ void hl_reach_free(hl_reach *R) {
   free(R->nodes);
   free(R->table);
   free(R->roots);
+  free(R->call_fn);
+  free(R->call_name);
   free(R);
 }
 
-void hl_reach_callers(hl_reach *R, CXCursor to, char *flags) {
-  for (size_t i = 0; i < R->nroots; i++) flags[i] = 0;
-  if (!hl_reach_is_specialization(to) || !R->tcap) return;
-  size_t h = slot_of(R, clang_getCanonicalCursor(to));
-  if (!R->table[h]) return;
-  /* Backwards from to, over the reverse edges. */
+void hl_reach_callers(hl_reach *R, size_t to, char *flags) {
+  if (!R->made) make_graph(R);
+  size_t first = R->roots[to];
+  /* Backwards from to's node, over the reverse edges. */
   unsigned query = ++R->query;
   size_t *stack = NULL, nstack = 0, capstack = 0;
-  HL_PUSH(stack, nstack, capstack, R->table[h] - 1);
-  R->nodes[R->table[h] - 1].seen = query;
+  HL_PUSH(stack, nstack, capstack, first);
+  R->nodes[first].seen = query;
   while (nstack) {
     node *nd = &R->nodes[stack[--nstack]];
     for (size_t k = 0; k < nd->ncallers; k++) {
@@ -143,5 +182,5 @@ void hl_reach_callers(hl_reach *R, CXCursor to, char *flags) {
     }
   }
   free(stack);
-  for (size_t i = 0; i < R->nroots; i++) flags[i] = R->roots[i] != (size_t)-1 && R->nodes[R->roots[i]].seen == query;
+  for (size_t i = 0; i < R->ncalls; i++) flags[i] = R->nodes[R->roots[i]].seen == query;
 }
