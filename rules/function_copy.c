@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strv.h"
 #include "util/util.h"
 #include "rules/lib/calls.h"
 #include "rules/lib/rewrite.h"
@@ -68,6 +69,18 @@ typedef struct template_copy {
   int param;
 } template_copy;
 
+/* A temporary of a class that holds a wrapper, built by a call's
+ * argument and copied whole by the function called (eventpp's AnyId, whose
+ * std::any holds the event, copied into a map as its key): the class's
+ * implicit copy constructor copies the wrapper. */
+typedef struct class_copy {
+  int store;        /* the member's store in the converting constructor (S->stores) */
+  CXCursor cls;     /* the class */
+  CXCursor member;  /* its wrapper member */
+  CXCursor call;    /* the code's call handing the temporary over */
+  CXCursor copy;    /* where the callee's instantiated body copies it */
+} class_copy;
+
 typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
 
 typedef struct copy_site {
@@ -114,6 +127,8 @@ typedef struct state {
   size_t nescaped, capescaped;
   template_copy *tcopies;
   size_t ntcopies, captcopies;
+  class_copy *ccopies;
+  size_t nccopies, capccopies;
   hl_calls *calls;
 } state;
 
@@ -711,6 +726,149 @@ static void store_into(hl_ctx *ctx, state *S, CXCursor c) {
   else if (target >= 0) add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
 }
 
+/* ---- copies of a class that holds a wrapper ---- */
+
+/* Whether cls's copy constructor is the compiler's (implicit or
+ * defaulted): it copies the wrapper member as the member's own copy
+ * constructor does. A class template's specialization has its pattern's. */
+static enum CXChildVisitResult written_copy(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_Constructor && clang_CXXConstructor_isCopyConstructor(c) &&
+      !clang_CXXMethod_isDefaulted(c)) {
+    *(int *)d = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+static int implicit_copy(CXCursor cls) {
+  CXCursor pattern = clang_getSpecializedCursorTemplate(cls);
+  int written = 0;
+  clang_visitChildren(clang_Cursor_isNull(pattern) ? cls : pattern, written_copy, &written);
+  return !written;
+}
+
+typedef struct member_init_find {
+  const hl_ctx *ctx;
+  CXCursor field, member, init;
+} member_init_find;
+
+/* The first member initializer of a constructor's definition that
+ * initializes a wrapper member: libclang shows each initializer as the
+ * member's reference followed by its expression. */
+static enum CXChildVisitResult wrapper_init(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  member_init_find *m = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_MemberRef) {
+    CXCursor f = clang_getCursorReferenced(c);
+    m->field = is_wrapper_value(m->ctx, clang_getCursorType(f)) ? f : clang_getNullCursor();
+    return CXChildVisit_Continue;
+  }
+  if (!clang_Cursor_isNull(m->field) && clang_isExpression(k)) {
+    m->member = m->field;
+    m->init = hl_strip(c);
+    return CXChildVisit_Break;
+  }
+  m->field = clang_getNullCursor();
+  return k == CXCursor_CompoundStmt ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Standard containers' members that copy an lvalue they are given into
+ * the container (map::operator[] copies the key when it inserts it). */
+static const char *const copying_members[] = {"operator[]", "insert", "emplace", "emplace_back", "emplace_front",
+                                              "emplace_hint", "try_emplace", "push_back", "push_front",
+                                              "insert_or_assign"};
+
+static int is_container_copy(CXCursor fn) {
+  if (clang_getCursorKind(fn) != CXCursor_CXXMethod) return 0;
+  CXCursor owner = clang_getCursorSemanticParent(fn);
+  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(owner))) return 0;
+  char *cls = hl_class_name(clang_getCursorType(owner)), *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  static const char *const containers[] = {"std::map", "std::multimap", "std::set", "std::multiset",
+                                           "std::unordered_map", "std::unordered_multimap", "std::unordered_set",
+                                           "std::unordered_multiset", "std::vector", "std::deque", "std::list",
+                                           "std::forward_list"};
+  int yes = hl_str_in(cls, containers, sizeof containers / sizeof *containers) &&
+            hl_str_in(name, copying_members, sizeof copying_members / sizeof *copying_members);
+  free(cls);
+  free(name);
+  return yes;
+}
+
+typedef struct param_copy {
+  CXCursor param, cls, at;
+} param_copy;
+
+/* A call in an instantiated body that copies the parameter: cls's copy
+ * constructor from it, or a standard container taking it in. A lambda's
+ * body runs only when it is called: not followed. */
+static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  param_copy *p = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LambdaExpr) return CXChildVisit_Continue;
+  if (k != CXCursor_CallExpr) return CXChildVisit_Recurse;
+  CXCursor fn = clang_getCursorReferenced(c);
+  int copy = is_container_copy(fn) ||
+             (clang_getCursorKind(fn) == CXCursor_Constructor && clang_CXXConstructor_isCopyConstructor(fn) &&
+              clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(fn)), p->cls));
+  for (int i = 0; copy && i < clang_Cursor_getNumArguments(c); i++) {
+    CXCursor a = hl_strip(clang_Cursor_getArgument(c, (unsigned)i));
+    if (clang_getCursorKind(a) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(a), p->param)) {
+      p->at = c;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* A call of a template's specialization handing it, by const reference, a
+ * temporary its argument builds with a converting constructor of a class
+ * of the project that stores into a wrapper member; the specialization's
+ * instantiated body copies that parameter whole. The store is judged with
+ * the others; the copy is reported when it allocates. */
+static void class_copy_call(hl_ctx *ctx, state *S, CXCursor call) {
+  CXCursor fn = clang_getCursorReferenced(call);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if ((fk != CXCursor_CXXMethod && fk != CXCursor_FunctionDecl) ||
+      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+    return;
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def) || clang_Location_isInSystemHeader(clang_getCursorLocation(def))) return;
+  int n = clang_Cursor_getNumArguments(call);
+  if (n != clang_Cursor_getNumArguments(def)) return; /* an operator's object, default arguments */
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = hl_strip(clang_Cursor_getArgument(call, (unsigned)i));
+    CXCursor k = clang_getCursorKind(arg) == CXCursor_CallExpr ? clang_getCursorReferenced(arg) : clang_getNullCursor();
+    if (clang_getCursorKind(k) != CXCursor_Constructor || clang_CXXConstructor_isCopyConstructor(k) ||
+        clang_CXXConstructor_isMoveConstructor(k))
+      continue;
+    CXCursor cls = clang_getCursorSemanticParent(k), param = clang_Cursor_getArgument(def, (unsigned)i);
+    CXType pt = clang_getCanonicalType(clang_getCursorType(param));
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(cls)) || pt.kind != CXType_LValueReference ||
+        !clang_isConstQualifiedType(clang_getPointeeType(pt)) ||
+        !hl_same_class(clang_getPointeeType(pt), clang_getCursorType(cls)) || !implicit_copy(cls))
+      continue;
+    CXCursor kdef = clang_getCursorDefinition(k);
+    member_init_find m = {ctx, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
+    if (clang_Cursor_isNull(kdef)) continue;
+    clang_visitChildren(kdef, wrapper_init, &m);
+    param_copy p = {param, clang_getCanonicalCursor(cls), clang_getNullCursor()};
+    if (clang_Cursor_isNull(m.init)) continue;
+    clang_visitChildren(def, copies_param, &p);
+    judged_store s;
+    memset(&s, 0, sizeof s);
+    if (clang_Cursor_isNull(p.at) || !hl_sbo_match(ctx, m.init, &s.site)) continue;
+    s.arg_of = clang_getNullCursor();
+    s.arg_index = -1;
+    HL_PUSH(S->stores, S->nstores, S->capstores, s);
+    class_copy cc = {(int)S->nstores - 1, cls, m.member, call, p.at};
+    HL_PUSH(S->ccopies, S->nccopies, S->capccopies, cc);
+  }
+}
+
 /* The template copies at a constructor (or constructor template). */
 static void template_copies(hl_ctx *ctx, state *S, CXCursor ctor) {
   hl_sbo_site *v;
@@ -747,6 +905,7 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   if (k == CXCursor_CallExpr) {
     hl_calls_visit(S->calls, ctx, c);
     store_into(ctx, S, c);
+    class_copy_call(ctx, S, c);
     copy_kind kind;
     CXCursor src, ref;
     int moved = move_call(ctx, S, c, &kind, &ref);
@@ -1088,6 +1247,49 @@ static void judge_template_copy(hl_ctx *ctx, state *S, const template_copy *t) {
   }
 }
 
+/* A class copy whose member's store allocates, once per class and member:
+ * at the class, where the compiler defines its implicit copy constructor,
+ * with the store, the copy and the call that handed the value over. */
+static void judge_class_copy(hl_ctx *ctx, const state *S, size_t i) {
+  const class_copy *cc = &S->ccopies[i];
+  const judged_store *o = &S->stores[cc->store];
+  if (o->verdict.allocates != HL_YES) return;
+  for (size_t j = 0; j < i; j++)
+    if (clang_equalCursors(S->ccopies[j].cls, cc->cls) && clang_equalCursors(S->ccopies[j].member, cc->member) &&
+        S->stores[S->ccopies[j].store].verdict.allocates == HL_YES)
+      return;
+  hl_loc at, copy, call;
+  if (hl_ctx_loc(ctx, clang_getCursorLocation(cc->cls), &at)) return;
+  const hl_sbo_site *s = &o->site;
+  const hl_sbo_wording *wd = wording_of(s->wrapper);
+  char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
+  const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
+  char *cls = hl_type_spelling(clang_getCursorType(cc->cls)), *member = hl_cxstring_take(clang_getCursorSpelling(cc->member));
+  char *m = hl_xasprintf("copying %s allocates again: its implicit copy constructor copies the %s member '%s', whose "
+                         "target (a %s, %ld bytes) is stored on the heap by %s",
+                         cls, s->wrapper_spelling, member, noun, o->verdict.size, lib);
+  hl_finding *f = hl_finding_new("function-copy", HL_SEV_WARNING, &at, m);
+  hl_sb b = {0};
+  hl_sb_printf(&b, "its target is stored here: ");
+  hl_sbo_reasons(ctx, s, &o->verdict, &b);
+  hl_finding_note(f, &s->loc, hl_sb_str(&b));
+  if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->copy), &copy)) {
+    hl_finding_note(f, &copy, "copied here");
+    hl_loc_free(&copy);
+  }
+  if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->call), &call)) {
+    hl_finding_note(f, &call, "copied when this call hands it over");
+    hl_loc_free(&call);
+  }
+  hl_ctx_report(ctx, f);
+  hl_sb_free(&b);
+  hl_loc_free(&at);
+  free(m);
+  free(member);
+  free(cls);
+  free(noun);
+}
+
 static void prepare(hl_ctx *ctx, void *st) {
   state *S = st;
   /* Only what the layout and the class structure cannot settle asks the
@@ -1119,6 +1321,8 @@ static void end(hl_ctx *ctx, void *st) {
     hl_sbo_site_free(&S->tcopies[i].site);
   }
   free(S->tcopies);
+  for (size_t i = 0; i < S->nccopies; i++) judge_class_copy(ctx, S, i);
+  free(S->ccopies);
   hl_calls_free(S->calls);
   for (size_t i = 0; i < S->nstores; i++) {
     hl_traits_free(&S->stores[i].verdict.traits);
