@@ -787,7 +787,10 @@ static int cmd_compare(int window, const char *executed_path, const char *lines_
             !fs[k].stored_file == !sfile && (!sfile || !strcmp(fs[k].stored_file, sfile));
     if (!dup) {
       const char *msg = json_string_value(json_object_get(o, "message"));
-      int any = copy ? msg && !strncmp(msg, "copying this std::any", 21) : !strcmp(rule, "any-sbo");
+      /* A copy of a std::any, or of a class whose implicit copy copies
+       * one ("... copies the std::any member 'value', ..."). */
+      int any = copy ? msg && (!strncmp(msg, "copying this std::any", 21) || strstr(msg, "copies the std::any member"))
+                     : !strcmp(rule, "any-sbo");
       fs[nf] = (finding){xstrdup(path), ln, copy, any, 0, sfile, sline, 0, 0};
       nf++;
     } else {
