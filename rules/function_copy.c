@@ -79,6 +79,7 @@ typedef struct class_copy {
   CXCursor member;  /* its wrapper member */
   CXCursor call;    /* the code's call handing the temporary over */
   CXCursor copy;    /* where the callee's instantiated body copies it */
+  int keyed;        /* there as an associative container's new key */
 } class_copy;
 
 typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
@@ -742,10 +743,28 @@ static enum CXChildVisitResult written_copy(CXCursor c, CXCursor parent, CXClien
 }
 
 static int implicit_copy(CXCursor cls) {
+  /* An explicit specialization names the primary template too, and has
+   * members of its own: neither may write one. */
   CXCursor pattern = clang_getSpecializedCursorTemplate(cls);
   int written = 0;
-  clang_visitChildren(clang_Cursor_isNull(pattern) ? cls : pattern, written_copy, &written);
+  clang_visitChildren(cls, written_copy, &written);
+  if (!clang_Cursor_isNull(pattern)) clang_visitChildren(pattern, written_copy, &written);
   return !written;
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_CompoundStmt) return CXChildVisit_Continue;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+/* Whether a constructor's body is empty: nothing there can change what
+ * its member initializers stored (value.reset()). */
+static int empty_body(CXCursor ctor) {
+  CXCursor body = clang_getNullCursor();
+  clang_visitChildren(ctor, find_body, &body);
+  return !clang_Cursor_isNull(body) && clang_Cursor_isNull(hl_first_child(body));
 }
 
 typedef struct member_init_find {
@@ -780,24 +799,35 @@ static const char *const copying_members[] = {"operator[]", "insert", "emplace",
                                               "emplace_hint", "try_emplace", "push_back", "push_front",
                                               "insert_or_assign"};
 
-static int is_container_copy(CXCursor fn) {
+/* Whether fn is such a member of a standard container of cls (its key, or
+ * its element): *keyed for the associative ones, which copy the key only
+ * when it is not there yet. A container of something else (a
+ * reference_wrapper, a base class, a type built from cls) copies nothing
+ * of cls's wrapper. */
+static int is_container_copy(CXCursor fn, CXType cls, int *keyed) {
   if (clang_getCursorKind(fn) != CXCursor_CXXMethod) return 0;
   CXCursor owner = clang_getCursorSemanticParent(fn);
   if (!clang_Location_isInSystemHeader(clang_getCursorLocation(owner))) return 0;
-  char *cls = hl_class_name(clang_getCursorType(owner)), *name = hl_cxstring_take(clang_getCursorSpelling(fn));
-  static const char *const containers[] = {"std::map", "std::multimap", "std::set", "std::multiset",
-                                           "std::unordered_map", "std::unordered_multimap", "std::unordered_set",
-                                           "std::unordered_multiset", "std::vector", "std::deque", "std::list",
-                                           "std::forward_list"};
-  int yes = hl_str_in(cls, containers, sizeof containers / sizeof *containers) &&
-            hl_str_in(name, copying_members, sizeof copying_members / sizeof *copying_members);
-  free(cls);
+  CXType ot = clang_getCursorType(owner);
+  if (clang_Type_getNumTemplateArguments(ot) < 1 || !hl_same_class(clang_Type_getTemplateArgumentAsType(ot, 0), cls))
+    return 0;
+  char *name = hl_class_name(ot), *member = hl_cxstring_take(clang_getCursorSpelling(fn));
+  static const char *const keyed_containers[] = {"std::map", "std::multimap", "std::set", "std::multiset",
+                                                 "std::unordered_map", "std::unordered_multimap",
+                                                 "std::unordered_set", "std::unordered_multiset"};
+  static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
+  *keyed = hl_str_in(name, keyed_containers, sizeof keyed_containers / sizeof *keyed_containers);
+  int yes = (*keyed || hl_str_in(name, sequences, sizeof sequences / sizeof *sequences)) &&
+            hl_str_in(member, copying_members, sizeof copying_members / sizeof *copying_members);
   free(name);
+  free(member);
   return yes;
 }
 
 typedef struct param_copy {
   CXCursor param, cls, at;
+  CXType cls_type;
+  int keyed; /* at inserts into an associative container */
 } param_copy;
 
 /* A call in an instantiated body that copies the parameter: cls's copy
@@ -807,10 +837,13 @@ static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClien
   (void)parent;
   param_copy *p = d;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_LambdaExpr) return CXChildVisit_Continue;
+  /* Nor what is never evaluated: sizeof, alignof, noexcept, typeid. */
+  if (k == CXCursor_LambdaExpr || k == CXCursor_UnaryExpr || k == CXCursor_CXXTypeidExpr)
+    return CXChildVisit_Continue;
   if (k != CXCursor_CallExpr) return CXChildVisit_Recurse;
   CXCursor fn = clang_getCursorReferenced(c);
-  int copy = is_container_copy(fn) ||
+  int keyed = 0;
+  int copy = is_container_copy(fn, p->cls_type, &keyed) ||
              (clang_getCursorKind(fn) == CXCursor_Constructor && clang_CXXConstructor_isCopyConstructor(fn) &&
               clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(fn)), p->cls));
   for (int i = 0; copy && i < clang_Cursor_getNumArguments(c); i++) {
@@ -818,6 +851,7 @@ static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClien
     if (clang_getCursorKind(a) == CXCursor_DeclRefExpr &&
         clang_equalCursors(clang_getCursorReferenced(a), p->param)) {
       p->at = c;
+      p->keyed = keyed;
       return CXChildVisit_Break;
     }
   }
@@ -853,9 +887,9 @@ static void class_copy_call(hl_ctx *ctx, state *S, CXCursor call) {
       continue;
     CXCursor kdef = clang_getCursorDefinition(k);
     member_init_find m = {ctx, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
-    if (clang_Cursor_isNull(kdef)) continue;
+    if (clang_Cursor_isNull(kdef) || !empty_body(kdef)) continue;
     clang_visitChildren(kdef, wrapper_init, &m);
-    param_copy p = {param, clang_getCanonicalCursor(cls), clang_getNullCursor()};
+    param_copy p = {param, clang_getCanonicalCursor(cls), clang_getNullCursor(), clang_getCursorType(cls), 0};
     if (clang_Cursor_isNull(m.init)) continue;
     clang_visitChildren(def, copies_param, &p);
     judged_store s;
@@ -864,7 +898,7 @@ static void class_copy_call(hl_ctx *ctx, state *S, CXCursor call) {
     s.arg_of = clang_getNullCursor();
     s.arg_index = -1;
     HL_PUSH(S->stores, S->nstores, S->capstores, s);
-    class_copy cc = {(int)S->nstores - 1, cls, m.member, call, p.at};
+    class_copy cc = {(int)S->nstores - 1, cls, m.member, call, p.at, p.keyed};
     HL_PUSH(S->ccopies, S->nccopies, S->capccopies, cc);
   }
 }
@@ -1274,7 +1308,8 @@ static void judge_class_copy(hl_ctx *ctx, const state *S, size_t i) {
   hl_sbo_reasons(ctx, s, &o->verdict, &b);
   hl_finding_note(f, &s->loc, hl_sb_str(&b));
   if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->copy), &copy)) {
-    hl_finding_note(f, &copy, "copied here");
+    hl_finding_note(f, &copy, cc->keyed ? "copied here, as the key, when the container does not hold it yet"
+                                        : "copied here");
     hl_loc_free(&copy);
   }
   if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->call), &call)) {

@@ -23,7 +23,8 @@ struct hl_reach {
   CXCursor *call_fn, *call_name, last;
   size_t ncalls, capcalls, capnames;
   size_t *roots;
-  int made;
+  int made;   /* the graph */
+  int frozen; /* the calls were read: no more are recorded */
   unsigned query;
 };
 
@@ -110,7 +111,7 @@ static CXCursor callee_name(CXCursor call, CXCursor fn) {
 }
 
 void hl_reach_note_call(hl_reach *R, CXCursor call) {
-  if (R->made || (R->ncalls && clang_equalCursors(call, R->last))) return;
+  if (R->frozen || (R->ncalls && clang_equalCursors(call, R->last))) return;
   CXCursor fn = clang_getCursorReferenced(call);
   if (!is_specialization(fn)) return;
   CXCursor name = callee_name(call, fn);
@@ -122,7 +123,8 @@ void hl_reach_note_call(hl_reach *R, CXCursor call) {
   R->call_name[before] = name;
 }
 
-const CXCursor *hl_reach_call_names(const hl_reach *R, size_t *n) {
+const CXCursor *hl_reach_call_names(hl_reach *R, size_t *n) {
+  R->frozen = 1;
   *n = R->ncalls;
   return R->call_name;
 }
@@ -134,7 +136,7 @@ int hl_reach_same_callee(const hl_reach *R, size_t i, size_t j) {
 /* The graph from the specializations the recorded calls call. */
 static void make_graph(hl_reach *R) {
   size_t *queue = NULL, nqueue = 0, capqueue = 0;
-  R->made = 1;
+  R->made = R->frozen = 1;
   R->roots = hl_xcalloc(R->ncalls ? R->ncalls : 1, sizeof *R->roots);
   for (size_t i = 0; i < R->ncalls; i++) {
     int made = 0;

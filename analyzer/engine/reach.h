@@ -28,8 +28,8 @@ void hl_reach_free(hl_reach *R);
 void hl_reach_note_call(hl_reach *R, CXCursor call);
 
 /* The calls recorded: *n of them; names[i] is where clang points at the
- * i'th ("requested here"). */
-const CXCursor *hl_reach_call_names(const hl_reach *R, size_t *n);
+ * i'th ("requested here"). No call is recorded after this. */
+const CXCursor *hl_reach_call_names(hl_reach *R, size_t *n);
 
 /* Whether calls i and j call the same specialization. */
 int hl_reach_same_callee(const hl_reach *R, size_t i, size_t j);
@@ -42,7 +42,7 @@ int hl_reach_same_callee(const hl_reach *R, size_t i, size_t j);
  * HL_REACH_DEPTH calls deep from a recorded call, except what a system
  * header defines (its internals are not followed) and a lambda's body (it
  * runs only when the lambda is called). Each body is read once. No call
- * may be recorded after the first query. */
+ * is recorded after the first query. */
 #define HL_REACH_DEPTH 12
 void hl_reach_callers(hl_reach *R, size_t to, char *flags);
 

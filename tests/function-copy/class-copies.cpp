@@ -17,10 +17,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %gxx %libstdcxx -O0 -w -isystem %probes %s -o %t/gnu && %t/gnu > %t/gnu.measured
 // RUN: %heaplint -v --config-file=%S/Inputs/copies-only.yaml %s -- %libstdcxx -isystem %probes > %t/gnu.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 6 class-copies-libstdc++ %t/gnu.measured %t/gnu.heaplint
+// RUN: %groundtruth compare --min-sites 12 class-copies-libstdc++ %t/gnu.measured %t/gnu.heaplint
 // RUN: %clangxx %libcxx -O0 -w -isystem %probes %s -o %t/llvm && %t/llvm > %t/llvm.measured
 // RUN: %heaplint -v --config-file=%S/Inputs/copies-only.yaml %s -- %libcxx -isystem %probes > %t/llvm.heaplint 2>&1
-// RUN: %groundtruth compare --min-sites 6 class-copies-libc++ %t/llvm.measured %t/llvm.heaplint
+// RUN: %groundtruth compare --min-sites 12 class-copies-libc++ %t/llvm.measured %t/llvm.heaplint
 #include <count_new.hpp>
 
 #include <any>
@@ -57,7 +57,7 @@ struct End {
 // GNU: class-copies.cpp:[[@LINE+7]]:4: warning: copying IdString allocates again: its implicit copy constructor copies the std::any member 'value', whose target (a value of type 'const std::basic_string<char>', 32 bytes) is stored on the heap by libstdc++ [function-copy]
 // GNU-NEXT: [[@LINE+6]] | ID(IdString);
 // GNU: class-copies.cpp:[[@LINE+5]]:1: note: its target is stored here: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
-// GNU: class-copies.cpp:{{[0-9]+}}:39: note: copied here
+// GNU: class-copies.cpp:{{[0-9]+}}:39: note: copied here, as the key, when the container does not hold it yet
 // GNU-NEXT: {{.*}} | void append(const Event &event) { ++lists[event]; }
 // GNU: class-copies.cpp:{{[0-9]+}}:3: note: copied when this call hands it over
 // GNU-NEXT: {{.*}} | ds.append(std::string("hello"));
@@ -69,6 +69,9 @@ ID(IdString);
 ID(IdFour);
 ID(IdInt);
 ID(IdKept);
+ID(IdRef);
+ID(IdBuilt);
+ID(IdSizeof);
 // A copy constructor of its own that does not copy the value: nothing to say.
 struct IdWritten {
   static constexpr int line = __LINE__;
@@ -110,6 +113,71 @@ template <class Event> struct Finder {
   int find(const Event &event) { auto it = lists.find(event); return it == lists.end() ? 0 : it->second; }
 };
 
+// Takes in something else than the event: a reference to it, a value
+// built from it, its size.
+template <class Event> struct Refs {
+  std::vector<std::reference_wrapper<const Event>> refs;
+  void keep(const Event &event) { refs.emplace_back(event); }
+};
+struct Summary {
+  template <class E> Summary(const E &e) : key(e.key) {}
+  long key;
+};
+template <class Event> struct Summaries {
+  std::vector<Summary> all;
+  void keep(const Event &event) { all.emplace_back(event); }
+};
+template <class Event> struct Sizes {
+  unsigned long n = 0;
+  void keep(const Event &event) { n += sizeof(Event(event)); }
+};
+
+// The base of a class that holds the any: a vector of bases slices it off.
+struct IdBase { long key; bool operator<(const IdBase &o) const { return key < o.key; } };
+struct IdDerived : IdBase {
+  static constexpr int line = __LINE__;
+  template <class T> IdDerived(const T &v) : IdBase{sizeof v}, value(v) {}
+  Begin b;
+  std::any value;
+  End e;
+};
+template <class Event> struct Bases {
+  std::vector<IdBase> all;
+  void keep(const Event &event) { all.push_back(event); }
+};
+
+// A constructor whose body empties what its initializer stored.
+struct IdReset {
+  static constexpr int line = __LINE__;
+  template <class T> IdReset(const T &v) : key(sizeof v), value(v) { value.reset(); }
+  bool operator<(const IdReset &o) const { return key < o.key; }
+  long key;
+  Begin b;
+  std::any value;
+  End e;
+};
+
+// An explicit specialization that writes a copy constructor of its own,
+// which does not copy the any.
+template <class Tag> struct Tagged {
+  template <class T> Tagged(const T &v) : key(sizeof v), value(v) {}
+  bool operator<(const Tagged &o) const { return key < o.key; }
+  long key;
+  Begin b;
+  std::any value;
+  End e;
+};
+template <> struct Tagged<int> {
+  static constexpr int line = __LINE__;
+  template <class T> Tagged(const T &v) : key(sizeof v), value(v) {}
+  Tagged(const Tagged &o) : key(o.key) {}
+  bool operator<(const Tagged &o) const { return key < o.key; }
+  long key;
+  Begin b;
+  std::any value;
+  End e;
+};
+
 struct Four { long a, b, c, d; };
 
 static void begin() { copies_ = 0; }
@@ -146,5 +214,34 @@ int main() {
   begin();
   dt.append([a, b, c] { (void)(a + b + c); });
   end(Task::line, "a task of 24 bytes copied into a map");
+  Refs<IdRef> rr;
+  begin();
+  rr.keep(Four{1, 2, 3, 4});
+  end(IdRef::line, "a reference to the event kept, no copy");
+
+  Summaries<IdBuilt> sb;
+  begin();
+  sb.keep(Four{1, 2, 3, 4});
+  end(IdBuilt::line, "a value built from the event kept, no copy");
+
+  Sizes<IdSizeof> sz;
+  begin();
+  sz.keep(Four{1, 2, 3, 4});
+  end(IdSizeof::line, "a copy under sizeof, never made");
+
+  Bases<IdDerived> bd;
+  begin();
+  bd.keep(Four{1, 2, 3, 4});
+  end(IdDerived::line, "a vector of the base class: the any is sliced off");
+
+  Dispatcher<IdReset> dr;
+  begin();
+  dr.append(Four{1, 2, 3, 4});
+  end(IdReset::line, "the constructor's body empties the any");
+
+  Dispatcher<Tagged<int>> dg;
+  begin();
+  dg.append(Four{1, 2, 3, 4});
+  end(Tagged<int>::line, "an explicit specialization with a copy constructor of its own");
   return 0;
 }
