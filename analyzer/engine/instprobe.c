@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/ast.h"
+#include "engine/instances.h"
 #include "util/util.h"
 
 typedef struct probe {
@@ -17,6 +18,8 @@ typedef struct probe {
   char *as_type;       /* ...converted to this type, or NULL: as the call converts it */
   unsigned copy_at;    /* where its copy goes: begin, or the start of its statement */
   int statement;       /* ...as a statement of its own (if (false) { copy; }) */
+  CXCursor expr;       /* a layout probe's expression (engine/instances' check) */
+  int relay;           /* a relay's: its answers continue other probes' chains */
 } probe;
 
 /* One file of the unit as the probe parse sees it: the text on disk with
@@ -189,7 +192,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }
-  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL, b, 0};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL, b, 0, e, 0};
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
 }
@@ -346,7 +349,7 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
     if (P->v[i].conversion && clang_File_isEqual(P->v[i].cxfile, f) && P->v[i].begin == b && P->v[i].arg_begin == ab)
       return (int)i;
   probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1, ab, aend, as_type ? hl_xstrdup(as_type) : NULL,
-             b, 0};
+             b, 0, clang_getNullCursor(), 0};
   size_t len = 0;
   const char *text = clang_getFileContents(P->u.tu, f, &len);
   unsigned at;
@@ -913,7 +916,8 @@ static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
               : !lambda && clang_Type_getSizeOf(clang_getCursorType(a.v[i])) != CXTypeLayoutError_Dependent)
       continue;
     const char *why;
-    hl_probes_add(P, a.v[i], &why);
+    int id = hl_probes_add(P, a.v[i], &why);
+    if (id >= 0) P->v[id].relay = 1;
   }
   free(a.v);
 }
@@ -1258,6 +1262,86 @@ static void choose_users(hl_probes *P) {
   free(seen);
 }
 
+/* ---- the check of engine/instances against the probe parse ----
+ *
+ * With HEAPLINT_CHECK_INSTANCES set, each layout probe's answers (the
+ * distinct stored types with their numbers) are compared with what
+ * engine/instances reads from clang's AST of the unit, and the outcome
+ * goes to the log: a line per probe that differs, one count per unit. A
+ * trait the AST cannot tell (-1) matches either answer. */
+/* A type with each "(lambda at DIR/F:l:c)" as "(lambda at F:l:c)": the
+ * probe parse names an edited header by the absolute path it handed to
+ * libclang, the AST by the path the #include found. */
+static char *lambda_basenames(const char *type) {
+  hl_sb b = {0};
+  const char *p = type, *at;
+  while ((at = strstr(p, "(lambda at "))) {
+    const char *path = at + strlen("(lambda at "), *close = strchr(path, ')'), *base = path;
+    if (!close) break;
+    for (const char *q = path; q < close; q++)
+      if (*q == '/') base = q + 1;
+    hl_sb_putn(&b, p, (size_t)(path - p));
+    p = base;
+  }
+  hl_sb_puts(&b, p);
+  return hl_sb_take(&b);
+}
+
+static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
+  if (!h->type) return 0;
+  char *x = lambda_basenames(a->type), *y = lambda_basenames(h->type);
+  int same = !strcmp(x, y);
+  free(x);
+  free(y);
+  return same && a->size == h->size && a->align == h->align &&
+         a->trivially_copyable == h->trivially_copyable && (a->nothrow_copy < 0 || a->nothrow_copy == h->nothrow_copy) &&
+         (a->nothrow_move < 0 || a->nothrow_move == h->nothrow_move);
+}
+
+static void check_instances(hl_probes *P, FILE *log) {
+  size_t agree = 0, differ = 0, untold = 0;
+  for (size_t i = 0; i < P->n; i++) {
+    if (P->v[i].conversion || P->v[i].relay || clang_Cursor_isNull(P->v[i].expr)) continue;
+    size_t nh;
+    const hl_probe_hit *h = hl_probes_hits(P, (int)i, &nh);
+    hl_instance *a;
+    const char *untold_why;
+    long na = hl_instances_of_expr(P->v[i].expr, &a, &untold_why);
+    if (na < 0) {
+      untold++;
+      fprintf(log, "heaplint: instances: %s:%u: not told: %s\n", P->v[i].file, P->v[i].begin, untold_why);
+      continue;
+    }
+    /* What either side has that the other has not. */
+    hl_sb b = {0};
+    for (size_t j = 0; j < nh; j++) {
+      int found = 0;
+      for (long k = 0; k < na && !found; k++) found = instance_matches(&a[k], &h[j]);
+      if (!found)
+        hl_sb_printf(&b, " [the probe parse only: %s %ld %ld %d%d%d]", h[j].type ? h[j].type : "?", h[j].size,
+                     h[j].align, h[j].trivially_copyable, h[j].nothrow_copy, h[j].nothrow_move);
+    }
+    for (long k = 0; k < na; k++) {
+      int found = 0;
+      for (size_t j = 0; j < nh && !found; j++) found = instance_matches(&a[k], &h[j]);
+      if (!found)
+        hl_sb_printf(&b, " [the AST only: %s %ld %ld %d%d%d, requested at %s:%u]", a[k].type, a[k].size, a[k].align,
+                     a[k].trivially_copyable, a[k].nothrow_copy, a[k].nothrow_move,
+                     a[k].poi_file ? a[k].poi_file : "?", a[k].poi_offset);
+    }
+    if (b.len == 0) {
+      agree++;
+    } else {
+      differ++;
+      fprintf(log, "heaplint: instances: %s:%u: differ:%s\n", P->v[i].file, P->v[i].begin, hl_sb_str(&b));
+    }
+    hl_sb_free(&b);
+    hl_instances_free(a, na);
+  }
+  fprintf(log, "heaplint: instances: %s: %zu probes agree, %zu differ, %zu not told\n",
+          hl_display_path(P->u.job->file), agree, differ, untold);
+}
+
 int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
                   char **why) {
   if (P->n == 0) return 0;
@@ -1265,6 +1349,7 @@ int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslation
   if (!rc) {
     relay(P);
     choose_users(P);
+    if (getenv("HEAPLINT_CHECK_INSTANCES")) check_instances(P, stderr);
   }
   return rc;
 }

@@ -1,0 +1,58 @@
+/* instances: what a template's code becomes in each of its instantiations,
+ * read from clang's own AST of the unit libclang parsed (C++ inside, a C
+ * interface out).
+ *
+ * libclang's C API shows a template's pattern and, through a call, the
+ * specialization that call names; it cannot list a template's
+ * specializations, so a walk over it cannot know that it saw them all
+ * (docs/architecture.md, "Instantiations without a second parse"). clang's
+ * AST can: FunctionTemplateDecl::specializations(), and a class template's
+ * specializations with their members. This module reads that AST through
+ * the cursors libclang hands out, with libclang-cpp's functions over the
+ * objects libclang built: both libraries are the same clang, checked at
+ * run time (hl_instances_usable); nothing is changed in the AST.
+ *
+ * Today it answers one question, the layout probe's (engine/instprobe.h):
+ * the stored expression's type in every instantiation, with its size,
+ * alignment and the three traits, or "cannot tell exactly". instprobe
+ * compares its answers with the probe parse's when HEAPLINT_CHECK_INSTANCES
+ * is set in the environment; the analysis itself still takes the probe
+ * parse's. */
+#ifndef HEAPLINT_INSTANCES_H
+#define HEAPLINT_INSTANCES_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One instantiation's stored type. A trait is 1, 0, or -1 when it cannot be
+ * told without the compiler's overload resolution. */
+typedef struct hl_instance {
+  char *type;        /* spelled as clang prints it ("(lambda at f.hpp:3:9)") */
+  long size, align;
+  int trivially_copyable, nothrow_copy, nothrow_move;
+  char *poi_file;    /* where the instantiation was first requested */
+  unsigned poi_offset;
+} hl_instance;
+
+/* Whether this process's libclang and the libclang-cpp this module calls
+ * are the same clang (else every answer is "cannot tell"). */
+int hl_instances_usable(void);
+
+/* The instantiations of the template code that holds the expression e (a
+ * cursor of a parsed unit), and e's type in each (references and const
+ * dropped, as a forwarding reference takes it). Returns how many (0: none
+ * was instantiated), or -1 with *why when that cannot be told exactly (a
+ * template this module does not follow, a type without a layout). Free with
+ * hl_instances_free. */
+long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why);
+void hl_instances_free(hl_instance *v, long n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,20 @@
+/* engine/instances without libclang-cpp (analyzer/CMakeLists.txt): no
+ * access to clang's AST beyond the C API, so every answer is "cannot
+ * tell" and the probe parse alone answers (instances.h). */
+#include "engine/instances.h"
+
+#include <stdlib.h>
+
+int hl_instances_usable(void) { return 0; }
+
+long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
+  (void)e;
+  *out = NULL;
+  *why = "heaplint was built without libclang-cpp";
+  return -1;
+}
+
+void hl_instances_free(hl_instance *v, long n) {
+  (void)n;
+  free(v);
+}
