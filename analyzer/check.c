@@ -9,6 +9,7 @@
 
 #include "cache/cache.h"
 #include "engine/analyze.h"
+#include "engine/instances.h"
 #include "engine/rule.h"
 #include "engine/runner.h"
 #include "input/cli.h"
@@ -48,6 +49,7 @@ typedef struct check {
 static void print_version(void) {
   CXString v = clang_getClangVersion();
   printf("heaplint %s (%s)\n", HEAPLINT_VERSION, clang_getCString(v));
+  printf("%s\n", hl_instances_status());
   clang_disposeString(v);
 }
 

@@ -17,9 +17,13 @@ jobs=$(nproc 2>/dev/null || echo 2)
 example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev"
 
 # And what the tests need besides. libclang-14 (Debian 12's default) is
-# built against too, to keep the CINDEX_VERSION guards honest.
+# built against too, to keep the CINDEX_VERSION guards honest. LLVM's and
+# clang's C++ libraries (llvm-19-dev, libclang-cpp19-dev) build
+# engine/instances, which reads template instantiations from clang's AST;
+# without them the analyzer builds all the same, without it.
 test_packages="$example_packages python3
   clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
+  llvm-19-dev libclang-cpp19-dev
   libclang-14-dev
   libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace

@@ -119,3 +119,13 @@ config.substitutions.extend([
     ("%libstdcxx", "-std=c++17"),
     ("%libcxx", "-std=c++17 -stdlib=libc++"),
 ])
+
+# engine/instances, built with libclang-cpp and the same clang as libclang
+# (heaplint --version's second line says so): its cross-check test needs it.
+try:
+    _version = subprocess.run([config.heaplint, "--version"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout
+except OSError:
+    _version = ""
+if "instances: read from clang's AST" in _version:
+    config.available_features.add("instances")

@@ -212,13 +212,20 @@ int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth) {
 }  // namespace
 
 extern "C" int hl_instances_usable(void) {
-  static int usable = -1;
-  if (usable < 0) {
+  // A function-local static is initialized once, thread-safely: units are
+  // analyzed on several threads.
+  static const int usable = [] {
     CXString v = clang_getClangVersion();
-    usable = getClangFullVersion() == clang_getCString(v);
+    int same = getClangFullVersion() == clang_getCString(v);
     clang_disposeString(v);
-  }
+    return same;
+  }();
   return usable;
+}
+
+extern "C" const char *hl_instances_status(void) {
+  return hl_instances_usable() ? "instances: read from clang's AST (libclang-cpp, the same clang)"
+                               : "instances: not read (libclang-cpp is another clang than libclang)";
 }
 
 extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {

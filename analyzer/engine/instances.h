@@ -42,6 +42,9 @@ typedef struct hl_instance {
  * are the same clang (else every answer is "cannot tell"). */
 int hl_instances_usable(void);
 
+/* One line for --version: whether this reader was built and is usable. */
+const char *hl_instances_status(void);
+
 /* The instantiations of the template code that holds the expression e (a
  * cursor of a parsed unit), and e's type in each (references and const
  * dropped, as a forwarding reference takes it). Returns how many (0: none

@@ -7,6 +7,8 @@
 
 int hl_instances_usable(void) { return 0; }
 
+const char *hl_instances_status(void) { return "instances: not built (no libclang-cpp)"; }
+
 long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
   (void)e;
   *out = NULL;
