@@ -13,17 +13,18 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages the example needs: a C and C++ compiler (libstdc++'s
 # headers are what the example is analyzed against), CMake, libclang 19 and
-# the libraries the analyzer reads its inputs with. Nothing else.
-example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev"
+# the libraries the analyzer reads its inputs with; and LLVM's and clang's
+# C++ libraries (llvm-19-dev, libclang-cpp19-dev), which build
+# engine/instances: template instantiations read from clang's AST (without
+# them the analyzer builds all the same, and some stores inside templates
+# stay "not decided"). Nothing else.
+example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev
+  llvm-19-dev libclang-cpp19-dev"
 
 # And what the tests need besides. libclang-14 (Debian 12's default) is
-# built against too, to keep the CINDEX_VERSION guards honest. LLVM's and
-# clang's C++ libraries (llvm-19-dev, libclang-cpp19-dev) build
-# engine/instances, which reads template instantiations from clang's AST;
-# without them the analyzer builds all the same, without it.
+# built against too, to keep the CINDEX_VERSION guards honest.
 test_packages="$example_packages python3
   clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
-  llvm-19-dev libclang-cpp19-dev
   libclang-14-dev
   libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace

@@ -209,6 +209,154 @@ int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth) {
   return -1;
 }
 
+void hl_instances_free_each(hl_instance *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    std::free(v[i].type);
+    std::free(v[i].poi_file);
+    for (size_t k = 0; k < v[i].nchain; k++) std::free(v[i].chain_file[k]);
+    std::free(v[i].chain_file);
+    std::free(v[i].chain_offset);
+    std::free(v[i].in_system);
+    std::free(v[i].carries);
+  }
+}
+
+// One entry of an instance's chain (instances.h).
+struct link {
+  std::string file;
+  unsigned offset;
+  char in_system, carries;
+};
+
+link link_at(const SourceManager &sm, SourceLocation l, char carries) {
+  SourceLocation fl = sm.getFileLoc(l);
+  OptionalFileEntryRef fe = sm.getFileEntryRefForID(sm.getFileID(fl));
+  return link{fe ? std::string(fe->getName()) : std::string(), sm.getFileOffset(fl),
+              static_cast<char>(sm.isInSystemHeader(sm.getExpansionLoc(l)) ? 1 : 0), carries};
+}
+
+// The declaration whose code is at l, from libclang's cursor there: a
+// declaration's cursor, or the declaration holding an expression's (from
+// the parent map). Null where the cursor is neither (a reference to a
+// type, a template or an overload set).
+const Decl *decl_at(CXTranslationUnit tu, const SourceManager &sm, SourceLocation l) {
+  link at = link_at(sm, l, 0);
+  CXFile f = at.file.empty() ? nullptr : clang_getFile(tu, at.file.c_str());
+  if (!f) return nullptr;
+  CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, f, at.offset));
+  enum CXCursorKind k = clang_getCursorKind(c);
+  // A qualified name's first part (CLI::Range(0, 12) is requested at CLI):
+  // the cursor after each reference, until what holds them.
+  for (int step = 0; step < 8 && clang_isReference(k); step++) {
+    unsigned end;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), nullptr, nullptr, nullptr, &end);
+    size_t len;
+    const char *text = clang_getFileContents(tu, f, &len);
+    while (text && end < len && (text[end] == ':' || text[end] == ' ' || text[end] == '<' || text[end] == '>'))
+      end++;
+    if (!text || end >= len) return nullptr;
+    c = clang_getCursor(tu, clang_getLocationForOffset(tu, f, end));
+    k = clang_getCursorKind(c);
+  }
+  if (clang_isDeclaration(k)) return static_cast<const Decl *>(c.data[0]);
+  if (!clang_isExpression(k) && !clang_isStatement(k)) return nullptr;
+  // Not the cursor's parent declaration: there libclang may put the
+  // declaration the expression refers to.
+  const auto *x = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(c.data[1]));
+  return x ? declaration_of(clang_getTranslationUnitCursor(tu), x) : nullptr;
+}
+
+// Whether the code of d is a template's (a dependent context), and in a
+// way this follows: not in a generic lambda's body (its specializations
+// are the call operator's, which holder() passes over).
+bool template_code(const Decl *d, bool *followed) {
+  const DeclContext *dc = isa<DeclContext>(d) ? cast<DeclContext>(d) : d->getDeclContext();
+  *followed = true;
+  if (!dc || !dc->isDependentContext()) return false;
+  for (; dc; dc = dc->getParent()) {
+    const auto *fd = dyn_cast<FunctionDecl>(dc);
+    if (fd && isLambdaCallOperator(fd) && fd->getDescribedFunctionTemplate()) *followed = false;
+    if (fd && !isLambdaCallOperator(fd)) break;
+  }
+  return true;
+}
+
+// The node of an instantiated body, at the point where it requested the
+// specialization target: a reference to it named there.
+struct referrer : RecursiveASTVisitor<referrer> {
+  SourceLocation at;
+  const Decl *target;
+  bool found = false;
+  bool shouldVisitImplicitCode() const { return true; }
+  bool match(const Decl *d, SourceLocation l) {
+    if (l == at && d && d->getCanonicalDecl() == target) found = true;
+    return !found;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *x) { return match(x->getDecl(), x->getLocation()); }
+  bool VisitMemberExpr(MemberExpr *x) { return match(x->getMemberDecl(), x->getMemberLoc()); }
+  bool VisitCXXConstructExpr(CXXConstructExpr *x) { return match(x->getConstructor(), x->getLocation()); }
+};
+
+// What the probe parse's note at the point of instantiation of s says it
+// carries (instances.h).
+char carried(const FunctionDecl *s, const std::string &type, const PrintingPolicy &pp) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  s->getNameForDiagnostic(os, pp, true);
+  os.flush();
+  if (name.find(type) != std::string::npos) return 1;
+  if (const auto *md = dyn_cast<CXXMethodDecl>(s); md && isGenericLambdaCallOperatorSpecialization(md)) return 3;
+  return s->getTemplatedKind() == FunctionDecl::TK_FunctionTemplateSpecialization ? 0 : 2;
+}
+
+// The chain from the store at x in the specialization def outward (see
+// instances.h); empty when it cannot be followed.
+std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x, const FunctionDecl *def,
+                           const std::string &type, const PrintingPolicy &pp, const char **why) {
+  SourceManager &sm = ctx.getSourceManager();
+  std::vector<link> v{link_at(sm, x->getBeginLoc(), 0)};
+  const FunctionDecl *cur = def;
+  for (int depth = 0; depth < 64; depth++) {
+    SourceLocation poi = cur->getPointOfInstantiation();
+    *why = "a specialization without a point of instantiation";
+    if (poi.isInvalid()) return {};
+    v.push_back(link_at(sm, poi, carried(cur, type, pp)));
+    const Decl *d = decl_at(tu, sm, poi);
+    *why = "no declaration holds a point of instantiation";
+    if (!d) return {};
+    // libclang's cursor there may be an instantiation's node (the unit's
+    // specializations are among its top-level declarations, at their
+    // pattern's place): its pattern's code is template code.
+    const FunctionDecl *fd = holder(d);
+    bool followed;
+    bool in_template = template_code(d, &followed);
+    if (fd && fd->isTemplateInstantiation()) {
+      in_template = true;
+      fd = fd->getTemplateInstantiationPattern();
+    }
+    if (!in_template) return v;
+    const FunctionDecl *pattern = followed ? fd : nullptr;
+    std::vector<const FunctionDecl *> defs;
+    *why = "a point of instantiation in template code not followed";
+    if (!pattern || !instantiations(pattern, defs)) return {};
+    const FunctionDecl *next = nullptr;
+    for (const FunctionDecl *d2 : defs) {
+      referrer r;
+      r.at = poi;
+      r.target = cur->getCanonicalDecl();
+      r.TraverseDecl(const_cast<FunctionDecl *>(d2));
+      if (r.found) {
+        next = d2;
+        break;
+      }
+    }
+    *why = "no specialization names the previous one at its point of instantiation";
+    if (!next) return {};
+    cur = next;
+  }
+  return {};
+}
+
 }  // namespace
 
 extern "C" int hl_instances_usable(void) {
@@ -272,6 +420,21 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
     h.trivially_copyable = u.isTriviallyCopyableType(ctx) ? 1 : 0;
     h.nothrow_copy = nothrow_ctor(ctx, u, false, 0);
     h.nothrow_move = nothrow_ctor(ctx, u, true, 0);
+    std::vector<link> chain = chain_of(clang_Cursor_getTranslationUnit(e), ctx, x, def, h.type, pp, &h.no_chain);
+    if (!chain.empty()) {
+      h.nchain = chain.size();
+      h.chain_file = static_cast<char **>(std::calloc(chain.size(), sizeof *h.chain_file));
+      h.chain_offset = static_cast<unsigned *>(std::calloc(chain.size(), sizeof *h.chain_offset));
+      h.in_system = static_cast<char *>(std::calloc(chain.size(), 1));
+      h.carries = static_cast<char *>(std::calloc(chain.size(), 1));
+      if (!h.chain_file || !h.chain_offset || !h.in_system || !h.carries) std::abort();
+      for (size_t k = 0; k < chain.size(); k++) {
+        h.chain_file[k] = dup(chain[k].file);
+        h.chain_offset[k] = chain[k].offset;
+        h.in_system[k] = chain[k].in_system;
+        h.carries[k] = chain[k].carries;
+      }
+    }
     SourceLocation poi = def->getPointOfInstantiation();
     if (poi.isValid()) {
       FullSourceLoc fl(sm.getFileLoc(poi), sm);
@@ -282,10 +445,7 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
     v.push_back(h);
   }
   if (!ok) {
-    for (hl_instance &h : v) {
-      std::free(h.type);
-      std::free(h.poi_file);
-    }
+    hl_instances_free_each(v.data(), v.size());
     return -1;
   }
   if (v.empty()) return 0;
@@ -296,9 +456,6 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
 }
 
 extern "C" void hl_instances_free(hl_instance *v, long n) {
-  for (long i = 0; i < n; i++) {
-    std::free(v[i].type);
-    std::free(v[i].poi_file);
-  }
+  hl_instances_free_each(v, n > 0 ? static_cast<size_t>(n) : 0);
   std::free(v);
 }

@@ -36,6 +36,22 @@ typedef struct hl_instance {
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *poi_file;    /* where the instantiation was first requested */
   unsigned poi_offset;
+  /* The probe parse's chain (engine/instprobe.h, hl_probe_hit), read from
+   * the AST: entry 0 is the store, then each point of instantiation
+   * outward, through the specialization of the template code there that
+   * requested the previous one, up to code that is no template. nchain is
+   * 0 when that cannot be followed (an implicit call, a generic lambda's
+   * body). Per entry: the file as the unit names it, the byte offset, in a
+   * system header, and what the specialization instantiated there carries
+   * (instprobe.h's carries: 1 its name holds the stored type, 0 a function
+   * template specialization, 2 a member of a class template, 3 a generic
+   * lambda's operator()). */
+  size_t nchain;
+  char **chain_file;
+  unsigned *chain_offset;
+  char *in_system;
+  char *carries;
+  const char *no_chain; /* why nchain is 0 (a static string) */
 } hl_instance;
 
 /* Whether this process's libclang and the libclang-cpp this module calls

@@ -1287,6 +1287,42 @@ static char *lambda_basenames(const char *type) {
   return hl_sb_take(&b);
 }
 
+/* An entry of an instance's chain (engine/instances) as a location of the
+ * unit. */
+static int instance_loc(const hl_probes *P, const char *name, unsigned offset, hl_loc *out) {
+  CXFile f = clang_getFile(P->u.tu, name);
+  if (!f) return -1;
+  return hl_unit_loc(&P->u, clang_getLocationForOffset(P->u.tu, f, offset), out);
+}
+
+/* Whether the instance's chain is the hit's, entry by entry. */
+static int same_chain(const hl_probes *P, const hl_instance *a, const hl_probe_hit *h) {
+  if (a->nchain != h->nchain) return 0;
+  for (size_t k = 0; k < a->nchain; k++) {
+    hl_loc l;
+    if (instance_loc(P, a->chain_file[k], a->chain_offset[k], &l)) return 0;
+    int same = same_loc(&l, &h->chain[k]) && a->in_system[k] == h->in_system[k] && a->carries[k] == h->carries[k];
+    hl_loc_free(&l);
+    if (!same) return 0;
+  }
+  return 1;
+}
+
+static void print_chain(hl_sb *b, const hl_probes *P, const hl_instance *a, const hl_probe_hit *h) {
+  for (size_t k = 0; a && k < a->nchain; k++) {
+    hl_loc l;
+    if (instance_loc(P, a->chain_file[k], a->chain_offset[k], &l)) {
+      hl_sb_printf(b, " ?");
+      continue;
+    }
+    hl_sb_printf(b, " %s:%u:%u/%d%d", l.file, l.line, l.col, a->in_system[k], a->carries[k]);
+    hl_loc_free(&l);
+  }
+  for (size_t k = 0; h && k < h->nchain; k++)
+    hl_sb_printf(b, " %s:%u:%u/%d%d", h->chain[k].file, h->chain[k].line, h->chain[k].col, h->in_system[k],
+                 h->carries[k]);
+}
+
 static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
   if (!h->type) return 0;
   char *x = lambda_basenames(a->type), *y = lambda_basenames(h->type);
@@ -1299,7 +1335,7 @@ static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
 }
 
 static void check_instances(hl_probes *P, FILE *log) {
-  size_t agree = 0, differ = 0, untold = 0;
+  size_t agree = 0, differ = 0, untold = 0, chains = 0, unchained = 0;
   for (size_t i = 0; i < P->n; i++) {
     if (P->v[i].conversion || P->v[i].relay || clang_Cursor_isNull(P->v[i].expr)) continue;
     size_t nh;
@@ -1329,6 +1365,30 @@ static void check_instances(hl_probes *P, FILE *log) {
                      a[k].trivially_copyable, a[k].nothrow_copy, a[k].nothrow_move,
                      a[k].poi_file ? a[k].poi_file : "?", a[k].poi_offset);
     }
+    /* The chain too: each hit's is one of a matching instance's (two
+     * specializations may store types spelled and laid out alike). */
+    for (size_t j = 0; j < nh && b.len == 0; j++) {
+      long first = -1, same = 0;
+      for (long k = 0; k < na && !same; k++)
+        if (instance_matches(&a[k], &h[j]) && a[k].nchain) {
+          if (first < 0) first = k;
+          same = same_chain(P, &a[k], &h[j]);
+        }
+      if (first >= 0 && !same) {
+        hl_sb_printf(&b, " [chains: the AST's");
+        print_chain(&b, P, &a[first], NULL);
+        hl_sb_printf(&b, "; the probe parse's");
+        print_chain(&b, P, NULL, &h[j]);
+        hl_sb_printf(&b, "]");
+        chains++;
+      }
+    }
+    for (long k = 0; k < na; k++)
+      if (!a[k].nchain) {
+        unchained++;
+        fprintf(log, "heaplint: instances: %s:%u: no chain: %s\n", P->v[i].file, P->v[i].begin,
+                a[k].no_chain ? a[k].no_chain : "?");
+      }
     if (b.len == 0) {
       agree++;
     } else {
@@ -1338,18 +1398,155 @@ static void check_instances(hl_probes *P, FILE *log) {
     hl_sb_free(&b);
     hl_instances_free(a, na);
   }
-  fprintf(log, "heaplint: instances: %s: %zu probes agree, %zu differ, %zu not told\n",
-          hl_display_path(P->u.job->file), agree, differ, untold);
+  fprintf(log, "heaplint: instances: %s: %zu probes agree, %zu differ, %zu not told; %zu chains differ, %zu instances without one\n",
+          hl_display_path(P->u.job->file), agree, differ, untold, chains, unchained);
+}
+
+/* ---- answers from engine/instances where the probe parse has none ----
+ *
+ * A layout probe the probe parse did not answer although the unit
+ * instantiates its store: a conversion probe's copy of a call that does
+ * not compile makes the statement holding it fail in an instantiation,
+ * and with it an enclosing lambda's body and the layout probe around that
+ * lambda (docs/architecture.md, "Asking the compiler"). clang's AST of
+ * the unit itself has no such copies: its instances, each with the chain
+ * the probe parse would have given, answer instead. All of a probe's or
+ * none: an instance whose chain cannot be followed or whose traits need
+ * overload resolution leaves the probe unanswered, as before. */
+static int instance_hit(hl_probes *P, int id, const hl_instance *a, hl_probe_hit *h) {
+  memset(h, 0, sizeof *h);
+  if (!a->nchain || a->trivially_copyable < 0 || a->nothrow_copy < 0 || a->nothrow_move < 0) return -1;
+  h->id = id;
+  h->size = a->size;
+  h->align = a->align;
+  h->trivially_copyable = a->trivially_copyable;
+  h->nothrow_copy = a->nothrow_copy;
+  h->nothrow_move = a->nothrow_move;
+  h->chain = hl_xcalloc(a->nchain, sizeof *h->chain);
+  h->in_system = hl_xcalloc(a->nchain, 1);
+  h->carries = hl_xcalloc(a->nchain, 1);
+  for (size_t k = 0; k < a->nchain; k++) {
+    if (instance_loc(P, a->chain_file[k], a->chain_offset[k], &h->chain[h->nchain])) {
+      hit_free(h);
+      return -1;
+    }
+    h->in_system[k] = a->in_system[k];
+    h->carries[k] = a->carries[k];
+    if (!a->in_system[k]) h->user = h->outer = k;
+    h->nchain++;
+  }
+  h->type = hl_xstrdup(a->type);
+  return 0;
+}
+
+/* Probe i's answers from engine/instances into *v (*nv of them, maybe
+ * none: nothing instantiates the store). Returns -1 when the AST cannot
+ * answer all of them. */
+static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
+  const probe *p = &P->v[i];
+  *v = NULL;
+  *nv = 0;
+  if (p->conversion || p->relay || clang_Cursor_isNull(p->expr)) return -1;
+  hl_instance *a;
+  const char *untold;
+  long na = hl_instances_of_expr(p->expr, &a, &untold);
+  if (na < 0) return -1;
+  *v = hl_xcalloc(na ? (size_t)na : 1, sizeof **v);
+  for (long k = 0; k < na; k++) {
+    hl_probe_hit h;
+    if (instance_hit(P, (int)i, &a[k], &h)) {
+      for (size_t j = 0; j < *nv; j++) hit_free(&(*v)[j]);
+      free(*v);
+      *v = NULL;
+      *nv = 0;
+      hl_instances_free(a, na);
+      return -1;
+    }
+    /* The probe parse answers once per stored type: a type two
+     * specializations store alike (not a lambda, which is each its own)
+     * is instantiated once, by the first. */
+    int dup = 0;
+    for (size_t j = 0; j < *nv && !dup; j++)
+      dup = !strstr(h.type, "(lambda at ") && same_answer(&(*v)[j], &h);
+    if (dup) hit_free(&h);
+    else (*v)[(*nv)++] = h;
+  }
+  hl_instances_free(a, na);
+  return 0;
+}
+
+static void sort_hits(hl_probes *P) {
+  /* By id, as hl_probes_hits reads them. */
+  for (size_t i = 1; i < P->nhits; i++)
+    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
+      hl_probe_hit t = P->hits[j];
+      P->hits[j] = P->hits[j - 1];
+      P->hits[j - 1] = t;
+    }
+}
+
+static size_t answer_from_instances(hl_probes *P) {
+  if (!hl_instances_usable()) return 0;
+  char *answered = hl_xcalloc(P->n ? P->n : 1, 1);
+  for (size_t i = 0; i < P->nhits; i++) answered[P->hits[i].id] = 1;
+  size_t added = 0;
+  for (size_t i = 0; i < P->n; i++) {
+    hl_probe_hit *v;
+    size_t nv;
+    if (answered[i] || instance_hits(P, i, &v, &nv)) continue;
+    for (size_t j = 0; j < nv; j++) HL_PUSH(P->hits, P->nhits, P->caphits, v[j]);
+    added += nv;
+    free(v);
+  }
+  free(answered);
+  sort_hits(P);
+  return added;
+}
+
+/* Every probe of the unit answered from clang's AST, when it can answer
+ * them all (layout probes only: a conversion probe asks what overload
+ * resolution chooses per instantiation): then the probe parse is not
+ * needed. Returns 1 with the hits in P, else 0 with P as it was. */
+static int answer_all_from_instances(hl_probes *P) {
+  if (!hl_instances_usable()) return 0;
+  for (size_t i = 0; i < P->n; i++)
+    if (P->v[i].conversion || P->v[i].relay) return 0;
+  hl_probe_hit *all = NULL;
+  size_t nall = 0, capall = 0;
+  for (size_t i = 0; i < P->n; i++) {
+    hl_probe_hit *v;
+    size_t nv;
+    if (instance_hits(P, i, &v, &nv)) {
+      for (size_t j = 0; j < nall; j++) hit_free(&all[j]);
+      free(all);
+      return 0;
+    }
+    for (size_t j = 0; j < nv; j++) HL_PUSH(all, nall, capall, v[j]);
+    free(v);
+  }
+  for (size_t j = 0; j < nall; j++) HL_PUSH(P->hits, P->nhits, P->caphits, all[j]);
+  free(all);
+  sort_hits(P);
+  return 1;
 }
 
 int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
                   char **why) {
   if (P->n == 0) return 0;
+  int check = getenv("HEAPLINT_CHECK_INSTANCES") != NULL;
+  if (!check && answer_all_from_instances(P)) {
+    choose_users(P);
+    return 0;
+  }
   int rc = run_once(P, 0, suffix, parsed, data, why);
   if (!rc) {
     relay(P);
+    if (check) check_instances(P, stderr);
+    size_t added = answer_from_instances(P);
+    if (check && added)
+      fprintf(stderr, "heaplint: instances: %s: %zu answers from the AST where the probe parse had none\n",
+              hl_display_path(P->u.job->file), added);
     choose_users(P);
-    if (getenv("HEAPLINT_CHECK_INSTANCES")) check_instances(P, stderr);
   }
   return rc;
 }

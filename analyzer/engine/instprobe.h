@@ -92,7 +92,17 @@ size_t hl_probes_pending(const hl_probes *P);
  * question for the compiler that needs the whole unit in scope: the trait
  * queries), and parsed(q, data), when not NULL, is called with the parsed
  * unit before it is disposed. Returns 0, or -1 with *why (the probes then
- * have no answers, and parsed is not called). */
+ * have no answers, and parsed is not called).
+ *
+ * Where engine/instances can read them (instances.h), the answers come
+ * from clang's AST of the unit itself, with the same numbers and chains:
+ * when it answers every probe (layout probes only, each instance's chain
+ * followed), there is no parse at all, parsed is not called and the
+ * suffix's questions are left to their caller; otherwise it answers the
+ * layout probes the parse left without an answer (a conversion probe's
+ * copy that does not compile can take an enclosing lambda's probe with
+ * it). HEAPLINT_CHECK_INSTANCES in the environment always parses and
+ * compares both. */
 int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
                   char **why);
 
