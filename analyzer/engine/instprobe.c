@@ -727,6 +727,17 @@ static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, siz
 
 /* Parses the probed copy and collects every probe's errors, grouped by
  * probe, each probe's in the compiler's order. */
+/* By id, as hl_probes_hits reads them; a stable sort, so each probe's
+ * answers stay in the compiler's order. */
+static void sort_hits(hl_probes *P) {
+  for (size_t i = 1; i < P->nhits; i++)
+    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
+      hl_probe_hit t = P->hits[j];
+      P->hits[j] = P->hits[j - 1];
+      P->hits[j - 1] = t;
+    }
+}
+
 static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTranslationUnit, void *), void *data,
                         char **why) {
   struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
@@ -762,12 +773,7 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTra
   }
   if (parsed) parsed(q, data);
   clang_disposeTranslationUnit(q);
-  for (size_t i = 1; i < P->nhits; i++)
-    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
-      hl_probe_hit t = P->hits[j];
-      P->hits[j] = P->hits[j - 1];
-      P->hits[j - 1] = t;
-    }
+  sort_hits(P);
   return 0;
 }
 
@@ -1109,12 +1115,7 @@ static void relay(hl_probes *P) {
   free(S.C);
   for (size_t i = 0; i < S.nE; i++) free(S.E[i].file);
   free(S.E);
-  for (size_t i = 1; i < P->nhits; i++)
-    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
-      hl_probe_hit t = P->hits[j];
-      P->hits[j] = P->hits[j - 1];
-      P->hits[j - 1] = t;
-    }
+  sort_hits(P);
 }
 
 /* ---- where to report ----
@@ -1473,16 +1474,6 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
   }
   hl_instances_free(a, na);
   return 0;
-}
-
-static void sort_hits(hl_probes *P) {
-  /* By id, as hl_probes_hits reads them. */
-  for (size_t i = 1; i < P->nhits; i++)
-    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
-      hl_probe_hit t = P->hits[j];
-      P->hits[j] = P->hits[j - 1];
-      P->hits[j - 1] = t;
-    }
 }
 
 static size_t answer_from_instances(hl_probes *P) {
