@@ -373,6 +373,13 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
   ctx.probes = hl_probes_new(&ctx.unit);
+  {
+    /* Conversion probes ask what a call converts to the wrappers reported. */
+    const char **names = hl_xcalloc(ctx.nwrappers ? ctx.nwrappers : 1, sizeof *names);
+    for (size_t i = 0; i < ctx.nwrappers; i++) names[i] = ctx.wrappers[i]->name;
+    hl_probes_conversion_targets(ctx.probes, names, ctx.nwrappers);
+    free(names);
+  }
   ctx.reach = hl_reach_new();
 
   run_rules(&ctx, cfg, res->compile_errors > 0);

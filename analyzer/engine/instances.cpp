@@ -23,6 +23,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,7 @@ const FunctionDecl *holder(const Decl *d) {
 
 // The declaration whose code holds x (a cursor made without its parent
 // declaration), from the unit's parent map.
-const Decl *declaration_of(CXCursor tu, const Expr *x) {
-  const auto *tud = static_cast<const Decl *>(tu.data[0]);
-  if (!tud) return nullptr;
-  ASTContext &ctx = tud->getASTContext();
+const Decl *declaration_of_in(ASTContext &ctx, const Expr *x) {
   DynTypedNode n = DynTypedNode::create(*x);
   for (int depth = 0; depth < 256; depth++) {
     DynTypedNodeList ps = ctx.getParents(n);
@@ -65,18 +63,63 @@ const Decl *declaration_of(CXCursor tu, const Expr *x) {
   return nullptr;
 }
 
+const Decl *declaration_of(CXCursor tu, const Expr *x) {
+  const auto *tud = static_cast<const Decl *>(tu.data[0]);
+  return tud ? declaration_of_in(tud->getASTContext(), x) : nullptr;
+}
+
 // The class template whose specializations instantiate rd's members: its
-// own, or the one it partially specializes. Null for a class this does not
-// follow (nested in a class template, local to a function template).
+// own, or the one it partially specializes. Null for a class that is not
+// one (a class nested in a class template, local to a function template).
 ClassTemplateDecl *class_template_of(const CXXRecordDecl *rd) {
   if (rd->getDeclContext()->isDependentContext()) return nullptr;
   if (const auto *ps = dyn_cast<ClassTemplatePartialSpecializationDecl>(rd)) return ps->getSpecializedTemplate();
   return rd->getDescribedClassTemplate();
 }
 
+// The instantiated definitions of the class rd's code: a class template's
+// specializations, or, for a class nested in one (eventpp's
+// CallbackList<...>::Node), the member classes instantiated from it in
+// each specialization of the class around it (of a member class template,
+// their specializations). False for a class this does not follow (local
+// to a function template, a partial specialization of a member template).
+bool record_instances(const CXXRecordDecl *rd, std::vector<const CXXRecordDecl *> &out, int depth = 0) {
+  if (depth > 8) return false;
+  if (ClassTemplateDecl *ct = class_template_of(rd)) {
+    for (ClassTemplateSpecializationDecl *spec : ct->specializations())
+      if (spec->hasDefinition()) out.push_back(spec);
+    return true;
+  }
+  const auto *outer = dyn_cast<CXXRecordDecl>(rd->getDeclContext());
+  if (!outer || !rd->getDeclContext()->isDependentContext() || isa<ClassTemplatePartialSpecializationDecl>(rd))
+    return false;
+  std::vector<const CXXRecordDecl *> outers;
+  if (!record_instances(outer, outers, depth + 1)) return false;
+  // A member class template (eventpp's HomoCallbackListType<T> in
+  // HeterCallbackList<...>): each outer specialization's, then its
+  // specializations.
+  const ClassTemplateDecl *mt = rd->getDescribedClassTemplate();
+  const Decl *canon = mt ? static_cast<const Decl *>(mt->getCanonicalDecl()) : rd->getCanonicalDecl();
+  for (const CXXRecordDecl *o : outers)
+    for (const Decl *m : o->decls()) {
+      if (mt) {
+        const auto *ct = dyn_cast<ClassTemplateDecl>(m);
+        const ClassTemplateDecl *from = ct ? ct->getInstantiatedFromMemberTemplate() : nullptr;
+        if (from && from->getCanonicalDecl() == canon)
+          for (ClassTemplateSpecializationDecl *spec : const_cast<ClassTemplateDecl *>(ct)->specializations())
+            if (spec->hasDefinition()) out.push_back(spec);
+        continue;
+      }
+      const auto *mr = dyn_cast<CXXRecordDecl>(m);
+      const CXXRecordDecl *from = mr ? mr->getInstantiatedFromMemberClass() : nullptr;
+      if (from && from->getCanonicalDecl() == canon && mr->hasDefinition()) out.push_back(mr->getDefinition());
+    }
+  return true;
+}
+
 // The instantiated definitions made from the pattern fd. Returns false
-// when fd is template code this does not follow (a member of a class nested
-// in a class template or local to a function template).
+// when fd is template code this does not follow (a member of a class
+// local to a function template).
 bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out) {
   auto add = [&](const FunctionDecl *s) {
     const FunctionDecl *def = nullptr;
@@ -87,13 +130,17 @@ bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &o
     for (FunctionDecl *s : ft->specializations()) add(s);
     return true;
   }
-  const auto *rd = dyn_cast<CXXRecordDecl>(fd->getDeclContext());
-  ClassTemplateDecl *ct = rd ? class_template_of(rd) : nullptr;
-  if (!ct) return false;
+  // A friend defined in a class template is instantiated with the class:
+  // its lexical context is the class.
+  const auto *rd = dyn_cast<CXXRecordDecl>(fd->getFriendObjectKind() ? fd->getLexicalDeclContext()
+                                                                     : fd->getDeclContext());
+  std::vector<const CXXRecordDecl *> recs;
+  if (!rd || !record_instances(rd, recs)) return false;
   const Decl *canon = ft ? static_cast<const Decl *>(ft->getCanonicalDecl()) : fd->getCanonicalDecl();
-  for (ClassTemplateSpecializationDecl *spec : ct->specializations()) {
-    if (!spec->hasDefinition()) continue;
+  for (const CXXRecordDecl *spec : recs) {
     for (const Decl *m : spec->decls()) {
+      if (const auto *fr = dyn_cast<FriendDecl>(m)) m = fr->getFriendDecl();
+      if (!m) continue;
       if (ft) {
         // A member function template: the specialization's own, then its specializations.
         const auto *mt = dyn_cast<FunctionTemplateDecl>(m);
@@ -155,6 +202,8 @@ std::string spelled(ASTContext &ctx, const Expr *x, const PrintingPolicy &pp) {
   std::string s = t.getAsString(pp);
   while (!s.empty() && (s.back() == '&' || s.back() == ' ')) s.pop_back();
   if (s.compare(0, 6, "const ") == 0) s.erase(0, 6);
+  else if (s.size() > 6 && s.compare(s.size() - 6, 6, " const") == 0) s.erase(s.size() - 6);
+  else if (s.size() > 5 && s.compare(s.size() - 6, 6, "*const") == 0) s.erase(s.size() - 5);
   return s;
 }
 
@@ -212,6 +261,7 @@ int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth) {
 void hl_instances_free_each(hl_instance *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     std::free(v[i].type);
+    std::free(v[i].to);
     std::free(v[i].poi_file);
     for (size_t k = 0; k < v[i].nchain; k++) std::free(v[i].chain_file[k]);
     std::free(v[i].chain_file);
@@ -239,23 +289,31 @@ link link_at(const SourceManager &sm, SourceLocation l, char carries) {
 // declaration's cursor, or the declaration holding an expression's (from
 // the parent map). Null where the cursor is neither (a reference to a
 // type, a template or an overload set).
-const Decl *decl_at(CXTranslationUnit tu, const SourceManager &sm, SourceLocation l) {
-  link at = link_at(sm, l, 0);
-  CXFile f = at.file.empty() ? nullptr : clang_getFile(tu, at.file.c_str());
-  if (!f) return nullptr;
-  CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, f, at.offset));
+const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation l) {
+  const SourceManager &sm = ctx.getSourceManager();
+  // libclang's location is clang's, with the unit's SourceManager and
+  // language options (CIndex's cxloc::translateSourceLocation): no file
+  // name to look up again (a system header's may be spelled
+  // "/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/...").
+  auto cx = [&](SourceLocation at) {
+    CXSourceLocation r = {{&sm, &ctx.getLangOpts()}, at.getRawEncoding()};
+    return r;
+  };
+  SourceLocation fl = sm.getFileLoc(l);
+  FileID fid = sm.getFileID(fl);
+  CXCursor c = clang_getCursor(tu, cx(fl));
   enum CXCursorKind k = clang_getCursorKind(c);
   // A qualified name's first part (CLI::Range(0, 12) is requested at CLI):
   // the cursor after each reference, until what holds them.
+  bool invalid = false;
+  StringRef text = sm.getBufferData(fid, &invalid);
   for (int step = 0; step < 8 && clang_isReference(k); step++) {
     unsigned end;
     clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), nullptr, nullptr, nullptr, &end);
-    size_t len;
-    const char *text = clang_getFileContents(tu, f, &len);
-    while (text && end < len && (text[end] == ':' || text[end] == ' ' || text[end] == '<' || text[end] == '>'))
+    while (!invalid && end < text.size() && (text[end] == ':' || text[end] == ' ' || text[end] == '<' || text[end] == '>'))
       end++;
-    if (!text || end >= len) return nullptr;
-    c = clang_getCursor(tu, clang_getLocationForOffset(tu, f, end));
+    if (invalid || end >= text.size()) return nullptr;
+    c = clang_getCursor(tu, cx(sm.getComposedLoc(fid, end)));
     k = clang_getCursorKind(c);
   }
   if (clang_isDeclaration(k)) return static_cast<const Decl *>(c.data[0]);
@@ -266,12 +324,69 @@ const Decl *decl_at(CXTranslationUnit tu, const SourceManager &sm, SourceLocatio
   return x ? declaration_of(clang_getTranslationUnitCursor(tu), x) : nullptr;
 }
 
-// Whether the code of d is a template's (a dependent context), and in a
-// way this follows: not in a generic lambda's body (its specializations
-// are the call operator's, which holder() passes over).
+// The unit's references to instantiated functions, by location and
+// function: where libclang's cursor at a point of instantiation finds
+// nothing (inside a macro expansion: Catch2's TEMPLATE_TEST_CASE expands
+// to the templates that instantiate the test's body; a base initializer:
+// std::shared_ptr's constructor calling __shared_ptr's), the reference
+// there is looked up instead. Built once per unit and thread, on the first
+// such point (hl_instances_forget drops it).
+struct ref_index {
+  const ASTContext *ctx = nullptr;
+  std::map<std::pair<SourceLocation::UIntTy, const Decl *>, const Expr *> m;
+};
+thread_local ref_index refs_idx;
+
+struct ref_indexer : RecursiveASTVisitor<ref_indexer> {
+  ref_index *idx;
+  bool shouldVisitImplicitCode() const { return true; }
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  void add(const Decl *d, SourceLocation l, const Expr *x) {
+    const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
+    if (fd && fd->isTemplateInstantiation())
+      idx->m.emplace(std::make_pair(l.getRawEncoding(), d->getCanonicalDecl()), x);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *x) {
+    add(x->getDecl(), x->getLocation(), x);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *x) {
+    add(x->getMemberDecl(), x->getMemberLoc(), x);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *x) {
+    add(x->getConstructor(), x->getLocation(), x);
+    return true;
+  }
+};
+
+const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *target) {
+  if (refs_idx.ctx != &ctx) {
+    refs_idx.m.clear();
+    refs_idx.ctx = &ctx;
+    ref_indexer v;
+    v.idx = &refs_idx;
+    v.TraverseDecl(ctx.getTranslationUnitDecl());
+  }
+  auto it = refs_idx.m.find(std::make_pair(at.getRawEncoding(), target));
+  return it == refs_idx.m.end() ? nullptr : declaration_of_in(ctx, it->second);
+}
+
+// Whether the code of d is a template's (a dependent context, or a
+// specialization of a generic lambda's call operator), and in a way this
+// follows: not in a generic lambda's body (its specializations are the
+// call operator's, which holder() passes over).
 bool template_code(const Decl *d, bool *followed) {
   const DeclContext *dc = isa<DeclContext>(d) ? cast<DeclContext>(d) : d->getDeclContext();
   *followed = true;
+  for (const DeclContext *c = dc; c; c = c->getParent()) {
+    const auto *md = dyn_cast<CXXMethodDecl>(c);
+    if (md && isGenericLambdaCallOperatorSpecialization(md)) {
+      *followed = false;
+      return true;
+    }
+    if (isa<FunctionDecl>(c) && !(md && isLambdaCallOperator(md))) break;
+  }
   if (!dc || !dc->isDependentContext()) return false;
   for (; dc; dc = dc->getParent()) {
     const auto *fd = dyn_cast<FunctionDecl>(dc);
@@ -321,13 +436,20 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
     *why = "a specialization without a point of instantiation";
     if (poi.isInvalid()) return {};
     v.push_back(link_at(sm, poi, carried(cur, type, pp)));
-    const Decl *d = decl_at(tu, sm, poi);
+    const Decl *d = decl_at(tu, ctx, poi);
+    if (!d) d = indexed_referrer(ctx, poi, cur->getCanonicalDecl());
     *why = "no declaration holds a point of instantiation";
     if (!d) return {};
     // libclang's cursor there may be an instantiation's node (the unit's
     // specializations are among its top-level declarations, at their
     // pattern's place): its pattern's code is template code.
     const FunctionDecl *fd = holder(d);
+    // At a class, outside any function: an implicit member of the class
+    // (its copy constructor copying a base) requested it, and the probe
+    // parse's notes go on from where that member was first required
+    // (eventpp's CallbackList copied by std::make_shared). Not followed.
+    *why = "requested by a class's implicit member";
+    if (!fd && (isa<CXXRecordDecl>(d) || isa<ClassTemplateDecl>(d))) return {};
     bool followed;
     bool in_template = template_code(d, &followed);
     if (fd && fd->isTemplateInstantiation()) {
@@ -357,6 +479,289 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
   return {};
 }
 
+// ---- conversions: what a call converts an argument to, per instantiation ----
+
+// The first node (outermost) of an instantiated body with the pattern's
+// source range that is a call: the call itself under what surrounds it.
+struct call_finder : RecursiveASTVisitor<call_finder> {
+  SourceLocation b, e;
+  const CallExpr *found = nullptr;
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitCallExpr(CallExpr *x) {
+    if (!found && x->getBeginLoc() == b && x->getEndLoc() == e) found = x;
+    return !found;
+  }
+};
+
+// Whether x is std::forward(v) or std::move(v): it passes v on.
+bool passes_on(const Expr *x) {
+  const auto *c = dyn_cast<CallExpr>(x);
+  const FunctionDecl *f = c && c->getNumArgs() == 1 ? c->getDirectCallee() : nullptr;
+  return f && f->isInStdNamespace() && f->getIdentifier() && (f->getName() == "forward" || f->getName() == "move");
+}
+
+// What a conversion probe's proxy would become: the types it converts to.
+// For each, the calls into library templates that led there (where each
+// requested its specialization, outermost first): the probe parse's notes
+// name them between the argument and the point of instantiation of the
+// function that holds the call.
+struct conversions {
+  std::vector<QualType> to;
+  std::vector<std::vector<SourceLocation>> frames;
+  std::vector<SourceLocation> path;
+  bool untold = false;
+  const char *why = nullptr;
+  // Whether a conversion where the value is now counts: in the call's copy
+  // and in the library's templates, not in the code's own templates the
+  // value is handed to (their conversions are their own probes').
+  bool keep = true;
+  // How many of the code's own templates the value went through: a
+  // conversion beyond one is uncertain (instances.h).
+  int own = 0;
+  std::vector<char> uncertain;
+  void add(ASTContext &ctx, QualType t) {
+    if (!keep) return;
+    t = ctx.getCanonicalType(t.getNonReferenceType().getUnqualifiedType());
+    for (size_t i = 0; i < to.size(); i++)
+      if (to[i] == t) {
+        if (!own) uncertain[i] = 0;
+        return;
+      }
+    to.push_back(t);
+    frames.push_back(path);
+    uncertain.push_back(own > 0);
+  }
+  void fail(const char *w) {
+    if (!untold) why = w;
+    untold = true;
+  }
+};
+
+void into_call(ASTContext &ctx, const CallExpr *c, unsigned k, conversions &out, int depth);
+void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out,
+                   int depth);
+
+// Where a call requests its callee's specialization: at the callee's name
+// (o.f(x) at f, N::f(x) at f), an operator's at the operator.
+SourceLocation callee_loc(const CallExpr *c) {
+  const Expr *callee = c->getCallee() ? c->getCallee()->IgnoreImplicit() : nullptr;
+  if (const auto *m = dyn_cast_or_null<MemberExpr>(callee)) return m->getMemberLoc();
+  if (const auto *d = dyn_cast_or_null<DeclRefExpr>(callee)) return d->getLocation();
+  return c->getExprLoc();
+}
+
+// Each use of the parameter pd in the body of a function the value was
+// handed to (a library template: std::vector::emplace_back, construct_at):
+// a construction from it, or a call it is passed on to.
+struct param_uses : RecursiveASTVisitor<param_uses> {
+  ASTContext *ctx;
+  const FunctionDecl *fn;             // the template's definition
+  std::vector<const ValueDecl *> vars; // the parameter, and locals copied from it
+  conversions *out;
+  int depth;
+  bool shouldVisitImplicitCode() const { return true; }
+  bool tracked(const ValueDecl *d) const {
+    for (const ValueDecl *v : vars)
+      if (v == d) return true;
+    return false;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *r) {
+    if (!tracked(r->getDecl()) || out->untold) return !out->untold;
+    // Up from the reference through what passes it on, to what uses it.
+    const Expr *x = r;
+    for (int i = 0; i < 32; i++) {
+      DynTypedNodeList ps = ctx->getParents(*x);
+      if (ps.empty()) break;
+      if (ps[0].get<ReturnStmt>()) {
+        // Returned: converted to the template's return type.
+        out->add(*ctx, fn->getReturnType());
+        return true;
+      }
+      if (const auto *vd = ps[0].get<VarDecl>()) {
+        // A local initialized from it: converted to its type, or a copy
+        // of the value itself (a decay-copy) whose uses count as its own.
+        QualType t = vd->getType().getNonReferenceType();
+        if (ctx->hasSameUnqualifiedType(t, x->getType().getNonReferenceType())) {
+          if (!tracked(vd)) vars.push_back(vd);
+        } else {
+          out->add(*ctx, t);
+        }
+        return true;
+      }
+      const Expr *p = ps[0].get<Expr>();
+      if (!p) break;
+      const auto *ic = dyn_cast<ImplicitCastExpr>(p);
+      if (isa<ParenExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
+          (ic && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) ||
+          (isa<CXXStaticCastExpr>(p) && p->getType()->isReferenceType()) || passes_on(p)) {
+        x = p;
+        continue;
+      }
+      if (const auto *ce = dyn_cast<CXXConstructExpr>(p)) {
+        // A class of the code's own whose constructor takes the value
+        // (taskflow's Node(std::in_place_type_t<Async>, C &&)): followed
+        // into it. The library's classes (std::function, std::any) are
+        // what the value converts to: their converting constructors take
+        // no proxy.
+        const CXXConstructorDecl *cd = ce->getConstructor();
+        const SourceManager &sm = ctx->getSourceManager();
+        unsigned k = 0;
+        while (k < ce->getNumArgs() && ce->getArg(k) != x) k++;
+        if (cd && k < ce->getNumArgs() && !sm.isInSystemHeader(sm.getExpansionLoc(cd->getLocation())) &&
+            !cd->isCopyOrMoveConstructor()) {
+          into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
+          return !out->untold;
+        }
+        out->add(*ctx, ce->getType());
+        return true;
+      }
+      if (ic && (ic->getCastKind() == CK_UserDefinedConversion || ic->getCastKind() == CK_ConstructorConversion)) {
+        out->add(*ctx, ic->getType());
+        return true;
+      }
+      if (const auto *il = dyn_cast<InitListExpr>(p)) {
+        // An element of an aggregate (list::sort's _Ptr_cmp{__comp}):
+        // converted to that element's type.
+        QualType et;
+        if (const ArrayType *at = ctx->getAsArrayType(il->getType())) et = at->getElementType();
+        const CXXRecordDecl *rd = il->getType()->getAsCXXRecordDecl();
+        if (rd && !rd->getNumBases()) {
+          // (x may be in the list's other form, syntactic or semantic.)
+          const InitListExpr *forms[] = {il, il->getSyntacticForm(), il->getSemanticForm()};
+          unsigned k = ~0u;
+          for (const InitListExpr *f : forms)
+            for (unsigned n = 0; f && k == ~0u && n < f->getNumInits(); n++)
+              if (f->getInit(n) == x || (f->getInit(n) && f->getInit(n)->IgnoreImplicit() == x->IgnoreImplicit())) k = n;
+          for (const FieldDecl *f : rd->fields())
+            if (k-- == 0) {
+              et = f->getType();
+              break;
+            }
+        }
+        if (et.isNull()) break;
+        out->add(*ctx, et);
+        return true;
+      }
+      // Called, or a member of it used: the proxy has neither, its copy
+      // of the call does not compile there and converts nothing.
+      if (isa<MemberExpr>(p)) return true;
+      // Captured by reference (a by-copy capture's init is a construction
+      // or a cast): the lambda's body uses the variable itself, met on
+      // its own in this walk.
+      if (isa<LambdaExpr>(p)) return true;
+      if (const auto *c = dyn_cast<CallExpr>(p)) {
+        if (c->getCallee() == x) return true;
+        for (unsigned k = 0; k < c->getNumArgs(); k++)
+          if (c->getArg(k) == x) {
+            into_call(*ctx, c, k, *out, depth + 1);
+            return !out->untold;
+          }
+      }
+      break;
+    }
+    out->fail("a library template uses the value otherwise");
+    return false;
+  }
+};
+
+// The argument k of the instantiated call c: converted to its parameter's
+// type there, or, handed to a template that deduces its parameter from it,
+// followed into that template's body (conversions there count only in
+// the library's templates: one in a template of the code's own is that
+// template's own probe's, as the probe parse drops it there).
+void into_call(ASTContext &ctx, const CallExpr *c, unsigned k, conversions &out, int depth) {
+  if (depth > 12) return out.fail("a library template passes the value on too deep");
+  const FunctionDecl *fd = c->getDirectCallee();
+  if (!fd) {
+    // Through a pointer to a function: converted to its parameter's type.
+    QualType ct = c->getCallee() ? c->getCallee()->getType() : QualType();
+    if (!ct.isNull() && ct->isPointerType()) ct = ct->getPointeeType();
+    const auto *fpt = ct.isNull() ? nullptr : ct->getAs<FunctionProtoType>();
+    if (!fpt) return out.fail("a call through something other than a function");
+    if (k >= fpt->getNumParams()) return out.fail("the value goes to a C variadic parameter");
+    QualType pt = fpt->getParamType(k);
+    if (!(pt->isLValueReferenceType() && !pt.getNonReferenceType().isConstQualified())) out.add(ctx, pt);
+    return;
+  }
+  unsigned j = k;
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(c); oc && isa<CXXMethodDecl>(fd) && !cast<CXXMethodDecl>(fd)->isStatic()) {
+    if (k == 0) return;  // the operator's object: the proxy has no such member
+    j = k - 1;
+  }
+  into_function(ctx, fd, j, callee_loc(c), out, depth);
+}
+
+// The same for the parameter j of fd, called from at.
+void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out,
+                   int depth) {
+  if (depth > 12) return out.fail("a library template passes the value on too deep");
+  if (j >= fd->getNumParams()) return out.fail("the value goes to a C variadic parameter");
+  QualType pt = fd->getParamDecl(j)->getType();
+  // Deduced from the argument: the pattern's parameter is dependent.
+  bool deduced = false;
+  if (const FunctionTemplateDecl *ft = fd->getPrimaryTemplate()) {
+    const FunctionDecl *pat = ft->getTemplatedDecl();
+    unsigned np = pat->getNumParams(), ns = fd->getNumParams(), pj = j;
+    bool pack = false;
+    for (unsigned i = 0; i < np; i++)
+      if (pat->getParamDecl(i)->isParameterPack()) {
+        pack = true;
+        if (j >= i) pj = j < i + (ns - (np - 1)) ? i : j - (ns - np);
+        break;
+      }
+    if (!pack && np != ns) return out.fail("a call whose parameters do not match its template's");
+    if (pj < np) {
+      QualType ppt = pat->getParamDecl(pj)->getType();
+      deduced = ppt->isDependentType();
+      // Deduced from a form the proxy cannot match (const basic_string<C,
+      // T, A> &, shared_ptr<T> &): that candidate takes no proxy, and the
+      // argument itself is not converted there. Nor can a proxy, an
+      // rvalue, bind a deduced T & (std::swap).
+      if (const auto *pe = ppt->getAs<PackExpansionType>()) ppt = pe->getPattern();
+      QualType bare = ppt.getNonReferenceType();
+      if (deduced && (!bare.getUnqualifiedType()->getAs<TemplateTypeParmType>() ||
+                      (ppt->isLValueReferenceType() && !bare.isConstQualified())))
+        return;
+    }
+  }
+  if (!deduced) {
+    QualType t = pt.getNonReferenceType();
+    // A non-const lvalue reference takes no converted temporary.
+    if (pt->isLValueReferenceType() && !t.isConstQualified()) return;
+    out.add(ctx, t);
+    return;
+  }
+  const SourceManager &sm = ctx.getSourceManager();
+  const FunctionDecl *def = nullptr;
+  if (!fd->isDefined(def) || !def || !def->getBody()) return out.fail("a template without a body here");
+  bool kept = out.keep;
+  out.keep = sm.isInSystemHeader(sm.getExpansionLoc(def->getLocation()));
+  out.own += !out.keep;
+  out.path.push_back(at);
+  param_uses u;
+  u.ctx = &ctx;
+  u.fn = def;
+  u.vars.push_back(def->getParamDecl(j));
+  u.out = &out;
+  u.depth = depth;
+  // A constructor's member initializers use it too, before its body.
+  if (const auto *cd = dyn_cast<CXXConstructorDecl>(def))
+    for (const CXXCtorInitializer *ci : cd->inits())
+      if (ci->isWritten() && ci->getInit()) u.TraverseStmt(ci->getInit());
+  u.TraverseStmt(def->getBody());
+  out.path.pop_back();
+  out.own -= !out.keep;
+  out.keep = kept;
+}
+
+// The instantiated argument with the pattern argument's source range
+// among the call's, or -1.
+int argument_index(const CallExpr *c, SourceRange r) {
+  for (unsigned k = 0; k < c->getNumArgs(); k++)
+    if (written(c->getArg(k))->getSourceRange() == r || c->getArg(k)->getSourceRange() == r) return (int)k;
+  return -1;
+}
+
 }  // namespace
 
 extern "C" int hl_instances_usable(void) {
@@ -376,74 +781,56 @@ extern "C" const char *hl_instances_status(void) {
                                : "instances: not read (libclang-cpp is another clang than libclang)";
 }
 
-extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
-  *out = nullptr;
-  *why = "libclang-cpp is not the same clang as libclang";
-  if (!hl_instances_usable()) return -1;
-  *why = "not an expression";
-  if (!clang_isExpression(clang_getCursorKind(e)) || !e.data[1]) return -1;
-  const Expr *pattern = dyn_cast<Expr>(static_cast<const Stmt *>(e.data[1]));
-  if (!pattern) return -1;
-  const Decl *parent = static_cast<const Decl *>(e.data[0]);
-  if (!parent) parent = declaration_of(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)), pattern);
-  *why = "not in a function";
-  if (!parent) return -1;
-  const FunctionDecl *fd = holder(parent);
-  std::vector<const FunctionDecl *> defs;
-  *why = "not in a function";
-  if (!fd) return -1;
-  *why = "in template code whose instantiations are not followed";
-  if (!instantiations(fd, defs)) return -1;
-  ASTContext &ctx = fd->getASTContext();
+namespace {
+
+// One instantiation's answer about the value x of the specialization def:
+// its type, layout and traits, and the chain from at (the store, or the
+// argument a conversion converts) outward. False: x has no layout.
+bool make_instance(CXTranslationUnit tu, const Expr *x, const FunctionDecl *def, SourceLocation at,
+                   const std::vector<SourceLocation> &frames, hl_instance *h) {
+  ASTContext &ctx = def->getASTContext();
   SourceManager &sm = ctx.getSourceManager();
   PrintingPolicy pp(ctx.getLangOpts());
-  std::vector<hl_instance> v;
-  bool ok = true;
-  for (const FunctionDecl *def : defs) {
-    finder f;
-    f.b = pattern->getBeginLoc();
-    f.e = pattern->getEndLoc();
-    f.TraverseDecl(const_cast<FunctionDecl *>(def));
-    if (!f.found) continue;  // not instantiated there (a discarded if constexpr branch)
-    const Expr *x = written(f.found);
-    QualType t = x->getType().getNonReferenceType();
-    if (t->isDependentType() || t->isIncompleteType()) {
-      *why = "a type without a layout";
-      ok = false;
-      break;
+  QualType t = x->getType().getNonReferenceType();
+  if (t->isDependentType() || t->isIncompleteType()) return false;
+  QualType u = t.getUnqualifiedType();
+  *h = hl_instance{};
+  h->type = dup(spelled(ctx, x, pp));
+  h->size = (long)ctx.getTypeSizeInChars(u).getQuantity();
+  h->align = (long)ctx.getTypeAlignInChars(u).getQuantity();
+  h->trivially_copyable = u.isTriviallyCopyableType(ctx) ? 1 : 0;
+  h->nothrow_copy = nothrow_ctor(ctx, u, false, 0);
+  h->nothrow_move = nothrow_ctor(ctx, u, true, 0);
+  std::vector<link> chain = chain_of(tu, ctx, x, def, h->type, pp, &h->no_chain);
+  if (!chain.empty()) {
+    chain[0] = link_at(sm, at, 0);
+    // The library's specializations, innermost first; each names the
+    // argument's type among its template arguments.
+    for (const SourceLocation &l : frames) chain.insert(chain.begin() + 1, link_at(sm, l, 1));
+    h->nchain = chain.size();
+    h->chain_file = static_cast<char **>(std::calloc(chain.size(), sizeof *h->chain_file));
+    h->chain_offset = static_cast<unsigned *>(std::calloc(chain.size(), sizeof *h->chain_offset));
+    h->in_system = static_cast<char *>(std::calloc(chain.size(), 1));
+    h->carries = static_cast<char *>(std::calloc(chain.size(), 1));
+    if (!h->chain_file || !h->chain_offset || !h->in_system || !h->carries) std::abort();
+    for (size_t k = 0; k < chain.size(); k++) {
+      h->chain_file[k] = dup(chain[k].file);
+      h->chain_offset[k] = chain[k].offset;
+      h->in_system[k] = chain[k].in_system;
+      h->carries[k] = chain[k].carries;
     }
-    QualType u = t.getUnqualifiedType();
-    hl_instance h{};
-    h.type = dup(spelled(ctx, x, pp));
-    h.size = (long)ctx.getTypeSizeInChars(u).getQuantity();
-    h.align = (long)ctx.getTypeAlignInChars(u).getQuantity();
-    h.trivially_copyable = u.isTriviallyCopyableType(ctx) ? 1 : 0;
-    h.nothrow_copy = nothrow_ctor(ctx, u, false, 0);
-    h.nothrow_move = nothrow_ctor(ctx, u, true, 0);
-    std::vector<link> chain = chain_of(clang_Cursor_getTranslationUnit(e), ctx, x, def, h.type, pp, &h.no_chain);
-    if (!chain.empty()) {
-      h.nchain = chain.size();
-      h.chain_file = static_cast<char **>(std::calloc(chain.size(), sizeof *h.chain_file));
-      h.chain_offset = static_cast<unsigned *>(std::calloc(chain.size(), sizeof *h.chain_offset));
-      h.in_system = static_cast<char *>(std::calloc(chain.size(), 1));
-      h.carries = static_cast<char *>(std::calloc(chain.size(), 1));
-      if (!h.chain_file || !h.chain_offset || !h.in_system || !h.carries) std::abort();
-      for (size_t k = 0; k < chain.size(); k++) {
-        h.chain_file[k] = dup(chain[k].file);
-        h.chain_offset[k] = chain[k].offset;
-        h.in_system[k] = chain[k].in_system;
-        h.carries[k] = chain[k].carries;
-      }
-    }
-    SourceLocation poi = def->getPointOfInstantiation();
-    if (poi.isValid()) {
-      FullSourceLoc fl(sm.getFileLoc(poi), sm);
-      OptionalFileEntryRef fe = sm.getFileEntryRefForID(fl.getFileID());
-      h.poi_file = dup(fe ? std::string(fe->getName()) : std::string());
-      h.poi_offset = fl.getFileOffset();
-    }
-    v.push_back(h);
   }
+  SourceLocation poi = def->getPointOfInstantiation();
+  if (poi.isValid()) {
+    FullSourceLoc fl(sm.getFileLoc(poi), sm);
+    OptionalFileEntryRef fe = sm.getFileEntryRefForID(fl.getFileID());
+    h->poi_file = dup(fe ? std::string(fe->getName()) : std::string());
+    h->poi_offset = fl.getFileOffset();
+  }
+  return true;
+}
+
+long hand_out(std::vector<hl_instance> &v, bool ok, hl_instance **out) {
   if (!ok) {
     hl_instances_free_each(v.data(), v.size());
     return -1;
@@ -453,6 +840,139 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
   if (!*out) std::abort();
   std::memcpy(*out, v.data(), v.size() * sizeof **out);
   return (long)v.size();
+}
+
+// The pattern expression of cursor e and the instantiated definitions of
+// the function that holds it, or null with *why.
+const Expr *pattern_and_defs(CXCursor e, std::vector<const FunctionDecl *> &defs, const char **why) {
+  *why = "libclang-cpp is not the same clang as libclang";
+  if (!hl_instances_usable()) return nullptr;
+  *why = "not an expression";
+  if (!clang_isExpression(clang_getCursorKind(e)) || !e.data[1]) return nullptr;
+  const Expr *pattern = dyn_cast<Expr>(static_cast<const Stmt *>(e.data[1]));
+  if (!pattern) return nullptr;
+  const Decl *parent = static_cast<const Decl *>(e.data[0]);
+  if (!parent) parent = declaration_of(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)), pattern);
+  *why = "not in a function";
+  const FunctionDecl *fd = parent ? holder(parent) : nullptr;
+  if (!fd) return nullptr;
+  *why = "in template code whose instantiations are not followed";
+  if (!instantiations(fd, defs)) return nullptr;
+  return pattern;
+}
+
+}  // namespace
+
+extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
+  *out = nullptr;
+  std::vector<const FunctionDecl *> defs;
+  const Expr *pattern = pattern_and_defs(e, defs, why);
+  if (!pattern) return -1;
+  std::vector<hl_instance> v;
+  bool ok = true;
+  for (const FunctionDecl *def : defs) {
+    finder f;
+    f.b = pattern->getBeginLoc();
+    f.e = pattern->getEndLoc();
+    f.TraverseDecl(const_cast<FunctionDecl *>(def));
+    if (!f.found) continue;  // not instantiated there (a discarded if constexpr branch)
+    const Expr *x = written(f.found);
+    hl_instance h;
+    if (!make_instance(clang_Cursor_getTranslationUnit(e), x, def, x->getBeginLoc(), {}, &h)) {
+      *why = "a type without a layout";
+      ok = false;
+      break;
+    }
+    v.push_back(h);
+  }
+  return hand_out(v, ok, out);
+}
+
+extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
+                                           const char **why) {
+  *out = nullptr;
+  std::vector<const FunctionDecl *> defs;
+  const Expr *pc = pattern_and_defs(call, defs, why);
+  if (!pc) return -1;
+  *why = "not an expression";
+  if (!clang_isExpression(clang_getCursorKind(arg)) || !arg.data[1]) return -1;
+  const auto *pa = dyn_cast<Expr>(static_cast<const Stmt *>(arg.data[1]));
+  if (!pa) return -1;
+  // A member initializer's conversion: to the member's type, "decltype(this->m)".
+  std::string member;
+  if (as_type) {
+    const char *pre = "decltype(this->";
+    size_t n = std::strlen(as_type);
+    *why = "a conversion to a type other than a member's";
+    if (std::strncmp(as_type, pre, std::strlen(pre)) || as_type[n - 1] != ')') return -1;
+    member.assign(as_type + std::strlen(pre), n - std::strlen(pre) - 1);
+  }
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
+  std::vector<hl_instance> v;
+  bool ok = true;
+  for (const FunctionDecl *def : defs) {
+    ASTContext &ctx = def->getASTContext();
+    PrintingPolicy pp(ctx.getLangOpts());
+    conversions cv;
+    const Expr *x = nullptr;
+    if (as_type) {
+      finder f;
+      f.b = pa->getBeginLoc();
+      f.e = pa->getEndLoc();
+      f.TraverseDecl(const_cast<FunctionDecl *>(def));
+      if (!f.found) continue;
+      x = written(f.found);
+      const auto *rd = dyn_cast<CXXRecordDecl>(def->getDeclContext());
+      const FieldDecl *m = nullptr;
+      if (rd)
+        for (const FieldDecl *fld : rd->fields())
+          if (fld->getName() == member) m = fld;
+      *why = "a member initializer's member not found";
+      if (!m) {
+        ok = false;
+        break;
+      }
+      cv.add(ctx, m->getType());
+    } else {
+      call_finder f;
+      f.b = pc->getBeginLoc();
+      f.e = pc->getEndLoc();
+      f.TraverseDecl(const_cast<FunctionDecl *>(def));
+      if (!f.found) continue;  // not instantiated there
+      int k = argument_index(f.found, pa->getSourceRange());
+      *why = "the argument is not among the instantiated call's";
+      if (k < 0) {
+        ok = false;
+        break;
+      }
+      x = written(f.found->getArg((unsigned)k));
+      into_call(ctx, f.found, (unsigned)k, cv, 0);
+      if (cv.untold) {
+        *why = cv.why;
+        ok = false;
+        break;
+      }
+    }
+    for (size_t i = 0; i < cv.to.size(); i++) {
+      QualType to = cv.to[i];
+      hl_instance h;
+      if (!make_instance(tu, x, def, pa->getBeginLoc(), cv.frames[i], &h)) {
+        *why = "a type without a layout";
+        ok = false;
+        break;
+      }
+      h.to = dup(to.getAsString(pp));
+      h.uncertain = cv.uncertain[i];
+      v.push_back(h);
+    }
+    if (!ok) break;
+  }
+  return hand_out(v, ok, out);
+}
+
+extern "C" void hl_instances_forget(void) {
+  refs_idx.m.clear();
+  refs_idx.ctx = nullptr;
 }
 
 extern "C" void hl_instances_free(hl_instance *v, long n) {

@@ -12,12 +12,15 @@
  * objects libclang built: both libraries are the same clang, checked at
  * run time (hl_instances_usable); nothing is changed in the AST.
  *
- * Today it answers one question, the layout probe's (engine/instprobe.h):
- * the stored expression's type in every instantiation, with its size,
- * alignment and the three traits, or "cannot tell exactly". instprobe
- * compares its answers with the probe parse's when HEAPLINT_CHECK_INSTANCES
- * is set in the environment; the analysis itself still takes the probe
- * parse's. */
+ * It answers the two questions engine/instprobe asks the compiler: the
+ * layout probe's (the stored expression's type in every instantiation,
+ * with its size, alignment and the three traits) and the conversion
+ * probe's (what a call converts an argument to in every instantiation,
+ * following it into the standard library's templates), each with the
+ * chain of points of instantiation the probe parse's notes give, or
+ * "cannot tell exactly". instprobe takes these answers instead of parsing
+ * the unit again when they cover every probe, and compares both when
+ * HEAPLINT_CHECK_INSTANCES is set in the environment. */
 #ifndef HEAPLINT_INSTANCES_H
 #define HEAPLINT_INSTANCES_H
 
@@ -32,6 +35,13 @@ extern "C" {
  * told without the compiler's overload resolution. */
 typedef struct hl_instance {
   char *type;        /* spelled as clang prints it ("(lambda at f.hpp:3:9)") */
+  char *to;          /* a conversion's: the type it converts to, else NULL */
+  int uncertain;     /* a conversion's, found only past a template of the
+                        code's own that deduces its parameter from the
+                        argument: whether the probe's proxy gets there
+                        depends on that template's constraints (an
+                        enable_if on the argument's type), which only
+                        overload resolution with the proxy tells */
   long size, align;
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *poi_file;    /* where the instantiation was first requested */
@@ -68,7 +78,26 @@ const char *hl_instances_status(void);
  * template this module does not follow, a type without a layout). Free with
  * hl_instances_free. */
 long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why);
+
+/* A conversion probe's question (instprobe.h, hl_probes_add_conversion):
+ * in each instantiation of the call, what the argument arg is converted
+ * to, as the probe's proxy would be: to the parameter's type (by value or
+ * a const or rvalue reference), or, handed to a library template that
+ * deduces its parameter from it, wherever that template constructs
+ * something from it, and through the code's own templates to the
+ * library's (conversions in the code's own templates are theirs, as the
+ * probe parse drops them); a conversion reached only through them is
+ * marked uncertain. One instance per type converted to (to), with the argument's type,
+ * layout and traits, and a chain whose entry 0 is the argument. With
+ * as_type ("decltype(this->m)") the conversion is to that member's type. */
+long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
+                                const char **why);
 void hl_instances_free(hl_instance *v, long n);
+
+/* Drops what this thread remembers of the unit it last read (an index of
+ * its references to instantiated functions): call it before the unit is
+ * disposed. */
+void hl_instances_forget(void);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,18 @@ long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
   return -1;
 }
 
+long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
+                                const char **why) {
+  (void)call;
+  (void)arg;
+  (void)as_type;
+  *out = NULL;
+  *why = "heaplint was built without libclang-cpp";
+  return -1;
+}
+
+void hl_instances_forget(void) {}
+
 void hl_instances_free(hl_instance *v, long n) {
   (void)n;
   free(v);

@@ -7,6 +7,7 @@
 
 #include "engine/ast.h"
 #include "engine/instances.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 typedef struct probe {
@@ -18,7 +19,8 @@ typedef struct probe {
   char *as_type;       /* ...converted to this type, or NULL: as the call converts it */
   unsigned copy_at;    /* where its copy goes: begin, or the start of its statement */
   int statement;       /* ...as a statement of its own (if (false) { copy; }) */
-  CXCursor expr;       /* a layout probe's expression (engine/instances' check) */
+  CXCursor expr;       /* a layout probe's expression, a conversion probe's argument (engine/instances) */
+  CXCursor call;       /* a conversion probe's call (its argument itself with as_type) */
   int relay;           /* a relay's: its answers continue other probes' chains */
 } probe;
 
@@ -52,6 +54,7 @@ struct hl_probes {
   size_t n, cap;
   hl_probe_hit *hits;
   size_t nhits, caphits;
+  hl_strv targets;     /* hl_probes_conversion_targets */
 };
 
 /* The probe itself, one line, no #include: a type's reference and its
@@ -124,6 +127,7 @@ static void hit_free(hl_probe_hit *h) {
 
 void hl_probes_free(hl_probes *P) {
   if (!P) return;
+  hl_instances_forget();
   for (size_t i = 0; i < P->n; i++) {
     free(P->v[i].file);
     free(P->v[i].as_type);
@@ -131,7 +135,23 @@ void hl_probes_free(hl_probes *P) {
   free(P->v);
   for (size_t i = 0; i < P->nhits; i++) hit_free(&P->hits[i]);
   free(P->hits);
+  hl_strv_free(&P->targets);
   free(P);
+}
+
+void hl_probes_conversion_targets(hl_probes *P, const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++) hl_strv_add(&P->targets, names[i]);
+  if (n == 0) hl_strv_add(&P->targets, ""); /* set, and matching nothing */
+}
+
+/* Whether a conversion to to is one the probes ask about. */
+static int wanted_to(const hl_probes *P, const char *to) {
+  if (!P->targets.v) return 1;
+  if (hl_starts_with(to, "std::__1::")) to += strlen("std::__1::") - strlen("std::");
+  size_t len = strcspn(to, "<");
+  for (size_t i = 0; i < P->targets.n; i++)
+    if (strlen(P->targets.v[i]) == len && !strncmp(P->targets.v[i], to, len)) return 1;
+  return 0;
 }
 
 size_t hl_probes_pending(const hl_probes *P) { return P->n; }
@@ -192,7 +212,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
     *why = "the stored expression cannot be wrapped where it stands";
     return -1;
   }
-  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL, b, 0, e, 0};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 0, 0, 0, NULL, b, 0, e, clang_getNullCursor(), 0};
   HL_PUSH(P->v, P->n, P->cap, p);
   return (int)(P->n - 1);
 }
@@ -349,7 +369,7 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
     if (P->v[i].conversion && clang_File_isEqual(P->v[i].cxfile, f) && P->v[i].begin == b && P->v[i].arg_begin == ab)
       return (int)i;
   probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1, ab, aend, as_type ? hl_xstrdup(as_type) : NULL,
-             b, 0, clang_getNullCursor(), 0};
+             b, 0, arg, wrapped, 0};
   size_t len = 0;
   const char *text = clang_getFileContents(P->u.tu, f, &len);
   unsigned at;
@@ -660,13 +680,19 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
   }
   /* A template a conversion probe's copy handed its proxy to instantiates
    * its own stores with it: those answers are about the proxy. */
-  if (h.nchain == 0 || !h.type || elsewhere || strstr(h.type, "hl_convp_<") || (h.to && strstr(h.to, "hl_convp_<"))) {
+  if (h.nchain == 0 || !h.type || elsewhere || strstr(h.type, "hl_convp_<") ||
+      (h.to && (strstr(h.to, "hl_convp_<") || !wanted_to(P, h.to)))) {
     hit_free(&h);
     return;
   }
   char *t = unmap_lambdas(E, nE, h.type);
   free(h.type);
   h.type = t;
+  if (h.to) {
+    t = unmap_lambdas(E, nE, h.to);
+    free(h.to);
+    h.to = t;
+  }
   HL_PUSH(P->hits, P->nhits, P->caphits, h);
 }
 
@@ -1330,20 +1356,39 @@ static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
   int same = !strcmp(x, y);
   free(x);
   free(y);
-  return same && a->size == h->size && a->align == h->align &&
+  return same && (!a->to) == (!h->to) && (!a->to || !strcmp(a->to, h->to)) && a->size == h->size && a->align == h->align &&
          a->trivially_copyable == h->trivially_copyable && (a->nothrow_copy < 0 || a->nothrow_copy == h->nothrow_copy) &&
          (a->nothrow_move < 0 || a->nothrow_move == h->nothrow_move);
 }
 
-static void check_instances(hl_probes *P, FILE *log) {
+/* What engine/instances answers for probe i (instances.h). */
+static long instances_of(const hl_probes *P, size_t i, hl_instance **a, const char **why) {
+  const probe *p = &P->v[i];
+  if (p->relay || clang_Cursor_isNull(p->expr)) {
+    *a = NULL;
+    *why = "a relay";
+    return -1;
+  }
+  return p->conversion ? hl_instances_of_conversion(p->call, p->expr, p->as_type, a, why)
+                       : hl_instances_of_expr(p->expr, a, why);
+}
+
+static void check_instances(hl_probes *P, FILE *log, int conversions) {
   size_t agree = 0, differ = 0, untold = 0, chains = 0, unchained = 0;
   for (size_t i = 0; i < P->n; i++) {
-    if (P->v[i].conversion || P->v[i].relay || clang_Cursor_isNull(P->v[i].expr)) continue;
+    if (!P->v[i].conversion != !conversions || P->v[i].relay || clang_Cursor_isNull(P->v[i].expr)) continue;
     size_t nh;
     const hl_probe_hit *h = hl_probes_hits(P, (int)i, &nh);
     hl_instance *a;
     const char *untold_why;
-    long na = hl_instances_of_expr(P->v[i].expr, &a, &untold_why);
+    long na = instances_of(P, i, &a, &untold_why);
+    for (long k = 0; k < na; k++)
+      if (a[k].uncertain && wanted_to(P, a[k].to)) {
+        hl_instances_free(a, na);
+        na = -1;
+        untold_why = "a conversion past a template of the code's own";
+        break;
+      }
     if (na < 0) {
       untold++;
       fprintf(log, "heaplint: instances: %s:%u: not told: %s\n", P->v[i].file, P->v[i].begin, untold_why);
@@ -1355,14 +1400,15 @@ static void check_instances(hl_probes *P, FILE *log) {
       int found = 0;
       for (long k = 0; k < na && !found; k++) found = instance_matches(&a[k], &h[j]);
       if (!found)
-        hl_sb_printf(&b, " [the probe parse only: %s %ld %ld %d%d%d]", h[j].type ? h[j].type : "?", h[j].size,
-                     h[j].align, h[j].trivially_copyable, h[j].nothrow_copy, h[j].nothrow_move);
+        hl_sb_printf(&b, " [the probe parse only: %s%s%s %ld %ld %d%d%d]", h[j].type ? h[j].type : "?",
+                     h[j].to ? " to " : "", h[j].to ? h[j].to : "", h[j].size, h[j].align, h[j].trivially_copyable, h[j].nothrow_copy, h[j].nothrow_move);
     }
     for (long k = 0; k < na; k++) {
-      int found = 0;
+      int found = a[k].to && !wanted_to(P, a[k].to); /* not asked about */
       for (size_t j = 0; j < nh && !found; j++) found = instance_matches(&a[k], &h[j]);
       if (!found)
-        hl_sb_printf(&b, " [the AST only: %s %ld %ld %d%d%d, requested at %s:%u]", a[k].type, a[k].size, a[k].align,
+        hl_sb_printf(&b, " [the AST only: %s%s%s %ld %ld %d%d%d, requested at %s:%u]", a[k].type,
+                     a[k].to ? " to " : "", a[k].to ? a[k].to : "", a[k].size, a[k].align,
                      a[k].trivially_copyable, a[k].nothrow_copy, a[k].nothrow_move,
                      a[k].poi_file ? a[k].poi_file : "?", a[k].poi_offset);
     }
@@ -1385,7 +1431,7 @@ static void check_instances(hl_probes *P, FILE *log) {
       }
     }
     for (long k = 0; k < na; k++)
-      if (!a[k].nchain) {
+      if (!a[k].nchain && (!a[k].to || wanted_to(P, a[k].to))) {
         unchained++;
         fprintf(log, "heaplint: instances: %s:%u: no chain: %s\n", P->v[i].file, P->v[i].begin,
                 a[k].no_chain ? a[k].no_chain : "?");
@@ -1399,8 +1445,9 @@ static void check_instances(hl_probes *P, FILE *log) {
     hl_sb_free(&b);
     hl_instances_free(a, na);
   }
-  fprintf(log, "heaplint: instances: %s: %zu probes agree, %zu differ, %zu not told; %zu chains differ, %zu instances without one\n",
-          hl_display_path(P->u.job->file), agree, differ, untold, chains, unchained);
+  fprintf(log, "heaplint: instances: %s: %zu %s agree, %zu differ, %zu not told; %zu chains differ, %zu instances without one\n",
+          hl_display_path(P->u.job->file), agree, conversions ? "conversions" : "probes", differ, untold, chains,
+          unchained);
 }
 
 /* ---- answers from engine/instances where the probe parse has none ----
@@ -1437,6 +1484,7 @@ static int instance_hit(hl_probes *P, int id, const hl_instance *a, hl_probe_hit
     h->nchain++;
   }
   h->type = hl_xstrdup(a->type);
+  h->to = a->to ? hl_xstrdup(a->to) : NULL;
   return 0;
 }
 
@@ -1444,18 +1492,17 @@ static int instance_hit(hl_probes *P, int id, const hl_instance *a, hl_probe_hit
  * none: nothing instantiates the store). Returns -1 when the AST cannot
  * answer all of them. */
 static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
-  const probe *p = &P->v[i];
   *v = NULL;
   *nv = 0;
-  if (p->conversion || p->relay || clang_Cursor_isNull(p->expr)) return -1;
   hl_instance *a;
   const char *untold;
-  long na = hl_instances_of_expr(p->expr, &a, &untold);
+  long na = instances_of(P, i, &a, &untold);
   if (na < 0) return -1;
   *v = hl_xcalloc(na ? (size_t)na : 1, sizeof **v);
   for (long k = 0; k < na; k++) {
     hl_probe_hit h;
-    if (instance_hit(P, (int)i, &a[k], &h)) {
+    if (a[k].to && !wanted_to(P, a[k].to)) continue;
+    if (a[k].uncertain || instance_hit(P, (int)i, &a[k], &h)) {
       for (size_t j = 0; j < *nv; j++) hit_free(&(*v)[j]);
       free(*v);
       *v = NULL;
@@ -1468,7 +1515,8 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
      * is instantiated once, by the first. */
     int dup = 0;
     for (size_t j = 0; j < *nv && !dup; j++)
-      dup = !strstr(h.type, "(lambda at ") && same_answer(&(*v)[j], &h);
+      dup = !strstr(h.type, "(lambda at ") && same_answer(&(*v)[j], &h) && (!h.to) == (!(*v)[j].to) &&
+            (!h.to || !strcmp(h.to, (*v)[j].to));
     if (dup) hit_free(&h);
     else (*v)[(*nv)++] = h;
   }
@@ -1484,7 +1532,7 @@ static size_t answer_from_instances(hl_probes *P) {
   for (size_t i = 0; i < P->n; i++) {
     hl_probe_hit *v;
     size_t nv;
-    if (answered[i] || instance_hits(P, i, &v, &nv)) continue;
+    if (answered[i] || P->v[i].conversion || instance_hits(P, i, &v, &nv)) continue;
     for (size_t j = 0; j < nv; j++) HL_PUSH(P->hits, P->nhits, P->caphits, v[j]);
     added += nv;
     free(v);
@@ -1495,13 +1543,13 @@ static size_t answer_from_instances(hl_probes *P) {
 }
 
 /* Every probe of the unit answered from clang's AST, when it can answer
- * them all (layout probes only: a conversion probe asks what overload
- * resolution chooses per instantiation): then the probe parse is not
+ * them all (layout probes, and conversion probes whose calls it follows
+ * to the conversions; engine/instances.h): then the probe parse is not
  * needed. Returns 1 with the hits in P, else 0 with P as it was. */
 static int answer_all_from_instances(hl_probes *P) {
   if (!hl_instances_usable()) return 0;
   for (size_t i = 0; i < P->n; i++)
-    if (P->v[i].conversion || P->v[i].relay) return 0;
+    if (P->v[i].relay) return 0;
   hl_probe_hit *all = NULL;
   size_t nall = 0, capall = 0;
   for (size_t i = 0; i < P->n; i++) {
@@ -1532,7 +1580,10 @@ int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslation
   int rc = run_once(P, 0, suffix, parsed, data, why);
   if (!rc) {
     relay(P);
-    if (check) check_instances(P, stderr);
+    if (check) {
+      check_instances(P, stderr, 0);
+      check_instances(P, stderr, 1);
+    }
     size_t added = answer_from_instances(P);
     if (check && added)
       fprintf(stderr, "heaplint: instances: %s: %zu answers from the AST where the probe parse had none\n",

@@ -85,6 +85,14 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why);
  * probe asked twice has one id. Returns it, or -1 with *why. */
 int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why);
 
+/* The types a conversion probe asks about, by their template's name
+ * without inline namespaces ("std::function"; the wrappers the rules
+ * report): an answer converting to anything else is dropped, from the
+ * probe parse and from the AST alike (both answer for other types too,
+ * differently where overload resolution of the proxy differs from the
+ * argument's). Without a call, every answer is kept. The names are copied. */
+void hl_probes_conversion_targets(hl_probes *P, const char *const *names, size_t n);
+
 size_t hl_probes_pending(const hl_probes *P);
 
 /* Parses the unit once with every queued probe inserted. suffix, when not
@@ -96,8 +104,8 @@ size_t hl_probes_pending(const hl_probes *P);
  *
  * Where engine/instances can read them (instances.h), the answers come
  * from clang's AST of the unit itself, with the same numbers and chains:
- * when it answers every probe (layout probes only, each instance's chain
- * followed), there is no parse at all, parsed is not called and the
+ * when it answers every probe (layout and conversion probes, each
+ * instance's chain followed), there is no parse at all, parsed is not called and the
  * suffix's questions are left to their caller; otherwise it answers the
  * layout probes the parse left without an answer (a conversion probe's
  * copy that does not compile can take an enclosing lambda's probe with
