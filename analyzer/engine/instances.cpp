@@ -538,6 +538,24 @@ struct conversions {
 };
 
 void into_call(ASTContext &ctx, const CallExpr *c, unsigned k, conversions &out, int depth);
+
+// Whether fd's parameter j is deduced from its argument as a bare T,
+// const T & or T && (by value: a decay-copy of the argument itself).
+bool deduced_bare(const FunctionDecl *fd, unsigned j) {
+  const FunctionTemplateDecl *ft = fd->getPrimaryTemplate();
+  if (!ft) return false;
+  const FunctionDecl *pat = ft->getTemplatedDecl();
+  unsigned np = pat->getNumParams(), ns = fd->getNumParams(), pj = j;
+  for (unsigned i = 0; i < np; i++)
+    if (pat->getParamDecl(i)->isParameterPack()) {
+      if (j >= i) pj = j < i + (ns - (np - 1)) ? i : j - (ns - np);
+      break;
+    }
+  if (pj >= np) return false;
+  QualType ppt = pat->getParamDecl(pj)->getType();
+  if (const auto *pe = ppt->getAs<PackExpansionType>()) ppt = pe->getPattern();
+  return ppt->isDependentType() && ppt.getNonReferenceType().getUnqualifiedType()->getAs<TemplateTypeParmType>();
+}
 void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out,
                    int depth);
 
@@ -605,6 +623,19 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
         // no proxy.
         const CXXConstructorDecl *cd = ce->getConstructor();
         const SourceManager &sm = ctx->getSourceManager();
+        // The value copied into a by-value parameter of a constructor
+        // (libc++'s std::function(_Fp)): that constructor is the use.
+        DynTypedNodeList gs = ctx->getParents(*p);
+        const auto *outer = gs.empty() ? nullptr : gs[0].get<CXXConstructExpr>();
+        if (cd && cd->isCopyOrMoveConstructor() && outer && outer->getConstructor() &&
+            ctx->hasSameUnqualifiedType(ce->getType(), x->getType().getNonReferenceType())) {
+          unsigned k = 0;
+          while (k < outer->getNumArgs() && outer->getArg(k) != p) k++;
+          if (k < outer->getNumArgs() && deduced_bare(outer->getConstructor(), k)) {
+            x = p;
+            continue;
+          }
+        }
         unsigned k = 0;
         while (k < ce->getNumArgs() && ce->getArg(k) != x) k++;
         if (cd && k < ce->getNumArgs() && !sm.isInSystemHeader(sm.getExpansionLoc(cd->getLocation())) &&

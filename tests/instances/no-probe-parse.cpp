@@ -15,6 +15,13 @@
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse.err
 // RUN: diff %t/ast.out %t/parse.out
 // RUN: %FileCheck %s --check-prefix=OUT < %t/ast.out
+// The same with libc++, whose std::function takes the callable by value.
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/ast-llvm.out 2> %t/ast-llvm.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/parse-llvm.out 2> %t/parse-llvm.err
+// RUN: %FileCheck %s --check-prefix=AST < %t/ast-llvm.err
+// RUN: %FileCheck %s --check-prefix=PARSE < %t/parse-llvm.err
+// RUN: diff %t/ast-llvm.out %t/parse-llvm.out
+// RUN: %FileCheck %s --check-prefix=OUT-LLVM < %t/ast-llvm.out
 // RUN: sed 's/^\/\/ generic: //' %s | grep -v '^// [A-Z]' > %t/generic.cpp
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 generic.cpp -- %libstdcxx > /dev/null 2> %t/generic.err
 // RUN: %FileCheck %s --check-prefix=GENERIC < %t/generic.err
@@ -23,8 +30,9 @@
 // PARSE: 2 conversions agree, 0 differ, 0 not told; 0 chains differ, 0 instances without one
 // PARSE: count-parses: 1 without unsaved files, 1 with
 // GENERIC: count-parses: 1 without unsaved files, 1 with
-// OUT: no-probe-parse.cpp:[[# @LINE + 9]]:70: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-// OUT: no-probe-parse.cpp:[[# @LINE + 9]]:89: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+// OUT: no-probe-parse.cpp:[[# @LINE + 10]]:70: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+// OUT: no-probe-parse.cpp:[[# @LINE + 10]]:89: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+// OUT-LLVM: no-probe-parse.cpp:[[# @LINE + 9]]:89: warning: std::function<void ()> stores this lambda on the heap: 32 bytes (align 8) with libc++'s 8-byte vtable pointer in front need 40 bytes
 #include <functional>
 #include <vector>
 struct List {
