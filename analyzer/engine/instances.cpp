@@ -50,8 +50,36 @@ const FunctionDecl *holder(const Decl *d) {
   return nullptr;
 }
 
+bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out, bool defined = true);
+
+// The innermost declaration around the node target in the code under the
+// declarations traversed, as the unit's parent map has it: a traversal
+// with the parent map's settings (implicit code, instantiations) that
+// keeps the declarations it is inside.
+struct decl_finder : RecursiveASTVisitor<decl_finder> {
+  const Stmt *target = nullptr;
+  std::vector<const Decl *> inside;
+  const Decl *found = nullptr;
+  bool shouldVisitImplicitCode() const { return true; }
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *d) {
+    if (!d) return true;
+    inside.push_back(d);
+    bool go_on = RecursiveASTVisitor::TraverseDecl(d);
+    inside.pop_back();
+    return go_on && !found;
+  }
+  bool VisitStmt(Stmt *s) {
+    if (s == target && !inside.empty()) found = inside.back();
+    return !found;
+  }
+};
+
 // The declaration whose code holds x (a cursor made without its parent
-// declaration), from the unit's parent map.
+// declaration), from the unit's parent map. Building that map walks the
+// whole unit, its headers' code and every instantiation (a tenth of a
+// unit's analysis on CLI11): declaration_of asks it only when x is not in
+// the declarations whose text holds x's place.
 const Decl *declaration_of_in(ASTContext &ctx, const Expr *x) {
   DynTypedNode n = DynTypedNode::create(*x);
   for (int depth = 0; depth < 256; depth++) {
@@ -63,9 +91,64 @@ const Decl *declaration_of_in(ASTContext &ctx, const Expr *x) {
   return nullptr;
 }
 
-const Decl *declaration_of(CXCursor tu, const Expr *x) {
-  const auto *tud = static_cast<const Decl *>(tu.data[0]);
-  return tud ? declaration_of_in(tud->getASTContext(), x) : nullptr;
+// Searches the declarations of dc whose text holds at, outermost first,
+// for the one around x: a function (with its instantiations), a variable
+// or field (its initializer), or inside a namespace, class or linkage
+// specification.
+const Decl *declaration_under(const SourceManager &sm, const DeclContext *dc, SourceLocation at, const Expr *x,
+                              int depth) {
+  if (depth > 32) return nullptr;
+  for (Decl *d : dc->decls()) {
+    if (d->isImplicit()) continue;
+    SourceRange r = d->getSourceRange();
+    if (r.isInvalid()) continue;
+    CharSourceRange e = sm.getExpansionRange(r);
+    if (sm.isBeforeInTranslationUnit(at, e.getBegin())) continue;
+    if (sm.isBeforeInTranslationUnit(e.getEnd(), at)) {
+      // A function declared without a body ends at its name, before a
+      // trailing return type.
+      const auto *dd = dyn_cast<DeclaratorDecl>(d->getAsFunction() ? d->getAsFunction() : d);
+      const TypeSourceInfo *ts = dd ? dd->getTypeSourceInfo() : nullptr;
+      SourceLocation te = ts ? ts->getTypeLoc().getEndLoc() : SourceLocation();
+      if (te.isInvalid() || sm.isBeforeInTranslationUnit(sm.getExpansionRange(te).getEnd(), at)) continue;
+    }
+    if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) d = ft->getTemplatedDecl();
+    else if (const auto *ct = dyn_cast<ClassTemplateDecl>(d)) d = ct->getTemplatedDecl();
+    if (const auto *fd = dyn_cast<FunctionDecl>(d)) {
+      std::vector<Decl *> roots;
+      roots.push_back(const_cast<FunctionDecl *>(fd));
+      // Its specializations (a traversal of the template visits them only
+      // from its first declaration).
+      if (FunctionTemplateDecl *ft = fd->getDescribedFunctionTemplate())
+        for (FunctionDecl *spec : ft->specializations()) roots.push_back(spec);
+      std::vector<const FunctionDecl *> defs;
+      // A member of a class template: the members of its specializations
+      // (declared only too: x may be in a declaration's type).
+      if (fd->getDeclContext()->isDependentContext() && instantiations(fd, defs, false))
+        for (const FunctionDecl *def : defs) roots.push_back(const_cast<FunctionDecl *>(def));
+      for (Decl *root : roots) {
+        decl_finder f;
+        f.target = x;
+        f.TraverseDecl(root);
+        if (f.found) return f.found;
+      }
+    } else if (isa<VarDecl>(d) || isa<FieldDecl>(d)) {
+      decl_finder f;
+      f.target = x;
+      f.TraverseDecl(d);
+      if (f.found) return f.found;
+    } else if (isa<NamespaceDecl>(d) || isa<CXXRecordDecl>(d) || isa<LinkageSpecDecl>(d) || isa<ExportDecl>(d)) {
+      if (const Decl *in = declaration_under(sm, cast<DeclContext>(d), at, x, depth + 1)) return in;
+    }
+  }
+  return nullptr;
+}
+
+const Decl *declaration_of(ASTContext &ctx, const Expr *x) {
+  const SourceManager &sm = ctx.getSourceManager();
+  SourceLocation at = sm.getExpansionLoc(x->getBeginLoc());
+  if (const Decl *d = declaration_under(sm, ctx.getTranslationUnitDecl(), at, x, 0)) return d;
+  return declaration_of_in(ctx, x);
 }
 
 // The class template whose specializations instantiate rd's members: its
@@ -117,13 +200,15 @@ bool record_instances(const CXXRecordDecl *rd, std::vector<const CXXRecordDecl *
   return true;
 }
 
-// The instantiated definitions made from the pattern fd. Returns false
+// The instantiated definitions made from the pattern fd (with !defined,
+// every specialization, defined or not). Returns false
 // when fd is template code this does not follow (a member of a class
 // local to a function template).
-bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out) {
+bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out, bool defined) {
   auto add = [&](const FunctionDecl *s) {
     const FunctionDecl *def = nullptr;
-    if (s->isTemplateInstantiation() && s->isDefined(def) && def && def->getBody()) out.push_back(def);
+    if (!defined) out.push_back(s);
+    else if (s->isTemplateInstantiation() && s->isDefined(def) && def && def->getBody()) out.push_back(def);
   };
   FunctionTemplateDecl *ft = fd->getDescribedFunctionTemplate();
   if (ft && !ft->getDeclContext()->isDependentContext()) {
@@ -321,7 +406,7 @@ const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation 
   // Not the cursor's parent declaration: there libclang may put the
   // declaration the expression refers to.
   const auto *x = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(c.data[1]));
-  return x ? declaration_of(clang_getTranslationUnitCursor(tu), x) : nullptr;
+  return x ? declaration_of(const_cast<ASTContext &>(ctx), x) : nullptr;
 }
 
 // The unit's references to instantiated functions, by location and
@@ -333,18 +418,27 @@ const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation 
 // such point (hl_instances_forget drops it).
 struct ref_index {
   const ASTContext *ctx = nullptr;
-  std::map<std::pair<SourceLocation::UIntTy, const Decl *>, const Expr *> m;
+  // The reference, and the declaration whose code holds it.
+  std::map<std::pair<SourceLocation::UIntTy, const Decl *>, const Decl *> m;
 };
 thread_local ref_index refs_idx;
 
 struct ref_indexer : RecursiveASTVisitor<ref_indexer> {
   ref_index *idx;
+  std::vector<const Decl *> inside;  // as decl_finder
   bool shouldVisitImplicitCode() const { return true; }
   bool shouldVisitTemplateInstantiations() const { return true; }
-  void add(const Decl *d, SourceLocation l, const Expr *x) {
+  bool TraverseDecl(Decl *d) {
+    if (!d) return true;
+    inside.push_back(d);
+    bool go_on = RecursiveASTVisitor::TraverseDecl(d);
+    inside.pop_back();
+    return go_on;
+  }
+  void add(const Decl *d, SourceLocation l, const Expr *) {
     const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
-    if (fd && fd->isTemplateInstantiation())
-      idx->m.emplace(std::make_pair(l.getRawEncoding(), d->getCanonicalDecl()), x);
+    if (fd && fd->isTemplateInstantiation() && !inside.empty())
+      idx->m.emplace(std::make_pair(l.getRawEncoding(), d->getCanonicalDecl()), inside.back());
   }
   bool VisitDeclRefExpr(DeclRefExpr *x) {
     add(x->getDecl(), x->getLocation(), x);
@@ -369,7 +463,7 @@ const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *tar
     v.TraverseDecl(ctx.getTranslationUnitDecl());
   }
   auto it = refs_idx.m.find(std::make_pair(at.getRawEncoding(), target));
-  return it == refs_idx.m.end() ? nullptr : declaration_of_in(ctx, it->second);
+  return it == refs_idx.m.end() ? nullptr : it->second;
 }
 
 // Whether the code of d is a template's (a dependent context, or a
@@ -770,6 +864,18 @@ void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLo
   out.own += !out.keep;
   out.path.push_back(at);
   param_uses u;
+  // Its parents from a map of def's code alone: the unit's map walks the
+  // whole unit, headers and instantiations (a tenth of a CLI11 unit's
+  // analysis). Set back on the way out (a use in def passed on to another
+  // function maps that one's code meanwhile).
+  struct scope {
+    ASTContext &ctx;
+    std::vector<Decl *> was;
+    scope(ASTContext &c, const FunctionDecl *fd) : ctx(c), was(c.getTraversalScope()) {
+      ctx.setTraversalScope({const_cast<FunctionDecl *>(fd)});
+    }
+    ~scope() { ctx.setTraversalScope(was); }
+  } in_def(ctx, def);
   u.ctx = &ctx;
   u.fn = def;
   u.vars.push_back(def->getParamDecl(j));
@@ -883,7 +989,10 @@ const Expr *pattern_and_defs(CXCursor e, std::vector<const FunctionDecl *> &defs
   const Expr *pattern = dyn_cast<Expr>(static_cast<const Stmt *>(e.data[1]));
   if (!pattern) return nullptr;
   const Decl *parent = static_cast<const Decl *>(e.data[0]);
-  if (!parent) parent = declaration_of(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)), pattern);
+  if (!parent) {
+    const auto *tud = static_cast<const Decl *>(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)).data[0]);
+    if (tud) parent = declaration_of(tud->getASTContext(), pattern);
+  }
   *why = "not in a function";
   const FunctionDecl *fd = parent ? holder(parent) : nullptr;
   if (!fd) return nullptr;
