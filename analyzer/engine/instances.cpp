@@ -420,6 +420,9 @@ struct ref_index {
   const ASTContext *ctx = nullptr;
   // The reference, and the declaration whose code holds it.
   std::map<std::pair<SourceLocation::UIntTy, const Decl *>, const Decl *> m;
+  // The references to each implicit member (a copy constructor clang
+  // defined), and the declarations whose code holds them.
+  std::map<const Decl *, std::vector<std::pair<SourceLocation, const Decl *>>> implicit_uses;
 };
 thread_local ref_index refs_idx;
 
@@ -437,8 +440,11 @@ struct ref_indexer : RecursiveASTVisitor<ref_indexer> {
   }
   void add(const Decl *d, SourceLocation l, const Expr *) {
     const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
-    if (fd && fd->isTemplateInstantiation() && !inside.empty())
+    if (!fd || inside.empty()) return;
+    if (fd->isTemplateInstantiation())
       idx->m.emplace(std::make_pair(l.getRawEncoding(), d->getCanonicalDecl()), inside.back());
+    else if (fd->isImplicit() && isa<CXXMethodDecl>(fd))
+      idx->implicit_uses[fd->getCanonicalDecl()].emplace_back(l, inside.back());
   }
   bool VisitDeclRefExpr(DeclRefExpr *x) {
     add(x->getDecl(), x->getLocation(), x);
@@ -454,16 +460,30 @@ struct ref_indexer : RecursiveASTVisitor<ref_indexer> {
   }
 };
 
-const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *target) {
+ref_index &indexed(ASTContext &ctx) {
   if (refs_idx.ctx != &ctx) {
     refs_idx.m.clear();
+    refs_idx.implicit_uses.clear();
     refs_idx.ctx = &ctx;
     ref_indexer v;
     v.idx = &refs_idx;
     v.TraverseDecl(ctx.getTranslationUnitDecl());
   }
-  auto it = refs_idx.m.find(std::make_pair(at.getRawEncoding(), target));
-  return it == refs_idx.m.end() ? nullptr : it->second;
+  return refs_idx;
+}
+
+const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *target) {
+  ref_index &idx = indexed(ctx);
+  auto it = idx.m.find(std::make_pair(at.getRawEncoding(), target));
+  return it == idx.m.end() ? nullptr : it->second;
+}
+
+// The one reference to the implicit member md in the unit, or null (none,
+// or several: which one clang first required it at, the AST does not say).
+const std::pair<SourceLocation, const Decl *> *only_use(ASTContext &ctx, const Decl *md) {
+  ref_index &idx = indexed(ctx);
+  auto it = idx.implicit_uses.find(md->getCanonicalDecl());
+  return it == idx.implicit_uses.end() || it->second.size() != 1 ? nullptr : &it->second[0];
 }
 
 // Whether the code of d is a template's (a dependent context, or a
@@ -495,6 +515,10 @@ bool template_code(const Decl *d, bool *followed) {
 struct referrer : RecursiveASTVisitor<referrer> {
   SourceLocation at;
   const Decl *target;
+  // A virtual member is instantiated with its class's vtable, where an
+  // object of the class (or of a class derived from it) is constructed: a
+  // construction of ctor_of there.
+  const CXXRecordDecl *ctor_of = nullptr;
   bool found = false;
   bool shouldVisitImplicitCode() const { return true; }
   bool match(const Decl *d, SourceLocation l) {
@@ -503,7 +527,13 @@ struct referrer : RecursiveASTVisitor<referrer> {
   }
   bool VisitDeclRefExpr(DeclRefExpr *x) { return match(x->getDecl(), x->getLocation()); }
   bool VisitMemberExpr(MemberExpr *x) { return match(x->getMemberDecl(), x->getMemberLoc()); }
-  bool VisitCXXConstructExpr(CXXConstructExpr *x) { return match(x->getConstructor(), x->getLocation()); }
+  bool VisitCXXConstructExpr(CXXConstructExpr *x) {
+    const CXXConstructorDecl *c = x->getConstructor();
+    if (ctor_of && c && x->getLocation() == at &&
+        (c->getParent()->getCanonicalDecl() == ctor_of->getCanonicalDecl() || c->getParent()->isDerivedFrom(ctor_of)))
+      found = true;
+    return match(c, x->getLocation());
+  }
 };
 
 // What the probe parse's note at the point of instantiation of s says it
@@ -538,12 +568,32 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
     // specializations are among its top-level declarations, at their
     // pattern's place): its pattern's code is template code.
     const FunctionDecl *fd = holder(d);
+    SourceLocation at = poi;  // where the code that requested cur names it
+    const Decl *target = cur->getCanonicalDecl();
     // At a class, outside any function: an implicit member of the class
     // (its copy constructor copying a base) requested it, and the probe
     // parse's notes go on from where that member was first required
-    // (eventpp's CallbackList copied by std::make_shared). Not followed.
-    *why = "requested by a class's implicit member";
-    if (!fd && (isa<CXXRecordDecl>(d) || isa<ClassTemplateDecl>(d))) return {};
+    // (eventpp's CallbackList copied by std::make_shared), with no
+    // "requested here" of their own there. Followed where the unit uses
+    // that member once.
+    // An implicit member used by another (a class's copy constructor
+    // copying its base): on to where that one is used.
+    const Decl *m = !fd && (isa<CXXRecordDecl>(d) || isa<ClassTemplateDecl>(d)) ? indexed_referrer(ctx, poi, target)
+                    : fd && fd->isImplicit()                                    ? fd
+                                                                                : nullptr;
+    for (int hops = 0; m && hops < 16; hops++) {
+      const auto *md = dyn_cast<CXXMethodDecl>(m);
+      const std::pair<SourceLocation, const Decl *> *use = md && md->isImplicit() ? only_use(ctx, md) : nullptr;
+      *why = "requested by a class's implicit member";
+      if (!use) return {};
+      at = use->first;
+      target = md->getCanonicalDecl();
+      d = use->second;
+      fd = holder(d);
+      if (!fd) return {};
+      m = fd->isImplicit() ? fd : nullptr;
+    }
+    if (m) return {};
     bool followed;
     bool in_template = template_code(d, &followed);
     if (fd && fd->isTemplateInstantiation()) {
@@ -558,8 +608,10 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
     const FunctionDecl *next = nullptr;
     for (const FunctionDecl *d2 : defs) {
       referrer r;
-      r.at = poi;
-      r.target = cur->getCanonicalDecl();
+      r.at = at;
+      r.target = target;
+      if (const auto *vm = dyn_cast<CXXMethodDecl>(target); vm && vm->isVirtual() && target == cur->getCanonicalDecl())
+        r.ctor_of = vm->getParent();
       r.TraverseDecl(const_cast<FunctionDecl *>(d2));
       if (r.found) {
         next = d2;
@@ -613,17 +665,24 @@ struct conversions {
   // conversion beyond one is uncertain (instances.h).
   int own = 0;
   std::vector<char> uncertain;
-  void add(ASTContext &ctx, QualType t) {
+  std::vector<char> inside;  // hl_instance's
+  void add(ASTContext &ctx, QualType t, bool further = false) {
+    // In the code's own template, a library class that may convert it
+    // further (taskflow's Node building its std::variant handle from the
+    // callable): the conversion inside would be the library's, and count.
+    if (!keep && further) fail("a library constructor that may convert it further");
     if (!keep) return;
     t = ctx.getCanonicalType(t.getNonReferenceType().getUnqualifiedType());
     for (size_t i = 0; i < to.size(); i++)
       if (to[i] == t) {
         if (!own) uncertain[i] = 0;
+        inside[i] |= further;
         return;
       }
     to.push_back(t);
     frames.push_back(path);
     uncertain.push_back(own > 0);
+    inside.push_back(further);
   }
   void fail(const char *w) {
     if (!untold) why = w;
@@ -700,12 +759,32 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
         }
         return true;
       }
+      const CXXCtorInitializer *ci = nullptr;
+      if (const auto *cd = ps[0].get<CXXConstructorDecl>())  // the parent map's parent of an initializer's expression
+        for (const CXXCtorInitializer *in : cd->inits())
+          if (in->getInit() == x) ci = in;
+      if (ci) {
+        // A member or base initialized from it (eventpp's MyInt(const T
+        // value) : value(value)): converted to its type. A member of the
+        // value's own class type is a copy, not followed.
+        QualType t = ci->isAnyMemberInitializer() ? ci->getAnyMember()->getType()
+                     : ci->isBaseInitializer()    ? QualType(ci->getBaseClass(), 0)
+                                                  : QualType();
+        if (t.isNull() || (!x->getType()->isScalarType() &&
+                           ctx->hasSameUnqualifiedType(t.getNonReferenceType(), r->getType().getNonReferenceType())))
+          break;
+        out->add(*ctx, t);
+        return true;
+      }
       const Expr *p = ps[0].get<Expr>();
       if (!p) break;
       const auto *ic = dyn_cast<ImplicitCastExpr>(p);
       if (isa<ParenExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
           (ic && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) ||
-          (isa<CXXStaticCastExpr>(p) && p->getType()->isReferenceType()) || passes_on(p)) {
+          (isa<ExplicitCastExpr>(p) && cast<ExplicitCastExpr>(p)->getTypeAsWritten()->isReferenceType() &&
+           cast<ExplicitCastExpr>(p)->getCastKind() == CK_NoOp) ||
+          (ic && ic->isPartOfExplicitCast()) ||
+          (ic && x->getType()->isScalarType() && p->getType()->isScalarType()) || passes_on(p)) {
         x = p;
         continue;
       }
@@ -737,7 +816,11 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
           into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
           return !out->untold;
         }
-        out->add(*ctx, ce->getType());
+        // A library class whose constructor template takes the value as it
+        // is (std::variant's converting constructor) may convert it further
+        // inside, to one of its members (a std::function alternative):
+        // said, so that only a conversion to a wrapper itself is taken.
+        out->add(*ctx, ce->getType(), cd && k < ce->getNumArgs() && !cd->isCopyOrMoveConstructor() && deduced_bare(cd, k));
         return true;
       }
       if (ic && (ic->getCastKind() == CK_UserDefinedConversion || ic->getCastKind() == CK_ConstructorConversion)) {
@@ -767,6 +850,17 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
         out->add(*ctx, et);
         return true;
       }
+      // Cast to another type (CLI11's static_cast<underlying_type<E>>(e)):
+      // converted to it. A class type is built by a construction under the
+      // cast, met above; a cast to its own type is a copy, not followed.
+      if (const auto *ec = dyn_cast<ExplicitCastExpr>(p)) {
+        if (ctx->hasSameUnqualifiedType(ec->getType().getNonReferenceType(), r->getType().getNonReferenceType())) break;
+        out->add(*ctx, ec->getType());
+        return true;
+      }
+      // An operand of a built-in operator (a scalar's arithmetic): made
+      // into no other type.
+      if ((isa<BinaryOperator>(p) || isa<UnaryOperator>(p)) && x->getType()->isScalarType()) return true;
       // Called, or a member of it used: the proxy has neither, its copy
       // of the call does not compile there and converts nothing.
       if (isa<MemberExpr>(p)) return true;
@@ -1103,6 +1197,7 @@ extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const ch
       }
       h.to = dup(to.getAsString(pp));
       h.uncertain = cv.uncertain[i];
+      h.inside = cv.inside[i];
       v.push_back(h);
     }
     if (!ok) break;
@@ -1112,6 +1207,7 @@ extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const ch
 
 extern "C" void hl_instances_forget(void) {
   refs_idx.m.clear();
+  refs_idx.implicit_uses.clear();
   refs_idx.ctx = nullptr;
 }
 

@@ -36,6 +36,12 @@ extern "C" {
 typedef struct hl_instance {
   char *type;        /* spelled as clang prints it ("(lambda at f.hpp:3:9)") */
   char *to;          /* a conversion's: the type it converts to, else NULL */
+  int inside;        /* a conversion's, to a library class whose constructor
+                        template takes the argument as it is (std::variant's
+                        converting constructor): the class may convert it
+                        further inside, to a wrapper of its own (a
+                        std::function alternative), which this does not
+                        follow */
   int uncertain;     /* a conversion's, found only past a template of the
                         code's own that deduces its parameter from the
                         argument: whether the probe's proxy gets there

@@ -1383,10 +1383,11 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
     const char *untold_why;
     long na = instances_of(P, i, &a, &untold_why);
     for (long k = 0; k < na; k++)
-      if (a[k].uncertain && wanted_to(P, a[k].to)) {
+      if ((a[k].uncertain && wanted_to(P, a[k].to)) || (a[k].inside && !wanted_to(P, a[k].to))) {
+        untold_why = a[k].inside ? "a library constructor that may convert it further"
+                                 : "a conversion past a template of the code's own";
         hl_instances_free(a, na);
         na = -1;
-        untold_why = "a conversion past a template of the code's own";
         break;
       }
     if (na < 0) {
@@ -1501,8 +1502,11 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
   *v = hl_xcalloc(na ? (size_t)na : 1, sizeof **v);
   for (long k = 0; k < na; k++) {
     hl_probe_hit h;
-    if (a[k].to && !wanted_to(P, a[k].to)) continue;
-    if (a[k].uncertain || instance_hit(P, (int)i, &a[k], &h)) {
+    /* A conversion to a class that may convert the value further inside
+     * (not followed) leaves the probe to the parse. */
+    int unfollowed = a[k].to && !wanted_to(P, a[k].to) && a[k].inside;
+    if (a[k].to && !wanted_to(P, a[k].to) && !unfollowed) continue;
+    if (unfollowed || a[k].uncertain || instance_hit(P, (int)i, &a[k], &h)) {
       for (size_t j = 0; j < *nv; j++) hit_free(&(*v)[j]);
       free(*v);
       *v = NULL;
