@@ -666,11 +666,24 @@ struct conversions {
   int own = 0;
   std::vector<char> uncertain;
   std::vector<char> inside;  // hl_instance's
+  const char *const *wrappers = nullptr;  // hl_instances_of_conversion's
+  size_t nwrappers = 0;
+  bool wrapper(QualType t) const {
+    const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+    if (!rd) return false;
+    if (!nwrappers) return true;
+    std::string name = rd->getQualifiedNameAsString();
+    if (name.compare(0, 10, "std::__1::") == 0) name.erase(5, 5);
+    for (size_t i = 0; i < nwrappers; i++)
+      if (name == wrappers[i]) return true;
+    return false;
+  }
   void add(ASTContext &ctx, QualType t, bool further = false) {
-    // In the code's own template, a library class that may convert it
-    // further (taskflow's Node building its std::variant handle from the
-    // callable): the conversion inside would be the library's, and count.
-    if (!keep && further) fail("a library constructor that may convert it further");
+    // In the code's own template, a library class other than a wrapper
+    // that may convert it further (taskflow's Node building its
+    // std::variant handle from the callable): the conversion inside
+    // would be the library's, and count.
+    if (!keep && further && !wrapper(t)) fail("a library constructor that may convert it further");
     if (!keep) return;
     t = ctx.getCanonicalType(t.getNonReferenceType().getUnqualifiedType());
     for (size_t i = 0; i < to.size(); i++)
@@ -1122,7 +1135,8 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
   return hand_out(v, ok, out);
 }
 
-extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
+extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type,
+                                           const char *const *wrappers, size_t nwrappers, hl_instance **out,
                                            const char **why) {
   *out = nullptr;
   std::vector<const FunctionDecl *> defs;
@@ -1148,6 +1162,8 @@ extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const ch
     ASTContext &ctx = def->getASTContext();
     PrintingPolicy pp(ctx.getLangOpts());
     conversions cv;
+    cv.wrappers = wrappers;
+    cv.nwrappers = nwrappers;
     const Expr *x = nullptr;
     if (as_type) {
       finder f;

@@ -95,9 +95,13 @@ long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why);
  * probe parse drops them); a conversion reached only through them is
  * marked uncertain. One instance per type converted to (to), with the argument's type,
  * layout and traits, and a chain whose entry 0 is the argument. With
- * as_type ("decltype(this->m)") the conversion is to that member's type. */
-long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
-                                const char **why);
+ * as_type ("decltype(this->m)") the conversion is to that member's type.
+ * wrappers (nwrappers names, "std::function"; none: every class) are what
+ * the conversions are asked about: in the code's own template, a library
+ * class that is none of them built from the value as it is makes the
+ * answer untold (it may build one of them inside). */
+long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, const char *const *wrappers,
+                                size_t nwrappers, hl_instance **out, const char **why);
 void hl_instances_free(hl_instance *v, long n);
 
 /* Drops what this thread remembers of the unit it last read (an index of

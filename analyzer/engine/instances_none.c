@@ -16,11 +16,13 @@ long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why) {
   return -1;
 }
 
-long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, hl_instance **out,
-                                const char **why) {
+long hl_instances_of_conversion(CXCursor call, CXCursor arg, const char *as_type, const char *const *wrappers,
+                                size_t nwrappers, hl_instance **out, const char **why) {
   (void)call;
   (void)arg;
   (void)as_type;
+  (void)wrappers;
+  (void)nwrappers;
   *out = NULL;
   *why = "heaplint was built without libclang-cpp";
   return -1;

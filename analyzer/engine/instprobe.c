@@ -1369,7 +1369,8 @@ static long instances_of(const hl_probes *P, size_t i, hl_instance **a, const ch
     *why = "a relay";
     return -1;
   }
-  return p->conversion ? hl_instances_of_conversion(p->call, p->expr, p->as_type, a, why)
+  return p->conversion ? hl_instances_of_conversion(p->call, p->expr, p->as_type, (const char *const *)P->targets.v,
+                                                    P->targets.n, a, why)
                        : hl_instances_of_expr(p->expr, a, why);
 }
 
@@ -1384,7 +1385,7 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
     long na = instances_of(P, i, &a, &untold_why);
     for (long k = 0; k < na; k++)
       if ((a[k].uncertain && wanted_to(P, a[k].to)) || (a[k].inside && !wanted_to(P, a[k].to))) {
-        untold_why = a[k].inside ? "a library constructor that may convert it further"
+        untold_why = a[k].inside && !wanted_to(P, a[k].to) ? "a library constructor that may convert it further"
                                  : "a conversion past a template of the code's own";
         hl_instances_free(a, na);
         na = -1;
