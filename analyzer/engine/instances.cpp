@@ -112,6 +112,9 @@ const Decl *declaration_under(const SourceManager &sm, const DeclContext *dc, So
       SourceLocation te = ts ? ts->getTypeLoc().getEndLoc() : SourceLocation();
       if (te.isInvalid() || sm.isBeforeInTranslationUnit(sm.getExpansionRange(te).getEnd(), at)) continue;
     }
+    // A friend defined in a class: the function (or function template).
+    if (const auto *fr = dyn_cast<FriendDecl>(d))
+      if (NamedDecl *nd = fr->getFriendDecl()) d = nd;
     if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) d = ft->getTemplatedDecl();
     else if (const auto *ct = dyn_cast<ClassTemplateDecl>(d)) d = ct->getTemplatedDecl();
     if (const auto *fd = dyn_cast<FunctionDecl>(d)) {
@@ -292,29 +295,37 @@ std::string spelled(ASTContext &ctx, const Expr *x, const PrintingPolicy &pp) {
   return s;
 }
 
-int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth);
+int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth, bool *deleted = nullptr);
 
-// A closure's (or a plain aggregate's) implicit copy or move: nothrow when
-// every field's is.
+// A class's implicit (defaulted) copy or move, member-wise: nothrow when
+// every base's and non-reference field's is ([except.spec]; a closure's
+// the same). A union's is not member-wise, and a subobject whose own is
+// deleted makes this one deleted, which overload resolution passes over
+// (a move then copies): not told.
 int fields_nothrow(ASTContext &ctx, const CXXRecordDecl *rd, bool move, int depth) {
-  if (rd->getNumBases()) return -1;
-  int all = 1;
-  for (const FieldDecl *f : rd->fields()) {
-    QualType ft = f->getType();
-    if (ft->isReferenceType()) continue;
-    int v = nothrow_ctor(ctx, ft, move, depth + 1);
+  if (rd->isUnion()) return -1;
+  std::vector<QualType> parts;
+  for (const CXXBaseSpecifier &b : rd->bases()) parts.push_back(b.getType());
+  for (const CXXBaseSpecifier &b : rd->vbases()) parts.push_back(b.getType());
+  for (const FieldDecl *f : rd->fields())
+    if (!f->getType()->isReferenceType()) parts.push_back(f->getType());
+  for (QualType t : parts) {
+    bool deleted = false;
+    int v = nothrow_ctor(ctx, t, move, depth + 1, &deleted);
+    if (deleted) return -1;
     if (v <= 0) return v;
   }
-  return all;
+  return 1;
 }
 
 // Whether t is nothrow copy (or move) constructible: 1, 0, or -1 when
-// only overload resolution would tell.
-int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth) {
+// only overload resolution would tell; *deleted says a 0 is a deleted
+// constructor's.
+int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth, bool *deleted) {
   if (depth > 16) return -1;
   t = t.getCanonicalType();
   if (t->isScalarType() || t->isReferenceType()) return 1;
-  if (const ArrayType *a = ctx.getAsArrayType(t)) return nothrow_ctor(ctx, a->getElementType(), move, depth + 1);
+  if (const ArrayType *a = ctx.getAsArrayType(t)) return nothrow_ctor(ctx, a->getElementType(), move, depth + 1, deleted);
   const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd || !rd->hasDefinition()) return -1;
   rd = rd->getDefinition();
@@ -329,18 +340,20 @@ int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth) {
   }
   bool trivial = move ? rd->hasTrivialMoveConstructor() : rd->hasTrivialCopyConstructor();
   if (chosen) {
-    if (chosen->isDeleted()) return 0;
+    if (chosen->isDeleted()) {
+      if (deleted) *deleted = true;
+      return 0;
+    }
     const auto *fpt = chosen->getType()->getAs<FunctionProtoType>();
     if (fpt && !isUnresolvedExceptionSpec(fpt->getExceptionSpecType())) return fpt->isNothrow() ? 1 : 0;
     if (!chosen->isImplicit()) return -1;
   } else if (move ? !rd->needsImplicitMoveConstructor() : !rd->needsImplicitCopyConstructor()) {
     // No move constructor, none to come: a move copies (a const T & copy).
-    return move ? nothrow_ctor(ctx, t, false, depth + 1) : -1;
+    return move ? nothrow_ctor(ctx, t, false, depth + 1, deleted) : -1;
   }
-  // An implicit one, declared or not yet: trivial, or a closure's member-wise one.
+  // An implicit one, declared or not yet: trivial, or member-wise.
   if (trivial) return 1;
-  if (rd->isLambda()) return fields_nothrow(ctx, rd, move, depth);
-  return -1;
+  return fields_nothrow(ctx, rd, move, depth);
 }
 
 void hl_instances_free_each(hl_instance *v, size_t n) {
@@ -478,12 +491,30 @@ const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *tar
   return it == idx.m.end() ? nullptr : it->second;
 }
 
-// The one reference to the implicit member md in the unit, or null (none,
-// or several: which one clang first required it at, the AST does not say).
+// The reference to the implicit member md where clang defined it (its
+// first use), or null. clang defines an implicit member at its first
+// odr-use in the order it meets code: the unit's own code in the order of
+// its text, instantiations later (mostly at the end of the unit). So with
+// one use, that one; with several, all in code that is no template's and
+// no implicit member's, the first in the unit's text; else (which
+// instantiation clang met first, the AST does not say) null.
 const std::pair<SourceLocation, const Decl *> *only_use(ASTContext &ctx, const Decl *md) {
   ref_index &idx = indexed(ctx);
   auto it = idx.implicit_uses.find(md->getCanonicalDecl());
-  return it == idx.implicit_uses.end() || it->second.size() != 1 ? nullptr : &it->second[0];
+  if (it == idx.implicit_uses.end() || it->second.empty()) return nullptr;
+  if (it->second.size() == 1) return &it->second[0];
+  const SourceManager &sm = ctx.getSourceManager();
+  const std::pair<SourceLocation, const Decl *> *first = nullptr;
+  for (const auto &u : it->second) {
+    const FunctionDecl *h = holder(u.second);
+    if (!h || h->isImplicit() || h->isTemplateInstantiation() || h->isDependentContext() || u.first.isInvalid())
+      return nullptr;
+    for (const DeclContext *c = h->getParent(); c; c = c->getParent())
+      if (const auto *rd = dyn_cast<CXXRecordDecl>(c); rd && rd->getTemplateSpecializationKind() != TSK_Undeclared)
+        return nullptr;
+    if (!first || sm.isBeforeInTranslationUnit(u.first, first->first)) first = &u;
+  }
+  return first;
 }
 
 // Whether the code of d is a template's (a dependent context, or a
@@ -559,7 +590,11 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
     SourceLocation poi = cur->getPointOfInstantiation();
     *why = "a specialization without a point of instantiation";
     if (poi.isInvalid()) return {};
-    v.push_back(link_at(sm, poi, carried(cur, type, pp)));
+    // A defaulted member (a pair's or unordered_map's copy constructor)
+    // is defined where first required, as an implicit one: clang's note
+    // there says "first required here", not "requested here", and is no
+    // link of the probe parse's chain.
+    if (!cur->isDefaulted()) v.push_back(link_at(sm, poi, carried(cur, type, pp)));
     const Decl *d = decl_at(tu, ctx, poi);
     if (!d) d = indexed_referrer(ctx, poi, cur->getCanonicalDecl());
     *why = "no declaration holds a point of instantiation";
@@ -794,6 +829,9 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
       const auto *ic = dyn_cast<ImplicitCastExpr>(p);
       if (isa<ParenExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
           (ic && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) ||
+          // The object seen as its base (eventpp's getEvent calling
+          // event.getType(), a member of Event, on a MouseEvent).
+          (ic && (ic->getCastKind() == CK_DerivedToBase || ic->getCastKind() == CK_UncheckedDerivedToBase)) ||
           (isa<ExplicitCastExpr>(p) && cast<ExplicitCastExpr>(p)->getTypeAsWritten()->isReferenceType() &&
            cast<ExplicitCastExpr>(p)->getCastKind() == CK_NoOp) ||
           (ic && ic->isPartOfExplicitCast()) ||
@@ -833,7 +871,28 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
         // is (std::variant's converting constructor) may convert it further
         // inside, to one of its members (a std::function alternative):
         // said, so that only a conversion to a wrapper itself is taken.
-        out->add(*ctx, ce->getType(), cd && k < ce->getNumArgs() && !cd->isCopyOrMoveConstructor() && deduced_bare(cd, k));
+        // An inheriting constructor (std::variant's bases' `using
+        // _Base::_Base`) hands its arguments on implicitly, to the base's
+        // constructor, maybe a template taking the value as it is.
+        bool further = cd && k < ce->getNumArgs() && !cd->isCopyOrMoveConstructor() &&
+                       (deduced_bare(cd, k) || cd->isInheritingConstructor());
+        // Followed into it first (std::tuple's constructor handing the
+        // value through its bases to its element's member initializer,
+        // eventpp's queued arguments): what it converts the value to
+        // there, where that is told, is something, and is no other
+        // library class that may convert it further in turn (std::variant's
+        // storage, built by an inheriting constructor and a union of its
+        // alternatives).
+        if (further && !cd->isInheritingConstructor() && !out->wrapper(ce->getType())) {
+          conversions was = *out;
+          into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
+          bool told = !out->untold && out->to.size() > was.to.size();
+          for (size_t i = 0; told && i < out->to.size(); i++)
+            if (out->inside[i] && (i >= was.inside.size() || !was.inside[i]) && !out->wrapper(out->to[i])) told = false;
+          if (told) return true;
+          *out = was;
+        }
+        out->add(*ctx, ce->getType(), further);
         return true;
       }
       if (ic && (ic->getCastKind() == CK_UserDefinedConversion || ic->getCastKind() == CK_ConstructorConversion)) {
