@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using namespace clang;
@@ -52,23 +53,29 @@ const FunctionDecl *holder(const Decl *d) {
 
 bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out, bool defined = true);
 
-// The innermost declaration around the node target in the code under the
-// declarations traversed, as the unit's parent map has it: a traversal
-// with the parent map's settings (implicit code, instantiations) that
-// keeps the declarations it is inside.
-struct decl_finder : RecursiveASTVisitor<decl_finder> {
-  const Stmt *target = nullptr;
+// A traversal with the unit's parent map's settings (implicit code,
+// instantiations) that keeps the declarations it is inside, innermost
+// last; Derived's done() ends it.
+template <class Derived> struct decl_stack : RecursiveASTVisitor<Derived> {
   std::vector<const Decl *> inside;
-  const Decl *found = nullptr;
   bool shouldVisitImplicitCode() const { return true; }
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool done() const { return false; }
   bool TraverseDecl(Decl *d) {
     if (!d) return true;
     inside.push_back(d);
-    bool go_on = RecursiveASTVisitor::TraverseDecl(d);
+    bool go_on = RecursiveASTVisitor<Derived>::TraverseDecl(d);
     inside.pop_back();
-    return go_on && !found;
+    return go_on && !static_cast<Derived *>(this)->done();
   }
+};
+
+// The innermost declaration around the node target in the code under the
+// declarations traversed, as the unit's parent map has it.
+struct decl_finder : decl_stack<decl_finder> {
+  const Stmt *target = nullptr;
+  const Decl *found = nullptr;
+  bool done() const { return found; }
   bool VisitStmt(Stmt *s) {
     if (s == target && !inside.empty()) found = inside.back();
     return !found;
@@ -147,11 +154,32 @@ const Decl *declaration_under(const SourceManager &sm, const DeclContext *dc, So
   return nullptr;
 }
 
+// What declaration_of and decl_at found, per unit and thread: a unit's
+// probes share their chains' outer points and their expressions'
+// declarations (hl_instances_forget drops it).
+struct found_cache {
+  const ASTContext *ctx = nullptr;
+  std::unordered_map<const Expr *, const Decl *> of;
+  std::unordered_map<SourceLocation::UIntTy, const Decl *> at;
+  void use(const ASTContext &c) {
+    if (ctx == &c) return;
+    of.clear();
+    at.clear();
+    ctx = &c;
+  }
+};
+thread_local found_cache found;
+
 const Decl *declaration_of(ASTContext &ctx, const Expr *x) {
+  found.use(ctx);
+  auto it = found.of.find(x);
+  if (it != found.of.end()) return it->second;
   const SourceManager &sm = ctx.getSourceManager();
   SourceLocation at = sm.getExpansionLoc(x->getBeginLoc());
-  if (const Decl *d = declaration_under(sm, ctx.getTranslationUnitDecl(), at, x, 0)) return d;
-  return declaration_of_in(ctx, x);
+  const Decl *d = declaration_under(sm, ctx.getTranslationUnitDecl(), at, x, 0);
+  if (!d) d = declaration_of_in(ctx, x);
+  found.of.emplace(x, d);
+  return d;
 }
 
 // The class template whose specializations instantiate rd's members: its
@@ -387,7 +415,7 @@ link link_at(const SourceManager &sm, SourceLocation l, char carries) {
 // declaration's cursor, or the declaration holding an expression's (from
 // the parent map). Null where the cursor is neither (a reference to a
 // type, a template or an overload set).
-const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation l) {
+const Decl *decl_at_uncached(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation l) {
   const SourceManager &sm = ctx.getSourceManager();
   // libclang's location is clang's, with the unit's SourceManager and
   // language options (CIndex's cxloc::translateSourceLocation): no file
@@ -422,6 +450,15 @@ const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation 
   return x ? declaration_of(const_cast<ASTContext &>(ctx), x) : nullptr;
 }
 
+const Decl *decl_at(CXTranslationUnit tu, const ASTContext &ctx, SourceLocation l) {
+  found.use(ctx);
+  auto it = found.at.find(l.getRawEncoding());
+  if (it != found.at.end()) return it->second;
+  const Decl *d = decl_at_uncached(tu, ctx, l);
+  found.at.emplace(l.getRawEncoding(), d);
+  return d;
+}
+
 // The unit's references to instantiated functions, by location and
 // function: where libclang's cursor at a point of instantiation finds
 // nothing (inside a macro expansion: Catch2's TEMPLATE_TEST_CASE expands
@@ -439,18 +476,8 @@ struct ref_index {
 };
 thread_local ref_index refs_idx;
 
-struct ref_indexer : RecursiveASTVisitor<ref_indexer> {
+struct ref_indexer : decl_stack<ref_indexer> {
   ref_index *idx;
-  std::vector<const Decl *> inside;  // as decl_finder
-  bool shouldVisitImplicitCode() const { return true; }
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool TraverseDecl(Decl *d) {
-    if (!d) return true;
-    inside.push_back(d);
-    bool go_on = RecursiveASTVisitor::TraverseDecl(d);
-    inside.pop_back();
-    return go_on;
-  }
   void add(const Decl *d, SourceLocation l, const Expr *) {
     const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
     if (!fd || inside.empty()) return;
@@ -887,8 +914,8 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
           conversions was = *out;
           into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
           bool told = !out->untold && out->to.size() > was.to.size();
-          for (size_t i = 0; told && i < out->to.size(); i++)
-            if (out->inside[i] && (i >= was.inside.size() || !was.inside[i]) && !out->wrapper(out->to[i])) told = false;
+          for (size_t n = 0; told && n < out->to.size(); n++)
+            if (out->inside[n] && (n >= was.inside.size() || !was.inside[n]) && !out->wrapper(out->to[n])) told = false;
           if (told) return true;
           *out = was;
         }
@@ -1284,6 +1311,9 @@ extern "C" void hl_instances_forget(void) {
   refs_idx.m.clear();
   refs_idx.implicit_uses.clear();
   refs_idx.ctx = nullptr;
+  found.of.clear();
+  found.at.clear();
+  found.ctx = nullptr;
 }
 
 extern "C" void hl_instances_free(hl_instance *v, long n) {
