@@ -2,8 +2,10 @@
 // process's malloc: glibc, or mimalloc or jemalloc when run.sh preloads one),
 // a std::pmr::unsynchronized_pool_resource, hl::bound_allocator over a
 // private hl_allocator, hl::pool_allocator (the process-wide pools behind
-// the thread cache) and a bump allocator that never frees (the lower limit
-// of what any allocator can cost for that container).
+// the thread cache), a bare free list (the least an allocator that reuses
+// memory does: one LIFO list per size and thread, a pop and a push) and a
+// bump allocator that never frees (the lower limit of what any allocator
+// can cost for that container).
 //
 //   hl_bench_nodes THREADS ROUNDS [WORKLOAD]   (WORKLOAD: run only the names containing it)
 //
@@ -90,6 +92,56 @@ template <class T> struct bump_allocator {
 template <class T, class U> bool operator==(const bump_allocator<T>&, const bump_allocator<U>&) { return true; }
 template <class T, class U> bool operator!=(const bump_allocator<T>&, const bump_allocator<U>&) { return false; }
 
+// ---- the bare free list: what reusing memory costs at the least -----------
+// One LIFO list per 8-byte size (up to 256) and thread, carved from a
+// region of its own when empty: allocate pops, deallocate pushes; no
+// statistics, no return of memory, no other thread's frees, no care for
+// where the blocks lie. Arrays (the buckets) go to operator new.
+
+struct lifo_region {
+  void* head[33] = {};
+  unsigned char* cur = nullptr;
+  unsigned char* end = nullptr;
+};
+thread_local lifo_region lifo_tls;
+
+void lifo_init() {
+  void* p = mmap(nullptr, kBumpBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) std::abort();
+  lifo_tls.cur = static_cast<unsigned char*>(p);
+  lifo_tls.end = lifo_tls.cur + kBumpBytes;
+}
+
+template <class T> struct lifo_allocator {
+  using value_type = T;
+  static_assert(alignof(T) <= 8, "the bare free list hands out 8-byte aligned blocks");
+  static constexpr std::size_t bytes = (sizeof(T) + 7) / 8 * 8;
+  static constexpr bool listed = bytes <= 256;
+  lifo_allocator() = default;
+  template <class U> lifo_allocator(const lifo_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n != 1 || !listed) return static_cast<T*>(::operator new(n * sizeof(T)));
+    lifo_region& r = lifo_tls;
+    void*& head = r.head[bytes / 8];
+    if (void* p = head) {
+      std::memcpy(&head, p, sizeof(void*));
+      return static_cast<T*>(p);
+    }
+    if (bytes > std::size_t(r.end - r.cur)) std::abort();
+    void* p = r.cur;
+    r.cur += bytes;
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n != 1 || !listed) return ::operator delete(p);
+    void*& head = lifo_tls.head[bytes / 8];
+    std::memcpy(static_cast<void*>(p), &head, sizeof(void*));
+    head = p;
+  }
+};
+template <class T, class U> bool operator==(const lifo_allocator<T>&, const lifo_allocator<U>&) { return true; }
+template <class T, class U> bool operator!=(const lifo_allocator<T>&, const lifo_allocator<U>&) { return false; }
+
 // ---- allocator kinds: how to make each container's allocator ---------------
 
 struct std_kind {
@@ -114,6 +166,12 @@ struct bound_kind {
 
 struct hl_kind {
   template <class T> using alloc = hl::pool_allocator<T>;
+  template <class T> alloc<T> make() const { return {}; }
+  void after_round() {}
+};
+
+struct lifo_kind {
+  template <class T> using alloc = lifo_allocator<T>;
   template <class T> alloc<T> make() const { return {}; }
   void after_round() {}
 };
@@ -215,9 +273,9 @@ template <class K> struct suite {
   void clear() { list.clear(); flist.clear(); map.clear(); set.clear(); umap.clear(); kind.after_round(); }
 };
 
-enum kind_id { STD, PMR, BOUND, HL, BUMP, KINDS };
+enum kind_id { STD, PMR, BOUND, HL, LIFO, BUMP, KINDS };
 const char* const kind_names[KINDS] = {"std::allocator", "pmr::unsynchronized_pool", "hl::bound_allocator",
-                                       "hl::pool_allocator", "bump"};
+                                       "hl::pool_allocator", "free list", "bump"};
 
 // One thread's containers for every kind, made on that thread.
 struct worker {
@@ -227,15 +285,18 @@ struct worker {
   std::unique_ptr<suite<pmr_kind>> s_pmr;
   std::unique_ptr<suite<bound_kind>> s_bound;
   std::unique_ptr<suite<hl_kind>> s_hl;
+  std::unique_ptr<suite<lifo_kind>> s_lifo;
   std::unique_ptr<suite<bump_kind>> s_bump;
 
   worker() {
     if (hl_allocator_create(&own, nullptr) != HL_OK) std::abort();
     bump_init();
+    lifo_init();
     s_std.reset(new suite<std_kind>(std_kind{}));
     s_pmr.reset(new suite<pmr_kind>(pmr_kind{&pmr}));
     s_bound.reset(new suite<bound_kind>(bound_kind{own}));
     s_hl.reset(new suite<hl_kind>(hl_kind{}));
+    s_lifo.reset(new suite<lifo_kind>(lifo_kind{}));
     s_bump.reset(new suite<bump_kind>(bump_kind{}));
     bump_kind::mark();
   }
@@ -267,6 +328,7 @@ struct worker {
       case PMR: return timed(*s_pmr, w, churn, inner);
       case BOUND: return timed(*s_bound, w, churn, inner);
       case HL: return timed(*s_hl, w, churn, inner);
+      case LIFO: return timed(*s_lifo, w, churn, inner);
       default: return timed(*s_bump, w, churn, inner);
     }
   }

@@ -9,7 +9,7 @@ printed medians; the std::allocator column is the malloc preloaded into that
 process. Per row: the median over processes of each column (std::allocator
 under each malloc from that malloc's processes, the others from all), and the
 ratios computed inside each process (std::allocator / hl::pool_allocator,
-hl::pool_allocator / bump) with their median and range over processes: the
+hl::pool_allocator / free list, hl::pool_allocator / bump) with their median and range over processes: the
 range is the noise band.
 
 callgrind: instructions per operation, counted (not timed) over the same
@@ -24,7 +24,7 @@ import sys
 
 MALLOCS = ["glibc", "mimalloc", "jemalloc"]
 OTHERS = [("pmr::unsynchronized_pool", "pmr pool"), ("hl::bound_allocator", "hl::bound"),
-          ("hl::pool_allocator", "hl"), ("bump", "bump")]
+          ("hl::pool_allocator", "hl"), ("free list", "free list"), ("bump", "bump")]
 HL = "hl::pool_allocator"
 STD = "std::allocator"
 OPS = {"fill": 10000, "churn": 10000}
@@ -57,7 +57,7 @@ def times(path):
                     "churn": "1,000 elements, insert one + erase the oldest, ns per pair"}[pattern]
             print("#### %s, %d thread%s (%s)\n" % (pattern, threads, "" if threads == 1 else "s", what))
             head = ["container"] + MALLOCS + [o[1] for o in OTHERS] + \
-                   ["glibc / hl", "mimalloc / hl", "jemalloc / hl", "hl / bump"]
+                   ["glibc / hl", "mimalloc / hl", "jemalloc / hl", "hl / free list", "hl / bump"]
             print("| " + " | ".join(head) + " |")
             print("|---|" + "---:|" * (len(head) - 1))
             for key in rows:
@@ -70,8 +70,9 @@ def times(path):
                 for m in MALLOCS:
                     ratios = [row[STD][m][p] / row[HL][m][p] for p in row[STD][m] if p in row[HL][m]]
                     cells.append(band(ratios) if ratios else "-")
-                ratios = [row[HL][m][p] / row["bump"][m][p] for m in row[HL] for p in row[HL][m]]
-                cells.append(band(ratios))
+                for other in ("free list", "bump"):
+                    ratios = [row[HL][m][p] / row[other][m][p] for m in row[HL] for p in row[HL][m]]
+                    cells.append(band(ratios))
                 print("| " + " | ".join(cells) + " |")
             print()
     procs = {m: len({p for k in order for p in data[k][STD][m]}) for m in MALLOCS}
@@ -102,8 +103,8 @@ def callgrind(dirs):
             data[key][(malloc, allocator)] = ir
     rounds = int(os.environ.get("HL_CALLGRIND_ROUNDS", "3"))
     print("| container | pattern | " + " | ".join(MALLOCS) + " | " + " | ".join(o[1] for o in OTHERS) +
-          " | mimalloc / hl | hl / bump |")
-    print("|---|---|" + "---:|" * (len(MALLOCS) + len(OTHERS) + 2))
+          " | mimalloc / hl | hl / free list | hl / bump |")
+    print("|---|---|" + "---:|" * (len(MALLOCS) + len(OTHERS) + 3))
     for key in order:
         row = data[key]
         per = lambda ir: ir / (rounds * OPS[key[1]])
@@ -115,6 +116,7 @@ def callgrind(dirs):
             cells.append("%.0f" % per(row[(base, alloc)]))
         hl = row[(base, HL)]
         cells.append("%.2fx" % (row[("mimalloc", STD)] / hl) if ("mimalloc", STD) in row else "-")
+        cells.append("%.2fx" % (hl / row[(base, "free list")]))
         cells.append("%.2fx" % (hl / row[(base, "bump")]))
         print("| " + " | ".join(cells) + " |")
 

@@ -1,7 +1,8 @@
 // hl::pool_allocator's inline node path (heaplint/detail/tcache.h), linked
 // against the release runtime, where it is on: the size class computed at
 // compile time is the one the allocator serves, blocks come back to their
-// chunks, the statistics balance (after hl_trim gives back what waits in
+// chunks (or, of the chunk their class carves from, to the bin), the
+// statistics balance (after hl_trim gives back what waits in
 // the bins), frees by another thread and the exit of a thread that still
 // has blocks in its bins keep the books straight.
 #include <cstddef>
@@ -132,6 +133,28 @@ static void class_stats_see_inline_frees() {
   CHECK(after.high_water >= before.in_use + 5000);
 }
 
+// A node freed into the chunk its class carves from goes back onto the
+// thread's bin: the next node of that class is the same block, still in
+// the cache; the statistics count the free and the new allocation.
+static void freed_block_comes_back_first() {
+  const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
+  hl::pool_allocator<list_node_like> a;
+  hl_trim();  // empty bins: the next allocation refills from the current chunk
+  hl_pool_stats before, after;
+  hl_class_stats(c, &before);
+  list_node_like* p = a.allocate(1);
+  list_node_like* keep = a.allocate(1);
+  a.deallocate(p, 1);
+  list_node_like* q = a.allocate(1);
+  CHECK(q == p);
+  hl_class_stats(c, &after);
+  CHECK(after.frees == before.frees + 1);
+  CHECK(after.allocations - after.frees == before.allocations - before.frees +
+                                               (after.in_use - before.in_use));
+  a.deallocate(q, 1);
+  a.deallocate(keep, 1);
+}
+
 // Nodes made on one thread and freed on another (list moved across), and a
 // thread that exits with blocks in its bins: all accounted for.
 static void across_threads() {
@@ -168,6 +191,7 @@ int main() {
   classes_match();
   fill_and_clear();
   class_stats_see_inline_frees();
+  freed_block_comes_back_first();
   across_threads();
   return hl_test::failures();
 }

@@ -95,11 +95,22 @@ inline void* node_allocate(std::size_t c) {
   return p;
 }
 
-// Onto its chunk's free list when this thread owns the chunk and the chunk
-// becomes neither empty nor (from full) free again: those need its lists.
+// Onto the bin when it is of the chunk the class carves from; else onto its
+// chunk's free list when this thread owns the chunk and the chunk becomes
+// neither empty nor (from full) free again: those need its lists.
 inline void node_deallocate(std::size_t c, void* p) noexcept {
   hl_tcache& t = hl_tcache_tls;
   hl_chunk_head* k = reinterpret_cast<hl_chunk_head*>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
+  // A block of the chunk the class carves from goes back onto the bin: a
+  // block in a bin counts as handed out, as the block did, so the chunk does
+  // not change; the statistics count a free and the allocation to come.
+  // (That chunk keeps blocks of class c while one is live, this one included.)
+  if (HEAPLINT_LIKELY(k == t.cur[c])) {
+    std::memcpy(p, &t.bin[c], sizeof(void*));
+    t.bin[c] = p;
+    __atomic_store_n(&t.recycled[c], t.recycled[c] + 1, __ATOMIC_RELAXED);
+    return;
+  }
   // The owner first (a thread without a heap matches no chunk): another
   // thread's chunk is not ours to read further. Then 2 <= used < capacity,
   // in one unsigned comparison (a large block has capacity 0).

@@ -4,9 +4,11 @@
  *   allocate    pops a block off the calling thread's bin for the node's
  *               size class (the class is computed at compile time); the bin
  *               holds blocks taken in a batch from the thread's own chunks.
- *   deallocate  pushes the block onto the free list of its chunk (found from
- *               its address) when the calling thread owns that chunk and the
- *               chunk stays neither empty nor full.
+ *   deallocate  pushes a block of the chunk its class carves from back onto
+ *               the bin (it stays counted as handed out, so nothing else
+ *               changes); a block of another chunk onto that chunk's free
+ *               list (found from its address) when the calling thread owns
+ *               the chunk and it stays neither empty nor full.
  * Anything else (an empty bin, a block of another thread, a chunk to relist,
  * a thread that has not allocated yet) calls the functions below. Not an
  * interface of its own: names and layout change with the runtime. */
@@ -28,7 +30,11 @@ extern "C" {
 typedef struct hl_tcache {
   void *heap;      /* the thread's heap; NULL until it first allocates, and after it exits */
   void *bin[HL_TCACHE_BINS];       /* blocks taken from the heap, linked through their first word */
+  void *cur[HL_TCACHE_BINS];       /* the chunk each class of the heap carves from, as of its last
+                                      refill (NULL: none); its blocks are freed into the bin */
   uint64_t freed[HL_TCACHE_BINS];  /* blocks freed inline, per class (read by the statistics) */
+  uint64_t recycled[HL_TCACHE_BINS]; /* blocks freed into the bin: counted by the statistics as a
+                                        free and as the allocation that takes the block again */
 } hl_tcache;
 
 /* The first fields of every chunk (the rest is private to the runtime). */
