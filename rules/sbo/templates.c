@@ -6,6 +6,7 @@
 #include "rules/lib/uses.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/match.h"
+#include "util/strv.h"
 #include "util/util.h"
 
 /* The wrapper of type t, also when t depends on the template
@@ -287,13 +288,19 @@ static CXCursor single_value(CXCursor init, int *listed) {
   return e.n == 1 ? e.last : init;
 }
 
+static void template_tuple(hl_ctx *ctx, sites *out, CXCursor visited, CXType type, CXCursor list);
+
 /* A wrapper variable or member initialized inside a template. */
 static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
   CXType wtype = clang_getCursorType(var);
   const hl_wrapper *w = wrapper_of(ctx, wtype);
-  if (!w) return;
   CXCursor init = hl_last_child(var);
-  if (!clang_isExpression(clang_getCursorKind(init))) return;
+  enum CXCursorKind ik = clang_getCursorKind(init);
+  /* A pair or tuple of wrappers initialized from a list (p(a, b), p{a, b});
+   * one written as a construction, T(a, b), is a call visited on its own. */
+  if (!w && (ik == CXCursor_UnexposedExpr || ik == CXCursor_InitListExpr)) template_tuple(ctx, out, var, wtype, init);
+  if (!w) return;
+  if (!clang_isExpression(ik)) return;
   CXCursor value = single_value(init, NULL);
   if (!is_dependent(value)) return;
   deferred(ctx, out, var, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
@@ -397,6 +404,44 @@ static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
   if (e.n == 1 && is_dependent(e.last)) deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
 }
 
+static const char *const pairs_and_tuples[] = {"std::pair", "std::tuple"};
+
+static enum CXChildVisitResult list_exprs(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  inits *I = d;
+  if (clang_isExpression(clang_getCursorKind(c)) && I->n < 64) I->v[I->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+/* std::tuple<int, std::any>(e, std::forward<T>(v)) with a dependent v, or
+ * a variable std::pair<std::function<void()>, int> p(std::move(f), 2): the
+ * pair or tuple (its type known) is built per instantiation, and its
+ * forwarding constructor builds each wrapper element from the argument at
+ * its place (one argument per element; a tagged constructor, piecewise or
+ * with an allocator, takes more). hl_sbo_tuple_sites' case, before the
+ * constructor is chosen. libclang gives the unresolved construction, and
+ * the variable's parenthesized or braced list, no arguments: their
+ * expression children (in list) are they. */
+static void template_tuple(hl_ctx *ctx, sites *out, CXCursor visited, CXType type, CXCursor list) {
+  CXType ct = clang_getCanonicalType(type);
+  if (ct.kind != CXType_Record || clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent) return;
+  char *cname = hl_class_name(ct);
+  int known = hl_str_in(cname, pairs_and_tuples, 2);
+  free(cname);
+  int nelem = clang_Type_getNumTemplateArguments(ct);
+  if (!known || nelem < 2 || nelem > 64) return;
+  inits A;
+  A.n = 0;
+  clang_visitChildren(list, list_exprs, &A);
+  if (A.n != (size_t)nelem) return;
+  for (int i = 0; i < nelem; i++) {
+    CXCursor arg = A.v[i];
+    if (!is_dependent(arg) || clang_getCursorKind(arg) == CXCursor_PackExpansionExpr) continue;
+    CXType elem = clang_Type_getTemplateArgumentAsType(ct, (unsigned)i);
+    const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, elem);
+    if (w) deferred(ctx, out, visited, w, elem, arg, clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
 
 /* The wrapper a candidate stores its argument i (of nargs) into: a
  * parameter of the wrapper's type (by value or reference), or a sequence
@@ -561,6 +606,8 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
   if (clang_Cursor_isNull(set)) {
     size_t before = out->n;
     template_construct(ctx, out, call);
+    if (clang_Cursor_isNull(clang_getCursorReferenced(call)))
+      template_tuple(ctx, out, call, clang_getCursorType(call), call);
     dependent_container(ctx, out, call);
     /* pipes.emplace_back(type, f) of a known element class, f dependent. */
     for (int i = 0; out->n == before && i < nargs; i++) {

@@ -1649,6 +1649,36 @@ static const char sink_return[] =
     "  " TEND
     "}\n";
 
+/* A pair or tuple built in the template from the caller's value: the
+ * library's constructor builds the wrapper element from it. */
+static const char sink_tuple[] =
+    "struct queue_$N {\n"
+    "  std::vector<std::tuple<int, $W>> items;\n"
+    "  queue_$N() { items.reserve(2); }\n"
+    "  template <class F> void enqueue(int e, F &&f) {\n"
+    "!    items.push_back(std::tuple<int, $W>(e, std::forward<F>(f)));\n"
+    "  }\n"
+    "};\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  queue_$N q;\n"
+    "  hl_gt::begin();\n"
+    "@  q.enqueue(1, $EXPR);\n"
+    "  " TEND
+    "}\n";
+
+static const char sink_pair[] =
+    "template <class F> void sink_$N(F f) {\n"
+    "!  std::pair<$W, int> p(std::move(f), 2);\n"
+    "  hl_gt::use(p.first);\n"
+    "}\n"
+    "static void site_$N() {\n"
+    "  $SETUP\n"
+    "  hl_gt::begin();\n"
+    "@  sink_$N($EXPR);\n"
+    "  " TEND
+    "}\n";
+
 static const context sink_contexts[] = {
     {"sink by value", sink_value, 0},
     {"sink through std::forward", sink_forward, 0},
@@ -1658,6 +1688,8 @@ static const context sink_contexts[] = {
     {"sink through a lambda capturing the parameter", sink_wrapping_lambda, 0},
     {"sink through std::bind", sink_bind, 0},
     {"sink returning a std::function", sink_return, 0},
+    {"sink building a std::tuple element", sink_tuple, 0},
+    {"sink building a std::pair element", sink_pair, 0},
 };
 
 /* Generic lambdas, so that std::bind(f, 1L) can call them too. */
