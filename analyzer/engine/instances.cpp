@@ -525,7 +525,7 @@ const Decl *indexed_referrer(ASTContext &ctx, SourceLocation at, const Decl *tar
 // one use, that one; with several, all in code that is no template's and
 // no implicit member's, the first in the unit's text; else (which
 // instantiation clang met first, the AST does not say) null.
-const std::pair<SourceLocation, const Decl *> *only_use(ASTContext &ctx, const Decl *md) {
+const std::pair<SourceLocation, const Decl *> *defining_use(ASTContext &ctx, const Decl *md) {
   ref_index &idx = indexed(ctx);
   auto it = idx.implicit_uses.find(md->getCanonicalDecl());
   if (it == idx.implicit_uses.end() || it->second.empty()) return nullptr;
@@ -636,8 +636,8 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
     // (its copy constructor copying a base) requested it, and the probe
     // parse's notes go on from where that member was first required
     // (eventpp's CallbackList copied by std::make_shared), with no
-    // "requested here" of their own there. Followed where the unit uses
-    // that member once.
+    // "requested here" of their own there. Followed from the use where
+    // clang defined that member (defining_use).
     // An implicit member used by another (a class's copy constructor
     // copying its base): on to where that one is used.
     const Decl *m = !fd && (isa<CXXRecordDecl>(d) || isa<ClassTemplateDecl>(d)) ? indexed_referrer(ctx, poi, target)
@@ -645,7 +645,7 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
                                                                                 : nullptr;
     for (int hops = 0; m && hops < 16; hops++) {
       const auto *md = dyn_cast<CXXMethodDecl>(m);
-      const std::pair<SourceLocation, const Decl *> *use = md && md->isImplicit() ? only_use(ctx, md) : nullptr;
+      const std::pair<SourceLocation, const Decl *> *use = md && md->isImplicit() ? defining_use(ctx, md) : nullptr;
       *why = "requested by a class's implicit member";
       if (!use) return {};
       at = use->first;
@@ -767,21 +767,43 @@ struct conversions {
 
 void into_call(ASTContext &ctx, const CallExpr *c, unsigned k, conversions &out, int depth);
 
-// Whether fd's parameter j is deduced from its argument as a bare T,
-// const T & or T && (by value: a decay-copy of the argument itself).
-bool deduced_bare(const FunctionDecl *fd, unsigned j) {
+// The parameter of fd's template pattern that fd's parameter j comes from
+// (a pack's, for each of its elements), or null: fd is no specialization of
+// a function template, or j is past the pattern's parameters. *mismatch:
+// the pattern has no pack and another number of parameters than fd.
+const ParmVarDecl *pattern_param(const FunctionDecl *fd, unsigned j, bool *mismatch) {
+  *mismatch = false;
   const FunctionTemplateDecl *ft = fd->getPrimaryTemplate();
-  if (!ft) return false;
+  if (!ft) return nullptr;
   const FunctionDecl *pat = ft->getTemplatedDecl();
   unsigned np = pat->getNumParams(), ns = fd->getNumParams(), pj = j;
+  bool pack = false;
   for (unsigned i = 0; i < np; i++)
     if (pat->getParamDecl(i)->isParameterPack()) {
+      pack = true;
       if (j >= i) pj = j < i + (ns - (np - 1)) ? i : j - (ns - np);
       break;
     }
-  if (pj >= np) return false;
-  QualType ppt = pat->getParamDecl(pj)->getType();
-  if (const auto *pe = ppt->getAs<PackExpansionType>()) ppt = pe->getPattern();
+  if (!pack && np != ns) {
+    *mismatch = true;
+    return nullptr;
+  }
+  return pj < np ? pat->getParamDecl(pj) : nullptr;
+}
+
+// A pack's element type pattern (Args &&... gives Args &&), else t.
+QualType element_pattern(QualType t) {
+  if (const auto *pe = t->getAs<PackExpansionType>()) return pe->getPattern();
+  return t;
+}
+
+// Whether fd's parameter j is deduced from its argument as a bare T,
+// const T & or T && (by value: a decay-copy of the argument itself).
+bool deduced_bare(const FunctionDecl *fd, unsigned j) {
+  bool mismatch;
+  const ParmVarDecl *pp = pattern_param(fd, j, &mismatch);
+  if (!pp) return false;
+  QualType ppt = element_pattern(pp->getType());
   return ppt->isDependentType() && ppt.getNonReferenceType().getUnqualifiedType()->getAs<TemplateTypeParmType>();
 }
 void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out,
@@ -1016,31 +1038,21 @@ void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLo
   if (j >= fd->getNumParams()) return out.fail("the value goes to a C variadic parameter");
   QualType pt = fd->getParamDecl(j)->getType();
   // Deduced from the argument: the pattern's parameter is dependent.
-  bool deduced = false;
-  if (const FunctionTemplateDecl *ft = fd->getPrimaryTemplate()) {
-    const FunctionDecl *pat = ft->getTemplatedDecl();
-    unsigned np = pat->getNumParams(), ns = fd->getNumParams(), pj = j;
-    bool pack = false;
-    for (unsigned i = 0; i < np; i++)
-      if (pat->getParamDecl(i)->isParameterPack()) {
-        pack = true;
-        if (j >= i) pj = j < i + (ns - (np - 1)) ? i : j - (ns - np);
-        break;
-      }
-    if (!pack && np != ns) return out.fail("a call whose parameters do not match its template's");
-    if (pj < np) {
-      QualType ppt = pat->getParamDecl(pj)->getType();
-      deduced = ppt->isDependentType();
-      // Deduced from a form the proxy cannot match (const basic_string<C,
-      // T, A> &, shared_ptr<T> &): that candidate takes no proxy, and the
-      // argument itself is not converted there. Nor can a proxy, an
-      // rvalue, bind a deduced T & (std::swap).
-      if (const auto *pe = ppt->getAs<PackExpansionType>()) ppt = pe->getPattern();
-      QualType bare = ppt.getNonReferenceType();
-      if (deduced && (!bare.getUnqualifiedType()->getAs<TemplateTypeParmType>() ||
-                      (ppt->isLValueReferenceType() && !bare.isConstQualified())))
-        return;
-    }
+  bool deduced = false, mismatch;
+  if (const ParmVarDecl *pp = pattern_param(fd, j, &mismatch)) {
+    QualType ppt = pp->getType();
+    deduced = ppt->isDependentType();
+    // Deduced from a form the proxy cannot match (const basic_string<C,
+    // T, A> &, shared_ptr<T> &): that candidate takes no proxy, and the
+    // argument itself is not converted there. Nor can a proxy, an
+    // rvalue, bind a deduced T & (std::swap).
+    ppt = element_pattern(ppt);
+    QualType bare = ppt.getNonReferenceType();
+    if (deduced && (!bare.getUnqualifiedType()->getAs<TemplateTypeParmType>() ||
+                    (ppt->isLValueReferenceType() && !bare.isConstQualified())))
+      return;
+  } else if (mismatch) {
+    return out.fail("a call whose parameters do not match its template's");
   }
   if (!deduced) {
     QualType t = pt.getNonReferenceType();

@@ -29,14 +29,23 @@
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse.err
 // RUN: diff %t/ast.out %t/parse.out
 // RUN: %FileCheck %s --check-prefix=OUT < %t/ast.out
+// The same on libc++ (its std::function keeps the 24-byte lambdas inline:
+// no warning; the paths through its std::tuple and std::pair differ).
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/llvm-ast.out 2> %t/llvm-ast.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/llvm-parse.out 2> %t/llvm-parse.err
+// RUN: %FileCheck %s --check-prefix=AST < %t/llvm-ast.err
+// RUN: %FileCheck %s --check-prefix=PARSE < %t/llvm-parse.err
+// RUN: diff %t/llvm-ast.out %t/llvm-parse.out
+// RUN: %FileCheck %s --check-prefix=LLVM-OUT < %t/llvm-ast.err
 //
 // AST: count-parses: 1 without unsaved files, 0 with
 // PARSE: instances: {{.*}}: {{[1-9][0-9]*}} probes agree, 0 differ, 0 not told; 0 chains differ, 0 instances without one
 // PARSE: instances: {{.*}}: {{[1-9][0-9]*}} conversions agree, 0 differ, 0 not told; 0 chains differ, 0 instances without one
 // PARSE: count-parses: 1 without unsaved files, {{[1-9]}} with
-// OUT: library-paths.cpp:52:8: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
-// OUT: library-paths.cpp:73:36: warning: std::function<void ()> stores this functor 'Wrapper<(lambda at {{.*}}library-paths.cpp:73:48)>' on the heap: 24 bytes (align 8)
-// OUT: library-paths.cpp:94:70: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8)
+// OUT: library-paths.cpp:61:8: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8) exceeds libstdc++'s inline buffer of 16 bytes
+// OUT: library-paths.cpp:82:36: warning: std::function<void ()> stores this functor 'Wrapper<(lambda at {{.*}}library-paths.cpp:82:48)>' on the heap: 24 bytes (align 8)
+// OUT: library-paths.cpp:103:70: warning: std::function<void ()> stores this lambda on the heap: 24 bytes (align 8)
+// LLVM-OUT: 0 warnings in 1 file (libc++, x86_64)
 #include <functional>
 #include <memory>
 #include <tuple>
