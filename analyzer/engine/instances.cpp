@@ -274,16 +274,25 @@ bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &o
 }
 
 // The first node (outermost) of an instantiated body that has the
-// pattern expression's source range.
-struct finder : RecursiveASTVisitor<finder> {
+// pattern expression's source range [b, e] and is a T (finder: any
+// expression; call_finder: a call, the call itself under what surrounds
+// it). Found in decl by find(decl).
+template <class T> struct range_finder : RecursiveASTVisitor<range_finder<T>> {
   SourceLocation b, e;
-  const Expr *found = nullptr;
+  const T *found = nullptr;
+  range_finder(SourceRange r) : b(r.getBegin()), e(r.getEnd()) {}
   bool shouldVisitImplicitCode() const { return true; }
   bool VisitExpr(Expr *x) {
-    if (!found && x->getBeginLoc() == b && x->getEndLoc() == e) found = x;
+    if (!found && isa<T>(x) && x->getBeginLoc() == b && x->getEndLoc() == e) found = cast<T>(x);
     return !found;
   }
+  const T *find(const FunctionDecl *decl) {
+    this->TraverseDecl(const_cast<FunctionDecl *>(decl));
+    return found;
+  }
 };
+using finder = range_finder<Expr>;
+using call_finder = range_finder<CallExpr>;
 
 // The expression as written, under what the instantiation added around it
 // with the same source range: conversions (to the parameter's type, a
@@ -688,18 +697,6 @@ std::vector<link> chain_of(CXTranslationUnit tu, ASTContext &ctx, const Expr *x,
 }
 
 // ---- conversions: what a call converts an argument to, per instantiation ----
-
-// The first node (outermost) of an instantiated body with the pattern's
-// source range that is a call: the call itself under what surrounds it.
-struct call_finder : RecursiveASTVisitor<call_finder> {
-  SourceLocation b, e;
-  const CallExpr *found = nullptr;
-  bool shouldVisitImplicitCode() const { return true; }
-  bool VisitCallExpr(CallExpr *x) {
-    if (!found && x->getBeginLoc() == b && x->getEndLoc() == e) found = x;
-    return !found;
-  }
-};
 
 // Whether x is std::forward(v) or std::move(v): it passes v on.
 bool passes_on(const Expr *x) {
@@ -1216,12 +1213,9 @@ extern "C" long hl_instances_of_expr(CXCursor e, hl_instance **out, const char *
   std::vector<hl_instance> v;
   bool ok = true;
   for (const FunctionDecl *def : defs) {
-    finder f;
-    f.b = pattern->getBeginLoc();
-    f.e = pattern->getEndLoc();
-    f.TraverseDecl(const_cast<FunctionDecl *>(def));
-    if (!f.found) continue;  // not instantiated there (a discarded if constexpr branch)
-    const Expr *x = written(f.found);
+    const Expr *found = finder(pattern->getSourceRange()).find(def);
+    if (!found) continue;  // not instantiated there (a discarded if constexpr branch)
+    const Expr *x = written(found);
     hl_instance h;
     if (!make_instance(clang_Cursor_getTranslationUnit(e), x, def, x->getBeginLoc(), {}, &h)) {
       *why = "a type without a layout";
@@ -1264,12 +1258,9 @@ extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const ch
     cv.nwrappers = nwrappers;
     const Expr *x = nullptr;
     if (as_type) {
-      finder f;
-      f.b = pa->getBeginLoc();
-      f.e = pa->getEndLoc();
-      f.TraverseDecl(const_cast<FunctionDecl *>(def));
-      if (!f.found) continue;
-      x = written(f.found);
+      const Expr *found = finder(pa->getSourceRange()).find(def);
+      if (!found) continue;
+      x = written(found);
       const auto *rd = dyn_cast<CXXRecordDecl>(def->getDeclContext());
       const FieldDecl *m = nullptr;
       if (rd)
@@ -1282,19 +1273,16 @@ extern "C" long hl_instances_of_conversion(CXCursor call, CXCursor arg, const ch
       }
       cv.add(ctx, m->getType());
     } else {
-      call_finder f;
-      f.b = pc->getBeginLoc();
-      f.e = pc->getEndLoc();
-      f.TraverseDecl(const_cast<FunctionDecl *>(def));
-      if (!f.found) continue;  // not instantiated there
-      int k = argument_index(f.found, pa->getSourceRange());
+      const CallExpr *ic = call_finder(pc->getSourceRange()).find(def);
+      if (!ic) continue;  // not instantiated there
+      int k = argument_index(ic, pa->getSourceRange());
       *why = "the argument is not among the instantiated call's";
       if (k < 0) {
         ok = false;
         break;
       }
-      x = written(f.found->getArg((unsigned)k));
-      into_call(ctx, f.found, (unsigned)k, cv, 0);
+      x = written(ic->getArg((unsigned)k));
+      into_call(ctx, ic, (unsigned)k, cv, 0);
       if (cv.untold) {
         *why = cv.why;
         ok = false;
