@@ -902,25 +902,17 @@ static size_t heap_trim(heap *h) {
 
 /* ---- statistics --------------------------------------------------------- */
 
-/* The inline frees of the thread owning h into class ci, not folded in yet
- * (the caller holds s->lock, under which a thread unregisters). */
-static uint64_t inline_frees(heap *h, uint32_t ci) {
-  if (!h->tc || ci >= HL_TCACHE_BINS) return 0;
+/* A count the thread owning a heap keeps for class ci in its hl_tcache
+ * (counts: its freed, inline frees; or its recycled, frees into its bin,
+ * each a free and an allocation as the block stays counted as handed out;
+ * NULL: no thread cache) and has not folded in yet. The caller holds
+ * s->lock, under which a thread unregisters. */
+static uint64_t owner_count(const uint64_t *counts, uint32_t ci) {
+  if (!counts || ci >= HL_TCACHE_BINS) return 0;
 #if defined(__GNUC__)
-  return __atomic_load_n(&h->tc->freed[ci], __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&counts[ci], __ATOMIC_ACQUIRE);
 #else
-  return h->tc->freed[ci];
-#endif
-}
-
-/* The owner's frees into its bin of class ci: each is a free and an
- * allocation, as the block stays counted as handed out. */
-static uint64_t bin_frees(heap *h, uint32_t ci) {
-  if (!h->tc || ci >= HL_TCACHE_BINS) return 0;
-#if defined(__GNUC__)
-  return __atomic_load_n(&h->tc->recycled[ci], __ATOMIC_RELAXED);
-#else
-  return h->tc->recycled[ci];
+  return counts[ci];
 #endif
 }
 
@@ -928,8 +920,8 @@ static void stats_add_class(const source *s, heap *h, uint32_t ci, hl_pool_stats
   cls *c = &h->cls[ci];
   /* The owner's inline frees first: read before live, they cannot exceed
    * what it has handed out. */
-  uint64_t recycled = bin_frees(h, ci);
-  uint64_t frees = inline_frees(h, ci) + stat_get(&c->frees) +
+  uint64_t recycled = owner_count(h->tc ? h->tc->recycled : NULL, ci);
+  uint64_t frees = owner_count(h->tc ? h->tc->freed : NULL, ci) + stat_get(&c->frees) +
                    atomic_load_explicit(&c->remote_frees, memory_order_relaxed) + recycled;
   uint64_t allocs = stat_getz(&c->live) + stat_get(&c->frees) + stat_get(&c->drained) + recycled;
   out->allocations += allocs;
