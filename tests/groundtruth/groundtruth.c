@@ -1545,30 +1545,27 @@ static const store ft_stores[] = {
 };
 
 /* Sinks: a template stores the caller's callable (marked '!'); heaplint
- * should report the caller's line, where the type is concrete. */
+ * should report the caller's line, where the type is concrete. SINK_SITE:
+ * the caller, handing its value to sink_$N. */
+#define SINK_SITE                   \
+  "static void site_$N() {\n"       \
+  "  $SETUP\n"                      \
+  "  hl_gt::begin();\n"             \
+  "@  sink_$N($EXPR);\n"            \
+  "  " TEND "}\n"
 static const char sink_value[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N(std::move(f));\n"
     "}\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const char sink_forward[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F &&f) {\n"
     "!  take_$N(std::forward<F>(f));\n"
     "}\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const char sink_two_levels[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
@@ -1576,12 +1573,7 @@ static const char sink_two_levels[] =
     "!  take_$N(std::move(f));\n"
     "}\n"
     "template <class F> void sink_$N(F &&f) { inner_$N(std::forward<F>(f)); }\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const char sink_member[] =
     "struct reg_$N {\n"
@@ -1619,24 +1611,14 @@ static const char sink_wrapping_lambda[] =
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N([f] { f(); });\n"
     "}\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const char sink_bind[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N(std::bind(f, 1L));\n"
     "}\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const char sink_return[] =
     "template <class F> $W make_$N(F &&f) {\n"
@@ -1672,12 +1654,7 @@ static const char sink_pair[] =
     "!  std::pair<$W, int> p(std::move(f), 2);\n"
     "  hl_gt::use(p.first);\n"
     "}\n"
-    "static void site_$N() {\n"
-    "  $SETUP\n"
-    "  hl_gt::begin();\n"
-    "@  sink_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    SINK_SITE;
 
 static const context sink_contexts[] = {
     {"sink by value", sink_value, 0},
