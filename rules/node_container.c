@@ -308,11 +308,11 @@ static char **arguments(const var *v, int written, size_t *n) {
  * are the library's own business and are not stated. */
 static char *element_note(const var *v, char *const *args, size_t nargs) {
   CXType key = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 0));
-  long size = clang_Type_getSizeOf(key);
+  long size = hl_type_size(key);
   char *elem;
   if (v->kind->pair && nargs >= 2) {
     CXType mapped = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(v->type, 1));
-    long ka = clang_Type_getAlignOf(key), ms = clang_Type_getSizeOf(mapped), ma = clang_Type_getAlignOf(mapped);
+    long ka = hl_type_align(key), ms = hl_type_size(mapped), ma = hl_type_align(mapped);
     size = size < 0 || ka < 0 || ms < 0 || ma < 0 ? -1 : hl_align_up(hl_align_up(size, ma) + ms, ka > ma ? ka : ma);
     elem = hl_xasprintf("std::pair<const %s, %s>", args[0], args[1]);
   } else {

@@ -57,6 +57,34 @@ int hl_is_function_like(enum CXCursorKind k) {
          k == CXCursor_LambdaExpr;
 }
 
+/* The spelling of clang's placeholder types is their name in angle
+ * brackets ("<overloaded function type>", "<bound member function type>");
+ * libclang exposes only the first by kind. No type the code can name
+ * spells that way: classes, lambdas ("(lambda at ...)") and the dependent
+ * type ("<dependent type>", which libclang answers) aside. */
+static int is_placeholder(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_Overload) return 1;
+  if (c.kind != CXType_Unexposed) return 0;
+  CXString s = clang_getTypeSpelling(c);
+  const char *p = clang_getCString(s);
+  int placeholder = p && p[0] == '<' && strcmp(p, "<dependent type>") != 0;
+  clang_disposeString(s);
+  return placeholder;
+}
+
+long long hl_type_size(CXType t) {
+  if (is_placeholder(hl_is_ref(t) ? clang_getPointeeType(t) : t)) return CXTypeLayoutError_Invalid;
+  return clang_Type_getSizeOf(t);
+}
+
+long long hl_type_align(CXType t) {
+  if (is_placeholder(hl_is_ref(t) ? clang_getPointeeType(t) : t)) return CXTypeLayoutError_Invalid;
+  return clang_Type_getAlignOf(t);
+}
+
+int hl_type_is_dependent(CXType t) { return hl_type_size(t) == CXTypeLayoutError_Dependent; }
+
 int hl_is_ref(CXType t) { return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference; }
 
 CXType hl_unref(CXType t) {

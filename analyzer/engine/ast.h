@@ -25,6 +25,18 @@ int hl_is_function_template_specialization(CXCursor fn);
 /* Functions, methods, lambdas: a local variable's scope. */
 int hl_is_function_like(enum CXCursorKind k);
 
+/* Size and alignment as clang_Type_getSizeOf/AlignOf answer them (bytes, or
+ * a negative CXTypeLayoutError), except that a placeholder type (an
+ * unresolved overload set, a bound member function, a pseudo-object: the
+ * types clang gives an expression that is not yet a value) answers
+ * CXTypeLayoutError_Invalid: libclang 19 has no answer for them and may
+ * crash asking (clang's getTypeInfo is unreachable there). Every layout
+ * question goes through these two (tests/arch/check_arch.py). */
+long long hl_type_size(CXType t);
+long long hl_type_align(CXType t);
+/* Whether clang cannot lay t out yet: it depends on a template parameter. */
+int hl_type_is_dependent(CXType t);
+
 int hl_is_ref(CXType t);
 /* The referred-to type, keeping the code's spelling where the reference is
  * spelled directly (a typedef to a reference loses it); t when not one. */

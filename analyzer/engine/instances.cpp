@@ -1131,7 +1131,7 @@ bool make_instance(CXTranslationUnit tu, const Expr *x, const FunctionDecl *def,
   SourceManager &sm = ctx.getSourceManager();
   PrintingPolicy pp(ctx.getLangOpts());
   QualType t = x->getType().getNonReferenceType();
-  if (t->isDependentType() || t->isIncompleteType()) return false;
+  if (t->isDependentType() || t->isIncompleteType() || t->isPlaceholderType()) return false;
   QualType u = t.getUnqualifiedType();
   *h = hl_instance{};
   h->type = dup(spelled(ctx, x, pp));

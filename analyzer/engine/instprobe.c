@@ -945,7 +945,7 @@ static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
     CXCursor e = hl_strip(a.v[i]);
     int lambda = clang_getCursorKind(e) == CXCursor_LambdaExpr;
     if (named ? !(lambda && is_lambda_named(e, type))
-              : !lambda && clang_Type_getSizeOf(clang_getCursorType(a.v[i])) != CXTypeLayoutError_Dependent)
+              : !lambda && !hl_type_is_dependent(clang_getCursorType(a.v[i])))
       continue;
     const char *why;
     int id = hl_probes_add(P, a.v[i], &why);
@@ -1161,7 +1161,7 @@ typedef struct carried {
 } carried;
 
 static int dependent_type(CXType t) {
-  long long n = clang_Type_getSizeOf(t);
+  long long n = hl_type_size(t);
   return n == CXTypeLayoutError_Dependent || n == CXTypeLayoutError_Undeduced;
 }
 

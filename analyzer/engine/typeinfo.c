@@ -115,7 +115,7 @@ static int same_size_template(CXType c) {
 
 void hl_types_learn(hl_types *T, CXType t) {
   CXType c = clang_getCanonicalType(hl_unref(t));
-  long long s = clang_Type_getSizeOf(c), a = clang_Type_getAlignOf(c);
+  long long s = hl_type_size(c), a = hl_type_align(c);
   if (s <= 0 || a <= 0) return;
   int i = same_size_template(c);
   if (i < 0 || T->same_size[i][0]) return;
@@ -131,7 +131,7 @@ int hl_type_layout(const hl_types *T, CXType t, long *size, long *align) {
     *size = *align = T->pointer_width / 8;
     return 0;
   }
-  long long s = clang_Type_getSizeOf(c), a = clang_Type_getAlignOf(c);
+  long long s = hl_type_size(c), a = hl_type_align(c);
   /* Nor does a std::shared_ptr's or std::weak_ptr's: libstdc++, libc++ and
    * the MSVC STL all hold the element pointer and the control block's. */
   char *smart = s == CXTypeLayoutError_Dependent ? smart_pointer(c) : NULL;

@@ -439,7 +439,7 @@ static enum CXChildVisitResult list_ctor(CXCursor c, CXCursor parent, CXClientDa
  * when it depends on the template otherwise. */
 static CXType param_in(CXType cls, CXType pt, int pattern) {
   pt = hl_unref(pt);
-  if (!pattern || clang_Type_getSizeOf(pt) != CXTypeLayoutError_Dependent) return pt;
+  if (!pattern || !hl_type_is_dependent(pt)) return pt;
   char *canon = hl_type_spelling(clang_getCanonicalType(pt));
   int index = -1, used = 0;
   CXType t = {CXType_Invalid, {0, 0}};
@@ -499,7 +499,7 @@ const hl_wrapper *hl_sbo_built_wrapper(hl_ctx *ctx, CXCursor call, int i, CXType
   CXType ot = hl_unref(clang_getCursorType(hl_strip(hl_first_child(callee))));
   if (ot.kind == CXType_Pointer) ot = clang_getPointeeType(ot);
   ot = clang_getCanonicalType(ot);
-  if (!ok || ot.kind != CXType_Record || clang_Type_getSizeOf(ot) == CXTypeLayoutError_Dependent) return NULL;
+  if (!ok || ot.kind != CXType_Record || hl_type_is_dependent(ot)) return NULL;
   char *cname = hl_class_name(ot);
   ok = hl_str_in(cname, built_in_sequences, 4);
   free(cname);

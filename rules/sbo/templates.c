@@ -27,7 +27,7 @@ static const hl_wrapper *wrapper_of(hl_ctx *ctx, CXType t) {
 
 /* Whether the expression's type depends on a template parameter. */
 static int is_dependent(CXCursor e) {
-  return clang_Type_getSizeOf(clang_getCursorType(e)) == CXTypeLayoutError_Dependent;
+  return hl_type_is_dependent(clang_getCursorType(e));
 }
 
 static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData d) {
@@ -134,7 +134,7 @@ typedef struct dep_walk {
  * std::shared_ptr<T> or std::function<void(T)> has one). */
 static int layout_dependent(const hl_types *T, CXType t) {
   long size, align;
-  return clang_Type_getSizeOf(t) == CXTypeLayoutError_Dependent && hl_type_layout(T, t, &size, &align);
+  return hl_type_is_dependent(t) && hl_type_layout(T, t, &size, &align);
 }
 
 static enum CXChildVisitResult find_dependent_capture(CXCursor c, CXCursor parent, CXClientData d) {
@@ -379,7 +379,7 @@ static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
     if (!is_dependent(value)) continue;
     if (w) {
       deferred(ctx, out, ctor, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
-    } else if (listed && clang_Type_getSizeOf(wtype) == CXTypeLayoutError_Dependent) {
+    } else if (listed && hl_type_is_dependent(wtype)) {
       /* value(v) of a member whose type is the class's parameter: a
        * wrapper in some instantiations. */
       char *name = hl_cxstring_take(clang_getCursorSpelling(clang_getCursorReferenced(I.v[i])));
@@ -424,7 +424,7 @@ static enum CXChildVisitResult list_exprs(CXCursor c, CXCursor parent, CXClientD
  * expression children (in list) are they. */
 static void template_tuple(hl_ctx *ctx, sites *out, CXCursor visited, CXType type, CXCursor list) {
   CXType ct = clang_getCanonicalType(type);
-  if (ct.kind != CXType_Record || clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent) return;
+  if (ct.kind != CXType_Record || hl_type_is_dependent(ct)) return;
   char *cname = hl_class_name(ct);
   int known = hl_str_in(cname, pairs_and_tuples, 2);
   free(cname);
@@ -568,7 +568,7 @@ static int may_convert(hl_ctx *ctx, CXCursor set, int i, int nargs) {
     if (nargs > np) continue;
     CXType p = hl_unref(clang_getArgType(fty, (unsigned)i));
     if (wrapper_of(ctx, p)) return 1;
-    if (clang_Type_getSizeOf(p) == CXTypeLayoutError_Dependent && !deduced_parameter(fn, p) && unnamed_dependent(p))
+    if (hl_type_is_dependent(p) && !deduced_parameter(fn, p) && unnamed_dependent(p))
       return 1;
   }
   return 0;
