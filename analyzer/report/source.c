@@ -34,8 +34,8 @@ void hl_sources_free(hl_sources *S) {
 static void index_lines(file *f) {
   size_t cap = 0, n = 0;
   HL_PUSH(f->lines, n, cap, 0);
-  for (size_t i = 0; i < f->len; i++)
-    if (f->data[i] == '\n' && i + 1 < f->len) HL_PUSH(f->lines, n, cap, i + 1);
+  for (size_t i = hl_line_end(f->data, f->len, 0, NULL); i < f->len; i = hl_line_end(f->data, f->len, i, NULL))
+    HL_PUSH(f->lines, n, cap, i);
   f->nlines = f->len ? (unsigned)n : 0;
 }
 
@@ -68,11 +68,8 @@ const char *hl_source_line(hl_sources *S, const char *path, unsigned line, size_
   file *f = get(S, path);
   if (!f->data || line == 0 || line > f->nlines) return NULL;
   size_t start = f->lines[line - 1];
-  const char *p = f->data + start, *nl = memchr(p, '\n', f->len - start);
-  size_t n = nl ? (size_t)(nl - p) : f->len - start;
-  if (n > 0 && p[n - 1] == '\r') n--;
-  *len = n;
-  return p;
+  hl_line_end(f->data, f->len, start, len);
+  return f->data + start;
 }
 
 const char *hl_source_text(hl_sources *S, const char *path, size_t *len, unsigned *nlines) {

@@ -442,6 +442,14 @@ const char *hl_display_path(const char *abs) {
   return abs;
 }
 
+size_t hl_line_end(const char *text, size_t size, size_t pos, size_t *content) {
+  size_t i = pos;
+  while (i < size && text[i] != '\n' && text[i] != '\r') i++;
+  if (content) *content = i - pos;
+  if (i == size) return size;
+  return text[i] == '\r' && i + 1 < size && text[i + 1] == '\n' ? i + 2 : i + 1;
+}
+
 int hl_ends_with(const char *s, const char *suffix) {
   size_t a = strlen(s), b = strlen(suffix);
   return a >= b && memcmp(s + a - b, suffix, b) == 0;

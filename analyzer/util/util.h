@@ -137,6 +137,12 @@ const char *hl_display_path(const char *abs);
 unsigned long long hl_fnv1a(const void *data, size_t n);
 unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n);
 
+/* The offset just past the line break of the line that starts at pos in
+ * the size bytes at text: "\r\n", "\n", or a lone "\r" (old Mac files), the
+ * line ends clang counts; size when the line has none. *content, when not
+ * NULL, gets the line's length without its break. */
+size_t hl_line_end(const char *text, size_t size, size_t pos, size_t *content);
+
 int hl_ends_with(const char *s, const char *suffix);
 int hl_starts_with(const char *s, const char *prefix);
 

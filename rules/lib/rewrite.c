@@ -208,9 +208,9 @@ int hl_rewrite_template_range(hl_ctx *ctx, CXCursor decl, const char *template_n
   /* The qualification may start on an earlier line (std::\n function). */
   e->line = line;
   for (unsigned q = start; q < off; q++)
-    if (text[q] == '\n') e->line--;
+    if (text[q] == '\n' || (text[q] == '\r' && text[q + 1] != '\n')) e->line--;
   unsigned bol = start;
-  while (bol > 0 && text[bol - 1] != '\n') bol--;
+  while (bol > 0 && text[bol - 1] != '\n' && text[bol - 1] != '\r') bol--;
   e->col = start - bol + 1;
   e->file_hash = hl_fnv1a(text, size);
   *written = hl_xstrndup(text + start, end - start);
@@ -235,13 +235,13 @@ int hl_rewrite_span(hl_ctx *ctx, CXFile file, unsigned start, unsigned end, hl_e
   e->offset = start;
   e->length = end - start;
   e->line = 1;
-  unsigned bol = 0;
-  for (unsigned q = 0; q < start; q++)
-    if (text[q] == '\n') {
-      e->line++;
-      bol = q + 1;
-    }
-  e->col = start - bol + 1;
+  size_t bol = 0, content;
+  for (size_t next; bol < start; bol = next) {
+    next = hl_line_end(text, size, bol, &content);
+    if (bol + content == next || next > start) break; /* the last line, or start's */
+    e->line++;
+  }
+  e->col = start - (unsigned)bol + 1;
   e->file_hash = hl_fnv1a(text, size);
   return 0;
 }
@@ -291,8 +291,7 @@ static int once(const char *rest, size_t n) {
 static int next_line(const char *text, size_t size, size_t *pos, int *in_comment, const char **line, size_t *n,
                      int *starts_in_comment, int *code) {
   if (*pos >= size) return 0;
-  const char *nl = memchr(text + *pos, '\n', size - *pos);
-  size_t end = nl ? (size_t)(nl - text) + 1 : size;
+  size_t end = hl_line_end(text, size, *pos, NULL);
   *line = text + *pos;
   *n = end - *pos;
   *starts_in_comment = *in_comment;
@@ -365,6 +364,13 @@ static void track_comment(const char *line, size_t n, int *in_comment) {
   }
 }
 
+/* The line break that ends at end ("\n" when none does: the top of the
+ * file, or its last line without one). */
+static const char *line_break(const char *text, size_t end) {
+  if (end > 0 && text[end - 1] == '\r') return "\r";
+  return end > 1 && text[end - 1] == '\n' && text[end - 2] == '\r' ? "\r\n" : "\n";
+}
+
 int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edit *e) {
   memset(e, 0, sizeof *e);
   CXFile f;
@@ -385,8 +391,7 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
   size_t after_include = (size_t)-1, after_guard = 0, line_no = 0, insert_line = 0, guard_line = 0;
   int first_directive = 1, guarded = include_guarded(text, size);
   for (size_t pos = 0; pos < size;) {
-    const char *nl = memchr(text + pos, '\n', size - pos);
-    size_t end = nl ? (size_t)(nl - text) + 1 : size, n = end - pos;
+    size_t end = hl_line_end(text, size, pos, NULL), n = end - pos;
     const char *line = text + pos, *rest;
     line_no++;
     /* Block comments spanning lines are skipped whole. */
@@ -427,12 +432,11 @@ int hl_rewrite_include(hl_ctx *ctx, const char *file, const char *header, hl_edi
   if (present) return 1;
   size_t at = after_include != (size_t)-1 ? after_include : after_guard;
   unsigned line = after_include != (size_t)-1 ? (unsigned)insert_line : (unsigned)guard_line + 1;
-  int needs_newline = at > 0 && text[at - 1] != '\n';
+  int needs_newline = at > 0 && text[at - 1] != '\n' && text[at - 1] != '\r';
   /* The file's own line ending: that of the line the include follows, else
-   * the first one in the file (a CRLF file stays CRLF). */
-  const char *nl = memchr(text, '\n', size);
-  int crlf = at >= 2 && text[at - 1] == '\n' ? text[at - 2] == '\r' : nl && nl > text && nl[-1] == '\r';
-  const char *eol = crlf ? "\r\n" : "\n";
+   * the first one in the file (a CRLF file stays CRLF, a CR file CR). */
+  int after_break = at > 0 && !needs_newline;
+  const char *eol = line_break(text, after_break ? at : hl_line_end(text, size, 0, NULL));
   e->file = hl_xstrdup(file);
   e->offset = (unsigned)(at + bom);
   e->length = 0;
