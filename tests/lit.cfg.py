@@ -40,6 +40,27 @@ def _can_mknod():
 if _can_mknod():
     config.available_features.add("mknod")
 
+# Giving a file to another user (root, or CAP_CHOWN): --fix must keep a
+# file's owner; and running heaplint as that other user (setpriv, from
+# util-linux), to see it refuse what it cannot keep.
+def _can_chown():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "f")
+        open(p, "w").close()
+        try:
+            os.chown(p, 4242, 4242)
+            return True
+        except OSError:
+            return False
+
+if _can_chown():
+    config.available_features.add("chown")
+    if shutil.which("setpriv") and subprocess.run(
+            ["setpriv", "--reuid=4343", "--regid=4343", "--clear-groups", "true"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("setpriv")
+
 # 32-bit x86 (g++ -m32, Debian's g++-multilib): programs run natively where
 # the kernel can, else through qemu-i386 (Debian's qemu-user); %emulator32
 # is the heaplint calibrate option that says which, %run32 the prefix.

@@ -294,6 +294,15 @@ static int std_fd_of(const struct stat *st) {
   return -1;
 }
 
+/* Gives the new file fd the owner and group of the file st describes, when
+ * they differ from what it got. Returns 0, or -1 with errno. */
+static int keep_owner(int fd, const struct stat *st) {
+  struct stat fs;
+  if (fstat(fd, &fs) != 0) return -1;
+  if (fs.st_uid == st->st_uid && fs.st_gid == st->st_gid) return 0;
+  return fchown(fd, st->st_uid, st->st_gid);
+}
+
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err) {
   struct stat st;
   int exists = stat(path, &st) == 0, std_fd = exists ? std_fd_of(&st) : -1;
@@ -315,7 +324,11 @@ int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mo
     return -1;
   }
   int slot = hl_temp_track(tmp);
-  int ok = write_all(fd, data, len) == 0 && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
+  /* The file keeps its owner and group: root (a CI container over a bind
+   * mount, sudo) must not hand a user's file to root. The owner goes first:
+   * changing it clears the set-user-ID bit fchmod then sets. */
+  int owned = !exists || keep_owner(fd, &st) == 0;
+  int ok = owned && write_all(fd, data, len) == 0 && fchmod(fd, mode & 07777) == 0 && fsync(fd) == 0;
   int saved = errno;
   if (close(fd) != 0 && ok) {
     ok = 0;
@@ -333,6 +346,9 @@ int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mo
   }
   if (!ok) {
     *err = saved == EEXIST ? hl_xasprintf("%s: cannot write: it is no longer a regular file", path)
+           : !owned        ? hl_xasprintf("%s: not replaced: its copy cannot keep the file's owner and group "
+                                          "(%ld:%ld): %s",
+                                          path, (long)st.st_uid, (long)st.st_gid, strerror(saved))
                            : hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
     unlink(tmp);
   }

@@ -72,9 +72,10 @@ int hl_check_file(const char *path);
 const char *hl_read_error(int code);
 
 /* Writes data to path through a temporary file in the same directory, which
- * gets mode (permission bits) and is flushed to disk before a rename puts it
- * in place: path is never half-written, and never has the wrong mode, even
- * for a moment. A symbolic link is followed (the file it points to is
+ * gets mode (permission bits), the replaced file's owner and group, and is
+ * flushed to disk before a rename puts it in place: path is never
+ * half-written, and never has the wrong mode or owner, even for a moment (a
+ * file whose owner this user cannot give the copy is not replaced). A symbolic link is followed (the file it points to is
  * replaced). What is not a regular file (a device, a FIFO) is written into
  * directly, never replaced, and so is the file standard output or error is
  * open on (/dev/stdout, a link to /proc/self/fd/1), through that
