@@ -1,6 +1,7 @@
 #include "cache/cache.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,26 @@
  * within the same timestamp (coarse clocks, 2-second file systems): its
  * times are not trusted, its hash is compared. */
 #define RACY_NS (2LL * 1000000000LL)
+
+/* The environment variables libclang 19's driver reads that change what a
+ * unit's parse sees, whatever its compile command says: the include
+ * paths of every target (CPATH and the per-language ones), of MSVC targets
+ * (INCLUDE, EXTERNAL_INCLUDE), of VE and XCore (NCC_*, XCC_*), the SDKs of
+ * Darwin, PlayStation and HIP targets, Darwin's deployment targets (they
+ * set availability macros), the driver's program prefixes (COMPILER_PATH,
+ * as -B) and whether it reads its default configuration files; and
+ * heaplint's own check of its instances against its probes, which prints.
+ * Not here: SOURCE_DATE_EPOCH (only __DATE__ and __TIME__, and a key on it
+ * would miss at every commit of a reproducible build), what only links or
+ * caches modules (LIBRARY_PATH, HIP_DEVICE_LIB_PATH, CLANG_MODULE_CACHE_PATH),
+ * and what libclang does not read (GCC_EXEC_PREFIX; CCC_OVERRIDE_OPTIONS is
+ * the clang program's). */
+static const char *const parse_env[] = {
+    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH", "INCLUDE",
+    "EXTERNAL_INCLUDE", "NCC_C_INCLUDE_PATH", "NCC_CPLUS_INCLUDE_PATH", "XCC_C_INCLUDE_PATH", "XCC_CPLUS_INCLUDE_PATH",
+    "SDKROOT", "SCE_ORBIS_SDK_DIR", "SCE_PROSPERO_SDK_DIR", "HIP_PATH", "ROCM_PATH", "MACOSX_DEPLOYMENT_TARGET",
+    "IPHONEOS_DEPLOYMENT_TARGET", "TVOS_DEPLOYMENT_TARGET", "WATCHOS_DEPLOYMENT_TARGET", "XROS_DEPLOYMENT_TARGET",
+    "DRIVERKIT_DEPLOYMENT_TARGET", "COMPILER_PATH", "CLANG_NO_DEFAULT_CONFIG", "HEAPLINT_CHECK_INSTANCES"};
 
 typedef struct config_key {
   const hl_config *cfg;
@@ -66,6 +87,20 @@ static json_t *file_key(const char *path) {
   return json_pack("[o, o]", hl_entry_text(path), hash);
 }
 
+/* What the run's messages depend on besides the units: the current
+ * directory (they show paths relative to it), -v (remarks) and the
+ * environment that changes a parse. */
+static json_t *run_context(int verbose) {
+  char cwd[PATH_MAX];
+  json_t *env = json_object();
+  for (size_t i = 0; i < sizeof parse_env / sizeof *parse_env; i++) {
+    const char *v = getenv(parse_env[i]);
+    json_object_set_new(env, parse_env[i], v ? hl_entry_text(v) : json_null());
+  }
+  return json_pack("{s:o, s:b, s:o}", "cwd", getcwd(cwd, sizeof cwd) ? hl_entry_text(cwd) : json_null(), "verbose",
+                   verbose, "env", env);
+}
+
 hl_cache *hl_cache_open(const char *dir, unsigned long long max_size, const char *tool, const hl_profile_set *profiles,
                         int verbose, char **err) {
   hl_cache_dir *D = hl_cache_dir_open(dir, err);
@@ -80,8 +115,8 @@ hl_cache *hl_cache_open(const char *dir, unsigned long long max_size, const char
   for (size_t i = 0; i < profiles->nextra; i++) json_array_append_new(p, file_key(profiles->extra[i]->path));
   /* The executable's own hash: a rebuilt heaplint keeps its version number
    * but may judge differently. */
-  C->run_key = json_pack("{s:o, s:o, s:o}", "tool", hl_entry_text(tool), "exe", file_key("/proc/self/exe"),
-                         "profiles", p);
+  C->run_key = json_pack("{s:o, s:o, s:o, s:o}", "tool", hl_entry_text(tool), "exe", file_key("/proc/self/exe"),
+                         "profiles", p, "context", run_context(verbose));
   return C;
 }
 

@@ -1,11 +1,14 @@
 /* cache: the result cache (--cache-dir) — a translation unit whose inputs
  * did not change since a run stored its result is not parsed again, and a
- * restored unit gives exactly what its analysis gave.
+ * restored unit prints exactly what its analysis would.
  *
  * An entry's key is heaplint itself (its version, libclang's, a hash of the
  * executable), the content of every profile and of the unit's
  * configuration (and the profiles it names), the unit's effective compile
- * command (file, directory, arguments after --extra-arg). The entry
+ * command (file, directory, arguments after --extra-arg), and what the
+ * run's messages and parses depend on besides files: the current directory
+ * (messages show paths relative to it), -v, and the environment variables
+ * that change a parse (CPATH and the like: cache.c lists them). The entry
  * holds, besides the result (cache/entry.h), every file the unit read with
  * the hash of the text libclang parsed: a restore trusts a file whose size,
  * modification and inode change times and inode number are as they were (as
