@@ -325,7 +325,7 @@ static void gather(check *c, hl_pipeline_in *in) {
   in->first_file = c->jobs.n ? c->jobs.v[0].file : "";
   in->rules = c->rules;
   in->nrules = c->nrules;
-  in->cached = c->ncaches > 0;
+  for (size_t i = 0; i < c->ncaches; i++) in->cached |= c->caches[i] != NULL;
   in->cache_hits = c->cache_stats.hits;
   in->cache_misses = c->cache_stats.misses;
 }

@@ -1,9 +1,7 @@
 #include "cache/cache.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +9,35 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache/dir.h"
 #include "cache/entry.h"
 #include "util/strv.h"
 #include "util/util.h"
 
-/* Changes whenever an entry's layout does: an entry of another format is
- * not this run's. */
-#define CACHE_FORMAT 1
-/* A file modified less than this before it was read may change again
+/* A file changed less than this before it was read may change again
  * within the same timestamp (coarse clocks, 2-second file systems): its
- * time is not trusted, its hash is compared. */
+ * times are not trusted, its hash is compared. */
 #define RACY_NS (2LL * 1000000000LL)
-/* A temporary file this old was left by a run that was killed. */
-#define ABANDONED_S (60 * 60)
+
+/* The environment variables libclang 19's driver reads that change what a
+ * unit's parse sees, whatever its compile command says: the include
+ * paths of every target (CPATH and the per-language ones), of MSVC targets
+ * (INCLUDE, EXTERNAL_INCLUDE), of VE and XCore (NCC_*, XCC_*), the SDKs of
+ * Darwin, PlayStation and HIP targets, Darwin's deployment targets (they
+ * set availability macros), the driver's program prefixes (COMPILER_PATH,
+ * as -B) and whether it reads its default configuration files; and
+ * heaplint's own check of its instances against its probes, which prints.
+ * Not here: SOURCE_DATE_EPOCH (only __DATE__ and __TIME__, and a key on it
+ * would miss at every commit of a reproducible build), what only links or
+ * caches modules (LIBRARY_PATH, HIP_DEVICE_LIB_PATH, CLANG_MODULE_CACHE_PATH),
+ * and what libclang does not read (GCC_EXEC_PREFIX; CCC_OVERRIDE_OPTIONS is
+ * the clang program's). */
+static const char *const parse_env[] = {
+    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH", "INCLUDE",
+    "EXTERNAL_INCLUDE", "NCC_C_INCLUDE_PATH", "NCC_CPLUS_INCLUDE_PATH", "XCC_C_INCLUDE_PATH", "XCC_CPLUS_INCLUDE_PATH",
+    "SDKROOT", "SCE_ORBIS_SDK_DIR", "SCE_PROSPERO_SDK_DIR", "HIP_PATH", "ROCM_PATH", "MACOSX_DEPLOYMENT_TARGET",
+    "IPHONEOS_DEPLOYMENT_TARGET", "TVOS_DEPLOYMENT_TARGET", "WATCHOS_DEPLOYMENT_TARGET", "XROS_DEPLOYMENT_TARGET",
+    "DRIVERKIT_DEPLOYMENT_TARGET", "COMPILER_PATH", "CLANG_NO_DEFAULT_CONFIG", "HEAPLINT_CHECK_INSTANCES"};
 
 typedef struct config_key {
   const hl_config *cfg;
@@ -31,7 +45,7 @@ typedef struct config_key {
 } config_key;
 
 struct hl_cache {
-  char *dir;
+  hl_cache_dir *D;
   unsigned long long max_size;
   int verbose;
   json_t *run_key;
@@ -53,6 +67,10 @@ static long long mtime_ns(const struct stat *st) {
   return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
+static long long ctime_ns(const struct stat *st) {
+  return (long long)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+}
+
 static json_t *hex64(unsigned long long h) {
   char s[17];
   snprintf(s, sizeof s, "%016llx", h);
@@ -69,29 +87,26 @@ static json_t *file_key(const char *path) {
   return json_pack("[o, o]", hl_entry_text(path), hash);
 }
 
-static int mkdir_p(const char *dir) {
-  struct stat st;
-  if (stat(dir, &st) == 0) return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
-  char *parent = hl_xstrdup(dir);
-  char *slash = strrchr(parent, '/');
-  int rc = 0;
-  if (slash && slash != parent) {
-    *slash = '\0';
-    rc = mkdir_p(parent);
+/* What the run's messages depend on besides the units: the current
+ * directory (they show paths relative to it), -v (remarks) and the
+ * environment that changes a parse. */
+static json_t *run_context(int verbose) {
+  char cwd[PATH_MAX];
+  json_t *env = json_object();
+  for (size_t i = 0; i < sizeof parse_env / sizeof *parse_env; i++) {
+    const char *v = getenv(parse_env[i]);
+    json_object_set_new(env, parse_env[i], v ? hl_entry_text(v) : json_null());
   }
-  free(parent);
-  if (rc == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) rc = -1;
-  return rc;
+  return json_pack("{s:o, s:b, s:o}", "cwd", getcwd(cwd, sizeof cwd) ? hl_entry_text(cwd) : json_null(), "verbose",
+                   verbose, "env", env);
 }
 
 hl_cache *hl_cache_open(const char *dir, unsigned long long max_size, const char *tool, const hl_profile_set *profiles,
                         int verbose, char **err) {
-  if (mkdir_p(dir)) {
-    *err = hl_xasprintf("%s: cannot use it as the cache directory: %s", dir, strerror(errno));
-    return NULL;
-  }
+  hl_cache_dir *D = hl_cache_dir_open(dir, err);
+  if (!D) return NULL;
   hl_cache *C = hl_xcalloc(1, sizeof *C);
-  C->dir = hl_xstrdup(dir);
+  C->D = D;
   C->max_size = max_size;
   C->verbose = verbose;
   pthread_mutex_init(&C->lock, NULL);
@@ -100,8 +115,8 @@ hl_cache *hl_cache_open(const char *dir, unsigned long long max_size, const char
   for (size_t i = 0; i < profiles->nextra; i++) json_array_append_new(p, file_key(profiles->extra[i]->path));
   /* The executable's own hash: a rebuilt heaplint keeps its version number
    * but may judge differently. */
-  C->run_key = json_pack("{s:i, s:o, s:o, s:o}", "format", CACHE_FORMAT, "tool", hl_entry_text(tool), "exe",
-                         file_key("/proc/self/exe"), "profiles", p);
+  C->run_key = json_pack("{s:o, s:o, s:o, s:o}", "tool", hl_entry_text(tool), "exe", file_key("/proc/self/exe"),
+                         "profiles", p, "context", run_context(verbose));
   return C;
 }
 
@@ -141,12 +156,12 @@ static json_t *job_key(hl_cache *C, const hl_job *job, const hl_config *cfg) {
                    job->directory ? hl_entry_text(job->directory) : json_null(), "args", args);
 }
 
-/* dir/ab/cdef...json, named by the key's hash. */
-static char *entry_path(const hl_cache *C, const json_t *key) {
+/* The key's hash, which names its entry. */
+static unsigned long long key_hash(const json_t *key) {
   char *text = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
   unsigned long long h = hl_fnv1a(text ? text : "", text ? strlen(text) : 0);
   free(text);
-  return hl_xasprintf("%s/%02llx/%014llx.json", C->dir, h >> 56, h & 0xffffffffffffffULL);
+  return h;
 }
 
 static const char *intern(void *data, const char *s) {
@@ -165,64 +180,75 @@ static const char *intern(void *data, const char *s) {
 
 /* ---- restoring ---- */
 
-/* The entry at path if it is key's, else NULL: *why says why for -v; one
- * that cannot be read is also noted on log. */
-static json_t *read_entry(const char *path, const json_t *key, FILE *log, char **why) {
-  char *text = NULL;
-  size_t len = 0;
-  int rerr = hl_read_file(path, &text, &len);
-  if (rerr == ENOENT) {
-    *why = hl_xstrdup("not in the cache");
-    return NULL;
-  }
-  json_error_t e;
-  json_t *entry = rerr ? NULL : json_loadb(text, len, 0, &e);
-  free(text);
-  json_t *inputs = json_object_get(entry, "inputs");
-  char *bad = rerr ? hl_xstrdup(hl_read_error(rerr)) : !entry ? hl_xasprintf("not JSON: %s", e.text) : NULL;
-  if (!bad && (!json_is_integer(json_object_get(entry, "heaplint-cache")) || !json_is_array(inputs) ||
-               json_array_size(inputs) == 0 || !json_is_object(json_object_get(entry, "result"))))
-    bad = hl_xstrdup("not a cache entry");
-  if (bad) {
-    fprintf(log, "heaplint: note: %s: cache entry ignored (%s); the unit is analyzed again\n", hl_display_path(path),
-            bad);
-    *why = hl_xstrdup("its cache entry cannot be used");
-    free(bad);
-    json_decref(entry);
-    return NULL;
-  }
-  /* Another format's, or (a hash collision) another unit's: replaced. */
-  if (json_integer_value(json_object_get(entry, "heaplint-cache")) != CACHE_FORMAT ||
-      !json_equal(json_object_get(entry, "key"), (json_t *)key)) {
-    *why = hl_xstrdup("not in the cache");
-    json_decref(entry);
-    return NULL;
-  }
-  return entry;
+static void note_ignored(hl_cache *C, unsigned long long h, const char *why, FILE *log) {
+  char *path = hl_cache_dir_entry_path(C->D, h);
+  fprintf(log, "heaplint: note: %s: cache entry ignored (%s); the unit is analyzed again\n", hl_display_path(path), why);
+  free(path);
 }
 
-/* Whether input x = [path, size, mtime, hash] is as it was; *refresh when
- * only its time differs (x then gets the new time). */
+/* The document of entry h if it is key's, else NULL: *why says why for
+ * -v; one that cannot be read is also noted on log. */
+static json_t *read_entry(hl_cache *C, unsigned long long h, const json_t *key, FILE *log, char **why) {
+  char *text = NULL, *bad = NULL;
+  size_t len = 0;
+  json_t *doc = NULL;
+  int rc = hl_cache_dir_read(C->D, h, &text, &len, &bad);
+  if (rc == 0) rc = hl_entry_parse(text, len, &doc, &bad);
+  free(text);
+  if (rc < 0) {
+    note_ignored(C, h, bad, log);
+    free(bad);
+    *why = hl_xstrdup("its cache entry cannot be used");
+    return NULL;
+  }
+  /* None, another format's, or (a hash collision) another unit's: it is
+   * replaced. */
+  if (rc > 0 || !json_equal(json_object_get(doc, "key"), (json_t *)key)) {
+    *why = hl_xstrdup("not in the cache");
+    json_decref(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+/* What an entry knows of a file besides its size and hash, as of
+ * st at time t: its modification and inode change times and inode number
+ * (as git's index: no user can set the inode change time back, so a
+ * same-size edit whose modification time was restored is seen); the times
+ * are 0, never trusted, when the file changed just before t. */
+static void set_stamp(json_t *x, const struct stat *st, long long t) {
+  int trusted = ctime_ns(st) < t - RACY_NS;
+  json_array_set_new(x, HL_INPUT_MTIME, json_integer(trusted ? mtime_ns(st) : 0));
+  json_array_set_new(x, HL_INPUT_CTIME, json_integer(trusted ? ctime_ns(st) : 0));
+  json_array_set_new(x, HL_INPUT_INO, json_integer((json_int_t)st->st_ino));
+}
+
+static json_int_t field(const json_t *x, size_t i) { return json_integer_value(json_array_get(x, i)); }
+
+/* Whether input x (hl_entry_parse checked it) is as it was: by its stamp
+ * when that is the file's, else by its hash; *refresh when only its stamp
+ * differs (x then gets the new one). */
 static int input_unchanged(json_t *x, long long now, int *refresh, char **why) {
-  char *path = hl_entry_text_value(json_array_get(x, 0));
-  json_int_t size = json_integer_value(json_array_get(x, 1)), mtime = json_integer_value(json_array_get(x, 2));
-  const char *hash = json_string_value(json_array_get(x, 3));
+  char *path = hl_entry_text_value(json_array_get(x, HL_INPUT_PATH));
   struct stat st;
-  int same = path && hash && stat(path, &st) == 0 && st.st_size == size;
-  if (same && (mtime == 0 || mtime != mtime_ns(&st))) {
+  int same = stat(path, &st) == 0 && st.st_size == field(x, HL_INPUT_SIZE);
+  if (same && !(field(x, HL_INPUT_MTIME) && field(x, HL_INPUT_MTIME) == mtime_ns(&st) &&
+                field(x, HL_INPUT_CTIME) == ctime_ns(&st) && field(x, HL_INPUT_INO) == (json_int_t)st.st_ino)) {
     char *text = NULL;
     size_t len = 0;
     char h[17];
     same = hl_read_file(path, &text, &len) == 0;
     snprintf(h, sizeof h, "%016llx", same ? hl_fnv1a(text, len) : 0ULL);
-    same = same && !strcmp(h, hash);
+    same = same && !strcmp(h, json_string_value(json_array_get(x, HL_INPUT_HASH)));
     free(text);
-    if (same && mtime != (mtime_ns(&st) < now - RACY_NS ? mtime_ns(&st) : 0)) {
-      json_array_set_new(x, 2, json_integer(mtime_ns(&st) < now - RACY_NS ? mtime_ns(&st) : 0));
-      *refresh = 1;
+    if (same) {
+      json_t *was = json_deep_copy(x);
+      set_stamp(x, &st, now);
+      *refresh |= !json_equal(was, x);
+      json_decref(was);
     }
   }
-  if (!same) *why = hl_xasprintf("%s changed", path ? hl_display_path(path) : "a file it includes");
+  if (!same) *why = hl_xasprintf("%s changed", hl_display_path(path));
   free(path);
   return same;
 }
@@ -235,41 +261,25 @@ static int inputs_unchanged(json_t *inputs, int *refresh, char **why) {
   return 1;
 }
 
-static void write_entry(hl_cache *C, const char *path, const json_t *entry, FILE *log);
-
-/* The files a restored unit read, as its entry lists them (the check makes
- * sure no output is one of them). */
-static void restore_inputs(json_t *inputs, hl_tu_result *res) {
-  size_t i, cap = 0;
-  json_t *x;
-  json_array_foreach(inputs, i, x) {
-    char *path = hl_entry_text_value(json_array_get(x, 0));
-    const char *hash = json_string_value(json_array_get(x, 3));
-    if (!path) continue;
-    hl_tu_input in = {path, (unsigned long long)json_integer_value(json_array_get(x, 1)),
-                      hash ? strtoull(hash, NULL, 16) : 0};
-    HL_PUSH(res->inputs, res->ninputs, cap, in);
-  }
-}
+static void write_entry(hl_cache *C, unsigned long long h, const json_t *doc, FILE *log);
 
 int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu_result *res, FILE *log) {
   json_t *key = job_key(C, job, cfg);
-  char *path = entry_path(C, key), *why = NULL, *text = NULL;
-  json_t *entry = read_entry(path, key, log, &why);
-  int refresh = 0, hit = entry && inputs_unchanged(json_object_get(entry, "inputs"), &refresh, &why);
-  if (hit && hl_entry_unpack(json_object_get(entry, "result"), intern, C, res, &text, &why)) {
-    fprintf(log, "heaplint: note: %s: cache entry ignored (%s); the unit is analyzed again\n", hl_display_path(path),
-            why);
+  unsigned long long h = key_hash(key);
+  char *why = NULL, *text = NULL;
+  json_t *doc = read_entry(C, h, key, log, &why);
+  int refresh = 0, hit = doc && inputs_unchanged(json_object_get(doc, "inputs"), &refresh, &why);
+  if (hit && hl_entry_unpack(doc, intern, C, res, &text, &why)) {
+    note_ignored(C, h, why, log);
     free(why);
     why = hl_xstrdup("its cache entry cannot be used");
     hit = 0;
   }
   if (hit) {
-    restore_inputs(json_object_get(entry, "inputs"), res);
     fputs(text, log);
     /* Used now: the trim removes the entries used longest ago. */
-    if (refresh) write_entry(C, path, entry, log);
-    else utimensat(AT_FDCWD, path, NULL, 0);
+    if (refresh) write_entry(C, h, doc, log);
+    else hl_cache_dir_touch(C->D, h);
   }
   if (C->verbose)
     fprintf(log, "heaplint: remark: %s: %s%s%s\n", hl_display_path(job->file), hit ? "restored from the cache" : "analyzed (",
@@ -280,48 +290,54 @@ int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu
   pthread_mutex_unlock(&C->lock);
   free(text);
   free(why);
-  free(path);
-  json_decref(entry);
+  json_decref(doc);
   json_decref(key);
   return hit;
 }
 
 /* ---- storing ---- */
 
-static void write_entry(hl_cache *C, const char *path, const json_t *entry, FILE *log) {
-  char *text = json_dumps(entry, JSON_COMPACT);
-  char *dir = hl_xstrndup(path, (size_t)(strrchr(path, '/') - path));
-  char *err = NULL;
-  int rc = -1;
-  if (!text) err = hl_xasprintf("%s: cannot write: out of memory", path);
-  else if (mkdir_p(dir)) err = hl_xasprintf("%s: cannot write: %s", dir, strerror(errno));
-  else rc = hl_write_file_atomic(path, text, strlen(text), &err);
-  if (rc) {
+static void write_entry(hl_cache *C, unsigned long long h, const json_t *doc, FILE *log) {
+  size_t len = 0;
+  char *text = hl_entry_frame(doc, &len), *err = NULL;
+  if (!text) {
+    char *path = hl_cache_dir_entry_path(C->D, h);
+    err = hl_xasprintf("%s: cannot write: out of memory", path);
+    free(path);
+  } else if (len > HL_READ_MAX) {
+    char *path = hl_cache_dir_entry_path(C->D, h);
+    err = hl_xasprintf("%s: not written: %s", path, hl_read_error(HL_READ_TOO_BIG));
+    free(path);
+  } else {
+    hl_cache_dir_write(C->D, h, text, len, &err);
+  }
+  if (err) {
     pthread_mutex_lock(&C->lock);
     int first = !C->write_failed;
     C->write_failed = 1;
     pthread_mutex_unlock(&C->lock);
-    if (first) fprintf(log, "heaplint: warning: %s; results are not cached\n", err);
+    if (first) fprintf(log, "heaplint: warning: %s; the result is not cached (said once per run)\n", err);
   }
   free(err);
-  free(dir);
   free(text);
 }
 
 /* The inputs as an entry keeps them, or NULL when one changed since the
- * unit read it (the result is then not the files' on disk). */
+ * unit read it (the result is then not the files' on disk): by its inode
+ * change time, which a restored modification time does not hide. */
 static json_t *stat_inputs(const hl_tu_result *res) {
   json_t *inputs = json_array();
   for (size_t i = 0; i < res->ninputs; i++) {
     const hl_tu_input *in = &res->inputs[i];
     struct stat st;
-    if (stat(in->path, &st) != 0 || (unsigned long long)st.st_size != in->size || mtime_ns(&st) > res->read_at) {
+    if (stat(in->path, &st) != 0 || (unsigned long long)st.st_size != in->size || ctime_ns(&st) > res->read_at) {
       json_decref(inputs);
       return NULL;
     }
-    long long mtime = mtime_ns(&st) < res->read_at - RACY_NS ? mtime_ns(&st) : 0;
-    json_array_append_new(inputs, json_pack("[o, I, I, o]", hl_entry_text(in->path), (json_int_t)in->size,
-                                            (json_int_t)mtime, hex64(in->hash)));
+    json_t *x = json_pack("[o, I, I, I, I, o]", hl_entry_text(in->path), (json_int_t)in->size, (json_int_t)0,
+                          (json_int_t)0, (json_int_t)0, hex64(in->hash));
+    set_stamp(x, &st, res->read_at);
+    json_array_append_new(inputs, x);
   }
   return inputs;
 }
@@ -331,78 +347,14 @@ void hl_cache_store(hl_cache *C, const hl_job *job, const hl_config *cfg, const 
   json_t *inputs = res->result == HL_ANALYZED && res->ninputs ? stat_inputs(res) : NULL;
   if (!inputs) return;
   json_t *key = job_key(C, job, cfg);
-  char *path = entry_path(C, key);
-  json_t *entry = json_pack("{s:i, s:O, s:o, s:o}", "heaplint-cache", CACHE_FORMAT, "key", key, "inputs", inputs,
-                            "result", hl_entry_pack(res, text, len));
-  write_entry(C, path, entry, log);
-  json_decref(entry);
+  json_t *doc = json_pack("{s:O, s:o, s:o}", "key", key, "inputs", inputs, "result", hl_entry_pack(res, text, len));
+  write_entry(C, key_hash(key), doc, log);
+  json_decref(doc);
   json_decref(key);
-  free(path);
-}
-
-/* ---- trimming ---- */
-
-typedef struct stored {
-  char *path;
-  long long size, mtime;
-} stored;
-
-static int older_first(const void *a, const void *b) {
-  const stored *x = a, *y = b;
-  return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
-}
-
-/* The entries of dir/xx/ into *v (and away with what a killed run left). */
-static void list_entries(const char *sub, stored **v, size_t *n, size_t *cap) {
-  DIR *d = opendir(sub);
-  struct dirent *de;
-  long long now = now_ns();
-  while (d && (de = readdir(d))) {
-    char *path = hl_xasprintf("%s/%s", sub, de->d_name);
-    struct stat st;
-    if (de->d_name[0] != '.' && lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-      if (hl_ends_with(de->d_name, ".json")) {
-        stored s = {path, (long long)st.st_size, mtime_ns(&st)};
-        HL_PUSH(*v, *n, *cap, s);
-        continue;
-      }
-      if (mtime_ns(&st) < now - ABANDONED_S * 1000000000LL) unlink(path);
-    }
-    free(path);
-  }
-  if (d) closedir(d);
-}
-
-/* Least recently used first, down to 90% of the maximum, so that the next
- * runs do not trim again at once. Entries another run removes meanwhile
- * are simply gone. */
-static void trim(const hl_cache *C) {
-  stored *v = NULL;
-  size_t n = 0, cap = 0;
-  long long total = 0;
-  DIR *d = opendir(C->dir);
-  struct dirent *de;
-  while (d && (de = readdir(d))) {
-    if (strlen(de->d_name) != 2 || !strchr("0123456789abcdef", de->d_name[0]) || !strchr("0123456789abcdef", de->d_name[1]))
-      continue;
-    char *sub = hl_xasprintf("%s/%s", C->dir, de->d_name);
-    list_entries(sub, &v, &n, &cap);
-    free(sub);
-  }
-  if (d) closedir(d);
-  for (size_t i = 0; i < n; i++) total += v[i].size;
-  if ((unsigned long long)total > C->max_size) {
-    qsort(v, n, sizeof *v, older_first);
-    long long target = (long long)(C->max_size / 10 * 9);
-    for (size_t i = 0; i < n && total > target; i++)
-      if (unlink(v[i].path) == 0 || errno == ENOENT) total -= v[i].size;
-  }
-  for (size_t i = 0; i < n; i++) free(v[i].path);
-  free(v);
 }
 
 void hl_cache_finish(hl_cache *C, hl_cache_stats *st) {
-  trim(C);
+  hl_cache_dir_trim(C->D, C->max_size);
   st->hits += C->stats.hits;
   st->misses += C->stats.misses;
 }
@@ -414,6 +366,6 @@ void hl_cache_free(hl_cache *C) {
   hl_strv_free(&C->interned);
   json_decref(C->run_key);
   pthread_mutex_destroy(&C->lock);
-  free(C->dir);
+  hl_cache_dir_close(C->D);
   free(C);
 }

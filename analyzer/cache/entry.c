@@ -6,6 +6,8 @@
 #include "engine/rule.h"
 #include "util/util.h"
 
+#define MAGIC "heaplint-cache "
+
 json_t *hl_entry_text(const char *s) {
   if (hl_utf8_is_valid(s)) return json_string(s);
   hl_sb b = {0};
@@ -37,6 +39,22 @@ char *hl_entry_text_value(const json_t *j) {
   }
   s[n / 2] = '\0';
   return s;
+}
+
+/* 16 hex digits at s, as entries write a hash, into *h. */
+static int hex16(const char *s, unsigned long long *h) {
+  *h = 0;
+  for (int i = 0; i < 16; i++) {
+    int d = hex_digit(s[i]);
+    if (d < 0) return -1;
+    *h = *h << 4 | (unsigned long long)d;
+  }
+  return 0;
+}
+
+static int hash_value(const json_t *j, unsigned long long *h) {
+  const char *s = json_string_value(j);
+  return s && strlen(s) == 16 ? hex16(s, h) : -1;
 }
 
 /* ---- packing ---- */
@@ -79,6 +97,87 @@ json_t *hl_entry_pack(const hl_tu_result *res, const char *log, size_t len) {
   return o;
 }
 
+char *hl_entry_frame(const json_t *doc, size_t *len) {
+  char *body = json_dumps(doc, JSON_COMPACT);
+  if (!body) return NULL;
+  size_t n = strlen(body);
+  char *text = hl_xasprintf(MAGIC "%d %016llx %zu\n%s", HL_ENTRY_FORMAT, hl_fnv1a(body, n), n, body);
+  *len = strlen(text);
+  free(body);
+  return text;
+}
+
+/* ---- parsing ---- */
+
+/* The decimal number at p (digits, no leading zero, at most 12 of them)
+ * into *v: the end of it, or NULL. */
+static const char *decimal(const char *p, const char *end, unsigned long long *v) {
+  const char *start = p;
+  *v = 0;
+  while (p < end && *p >= '0' && *p <= '9' && p - start < 12) *v = *v * 10 + (unsigned long long)(*p++ - '0');
+  return p == start || (*start == '0' && p - start > 1) ? NULL : p;
+}
+
+/* The first line's format, checksum and body length: the start of the
+ * body, or NULL when the line is not an entry's. */
+static const char *first_line(const char *text, size_t len, unsigned long long *format, unsigned long long *sum,
+                              unsigned long long *body_len) {
+  const char *p = text, *end = text + len;
+  if (len < strlen(MAGIC) || memcmp(text, MAGIC, strlen(MAGIC))) return NULL;
+  p += strlen(MAGIC);
+  if (!(p = decimal(p, end, format)) || end - p < 18 || *p++ != ' ' || p[16] != ' ') return NULL;
+  if (hex16(p, sum) || !(p = decimal(p + 17, end, body_len)) || p == end || *p != '\n') return NULL;
+  return p + 1;
+}
+
+static int nonnegative(const json_t *j) { return json_is_integer(j) && json_integer_value(j) >= 0; }
+
+/* Whether inputs is what an entry lists: at least the main file; each
+ * record whole; the others ordered by path, each once. */
+static int valid_inputs(const json_t *inputs) {
+  size_t n = json_array_size(inputs);
+  char *first = NULL, *prev = NULL;
+  int ok = json_is_array(inputs) && n > 0;
+  for (size_t i = 0; i < n && ok; i++) {
+    const json_t *x = json_array_get(inputs, i);
+    unsigned long long h;
+    char *path = json_array_size(x) == HL_INPUT_FIELDS ? hl_entry_text_value(json_array_get(x, HL_INPUT_PATH)) : NULL;
+    ok = path && *path && nonnegative(json_array_get(x, HL_INPUT_SIZE)) &&
+         nonnegative(json_array_get(x, HL_INPUT_MTIME)) && nonnegative(json_array_get(x, HL_INPUT_CTIME)) &&
+         json_is_integer(json_array_get(x, HL_INPUT_INO)) && hash_value(json_array_get(x, HL_INPUT_HASH), &h) == 0 &&
+         (!first || strcmp(first, path)) && (!prev || strcmp(prev, path) < 0);
+    if (first) {
+      free(prev);
+      prev = path;
+    } else {
+      first = path;
+    }
+  }
+  free(first);
+  free(prev);
+  return ok;
+}
+
+int hl_entry_parse(const char *text, size_t len, json_t **doc, char **why) {
+  unsigned long long format, sum, body_len;
+  const char *body = first_line(text, len, &format, &sum, &body_len);
+  *doc = NULL;
+  if (body && format != HL_ENTRY_FORMAT) return 1;
+  size_t have = body ? len - (size_t)(body - text) : 0;
+  json_error_t e;
+  if (!body) *why = hl_xstrdup("its first line is not a cache entry's");
+  else if (body_len != have) *why = hl_xstrdup(body_len > have ? "truncated" : "longer than its first line says");
+  else if (hl_fnv1a(body, have) != sum) *why = hl_xstrdup("its checksum does not match");
+  else if (!(*doc = json_loadb(body, have, JSON_REJECT_DUPLICATES, &e))) *why = hl_xasprintf("not JSON: %s", e.text);
+  else if (!json_object_get(*doc, "key") || !json_is_object(json_object_get(*doc, "result")) ||
+           !valid_inputs(json_object_get(*doc, "inputs")))
+    *why = hl_xstrdup("not a cache entry");
+  else return 0;
+  json_decref(*doc);
+  *doc = NULL;
+  return -1;
+}
+
 /* ---- unpacking ---- */
 
 static int get_uint(const json_t *j, unsigned *out) {
@@ -112,10 +211,8 @@ static int unpack_note(const json_t *j, hl_finding *f) {
 static int unpack_edit(const json_t *j, hl_finding *f) {
   hl_edit e;
   memset(&e, 0, sizeof e);
-  const char *hash = json_string_value(json_array_get(j, 6));
-  char *end = NULL;
-  if (hash) e.file_hash = strtoull(hash, &end, 16);
-  int ok = json_array_size(j) == 7 && hash && *hash && !*end && get_uint(json_array_get(j, 1), &e.offset) == 0 &&
+  int ok = json_array_size(j) == 7 && hash_value(json_array_get(j, 6), &e.file_hash) == 0 &&
+           get_uint(json_array_get(j, 1), &e.offset) == 0 &&
            get_uint(json_array_get(j, 2), &e.length) == 0 && get_uint(json_array_get(j, 3), &e.line) == 0 &&
            get_uint(json_array_get(j, 4), &e.col) == 0 && (e.file = hl_entry_text_value(json_array_get(j, 0))) &&
            (e.text = hl_entry_text_value(json_array_get(j, 5)));
@@ -168,15 +265,63 @@ static int unpack_strings(const json_t *a, hl_tu_result *res) {
   return 0;
 }
 
-int hl_entry_unpack(const json_t *j, hl_entry_intern intern, void *data, hl_tu_result *res, char **log, char **why) {
-  memset(res, 0, sizeof *res);
-  *log = NULL;
+/* The inputs into res (hl_entry_parse checked them). */
+static void unpack_inputs(const json_t *inputs, hl_tu_result *res) {
+  size_t i, cap = 0;
+  json_t *x;
+  json_array_foreach(inputs, i, x) {
+    hl_tu_input in = {hl_entry_text_value(json_array_get(x, HL_INPUT_PATH)),
+                      (unsigned long long)json_integer_value(json_array_get(x, HL_INPUT_SIZE)), 0};
+    hash_value(json_array_get(x, HL_INPUT_HASH), &in.hash);
+    HL_PUSH(res->inputs, res->ninputs, cap, in);
+  }
+}
+
+static int input_order(const void *path, const void *in) { return strcmp(path, ((const hl_tu_input *)in)->path); }
+
+/* The input named path, or NULL: the main file, or one of the others,
+ * which are ordered by path. */
+static const hl_tu_input *input_of(const hl_tu_result *res, const char *path) {
+  if (!strcmp(res->inputs[0].path, path)) return &res->inputs[0];
+  return bsearch(path, res->inputs + 1, res->ninputs - 1, sizeof *res->inputs, input_order);
+}
+
+/* Whether line:col can be a place in a file of size bytes (both from 1,
+ * col counting bytes). */
+static int position_in(unsigned line, unsigned col, unsigned long long size) {
+  return line >= 1 && col >= 1 && line <= size + 1 && col <= size + 1;
+}
+
+static int loc_in(const hl_tu_result *res, const hl_loc *l) {
+  const hl_tu_input *in = input_of(res, l->file);
+  return in && l->offset <= in->size && position_in(l->line, l->col, in->size);
+}
+
+/* Whether every place f names lies within a file the unit read, and each
+ * edit within the text of the hash it was made for: what an analysis
+ * gives, and what --fix and the emitters may rely on. */
+static int finding_in(const hl_tu_result *res, const hl_finding *f) {
+  const hl_tu_input *in = input_of(res, f->loc.file);
+  int ok = in && loc_in(res, &f->loc) &&
+           ((f->end_line == 0 && f->end_col == 0) || position_in(f->end_line, f->end_col, in->size));
+  for (size_t i = 0; i < f->nnotes && ok; i++) ok = loc_in(res, &f->notes[i].loc);
+  for (size_t i = 0; i < f->nedits && ok; i++) {
+    const hl_edit *e = &f->edits[i];
+    in = input_of(res, e->file);
+    ok = in && in->hash == e->file_hash && (unsigned long long)e->offset + e->length <= in->size &&
+         position_in(e->line, e->col, in->size);
+  }
+  return ok;
+}
+
+/* The result's own fields (not its findings) into res and *log. */
+static int unpack_unit(const json_t *j, hl_tu_result *res, char **log) {
   json_t *library = json_object_get(j, "library"), *width = json_object_get(j, "pointer_width");
-  json_t *findings = json_object_get(j, "findings");
   json_t *unprofiled = json_object_get(j, "unprofiled"), *errors = json_object_get(j, "compile_errors");
-  int ok = json_is_integer(width) && json_is_integer(unprofiled) && json_integer_value(unprofiled) >= HL_PROFILED &&
+  int ok = json_is_integer(width) && json_integer_value(width) >= -1 && json_integer_value(width) <= 256 &&
+           json_is_integer(unprofiled) && json_integer_value(unprofiled) >= HL_PROFILED &&
            json_integer_value(unprofiled) <= HL_PROFILE_WITHOUT_WRAPPERS && json_is_integer(errors) &&
-           json_integer_value(errors) >= 0 && json_is_array(findings) &&
+           json_integer_value(errors) >= 0 && json_integer_value(errors) <= (json_int_t)0xffffffffu &&
            (json_is_null(library) || (res->library = hl_entry_text_value(library))) &&
            (res->arch = hl_entry_text_value(json_object_get(j, "arch"))) &&
            unpack_strings(json_object_get(j, "profiles"), res) == 0 &&
@@ -186,16 +331,30 @@ int hl_entry_unpack(const json_t *j, hl_entry_intern intern, void *data, hl_tu_r
     res->unprofiled = (int)json_integer_value(unprofiled);
     res->compile_errors = (unsigned)json_integer_value(errors);
   }
+  return ok;
+}
+
+int hl_entry_unpack(const json_t *doc, hl_entry_intern intern, void *data, hl_tu_result *res, char **log, char **why) {
+  memset(res, 0, sizeof *res);
+  *log = NULL;
+  const json_t *j = json_object_get(doc, "result"), *findings = json_object_get(j, "findings");
+  unpack_inputs(json_object_get(doc, "inputs"), res);
+  int ok = json_is_array(findings) && unpack_unit(j, res, log), inside = 1;
   size_t i;
   json_t *x;
   json_array_foreach(findings, i, x) {
-    hl_finding *f = ok ? unpack_finding(x, intern, data) : NULL;
-    if (f) f->unit_has_errors = res->compile_errors > 0;
-    if (f) hl_findings_add(&res->findings, f);
-    else ok = 0;
+    if (!ok || !inside) break;
+    hl_finding *f = unpack_finding(x, intern, data);
+    if (!f) {
+      ok = 0;
+      break;
+    }
+    f->unit_has_errors = res->compile_errors > 0;
+    hl_findings_add(&res->findings, f);
+    inside = finding_in(res, f);
   }
-  if (!ok) {
-    *why = hl_xasprintf("its result is malformed");
+  if (!ok || !inside) {
+    *why = hl_xstrdup(!inside ? "its result names places outside the files the unit read" : "its result is malformed");
     hl_tu_result_free(res);
     free(*log);
     *log = NULL;

@@ -150,10 +150,9 @@ int hl_check_file(const char *path) {
   return err;
 }
 
-int hl_read_file(const char *path, char **data, size_t *len) {
-  int err;
-  int fd = open_regular(path, &err);
-  if (fd < 0) return err;
+/* The rest of fd, at most HL_READ_MAX bytes: 0 or the error code. */
+static int read_all(int fd, char **data, size_t *len) {
+  int err = 0;
   hl_sb b = {0};
   char chunk[65536];
   while (!err) {
@@ -164,7 +163,6 @@ int hl_read_file(const char *path, char **data, size_t *len) {
     else if (b.len + (size_t)n > HL_READ_MAX) err = HL_READ_TOO_BIG; /* it grew while read */
     else hl_sb_putn(&b, chunk, (size_t)n);
   }
-  close(fd);
   if (err) {
     hl_sb_free(&b);
     return err;
@@ -174,10 +172,36 @@ int hl_read_file(const char *path, char **data, size_t *len) {
   return 0;
 }
 
+int hl_read_file(const char *path, char **data, size_t *len) {
+  int err;
+  int fd = open_regular(path, &err);
+  if (fd < 0) return err;
+  err = read_all(fd, data, len);
+  close(fd);
+  return err;
+}
+
+/* As open_regular, with name itself never followed: by fstatat first,
+ * then O_NOFOLLOW in case it was swapped for a link in between. */
+int hl_read_file_at(int dirfd, const char *name, char **data, size_t *len) {
+  struct stat st;
+  if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
+  if (S_ISLNK(st.st_mode)) return HL_READ_LINK;
+  int err = readable(&st);
+  if (err) return err;
+  int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno == ELOOP ? HL_READ_LINK : errno;
+  err = fstat(fd, &st) != 0 ? errno : readable(&st);
+  if (!err) err = read_all(fd, data, len);
+  close(fd);
+  return err;
+}
+
 const char *hl_read_error(int code) {
   switch (code) {
   case EISDIR: return "is a directory";
   case HL_READ_NOT_REGULAR: return "not a regular file";
+  case HL_READ_LINK: return "a symbolic link, not followed";
   case HL_READ_TOO_BIG: return "larger than 256 MiB, the most heaplint reads of a file";
   default: return strerror(code);
   }
@@ -263,6 +287,8 @@ static int write_all(int fd, const char *data, size_t len) {
   }
   return 0;
 }
+
+int hl_write_all(int fd, const char *data, size_t len) { return write_all(fd, data, len); }
 
 /* A device or a FIFO (/dev/null, a shell's >(...)) is written into, as a
  * shell's redirection would: replacing it by a regular file would destroy

@@ -56,7 +56,7 @@ void hl_sb_free(hl_sb *b);
  * response file, baseline, SARIF log, compile database, or a source it
  * shows or fixes): a bound on memory whatever a path points to. */
 #define HL_READ_MAX ((size_t)256 << 20)
-enum { HL_READ_NOT_REGULAR = -1, HL_READ_TOO_BIG = -2 };
+enum { HL_READ_NOT_REGULAR = -1, HL_READ_TOO_BIG = -2, HL_READ_LINK = -3 };
 
 /* Reads a whole regular file of at most HL_READ_MAX bytes. Anything else (a
  * directory, a FIFO, a device, also through a link) is refused without
@@ -64,6 +64,10 @@ enum { HL_READ_NOT_REGULAR = -1, HL_READ_TOO_BIG = -2 };
  * run, /dev/zero would fill the memory. Returns 0, or an error code for
  * hl_read_error: an errno value, or HL_READ_NOT_REGULAR or HL_READ_TOO_BIG. */
 int hl_read_file(const char *path, char **data, size_t *len);
+/* hl_read_file of the file name in the directory dirfd is open on, where
+ * name itself is never followed if it is a symbolic link (HL_READ_LINK):
+ * for a directory heaplint owns, in which a link may point anywhere. */
+int hl_read_file_at(int dirfd, const char *name, char **data, size_t *len);
 /* Whether hl_read_file could read path (it is opened, not read): 0 or the
  * error code. */
 int hl_check_file(const char *path);
@@ -85,6 +89,9 @@ const char *hl_read_error(int code);
 int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mode_t mode, char **err);
 /* The same with the mode a new file gets (0666 less the umask). */
 int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
+/* Writes len bytes of data to fd, through short writes and EINTR: 0, or -1
+ * with errno. */
+int hl_write_all(int fd, const char *data, size_t len);
 
 /* Temporary files that SIGINT, SIGTERM or SIGHUP must not leave behind: the
  * first call installs a handler that unlinks the tracked files, then lets
