@@ -187,6 +187,10 @@ static int conflict(const hl_edit *a, const hl_edit *b) {
   return lo->offset + lo->length > hi->offset;
 }
 
+static int edit_fits(const hl_edit *e, size_t len) {
+  return e->offset <= len && e->length <= len - e->offset && e->text;
+}
+
 static void skip(char *skipped, size_t i, const hl_finding *f, FILE *log, const char *why) {
   if (skipped[i]) return;
   skipped[i] = 1;
@@ -245,6 +249,34 @@ static int apply_file(const file_changes *F, const char *content, size_t len, mo
   return written;
 }
 
+/* Why F's edits cannot be applied to its file (malloc'd), or NULL with the
+ * file's status, *content (malloc'd) and *len. */
+static char *unfit(const file_changes *F, struct stat *st, char **content, size_t *len) {
+  char *why = NULL;
+  int err = 0;
+  if (stat(F->path, st) != 0 || (err = hl_read_file(F->path, content, len)) != 0)
+    why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), err ? hl_read_error(err) : strerror(errno));
+  /* Read-only: no write bit at all (root could still write it, but the
+   * owner said not to), or not writable by this user. */
+  else if (!(st->st_mode & 0222) || access(F->path, W_OK) != 0)
+    why = hl_xasprintf("%s is read-only", hl_display_path(F->path));
+  else {
+    unsigned long long hash = hl_fnv1a(*content, *len);
+    for (size_t k = 0; k < F->n && !why; k++)
+      if (F->v[k].edit->file_hash != hash)
+        why = hl_xasprintf("%s changed since it was analyzed; run heaplint again", hl_display_path(F->path));
+    /* An edit comes from an analysis, or from a cache entry that anyone
+     * who can write the cache may have made: it is checked against the
+     * file it edits before a byte is copied. */
+    for (size_t k = 0; k < F->n && !why; k++)
+      if (!edit_fits(F->v[k].edit, *len))
+        why = hl_xasprintf("its edit of %s at offset %u (length %u) lies outside the file's %zu bytes; the "
+                           "result it came from is damaged",
+                           hl_display_path(F->path), F->v[k].edit->offset, F->v[k].edit->length, *len);
+  }
+  return why;
+}
+
 void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
   memset(res, 0, sizeof *res);
   file_changes *files = NULL;
@@ -274,20 +306,7 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
   for (size_t j = 0; j < nfiles; j++) {
     file_changes *F = &files[j];
     qsort(F->v, F->n, sizeof *F->v, by_position);
-    char *why = NULL;
-    int err = 0;
-    if (stat(F->path, &stats[j]) != 0 || (err = hl_read_file(F->path, &contents[j], &lengths[j])) != 0)
-      why = hl_xasprintf("%s cannot be read: %s", hl_display_path(F->path), err ? hl_read_error(err) : strerror(errno));
-    /* Read-only: no write bit at all (root could still write it, but the
-     * owner said not to), or not writable by this user. */
-    else if (!(stats[j].st_mode & 0222) || access(F->path, W_OK) != 0)
-      why = hl_xasprintf("%s is read-only", hl_display_path(F->path));
-    else {
-      unsigned long long hash = hl_fnv1a(contents[j], lengths[j]);
-      for (size_t k = 0; k < F->n && !why; k++)
-        if (F->v[k].edit->file_hash != hash)
-          why = hl_xasprintf("%s changed since it was analyzed; run heaplint again", hl_display_path(F->path));
-    }
+    char *why = unfit(F, &stats[j], &contents[j], &lengths[j]);
     if (why) {
       for (size_t k = 0; k < F->n; k++) skip(skipped, F->v[k].finding, all->v[F->v[k].finding], log, why);
       free(contents[j]);
