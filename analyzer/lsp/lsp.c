@@ -121,11 +121,12 @@ static void dispatch(lsp_server *S, json_t *msg) {
     return;
   }
   json_t *id = json_object_get(msg, "id");
-  const char *method = json_string_value(json_object_get(msg, "method"));
+  json_t *method_json = json_object_get(msg, "method");
+  const char *method = lsp_json_string(method_json);
   if (!method) {
     /* A response to the server's own request (the file watchers). */
-    if (!id || !(json_object_get(msg, "result") || json_object_get(msg, "error")))
-      lsp_reply_error(S, id, LSP_INVALID_REQUEST, "a message needs a method");
+    if (method_json || !id || !(json_object_get(msg, "result") || json_object_get(msg, "error")))
+      lsp_reply_error(S, id, LSP_INVALID_REQUEST, "a message needs a method: a string without NUL");
     return;
   }
   lsp_handler h = NULL;
@@ -152,28 +153,21 @@ static void dispatch(lsp_server *S, json_t *msg) {
 
 /* Reads and handles messages until exit or the end of the input. */
 static int serve(lsp_server *S) {
+  lsp_reader r = {S->in, NULL, 0, 0, 0, 0};
   while (!S->exiting) {
-    char *body = NULL, *err = NULL;
-    size_t len = 0;
-    int rc = lsp_rpc_read(S->in, &body, &len, &err);
+    json_t *msg = NULL;
+    char *err = NULL;
+    int rc = lsp_rpc_read(&r, &msg, &err);
     if (rc == 0) break;
     if (rc < 0) {
       lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
       free(err);
       continue;
     }
-    json_error_t je;
-    json_t *msg = json_loadb(body, len, 0, &je);
-    free(body);
-    if (!msg) {
-      char *m = hl_xasprintf("the message is not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
-      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, m);
-      free(m);
-      continue;
-    }
     dispatch(S, msg);
     json_decref(msg);
   }
+  lsp_reader_free(&r);
   return S->exiting && S->shut_down ? 0 : 1;
 }
 

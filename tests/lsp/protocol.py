@@ -331,6 +331,57 @@ def check_malformed(ctx):
     ctx.stop(c)
 
 
+def frame(body):
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def check_framing(ctx):
+    """A bad frame costs that frame only (rpc.h): a ParseError with id null,
+    then the next message is read and every later request answered — a
+    Content-Length missing, not a number, counted in characters (too short
+    for non-ASCII text), or over 256 MiB, each with a body. The bodies hold
+    a framed request (id 777) that must not be run: the old reader read
+    bodies as headers, and lost every later message."""
+    c = ctx.start()
+    hidden = frame(json.dumps({"jsonrpc": "2.0", "id": 777, "method": "shutdown"}))
+    hover = {"jsonrpc": "2.0", "id": 0, "method": "textDocument/hover",
+             "params": {"textDocument": {"uri": uri(ctx.path("src/none.cc"))},
+                        "position": {"line": 0, "character": 0}, "note": "caf\u00e9"}}
+    body = json.dumps(hover, ensure_ascii=False).encode("utf-8")
+    short = b"Content-Length: %d\r\n\r\n" % len(body.decode("utf-8")) + body
+    bad = [b"X-Header: no length\r\n\r\n" + body,
+           b"Content-Length: 12abc\r\n\r\n" + body,
+           b"Content-Length: -3\r\n\r\n" + body,
+           short]
+    for i, data in enumerate(bad):
+        c.proc.stdin.write(data)
+        r = c.call("textDocument/hover", {"textDocument": {"uri": uri(ctx.path("src/none.cc"))},
+                                          "position": {"line": 0, "character": 0}}, timeout=20)
+        assert r.get("result", 1) is None, (i, r)
+        err = c.wait(lambda m: "error" in m and m.get("id") is None, what="the ParseError of bad frame %d" % i)
+        assert err["error"]["code"] == -32700, err
+    # Over 256 MiB: skipped, never stored; what it holds is never read.
+    size = (256 << 20) + 1
+    c.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % size)
+    chunk = b" " * (1 << 20)
+    left = size - len(hidden)
+    while left:
+        n = min(left, len(chunk))
+        c.proc.stdin.write(chunk[:n])
+        left -= n
+    c.proc.stdin.write(hidden)
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri(ctx.path("src/none.cc"))},
+                                      "position": {"line": 0, "character": 0}}, timeout=60)
+    assert r.get("result", 1) is None, r
+    err = c.wait(lambda m: "error" in m and m.get("id") is None, what="the ParseError of the oversized frame")
+    assert "256 MiB" in err["error"]["message"], err
+    assert c.rss_kib() < 200 * 1024, "the oversized body was stored: %d KiB" % c.rss_kib()
+    assert not [m for m in c.backlog if m.get("id") == 777], c.backlog
+    ctx.stop(c)
+
+
 def check_exit_without_shutdown(ctx):
     c = ctx.start()
     c.notify("exit", None)
@@ -520,7 +571,7 @@ def check_open_close_cycles(ctx):
 
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
-          check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_exit_without_shutdown,
+          check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_exit_without_shutdown,
           check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
           check_config_change, check_database_change, check_open_close_cycles]
 
