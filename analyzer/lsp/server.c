@@ -99,11 +99,11 @@ static void waiting_free(lsp_waiting *w) {
 }
 
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer) {
-  if (!d->analyzed || (d->result && d->result->version == d->version)) {
+  if (!d->analyzed || (d->result && d->result->gen == d->gen)) {
     answer(S, id, params, d->analyzed ? d->result : NULL);
     return;
   }
-  lsp_waiting w = {json_incref(id), json_incref(params), hl_xstrdup(d->uri), d->version, answer};
+  lsp_waiting w = {json_incref(id), json_incref(params), hl_xstrdup(d->uri), d->gen, answer};
   HL_PUSH(S->waiting, S->nwaiting, S->capwaiting, w);
 }
 
@@ -112,7 +112,7 @@ void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri) {
   for (size_t i = 0; i < S->nwaiting; i++) {
     lsp_waiting *w = &S->waiting[i];
     int mine = !strcmp(w->uri, d ? d->uri : uri);
-    if (mine && (!d || (d->result && d->result->version >= w->version))) {
+    if (mine && (!d || (d->result && d->result->gen >= w->gen))) {
       w->answer(S, w->id, w->params, d ? d->result : NULL);
       waiting_free(w);
     } else {

@@ -46,8 +46,10 @@ typedef struct lsp_hover {
   char *markdown;
 } lsp_hover;
 
-/* A document's analysis, for the version it was made of. */
+/* A document's analysis, for the text it was made of: its generation
+ * (lsp_doc.gen) and the client's version of it. */
 typedef struct lsp_result {
+  unsigned long gen;
   long version;
   lsp_item *items;
   size_t nitems, capitems;
@@ -58,10 +60,17 @@ typedef struct lsp_result {
 typedef struct lsp_unitstate lsp_unitstate; /* the worker's (worker.c) */
 
 typedef struct lsp_doc {
-  char *uri, *path;          /* path: absolute, canonical */
+  char *uri, *path;          /* uri: as the client sent it; path: absolute, canonical */
   int analyzed;              /* C++ (a C file is not heaplint's) */
   lsp_text text;             /* the reader's; changed under lock */
-  long version;
+  long version;              /* the client's, as it sent it (it may go down: a re-open) */
+  /* The server's count of the texts it was given (lsp_server.gens): it
+   * only grows, so "the analysis of this text or a later one" means what
+   * it says whatever versions the client sends. */
+  unsigned long gen;
+  /* A change could not be applied (a range that ends before it starts):
+   * the text is not the client's until a change sends all of it. */
+  int lost;
   /* under lock */
   int closed;
   int pending;               /* an analysis is wanted ... */
@@ -73,13 +82,14 @@ typedef struct lsp_doc {
 
 struct lsp_server;
 
-/* A request that waits for the analysis of a document's current version. */
+/* A request that waits for the analysis of a document's current text (its
+ * generation, or a later one: a re-opened document's text is later). */
 typedef struct lsp_waiting lsp_waiting;
 typedef void (*lsp_answer_fn)(struct lsp_server *S, json_t *id, json_t *params, const lsp_result *r);
 struct lsp_waiting {
   json_t *id, *params;
   char *uri;
-  long version;
+  unsigned long gen;
   lsp_answer_fn answer;
 };
 
@@ -98,6 +108,7 @@ typedef struct lsp_server {
   size_t nclosed, capclosed;
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
+  unsigned long gens;        /* the last generation given to a document's text */
   int reload;                /* configurations or compile databases changed: read them again */
   int recheck;               /* a file was saved: reload if one of them changed on disk */
   int quit;                  /* the worker stops */
@@ -135,7 +146,7 @@ void lsp_reanalyze_all(lsp_server *S);
 void lsp_result_free(lsp_result *r);
 
 /* With lock held: answers the request now when d's analysis is of its
- * current version, else when it is (lsp_waiting_answer). */
+ * current text, else when it is (lsp_waiting_answer). */
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer);
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */

@@ -48,11 +48,16 @@ typedef struct worker {
 } worker;
 
 /* The text of every open document when an analysis starts: files[0] is
- * the analyzed one's. Copies, so that the reader may go on editing. */
+ * the analyzed one's. Copies, so that the reader may go on editing. And
+ * the URI each open document's path was opened with. */
 typedef struct snapshot {
+  unsigned long gen;
   long version;
+  int lost;                  /* the document's text is not the editor's */
   struct CXUnsavedFile *files;
   unsigned n;
+  char **paths, **uris;
+  size_t ndocs;
 } snapshot;
 
 /* A kept unit reparses only its main file after the preamble (the
@@ -89,12 +94,26 @@ static void put_file(snapshot *sn, const lsp_doc *d) {
 
 /* With the lock held. */
 static void take_snapshot(lsp_server *S, lsp_doc *d, snapshot *sn) {
+  sn->gen = d->gen;
   sn->version = d->version;
+  sn->lost = d->lost;
   sn->n = 0;
   sn->files = hl_xcalloc(S->ndocs + 1, sizeof *sn->files);
   put_file(sn, d);
   for (size_t i = 0; i < S->ndocs; i++)
     if (S->docs[i] != d) put_file(sn, S->docs[i]);
+  /* The analyzed document's URI first: it wins over another that opened
+   * the same file. */
+  sn->paths = hl_xcalloc(S->ndocs + 1, sizeof *sn->paths);
+  sn->uris = hl_xcalloc(S->ndocs + 1, sizeof *sn->uris);
+  sn->ndocs = 0;
+  sn->paths[sn->ndocs] = hl_xstrdup(d->path);
+  sn->uris[sn->ndocs++] = hl_xstrdup(d->uri);
+  for (size_t i = 0; i < S->ndocs; i++)
+    if (S->docs[i] != d) {
+      sn->paths[sn->ndocs] = hl_xstrdup(S->docs[i]->path);
+      sn->uris[sn->ndocs++] = hl_xstrdup(S->docs[i]->uri);
+    }
 }
 
 static void snapshot_free(snapshot *sn) {
@@ -103,6 +122,12 @@ static void snapshot_free(snapshot *sn) {
     free((char *)sn->files[i].Contents);
   }
   free(sn->files);
+  for (size_t i = 0; i < sn->ndocs; i++) {
+    free(sn->paths[i]);
+    free(sn->uris[i]);
+  }
+  free(sn->paths);
+  free(sn->uris);
 }
 
 static void stamp_of(stamp *s) {
@@ -222,18 +247,27 @@ static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result
   char *elsewhere = errors_elsewhere(d, res, log);
   if (elsewhere) lsp_result_add_failure(r, elsewhere);
   free(elsewhere);
+  lsp_conv *c = lsp_conv_new(src, W->S->enc, sn->paths, sn->uris, sn->ndocs);
   for (size_t i = 0; i < res->findings.n; i++) {
     const hl_finding *f = res->findings.v[i];
-    if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, src, &W->S->opt, W->S->enc);
+    if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, c, &W->S->opt);
   }
   for (size_t i = 0; i < res->layouts.n; i++)
-    if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], src, W->S->enc);
+    if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], c);
+  lsp_conv_free(c);
   hl_sources_free(src);
 }
 
 static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
   lsp_result *r = hl_xcalloc(1, sizeof *r);
+  r->gen = sn->gen;
   r->version = sn->version;
+  if (sn->lost) {
+    lsp_result_add_failure(r, "heaplint: not analyzed: the editor sent a change whose range ends before it starts, "
+                              "which heaplint refused, so its copy of this file is not the editor's text; reopen the "
+                              "file");
+    return r;
+  }
   char *buf;
   size_t len;
   FILE *log = hl_xmemstream(&buf, &len);
@@ -267,7 +301,7 @@ static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
 /* With the lock held: the result of d's analysis of sn, unless d changed
  * (or closed) meanwhile — a newer analysis is then due. */
 static void store(lsp_server *S, lsp_doc *d, const snapshot *sn, lsp_result *r) {
-  if (d->closed || d->version != sn->version) {
+  if (d->closed || d->gen != sn->gen) {
     lsp_result_free(r);
     return;
   }

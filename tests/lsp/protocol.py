@@ -20,6 +20,7 @@ usage: protocol.py --heaplint <path to heaplint> [--keep]
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lspclient  # noqa: E402
 import project  # noqa: E402
 from lspclient import uri  # noqa: E402
+from urllib.parse import quote  # noqa: E402
 
 # The most the server's resident memory may grow from before the first
 # open to after the 50 open/close cycles, over the 49 cycles after the first
@@ -382,6 +384,132 @@ def check_framing(ctx):
     ctx.stop(c)
 
 
+def code_actions(c, u, diags):
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": u}, "range": diags[0]["range"],
+                                           "context": {"diagnostics": diags}})
+    assert "error" not in r, r
+    return r["result"]
+
+
+def check_uris(ctx):
+    """A file opened under another URI than its canonical path's (through a
+    symlinked directory, with "..", as file://localhost/) gets its quick
+    fixes, NOLINT action and related information under that URI: an edit
+    keyed by the canonical URI goes to another, unopened document."""
+    link = os.path.join(ctx.top, "link")
+    if not os.path.islink(link):
+        os.symlink(ctx.proj, link)
+    path = ctx.path("src/fix.cc")
+    variants = [uri(os.path.join(link, "src/fix.cc")),
+                "file://" + quote(ctx.proj) + "/src/../src/fix.cc",
+                "file://localhost" + quote(path)]
+    c = ctx.start()
+    for u in variants:
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "cpp", "version": 1,
+                                                            "text": read(path)}})
+        diags = c.diagnostics(u, 1)
+        assert len(diags) == 1, (u, diags)
+        for rel in diags[0].get("relatedInformation", []):
+            assert rel["location"]["uri"] == u, (u, rel)
+        actions = code_actions(c, u, diags)
+        assert len(actions) == 2, actions
+        for a in actions:
+            assert list(a["edit"]["changes"]) == [u], (u, a["edit"])
+        c.notify("textDocument/didClose", {"textDocument": {"uri": u}})
+        c.diagnostics(u, None)
+    ctx.stop(c)
+
+
+def split_lines(text):
+    """Lines as the LSP ends them: "\r\n", "\n" or a lone "\r"."""
+    return re.split(r"\r\n|\r|\n", text)
+
+
+def check_line_ends(ctx):
+    """Lines end with "\r\n", "\n" or a lone "\r" (the LSP's line ends, and
+    the lines clang numbers): the finding on a line after lone CRs is
+    placed there (the character after non-ASCII text in UTF-16), the quick
+    fix's retype covers the type, and incremental edits on that line land
+    on it."""
+    text = ("#include <functional>\r\n\rvoid fixme(long a, long b, long c) {\r"
+            "  /* caf\u00e9 */ std::function<void()> g = [a, b, c] { (void)(a + b + c); };\n  g();\r}\r")
+    line = split_lines(text)[3]
+    c = ctx.start()
+    u = open_doc(c, ctx.path("src/fix.cc"), text)
+    diags = c.diagnostics(u, 1)
+    assert len(diags) == 1, diags
+    assert diags[0]["range"]["start"] == {"line": 3, "character": line.index("[a, b, c]")}, diags
+    fix = [a for a in code_actions(c, u, diags) if a.get("isPreferred")]
+    assert len(fix) == 1, fix
+    retype = [e for e in fix[0]["edit"]["changes"][u] if "inplace_function<" in e["newText"]]
+    assert len(retype) == 1 and retype[0]["range"]["start"]["line"] == 3, fix
+    r = retype[0]["range"]
+    assert line[r["start"]["character"]:r["end"]["character"]] == "std::function<void()>", (line, r)
+    body, caps = line.index("(void)(a + b + c)"), line.index("[a, b, c]")
+    change(c, u, 2, [
+        {"range": {"start": {"line": 3, "character": body}, "end": {"line": 3, "character": body + 17}},
+         "text": "(void)a"},
+        {"range": {"start": {"line": 3, "character": caps}, "end": {"line": 3, "character": caps + 9}},
+         "text": "[a]"}])
+    assert c.diagnostics(u, 2) == []
+    ctx.stop(c)
+
+
+def check_reversed_range(ctx):
+    """A change whose range ends before it starts is refused (as clangd
+    does): the document gets one error diagnostic saying its text is not
+    the editor's, until a change sends the whole text."""
+    c = ctx.start()
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    assert len(c.diagnostics(u, 1)) == 1
+    change(c, u, 2, [{"range": {"start": {"line": 3, "character": 12}, "end": {"line": 3, "character": 2}},
+                      "text": "not C++ at all"}])
+    diags = c.diagnostics(u, 2)
+    assert len(diags) == 1 and diags[0]["severity"] == 1 and "reopen" in diags[0]["message"], diags
+    change(c, u, 3, [{"text": project.FIX}])
+    assert len(c.diagnostics(u, 3)) == 1
+    ctx.stop(c)
+
+
+def check_nul(ctx):
+    """A URI whose path holds "%00" (or a JSON "\u0000") is refused, never
+    taken for the path before it; a NUL byte in a document's text is text
+    (libclang takes the length)."""
+    c = ctx.start()
+    path = ctx.path("src/fix.cc")
+    for bad in (uri(path) + "%00.txt", uri(path) + "\u0000.txt"):
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": bad, "languageId": "cpp", "version": 1,
+                                                            "text": read(path)}})
+    text = "// a NUL: \u0000 in a comment\n" + project.FIX
+    u = open_doc(c, path, text)
+    diags = c.diagnostics(u, 1, timeout=30)
+    assert len(diags) == 1 and diags[0]["range"]["start"]["line"] == 4, diags
+    assert not [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] != u], c.backlog
+    ctx.stop(c)
+
+
+def check_reopen_lower_version(ctx):
+    """A request waits for the analysis of the text it was asked about, or
+    a later one: after a re-open at a lower version, or a change to one, it
+    is answered (it used to wait for that version number forever)."""
+    hover = {"position": {"line": 3, "character": 30}}
+    c = ctx.start(options={"debounce": 1500})
+    u = open_doc(c, ctx.path("src/fix.cc"), version=5)
+    c.diagnostics(u, 5)
+    change(c, u, 6, [{"text": project.FIX + "\n"}])
+    rid = c.request("textDocument/hover", dict(hover, textDocument={"uri": u}))
+    open_doc(c, ctx.path("src/fix.cc"), version=1)
+    r = c.response(rid, timeout=10)
+    assert r.get("result") and "on the heap" in r["result"]["contents"]["value"], r
+    change(c, u, 7, [{"text": project.FIX + "\n"}])
+    rid = c.request("textDocument/hover", dict(hover, textDocument={"uri": u}))
+    change(c, u, 2, [{"text": project.FIX}])
+    r = c.response(rid, timeout=10)
+    assert r.get("result") and "on the heap" in r["result"]["contents"]["value"], r
+    ctx.stop(c)
+
+
 def check_exit_without_shutdown(ctx):
     c = ctx.start()
     c.notify("exit", None)
@@ -571,7 +699,8 @@ def check_open_close_cycles(ctx):
 
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
-          check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_exit_without_shutdown,
+          check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
+          check_nul, check_reopen_lower_version, check_exit_without_shutdown,
           check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
           check_config_change, check_database_change, check_open_close_cycles]
 
