@@ -342,6 +342,34 @@ void hl_tu_free(hl_tu *u) {
   free(u);
 }
 
+typedef struct files_read {
+  const char *workdir;
+  hl_strv *out;
+} files_read;
+
+static void add_file_read(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
+  (void)stack;
+  (void)len;
+  files_read *r = data;
+  /* The name the file system resolved when libclang opened the file is
+   * canonical already: resolving it again costs more than the rest. */
+  CXString real = clang_File_tryGetRealPathName(f);
+  const char *name = clang_getCString(real);
+  if (name && name[0] == '/') {
+    hl_strv_add(r->out, name);
+  } else {
+    char *path = hl_file_abspath(f, r->workdir);
+    hl_strv_add(r->out, path);
+    free(path);
+  }
+  clang_disposeString(real);
+}
+
+void hl_tu_files(const hl_tu *u, hl_strv *out) {
+  files_read r = {u->job->directory, out};
+  if (u->tu) clang_getInclusions(u->tu, add_file_read, &r);
+}
+
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res) {
   memset(res, 0, sizeof *res);
   res->result = HL_NOT_PARSED;

@@ -2,12 +2,13 @@
  * open document's kept translation unit (and so every libclang call), the
  * configurations and the compile databases. It sleeps until a document's
  * analysis is due (the debounce after typing), takes a snapshot of its text
- * and of every open document's (the unsaved files the parse sees), finds
- * its compile command (project.h) and configuration, parses the unit once
- * and reparses it after edits, runs the engine and the report stage's
- * NOLINT, and stores the result — unless a newer version arrived meanwhile,
- * which drops it — publishing the diagnostics and answering the requests
- * that waited for it. The reader thread never waits for it. */
+ * and of the open documents its unit reads (snapshot.h: the unsaved files
+ * the parse sees), finds its compile command (project.h) and
+ * configuration, parses the unit once and reparses it after edits, runs
+ * the engine and the report stage's NOLINT, and stores the result —
+ * unless a newer text arrived meanwhile, which drops it — publishing the
+ * diagnostics and answering the requests that waited for it. The reader
+ * thread never waits for it. */
 #ifndef HEAPLINT_LSP_WORKER_H
 #define HEAPLINT_LSP_WORKER_H
 

@@ -14,6 +14,8 @@ Layout (under a fresh temporary directory):
   proj/src/tiny.cc             no #include, no finding (ends the cycles)
   proj/src/flagged.cc          a finding only with -DHL_WIDE, which the
                                database does not give it (until a test adds it)
+  proj/src/user.cc             includes nothing (until a test's edit includes
+                               proj/include/later.h, open with other text)
   loose/loose.cc               in no compile database; loose/.heaplint.yaml
                                has fallback-flags that define LOOSE
 """
@@ -175,6 +177,17 @@ TINY = """\
 int tiny(int x) { return x + 1; }
 """
 
+LATER_H = """\
+#pragma once
+struct Payload {
+  long a;
+};
+"""
+
+USER = """\
+void user() {}
+"""
+
 NCYCLES = 50
 FLAGS = ["-std=c++17", "-Iinclude"]
 
@@ -189,13 +202,15 @@ def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
     files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
-             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED}
+             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED,
+             "src/user.cc": USER}
     for i in range(NCYCLES):
         files["src/cycle_%02d.cc" % i] = CYCLE % i
     for name, text in files.items():
         write(os.path.join(proj, name), text)
     write(os.path.join(proj, "include/widget.h"), WIDGET_H)
     write(os.path.join(proj, "include/broken.h"), BROKEN_H)
+    write(os.path.join(proj, "include/later.h"), LATER_H)
     db = [{"directory": proj, "file": name, "arguments": ["clang++"] + FLAGS + ["-c", name]}
           for name in sorted(files)]
     write(os.path.join(proj, "compile_commands.json"), json.dumps(db, indent=1))
