@@ -233,6 +233,14 @@ int hl_lsp_main(int argc, char **argv) {
       fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
     } else {
       status = serve(&S);
+      if (lsp_worker_stop(&S)) {
+        /* exit (or the end of the input) while a parse runs: end now, as
+         * the protocol asks; returning would run the library's exit-time
+         * destructors under the thread still parsing. */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
+      }
     }
   }
   free(err);

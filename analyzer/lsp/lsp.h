@@ -8,7 +8,8 @@
 
 /* argv[0] is "lsp". Returns the exit status: 0 after shutdown and exit,
  * 1 when the input ended or exit came without shutdown, 2 for a bad
- * command line or profile. */
+ * command line or profile. When a parse is running at the end, the process
+ * ends here, with that status (_exit: the parse cannot be interrupted). */
 int hl_lsp_main(int argc, char **argv);
 
 #endif

@@ -112,6 +112,7 @@ typedef struct lsp_server {
   int reload;                /* configurations or compile databases changed: read them again */
   int recheck;               /* a file was saved: reload if one of them changed on disk */
   int quit;                  /* the worker stops */
+  int analyzing;             /* the worker is in an analysis (libclang cannot be stopped there) */
   pthread_t worker;
   int worker_started;
   void *worker_state;

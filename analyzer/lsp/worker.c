@@ -358,10 +358,25 @@ static void refresh(worker *W) {
   pthread_mutex_lock(&S->lock);
 }
 
+/* The index, with its preambles kept in memory (libclang 17 and later): a
+ * server that ends at once on exit (or is killed) leaves no preamble-*.pch
+ * files in the temporary directory. */
+static CXIndex new_index(void) {
+#if CINDEX_VERSION_MINOR >= 64
+  CXIndexOptions o;
+  memset(&o, 0, sizeof o);
+  o.Size = sizeof o;
+  o.StorePreamblesInMemory = 1;
+  CXIndex index = clang_createIndexWithOptions(&o);
+  if (index) return index;
+#endif
+  return clang_createIndex(0, 0);
+}
+
 static void *worker_main(void *arg) {
   worker *W = arg;
   lsp_server *S = W->S;
-  W->index = clang_createIndex(0, 0);
+  W->index = new_index();
   pthread_mutex_lock(&S->lock);
   while (!S->quit) {
     double until;
@@ -376,9 +391,11 @@ static void *worker_main(void *arg) {
       lsp_snapshot sn;
       lsp_snapshot_take(S, d, d->unit ? &d->unit->reads : NULL, &sn);
       d->pending = 0;
+      S->analyzing = 1;
       pthread_mutex_unlock(&S->lock);
       lsp_result *r = analyze(W, d, &sn);
       pthread_mutex_lock(&S->lock);
+      S->analyzing = 0;
       store(S, d, &sn, r);
       lsp_snapshot_free(&sn);
     }
@@ -401,13 +418,15 @@ int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
   return 0;
 }
 
-void lsp_worker_stop(lsp_server *S) {
+int lsp_worker_stop(lsp_server *S) {
   worker *W = S->worker_state;
-  if (!W) return;
+  if (!W) return 0;
   pthread_mutex_lock(&S->lock);
   S->quit = 1;
+  int busy = S->analyzing;
   pthread_cond_signal(&S->wake);
   pthread_mutex_unlock(&S->lock);
+  if (busy) return -1;
   if (S->worker_started) pthread_join(S->worker, NULL);
   /* Everything the worker kept, now that it is gone. */
   for (size_t i = 0; i < S->nclosed; i++) lsp_doc_free(S->closed[i]);
@@ -423,4 +442,5 @@ void lsp_worker_stop(lsp_server *S) {
   free(W->stamps);
   free(W);
   S->worker_state = NULL;
+  return 0;
 }

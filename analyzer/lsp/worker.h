@@ -18,8 +18,12 @@
 /* Starts the worker with the loaded profiles (which must outlive it).
  * Returns 0, or -1 when no thread can be started. */
 int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles);
-/* Stops it after the analysis under way, and waits for it. */
-void lsp_worker_stop(lsp_server *S);
+/* Stops it. Returns 0 once it stopped and what it kept is freed; -1, with
+ * nothing freed, when it is in an analysis: libclang cannot be
+ * interrupted, and a parse may take a minute, while the protocol's exit
+ * must end the process at once (editors kill a server after 2 s): the
+ * caller then ends it with _exit, the thread and all. */
+int lsp_worker_stop(lsp_server *S);
 /* Frees a document and what the worker keeps for it (its unit): on the
  * worker's thread, or after it stopped. */
 void lsp_doc_free(lsp_doc *d);

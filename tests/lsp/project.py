@@ -18,6 +18,8 @@ Layout (under a fresh temporary directory):
                                proj/include/later.h, open with other text)
   loose/loose.cc               in no compile database; loose/.heaplint.yaml
                                has fallback-flags that define LOOSE
+  slow/slow.cc                 a parse that takes minutes (a compile-time loop
+                               whose step limit slow/.heaplint.yaml raises)
 """
 import json
 import os
@@ -198,6 +200,18 @@ def write(path, text):
         f.write(text)
 
 
+# A parse that takes minutes: clang evaluates the loop at compile time
+# (its step limit raised by the fallback flags of slow/.heaplint.yaml).
+SLOW = """\
+constexpr long spin() {
+  long s = 0;
+  for (long i = 0; i < 4000000000L; i++) s += i & 1;
+  return s;
+}
+static_assert(spin() > 0, "");
+"""
+
+
 def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
@@ -216,6 +230,8 @@ def make(top):
     write(os.path.join(proj, "compile_commands.json"), json.dumps(db, indent=1))
     write(os.path.join(loose, "loose.cc"), LOOSE)
     write(os.path.join(loose, ".heaplint.yaml"), "fallback-flags: [-std=c++17, -DLOOSE]\n")
+    write(os.path.join(top, "slow", "slow.cc"), SLOW)
+    write(os.path.join(top, "slow", ".heaplint.yaml"), "fallback-flags: [-std=c++17, -fconstexpr-steps=4294967295]\n")
     return proj, loose
 
 

@@ -565,6 +565,33 @@ def check_exit_without_shutdown(ctx):
     assert c.close() == 1
 
 
+def check_exit_while_parsing(ctx):
+    """exit ends the server at once, even while a parse runs (libclang
+    cannot be interrupted; the server used to wait for it, and editors kill
+    a server after 2 s): status 0 after shutdown, 1 without."""
+    for shutdown in (True, False):
+        c = ctx.start()
+        u = open_doc(c, os.path.join(ctx.top, "slow", "slow.cc"))
+        time.sleep(1)
+        if shutdown:
+            r = c.call("shutdown", None)
+            assert "error" not in r, r
+        start = time.time()
+        c.notify("exit", None)
+        try:
+            rc = c.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            c.proc.kill()
+            c.proc.wait()
+            raise AssertionError("the server did not end within 5 s of exit while parsing")
+        took = time.time() - start
+        assert took < 2, "the server took %.1f s to end after exit" % took
+        assert rc == (0 if shutdown else 1), "exit %s shutdown gave status %d" % (
+            "after" if shutdown else "without", rc)
+        assert not [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
+                    and m["params"]["uri"] == u], "the slow parse was done: the check proves nothing"
+
+
 def check_header_alone(ctx):
     c = ctx.start()
     u = open_doc(c, ctx.path("include/widget.h"))
@@ -749,7 +776,7 @@ def check_open_close_cycles(ctx):
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
-          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown,
+          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
           check_config_change, check_database_change, check_open_close_cycles]
 
