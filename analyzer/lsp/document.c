@@ -120,6 +120,7 @@ void lsp_on_did_save(lsp_server *S, json_t *id, json_t *params) {
   (void)id;
   (void)params;
   pthread_mutex_lock(&S->lock);
+  S->saves++;
   S->recheck = 1;
   lsp_reanalyze_all(S);
   pthread_mutex_unlock(&S->lock);

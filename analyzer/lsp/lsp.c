@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/crash.h"
 #include "input/profile.h"
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
@@ -196,7 +197,13 @@ static void server_init(lsp_server *S) {
   S->in = stdin;
   S->out = stdout;
   S->opt.debounce_ms = 300;
-  pthread_mutex_init(&S->lock, NULL);
+  /* Error-checking: after a crash of the analysis inside the lock, the
+   * worker learns that it holds it (worker.c). */
+  pthread_mutexattr_t ma;
+  pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&S->lock, &ma);
+  pthread_mutexattr_destroy(&ma);
   pthread_mutex_init(&S->out_lock, NULL);
   /* The worker's deadlines are on the monotonic clock (lsp_now). */
   pthread_condattr_t ca;
@@ -229,6 +236,9 @@ int hl_lsp_main(int argc, char **argv) {
     json_object_seed(0);
     /* A client that went away is the end of the input, not a signal. */
     signal(SIGPIPE, SIG_IGN);
+    /* A crash of an analysis costs that document's diagnostics, not the
+     * server (engine/crash.h); before any thread starts. */
+    if (hl_crash_init()) fprintf(stderr, "heaplint lsp: warning: cannot catch crashes: one ends the server\n");
     if (lsp_worker_start(&S, &profiles)) {
       fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
     } else {

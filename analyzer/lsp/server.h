@@ -57,7 +57,7 @@ typedef struct lsp_result {
   size_t nhovers, caphovers;
 } lsp_result;
 
-typedef struct lsp_unitstate lsp_unitstate; /* the worker's (worker.c) */
+typedef struct lsp_unitstate lsp_unitstate; /* the worker's (analysis.c) */
 
 typedef struct lsp_doc {
   char *uri, *path;          /* uri: as the client sent it; path: absolute, canonical */
@@ -109,6 +109,7 @@ typedef struct lsp_server {
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
   unsigned long gens;        /* the last generation given to a document's text */
+  unsigned long saves;       /* didSave notifications so far */
   int reload;                /* configurations or compile databases changed: read them again */
   int recheck;               /* a file was saved: reload if one of them changed on disk */
   int quit;                  /* the worker stops */

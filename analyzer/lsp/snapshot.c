@@ -53,6 +53,7 @@ void lsp_snapshot_take(lsp_server *S, const lsp_doc *d, const hl_strv *reads, ls
   sn->gen = d->gen;
   sn->version = d->version;
   sn->lost = d->lost;
+  sn->saves = S->saves;
   put_file(sn, d);
   lsp_snapshot_add(S, d, reads, sn);
   /* The analyzed document's URI first: it wins over another that opened

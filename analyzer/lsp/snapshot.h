@@ -24,6 +24,7 @@ typedef struct lsp_snapshot {
   unsigned long gen;         /* the analyzed document's */
   long version;
   int lost;                  /* its text is not the editor's (document.c) */
+  unsigned long saves;       /* lsp_server.saves */
   struct CXUnsavedFile *files; /* files[0] is its text; Filename is the path */
   unsigned n;
   size_t cap;

@@ -10,6 +10,8 @@ Layout (under a fresh temporary directory):
   proj/src/broken.cc           does not compile (and has a finding)
   proj/src/uses_broken.cc      includes proj/include/broken.h, which does not compile
   proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
+  proj/src/deep_parse.cc       crashes libclang's parse (its stack overflows)
+  proj/src/deep_walk.cc        crashes the rules' walk (its stack overflows)
   proj/src/cycle_NN.cc         50 files for the open/close cycles
   proj/src/tiny.cc             no #include, no finding (ends the cycles)
   proj/src/flagged.cc          a finding only with -DHL_WIDE, which the
@@ -138,6 +140,14 @@ CRASH = """\
 int crash;
 """
 
+# Crash libclang 19 and heaplint by their depth: the sum's 200000 terms
+# overflow the stack of libclang's parse (its own crash recovery cannot
+# catch that: its parse thread has no alternate signal stack), and 20000
+# the rules' walk of the parsed unit (on the worker's 8 MiB stack the walk
+# overflows from about 8000 terms on, the parse from about 80000).
+DEEP_PARSE = "int deep_parse() { return " + "+".join(["1"] * 200000) + "; }\n"
+DEEP_WALK = "int deep_walk() { return " + "+".join(["1"] * 20000) + "; }\n"
+
 LOOSE = """\
 #include <functional>
 
@@ -216,8 +226,8 @@ def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
     files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
-             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED,
-             "src/user.cc": USER}
+             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/deep_parse.cc": DEEP_PARSE,
+             "src/deep_walk.cc": DEEP_WALK, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED, "src/user.cc": USER}
     for i in range(NCYCLES):
         files["src/cycle_%02d.cc" % i] = CYCLE % i
     for name, text in files.items():
