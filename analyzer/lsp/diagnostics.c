@@ -59,11 +59,3 @@ void lsp_result_add_failure(lsp_result *r, const char *text) {
   hl_sb_free(&m);
   HL_PUSH(r->items, r->nitems, r->capitems, it);
 }
-
-json_t *lsp_publish_params(const char *uri, const lsp_result *r) {
-  json_t *a = json_array();
-  for (size_t i = 0; r && i < r->nitems; i++) json_array_append(a, r->items[i].diagnostic);
-  json_t *p = json_pack("{s:s, s:o}", "uri", uri, "diagnostics", a);
-  if (r) json_object_set_new(p, "version", json_integer(r->version));
-  return p;
-}

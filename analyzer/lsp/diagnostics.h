@@ -17,7 +17,4 @@ void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, con
  * compile errors, libclang's failure, a configuration error), at the top. */
 void lsp_result_add_failure(lsp_result *r, const char *text);
 
-/* publishDiagnostics' parameters for r. */
-json_t *lsp_publish_params(const char *uri, const lsp_result *r);
-
 #endif

@@ -152,70 +152,32 @@ static void dispatch(lsp_server *S, json_t *msg) {
   /* An unknown notification ("$/..." or not) is ignored, as the protocol says. */
 }
 
+int lsp_serve_message(lsp_server *S, lsp_reader *r) {
+  json_t *msg = NULL;
+  char *err = NULL;
+  int rc = lsp_rpc_read(r, &msg, &err);
+  if (rc < 0) {
+    lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
+    free(err);
+  } else if (rc > 0) {
+    dispatch(S, msg);
+    json_decref(msg);
+  }
+  return rc != 0;
+}
+
 /* Reads and handles messages until exit or the end of the input. */
 static int serve(lsp_server *S) {
   lsp_reader r = {S->in, NULL, 0, 0, 0, 0};
-  while (!S->exiting) {
-    json_t *msg = NULL;
-    char *err = NULL;
-    int rc = lsp_rpc_read(&r, &msg, &err);
-    if (rc == 0) break;
-    if (rc < 0) {
-      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
-      free(err);
-      continue;
-    }
-    dispatch(S, msg);
-    json_decref(msg);
+  while (!S->exiting && lsp_serve_message(S, &r)) {
   }
   lsp_reader_free(&r);
   return S->exiting && S->shut_down ? 0 : 1;
 }
 
-static void server_free(lsp_server *S) {
-  lsp_worker_stop(S);
-  for (size_t i = 0; i < S->ndocs; i++) lsp_doc_free(S->docs[i]);
-  free(S->docs);
-  free(S->closed);
-  for (size_t i = 0; i < S->nwaiting; i++) {
-    json_decref(S->waiting[i].id);
-    json_decref(S->waiting[i].params);
-    free(S->waiting[i].uri);
-  }
-  free(S->waiting);
-  pthread_cond_destroy(&S->wake);
-  pthread_mutex_destroy(&S->lock);
-  pthread_mutex_destroy(&S->out_lock);
-  hl_strv_free(&S->opt.profiles);
-  hl_strv_free(&S->opt.extra_before);
-  hl_strv_free(&S->opt.extra_after);
-  free(S->opt.docs_url);
-}
-
-static void server_init(lsp_server *S) {
-  memset(S, 0, sizeof *S);
-  S->in = stdin;
-  S->out = stdout;
-  S->opt.debounce_ms = 300;
-  /* Error-checking: after a crash of the analysis inside the lock, the
-   * worker learns that it holds it (worker.c). */
-  pthread_mutexattr_t ma;
-  pthread_mutexattr_init(&ma);
-  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
-  pthread_mutex_init(&S->lock, &ma);
-  pthread_mutexattr_destroy(&ma);
-  pthread_mutex_init(&S->out_lock, NULL);
-  /* The worker's deadlines are on the monotonic clock (lsp_now). */
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&S->wake, &ca);
-  pthread_condattr_destroy(&ca);
-}
-
 int hl_lsp_main(int argc, char **argv) {
   lsp_server S;
-  server_init(&S);
+  lsp_server_init(&S, stdin, stdout);
   hl_profile_set profiles;
   memset(&profiles, 0, sizeof profiles);
   char *err = NULL;
@@ -254,7 +216,8 @@ int hl_lsp_main(int argc, char **argv) {
     }
   }
   free(err);
-  server_free(&S);
+  lsp_worker_stop(&S);
+  lsp_server_free(&S);
   hl_profiles_free(&profiles);
   return status;
 }

@@ -85,13 +85,6 @@ static int header_next(lsp_reader *r) {
   return n > 1 && c == ':';
 }
 
-/* Where "Content-Length:" starts in the n bytes at p, or n. */
-static size_t header_in(const char *p, size_t n) {
-  for (size_t i = 0; i + LENGTH_HEADER_LEN <= n; i++)
-    if (!strncasecmp(p + i, length_header, LENGTH_HEADER_LEN)) return i;
-  return n;
-}
-
 /* One header line without its line break; NULL at the end of the input.
  * A line is kept up to 4096 bytes: a bound on memory. */
 static char *header_line(lsp_reader *r) {
@@ -149,8 +142,6 @@ static int read_body(lsp_reader *r, size_t length, json_t **msg, char **err) {
     *err = hl_xasprintf("the message is not JSON: %s (line %d, column %d); what follows it up to the next "
                         "Content-Length header is skipped",
                         je.text, je.line, je.column);
-    size_t at = header_in(b, length);
-    if (at < length) read_again(r, b + at, length - at);
     r->lost = 1;
   }
   free(b);

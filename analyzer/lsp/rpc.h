@@ -42,10 +42,10 @@ typedef struct lsp_reader {
  *     the body no length measured ends with no line break);
  *   - a body that is not JSON: when no header line follows it at once (a
  *     length counted in characters, not bytes, cut it short), the rest up
- *     to the next "Content-Length:", looked for in that body first (a
- *     length too long swallowed the next frame).
- * A bad frame's request id cannot be known: only later requests are
- * answered. */
+ *     to the next "Content-Length:".
+ * Every byte is read once (and the few a look ahead took, twice): a frame
+ * that swallowed the next one with a length too long loses it too. A bad
+ * frame's request id cannot be known: only later requests are answered. */
 int lsp_rpc_read(lsp_reader *r, json_t **msg, char **err);
 void lsp_reader_free(lsp_reader *r);
 

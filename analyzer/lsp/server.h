@@ -95,6 +95,7 @@ struct lsp_waiting {
 
 typedef struct lsp_server {
   FILE *in, *out;
+  FILE *err;                 /* the editor's server log (stderr), or NULL: where lsp_log also writes */
   lsp_options opt;
   lsp_encoding enc;
   int initialized, shut_down, exiting;
@@ -121,6 +122,13 @@ typedef struct lsp_server {
   pthread_mutex_t out_lock;  /* one message at a time on out */
 } lsp_server;
 
+/* A server reading in and writing out, with no document and no worker. */
+void lsp_server_init(lsp_server *S, FILE *in, FILE *out);
+/* Frees it all; the worker must be stopped (lsp_worker_stop). */
+void lsp_server_free(lsp_server *S);
+/* Frees a document; its unit must be gone (the worker's). */
+void lsp_doc_free(lsp_doc *d);
+
 /* Seconds on a clock that only goes forward. */
 double lsp_now(void);
 
@@ -146,6 +154,14 @@ void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
 /* With lock held: asks for an analysis of every open C++ document now. */
 void lsp_reanalyze_all(lsp_server *S);
 void lsp_result_free(lsp_result *r);
+/* publishDiagnostics' parameters for r (NULL: none, as for a closed file). */
+json_t *lsp_publish_params(const char *uri, const lsp_result *r);
+
+/* With lock held: stores r, the result of an analysis of d, publishes its
+ * diagnostics and answers the requests that waited for it — unless d
+ * changed (r->gen is not d's: a newer analysis is due) or closed meanwhile,
+ * which drops r. */
+void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
 
 /* With lock held: answers the request now when d's analysis is of its
  * current text, else when it is (lsp_waiting_answer). */

@@ -34,15 +34,6 @@ typedef struct worker {
   size_t nstamps, capstamps;
 } worker;
 
-void lsp_doc_free(lsp_doc *d) {
-  if (!d) return;
-  lsp_unit_forget(d);
-  free(d->uri);
-  free(d->path);
-  lsp_text_free(&d->text);
-  lsp_result_free(d->result);
-  free(d);
-}
 
 static void stamp_of(stamp *s) {
   struct stat st;
@@ -86,19 +77,6 @@ static void stamps_clear(worker *W) {
   W->nstamps = 0;
 }
 
-/* With the lock held: the result of d's analysis of sn, unless d changed
- * (or closed) meanwhile — a newer analysis is then due. */
-static void store(lsp_server *S, lsp_doc *d, const lsp_snapshot *sn, lsp_result *r) {
-  if (d->closed || d->gen != sn->gen) {
-    lsp_result_free(r);
-    return;
-  }
-  lsp_result_free(d->result);
-  d->result = r;
-  lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
-  lsp_waiting_answer(S, d, NULL);
-}
-
 /* With the lock held: the document whose analysis is due first, or NULL
  * with *until the time the next one is (0: none is pending). */
 static lsp_doc *next_due(lsp_server *S, double *until) {
@@ -133,7 +111,10 @@ static void free_closed(lsp_server *S) {
   S->closed = NULL;
   S->nclosed = S->capclosed = 0;
   pthread_mutex_unlock(&S->lock);
-  for (size_t i = 0; i < n; i++) lsp_doc_free(v[i]);
+  for (size_t i = 0; i < n; i++) {
+    lsp_unit_forget(v[i]);
+    lsp_doc_free(v[i]);
+  }
   free(v);
 #if defined(__GLIBC__)
   malloc_trim(0);
@@ -217,7 +198,7 @@ static int analyze_due(worker *W, lsp_doc *d) {
    * errors, answers with EDEADLK. */
   (void)pthread_mutex_lock(&S->lock);
   S->analyzing = 0;
-  store(S, d, &sn, a.r);
+  lsp_result_store(S, d, a.r);
   lsp_snapshot_free(&sn);
   return crashed;
 }
@@ -300,7 +281,10 @@ int lsp_worker_stop(lsp_server *S) {
   if (busy) return -1;
   if (S->worker_started) pthread_join(thread, NULL);
   /* Everything the worker kept, now that it is gone. */
-  for (size_t i = 0; i < S->nclosed; i++) lsp_doc_free(S->closed[i]);
+  for (size_t i = 0; i < S->nclosed; i++) {
+    lsp_unit_forget(S->closed[i]);
+    lsp_doc_free(S->closed[i]);
+  }
   S->nclosed = 0;
   for (size_t i = 0; i < S->ndocs; i++) lsp_unit_forget(S->docs[i]);
   if (W->A.index) clang_disposeIndex(W->A.index);

@@ -24,8 +24,5 @@ int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles);
  * must end the process at once (editors kill a server after 2 s): the
  * caller then ends it with _exit, the thread and all. */
 int lsp_worker_stop(lsp_server *S);
-/* Frees a document and what the worker keeps for it (its unit): on the
- * worker's thread, or after it stopped. */
-void lsp_doc_free(lsp_doc *d);
 
 #endif
