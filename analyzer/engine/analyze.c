@@ -371,7 +371,7 @@ static void add_file_read(CXFile f, CXSourceLocation *stack, unsigned len, CXCli
   (void)len;
   files_read *r = data;
   /* The name the file system resolved when libclang opened the file is
-   * canonical already: resolving it again costs more than the rest. */
+   * canonical already: no need for realpath's system calls per file. */
   CXString real = clang_File_tryGetRealPathName(f);
   const char *name = clang_getCString(real);
   if (name && name[0] == '/') {

@@ -205,22 +205,27 @@ static int analyze_due(worker *W, lsp_doc *d) {
 
 static void *worker_main(void *arg);
 
+/* A thread running the worker, with the stack libclang's own parse thread
+ * would have: libclang parses on it (engine/crash.h). */
+static int start_thread(worker *W, pthread_t *thread) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, HL_CRASH_STACK_SIZE);
+  int rc = pthread_create(thread, &attr, worker_main, W);
+  pthread_attr_destroy(&attr);
+  return rc ? -1 : 0;
+}
+
 /* With the lock held: after a crash, a new thread takes the worker's
  * place, so that what libclang and LLVM keep per thread (the crash
  * recovery context of a parse the crash left, the pretty stack trace)
  * dies with this one. Returns 0, or -1 when no thread can be started
  * (this one goes on). */
 static int hand_over(worker *W) {
-  lsp_server *S = W->A.S;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, HL_CRASH_STACK_SIZE);
   pthread_t next;
-  int rc = pthread_create(&next, &attr, worker_main, W);
-  pthread_attr_destroy(&attr);
-  if (rc) return -1;
+  if (start_thread(W, &next)) return -1;
   pthread_detach(pthread_self());
-  S->worker = next;
+  W->A.S->worker = next;
   return 0;
 }
 
@@ -256,14 +261,7 @@ int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
   W->A.run.layouts = 1;
   pthread_mutex_init(&W->A.run.lock, NULL);
   S->worker_state = W;
-  /* libclang parses on this thread (engine/crash.h): the stack its own
-   * parse thread would have. */
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, HL_CRASH_STACK_SIZE);
-  int rc = pthread_create(&S->worker, &attr, worker_main, W);
-  pthread_attr_destroy(&attr);
-  if (rc) return -1;
+  if (start_thread(W, &S->worker)) return -1;
   S->worker_started = 1;
   return 0;
 }
