@@ -243,6 +243,7 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
 }
 
 lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot *sn, const hl_crash *what) {
+  if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
   lsp_unitstate *u = d->unit;
   /* Whatever state the crash left it in: not even disposing it is safe. */
   u->unit = NULL;

@@ -142,11 +142,13 @@ int crash;
 
 # Crash libclang 19 and heaplint by their depth: the sum's 200000 terms
 # overflow the stack of libclang's parse (its own crash recovery cannot
-# catch that: its parse thread has no alternate signal stack), and 20000
+# catch that: its parse thread has no alternate signal stack), and 40000
 # the rules' walk of the parsed unit (on the worker's 8 MiB stack the walk
-# overflows from about 8000 terms on, the parse from about 80000).
+# overflows from about 8000 terms on, the parse from about 80000: the
+# parse's frames are libclang's, the walk's partly heaplint's, whose size
+# depends on the compiler).
 DEEP_PARSE = "int deep_parse() { return " + "+".join(["1"] * 200000) + "; }\n"
-DEEP_WALK = "int deep_walk() { return " + "+".join(["1"] * 20000) + "; }\n"
+DEEP_WALK = "int deep_walk() { return " + "+".join(["1"] * 40000) + "; }\n"
 
 LOOSE = """\
 #include <functional>
