@@ -10,6 +10,7 @@
 #include "engine/context.h"
 #include "engine/context_impl.h"
 #include "engine/broken.h"
+#include "engine/crash.h"
 #include "engine/diagnostics.h"
 #include "util/util.h"
 
@@ -95,8 +96,13 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
    * -system-headers says otherwise). */
   if (!w->system_headers && clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
   hl_ctx *ctx = w->ctx;
-  if (!w->broken || !hl_broken_covers(w->broken, c))
-    for (size_t i = 0; w->rules[i]; i++) w->rules[i]->visit(ctx, w->states[i], c);
+  if (!w->broken || !hl_broken_covers(w->broken, c)) {
+    for (size_t i = 0; w->rules[i]; i++) {
+      hl_crash_step("in rule", w->rules[i]->id);
+      w->rules[i]->visit(ctx, w->states[i], c);
+    }
+    hl_crash_step("walking the AST", NULL);
+  }
   HL_PUSH(ctx->stack, ctx->depth, ctx->capstack, c);
   clang_visitChildren(c, walk, w);
   ctx->depth--;
@@ -232,17 +238,28 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   HL_PUSH(rules, nrules, caprules, NULL);
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
-  for (size_t i = 0; i < nrules; i++) states[i] = rules[i]->begin ? rules[i]->begin(ctx, rules[i]) : NULL;
+  for (size_t i = 0; i < nrules; i++) {
+    hl_crash_step("starting rule", rules[i]->id);
+    states[i] = rules[i]->begin ? rules[i]->begin(ctx, rules[i]) : NULL;
+  }
+  hl_crash_step("walking the AST", NULL);
   walker w = {ctx, rules, states, hl_config_system_headers(cfg), has_errors ? hl_broken_find(ctx->unit.tu) : NULL};
   clang_visitChildren(clang_getTranslationUnitCursor(ctx->unit.tu), walk, &w);
   hl_broken_free(w.broken);
   for (size_t i = 0; i < nrules; i++)
-    if (rules[i]->prepare) rules[i]->prepare(ctx, states[i]);
+    if (rules[i]->prepare) {
+      hl_crash_step("preparing rule", rules[i]->id);
+      rules[i]->prepare(ctx, states[i]);
+    }
+  hl_crash_step("asking the compiler (trait queries, instantiation probes)", NULL);
   ask_compiler(ctx);
   /* A rule that reviews the others' verdicts ends after them. */
   for (int reviews = 0; reviews <= 1; reviews++)
     for (size_t i = 0; i < nrules; i++)
-      if (rules[i]->end && !(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) rules[i]->end(ctx, states[i]);
+      if (rules[i]->end && !(rules[i]->flags & HL_RULE_REVIEWS) == !reviews) {
+        hl_crash_step("ending rule", rules[i]->id);
+        rules[i]->end(ctx, states[i]);
+      }
   free(states);
   free(rules);
 }
@@ -294,6 +311,7 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
   for (size_t i = 0; i < job->nargs; i++) u->args[i] = job->args[i];
   u->args[job->nargs] = "-w";
   unsaved_copy(u, unsaved, nunsaved);
+  hl_crash_step("parsing", NULL);
   enum CXErrorCode e = clang_parseTranslationUnit2(index, job->source, u->args, (int)u->nargs, u->unsaved,
                                                    u->nunsaved, options, &u->tu);
   if (e != CXError_Success || !u->tu) {
@@ -306,6 +324,7 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
 
 int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
   unsaved_copy(u, unsaved, nunsaved);
+  hl_crash_step("reparsing", NULL);
   int e = u->tu ? clang_reparseTranslationUnit(u->tu, u->nunsaved, u->unsaved,
                                                clang_defaultReparseOptions(u->tu))
                 : CXError_Failure;
@@ -342,11 +361,41 @@ void hl_tu_free(hl_tu *u) {
   free(u);
 }
 
+typedef struct files_read {
+  const char *workdir;
+  hl_strv *out;
+} files_read;
+
+static void add_file_read(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
+  (void)stack;
+  (void)len;
+  files_read *r = data;
+  /* The name the file system resolved when libclang opened the file is
+   * canonical already: no need for realpath's system calls per file. */
+  CXString real = clang_File_tryGetRealPathName(f);
+  const char *name = clang_getCString(real);
+  if (name && name[0] == '/') {
+    hl_strv_add(r->out, name);
+  } else {
+    char *path = hl_file_abspath(f, r->workdir);
+    hl_strv_add(r->out, path);
+    free(path);
+  }
+  clang_disposeString(real);
+}
+
+void hl_tu_files(const hl_tu *u, hl_strv *out) {
+  files_read r = {u->job->directory, out};
+  hl_crash_step("listing the files the unit read", NULL);
+  if (u->tu) clang_getInclusions(u->tu, add_file_read, &r);
+}
+
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res) {
   memset(res, 0, sizeof *res);
   res->result = HL_NOT_PARSED;
   const hl_job *job = u->job;
   if (!u->tu) return;
+  hl_crash_step("reading the unit's diagnostics and target", NULL);
   /* A flag only GCC knows was ignored by the driver; the later parses
    * (traits, probes) go without it. */
   hl_diag_drop_unknown_args(u->tu, u->args, &u->nargs, job->file, log, run->verbose);

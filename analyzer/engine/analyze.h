@@ -91,6 +91,10 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
  * on log: the unit then has no translation unit (analyzing it gives
  * HL_NOT_PARSED); free it and parse afresh. */
 int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log);
+/* Appends the absolute, canonical path of every file u's last parse read
+ * (its main file first, then each header as included; a file may come
+ * more than once): the unsaved files its next parse must be given. */
+void hl_tu_files(const hl_tu *u, hl_strv *out);
 /* Analyzes u under cfg, as hl_analyze does after its parse. */
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_free(hl_tu *u);

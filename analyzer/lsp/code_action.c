@@ -5,21 +5,20 @@
 
 #include "lsp/convert.h"
 #include "lsp/handlers.h"
-#include "lsp/uri.h"
 #include "report/jsontext.h"
 #include "util/util.h"
 
 /* The finding's edits, grouped by file, as --fix makes them all or none. */
-static json_t *fix_edit(const hl_finding *f, hl_sources *src, lsp_encoding enc) {
+static json_t *fix_edit(const hl_finding *f, lsp_conv *c) {
   json_t *changes = json_object();
   for (size_t i = 0; i < f->nedits; i++) {
-    char *uri = lsp_path_uri(f->edits[i].file);
+    char *uri = lsp_conv_uri(c, f->edits[i].file);
     json_t *list = json_object_get(changes, uri);
     if (!list) {
       list = json_array();
       json_object_set_new(changes, uri, list);
     }
-    json_array_append_new(list, lsp_text_edit(src, &f->edits[i], enc));
+    json_array_append_new(list, lsp_text_edit(c, &f->edits[i]));
     free(uri);
   }
   return json_pack("{s:o}", "changes", changes);
@@ -27,9 +26,9 @@ static json_t *fix_edit(const hl_finding *f, hl_sources *src, lsp_encoding enc) 
 
 /* "// NOLINT(rule)" at the end of the finding's line; into the list of a
  * NOLINT(...) the line has already. */
-static json_t *nolint_edit(const hl_finding *f, hl_sources *src, lsp_encoding enc) {
+static json_t *nolint_edit(const hl_finding *f, lsp_conv *c) {
   size_t n;
-  const char *line = hl_source_line(src, f->loc.file, f->loc.line, &n);
+  const char *line = lsp_conv_line(c, f->loc.file, f->loc.line, &n);
   if (!line) return NULL;
   size_t at = n;
   char *text = NULL;
@@ -43,8 +42,8 @@ static json_t *nolint_edit(const hl_finding *f, hl_sources *src, lsp_encoding en
   } else {
     text = hl_xasprintf("%s// NOLINT(%s)", n && line[n - 1] != ' ' && line[n - 1] != '\t' ? "  " : "", f->rule);
   }
-  lsp_pos p = lsp_pos_of(src, f->loc.file, f->loc.line, (unsigned)at + 1, enc);
-  char *uri = lsp_path_uri(f->loc.file);
+  lsp_pos p = lsp_pos_of(c, f->loc.file, f->loc.line, (unsigned)at + 1);
+  char *uri = lsp_conv_uri(c, f->loc.file);
   json_t *edit = json_pack("{s:{s:[{s:o, s:o}]}}", "changes", uri, "range", lsp_range_json(p, p), "newText",
                            hl_json_text(text));
   free(uri);
@@ -52,17 +51,17 @@ static json_t *nolint_edit(const hl_finding *f, hl_sources *src, lsp_encoding en
   return edit;
 }
 
-void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, hl_sources *src, lsp_encoding enc) {
+void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, lsp_conv *c) {
   /* As --fix: nothing from a unit with compile errors (what libclang
    * recovered of it may not be what the code means). */
   if (f->nedits && !f->unit_has_errors) {
-    it->fix = fix_edit(f, src, enc);
+    it->fix = fix_edit(f, c);
     it->title_fix = hl_xasprintf("heaplint: fix %s (as --fix does)", f->rule);
   }
   /* The "nolint" rule's own errors (an unmatched NOLINTBEGIN) and compile
    * errors cannot be suppressed. */
   if (strcmp(f->rule, "nolint") && !hl_finding_is_compile_error(f)) {
-    it->suppress = nolint_edit(f, src, enc);
+    it->suppress = nolint_edit(f, c);
     it->title_suppress = hl_xasprintf("heaplint: suppress with // NOLINT(%s)", f->rule);
   }
 }

@@ -8,10 +8,11 @@
 #define HEAPLINT_LSP_CODE_ACTION_H
 
 #include "engine/finding.h"
+#include "lsp/convert.h"
 #include "lsp/server.h"
-#include "report/source.h"
 
-/* Plans it's actions for finding f: it->fix, it->suppress and their titles. */
-void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, hl_sources *src, lsp_encoding enc);
+/* Plans it's actions for finding f: it->fix, it->suppress and their titles;
+ * each edit keyed by the URI c gives its file. */
+void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, lsp_conv *c);
 
 #endif

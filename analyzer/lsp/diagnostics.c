@@ -12,21 +12,20 @@
 /* The protocol's DiagnosticSeverity. */
 static int severity(hl_severity s) { return s == HL_SEV_ERROR ? 1 : s == HL_SEV_NOTE ? 3 : 2; }
 
-static json_t *related(const hl_finding *f, hl_sources *src, lsp_encoding enc) {
+static json_t *related(const hl_finding *f, lsp_conv *c) {
   json_t *a = json_array();
   for (size_t i = 0; i < f->nnotes; i++) {
     const hl_note *n = &f->notes[i];
-    lsp_pos at = lsp_pos_of(src, n->loc.file, n->loc.line, n->loc.col, enc);
-    json_array_append_new(a, json_pack("{s:o, s:o}", "location", lsp_location_json(n->loc.file, at, at), "message",
+    lsp_pos at = lsp_pos_of(c, n->loc.file, n->loc.line, n->loc.col);
+    json_array_append_new(a, json_pack("{s:o, s:o}", "location", lsp_location_json(c, n->loc.file, at, at), "message",
                                        hl_json_text(n->message)));
   }
   return a;
 }
 
-void lsp_result_add_finding(lsp_result *r, const hl_finding *f, hl_sources *src, const lsp_options *o,
-                            lsp_encoding enc) {
+void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, const lsp_options *o) {
   lsp_pos from, to;
-  lsp_range_of(src, &f->loc, f->end_line, f->end_col, enc, &from, &to);
+  lsp_range_of(c, &f->loc, f->end_line, f->end_col, &from, &to);
   json_t *d = json_pack("{s:o, s:i, s:s, s:s, s:o}", "range", lsp_range_json(from, to), "severity",
                         severity(f->severity), "source", "heaplint", "code", f->rule, "message",
                         hl_json_text(f->message));
@@ -35,7 +34,7 @@ void lsp_result_add_finding(lsp_result *r, const hl_finding *f, hl_sources *src,
     json_object_set_new(d, "codeDescription", json_pack("{s:o}", "href", hl_json_text(href)));
     free(href);
   }
-  if (f->nnotes) json_object_set_new(d, "relatedInformation", related(f, src, enc));
+  if (f->nnotes) json_object_set_new(d, "relatedInformation", related(f, c));
   lsp_item it;
   memset(&it, 0, sizeof it);
   it.line0 = from.line;
@@ -43,7 +42,7 @@ void lsp_result_add_finding(lsp_result *r, const hl_finding *f, hl_sources *src,
   it.line1 = to.line;
   it.char1 = to.character;
   it.diagnostic = d;
-  lsp_code_actions_plan(&it, f, src, enc);
+  lsp_code_actions_plan(&it, f, c);
   HL_PUSH(r->items, r->nitems, r->capitems, it);
 }
 
@@ -59,12 +58,4 @@ void lsp_result_add_failure(lsp_result *r, const char *text) {
                             "heaplint", "message", hl_json_text(hl_sb_str(&m)));
   hl_sb_free(&m);
   HL_PUSH(r->items, r->nitems, r->capitems, it);
-}
-
-json_t *lsp_publish_params(const char *uri, const lsp_result *r) {
-  json_t *a = json_array();
-  for (size_t i = 0; r && i < r->nitems; i++) json_array_append(a, r->items[i].diagnostic);
-  json_t *p = json_pack("{s:s, s:o}", "uri", uri, "diagnostics", a);
-  if (r) json_object_set_new(p, "version", json_integer(r->version));
-  return p;
 }

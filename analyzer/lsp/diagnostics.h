@@ -7,18 +7,14 @@
 #define HEAPLINT_LSP_DIAGNOSTICS_H
 
 #include "engine/finding.h"
+#include "lsp/convert.h"
 #include "lsp/server.h"
-#include "report/source.h"
 
-/* Adds f (a finding of the document, read through src) to r, with its
- * code actions (code_action.h). */
-void lsp_result_add_finding(lsp_result *r, const hl_finding *f, hl_sources *src, const lsp_options *o,
-                            lsp_encoding enc);
+/* Adds f (a finding of the document, placed by c) to r, with its code
+ * actions (code_action.h). */
+void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, const lsp_options *o);
 /* Adds the diagnostic of a document not analyzed: text says why (the
  * compile errors, libclang's failure, a configuration error), at the top. */
 void lsp_result_add_failure(lsp_result *r, const char *text);
-
-/* publishDiagnostics' parameters for r. */
-json_t *lsp_publish_params(const char *uri, const lsp_result *r);
 
 #endif

@@ -6,11 +6,12 @@
 
 #include "lsp/diagnostics.h"
 #include "lsp/handlers.h"
+#include "lsp/rpc.h"
 #include "lsp/uri.h"
 #include "util/util.h"
 
 static const char *doc_uri(json_t *params) {
-  return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
+  return lsp_json_string(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
 
 void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer) {
@@ -30,11 +31,11 @@ static int is_cxx(const char *language) {
 void lsp_on_did_open(lsp_server *S, json_t *id, json_t *params) {
   (void)id;
   json_t *td = json_object_get(params, "textDocument");
-  const char *uri = json_string_value(json_object_get(td, "uri"));
-  const char *text = json_string_value(json_object_get(td, "text"));
+  const char *uri = lsp_json_string(json_object_get(td, "uri"));
+  json_t *text = json_object_get(td, "text");
   char *path = uri ? lsp_uri_path(uri) : NULL;
-  if (!path || !text) {
-    if (uri && !path) lsp_log(S, 2, "%s: not a file: URI; not analyzed", uri);
+  if (!path || !json_is_string(text)) {
+    if (uri && !path) lsp_log(S, 2, "%s: not a file: URI of a path heaplint can name; not analyzed", uri);
     free(path);
     return;
   }
@@ -44,8 +45,11 @@ void lsp_on_did_open(lsp_server *S, json_t *id, json_t *params) {
   free(path);
   d->analyzed = is_cxx(json_string_value(json_object_get(td, "languageId")));
   d->version = (long)json_integer_value(json_object_get(td, "version"));
-  lsp_text_set(&d->text, text, json_string_length(json_object_get(td, "text")));
+  /* The text's length, not its C string: a NUL byte is text too (libclang
+   * takes the length). */
+  lsp_text_set(&d->text, json_string_value(text), json_string_length(text));
   pthread_mutex_lock(&S->lock);
+  d->gen = ++S->gens;
   lsp_doc *old = lsp_doc_find(S, uri);
   if (old) {
     /* Opened twice without a close: the new text wins. */
@@ -60,21 +64,35 @@ void lsp_on_did_open(lsp_server *S, json_t *id, json_t *params) {
   pthread_mutex_unlock(&S->lock);
 }
 
-/* One content change: a range and its new text, or the whole text. */
-static void apply_change(lsp_server *S, lsp_doc *d, json_t *change) {
+static long number(json_t *pos, const char *key) { return (long)json_integer_value(json_object_get(pos, key)); }
+
+/* One content change: a range and its new text, or the whole text.
+ * Returns -1 for a range that ends before it starts: refused, as clangd
+ * refuses it (applying it would insert without deleting, and the text
+ * would silently differ from the editor's); the document is then lost
+ * until the whole text comes again. */
+static int apply_change(lsp_server *S, lsp_doc *d, json_t *change) {
   json_t *text = json_object_get(change, "text");
-  if (!json_is_string(text)) return;
+  if (!json_is_string(text)) return 0;
   json_t *range = json_object_get(change, "range");
   if (!range) {
     lsp_text_set(&d->text, json_string_value(text), json_string_length(text));
-    return;
+    d->lost = 0;
+    return 0;
   }
+  if (d->lost) return 0;
   json_t *a = json_object_get(range, "start"), *b = json_object_get(range, "end");
-  size_t from = lsp_text_offset(&d->text, (long)json_integer_value(json_object_get(a, "line")),
-                                (long)json_integer_value(json_object_get(a, "character")), S->enc);
-  size_t to = lsp_text_offset(&d->text, (long)json_integer_value(json_object_get(b, "line")),
-                              (long)json_integer_value(json_object_get(b, "character")), S->enc);
+  long l0 = number(a, "line"), c0 = number(a, "character"), l1 = number(b, "line"), c1 = number(b, "character");
+  if (l1 < l0 || (l1 == l0 && c1 < c0)) {
+    lsp_log(S, 1, "%s: a change's range ends (line %ld, character %ld) before it starts (line %ld, character %ld): "
+            "refused; the document is not analyzed until the editor sends its whole text (reopen it)",
+            d->uri, l1, c1, l0, c0);
+    d->lost = 1;
+    return -1;
+  }
+  size_t from = lsp_text_offset(&d->text, l0, c0, S->enc), to = lsp_text_offset(&d->text, l1, c1, S->enc);
   lsp_text_replace(&d->text, from, to, json_string_value(text), json_string_length(text));
+  return 0;
 }
 
 void lsp_on_did_change(lsp_server *S, json_t *id, json_t *params) {
@@ -86,9 +104,10 @@ void lsp_on_did_change(lsp_server *S, json_t *id, json_t *params) {
   if (d) {
     size_t i;
     json_t *c;
-    json_array_foreach(changes, i, c) apply_change(S, d, c);
+    json_array_foreach(changes, i, c) if (apply_change(S, d, c)) break;
     json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
     d->version = json_is_integer(v) ? (long)json_integer_value(v) : d->version + 1;
+    d->gen = ++S->gens;
     if (d->analyzed) lsp_doc_schedule(S, d, S->opt.debounce_ms);
   }
   pthread_mutex_unlock(&S->lock);
@@ -101,6 +120,7 @@ void lsp_on_did_save(lsp_server *S, json_t *id, json_t *params) {
   (void)id;
   (void)params;
   pthread_mutex_lock(&S->lock);
+  S->saves++;
   S->recheck = 1;
   lsp_reanalyze_all(S);
   pthread_mutex_unlock(&S->lock);

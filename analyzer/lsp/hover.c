@@ -45,9 +45,9 @@ static char *markdown(const hl_layout *l) {
   return hl_sb_take(&b);
 }
 
-void lsp_result_add_layout(lsp_result *r, const hl_layout *l, hl_sources *src, lsp_encoding enc) {
+void lsp_result_add_layout(lsp_result *r, const hl_layout *l, lsp_conv *c) {
   lsp_pos from, to;
-  lsp_range_of(src, &l->loc, l->end_line, l->end_col, enc, &from, &to);
+  lsp_range_of(c, &l->loc, l->end_line, l->end_col, &from, &to);
   lsp_hover h = {from.line, from.character, to.line, to.character, markdown(l)};
   HL_PUSH(r->hovers, r->nhovers, r->caphovers, h);
 }

@@ -8,10 +8,10 @@
 #define HEAPLINT_LSP_HOVER_H
 
 #include "engine/layout.h"
+#include "lsp/convert.h"
 #include "lsp/server.h"
-#include "report/source.h"
 
-/* Adds the hover of l (a store in the document, read through src) to r. */
-void lsp_result_add_layout(lsp_result *r, const hl_layout *l, hl_sources *src, lsp_encoding enc);
+/* Adds the hover of l (a store in the document, placed by c) to r. */
+void lsp_result_add_layout(lsp_result *r, const hl_layout *l, lsp_conv *c);
 
 #endif

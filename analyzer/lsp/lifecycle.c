@@ -14,7 +14,7 @@ static lsp_encoding negotiate(json_t *caps) {
   json_t *offered = json_object_get(json_object_get(caps, "general"), "positionEncodings");
   size_t i;
   json_t *e;
-  json_array_foreach(offered, i, e) if (json_is_string(e) && !strcmp(json_string_value(e), "utf-8")) return LSP_UTF8;
+  json_array_foreach(offered, i, e) if (lsp_json_string(e) && !strcmp(lsp_json_string(e), "utf-8")) return LSP_UTF8;
   return LSP_UTF16;
 }
 

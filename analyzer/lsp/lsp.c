@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/crash.h"
 #include "input/profile.h"
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
@@ -121,11 +122,12 @@ static void dispatch(lsp_server *S, json_t *msg) {
     return;
   }
   json_t *id = json_object_get(msg, "id");
-  const char *method = json_string_value(json_object_get(msg, "method"));
+  json_t *method_json = json_object_get(msg, "method");
+  const char *method = lsp_json_string(method_json);
   if (!method) {
     /* A response to the server's own request (the file watchers). */
-    if (!id || !(json_object_get(msg, "result") || json_object_get(msg, "error")))
-      lsp_reply_error(S, id, LSP_INVALID_REQUEST, "a message needs a method");
+    if (method_json || !id || !(json_object_get(msg, "result") || json_object_get(msg, "error")))
+      lsp_reply_error(S, id, LSP_INVALID_REQUEST, "a message needs a method: a string without NUL");
     return;
   }
   lsp_handler h = NULL;
@@ -150,71 +152,32 @@ static void dispatch(lsp_server *S, json_t *msg) {
   /* An unknown notification ("$/..." or not) is ignored, as the protocol says. */
 }
 
-/* Reads and handles messages until exit or the end of the input. */
-static int serve(lsp_server *S) {
-  while (!S->exiting) {
-    char *body = NULL, *err = NULL;
-    size_t len = 0;
-    int rc = lsp_rpc_read(S->in, &body, &len, &err);
-    if (rc == 0) break;
-    if (rc < 0) {
-      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
-      free(err);
-      continue;
-    }
-    json_error_t je;
-    json_t *msg = json_loadb(body, len, 0, &je);
-    free(body);
-    if (!msg) {
-      char *m = hl_xasprintf("the message is not JSON: %s (line %d, column %d)", je.text, je.line, je.column);
-      lsp_reply_error(S, NULL, LSP_PARSE_ERROR, m);
-      free(m);
-      continue;
-    }
+int lsp_serve_message(lsp_server *S, lsp_reader *r) {
+  json_t *msg = NULL;
+  char *err = NULL;
+  int rc = lsp_rpc_read(r, &msg, &err);
+  if (rc < 0) {
+    lsp_reply_error(S, NULL, LSP_PARSE_ERROR, err);
+    free(err);
+  } else if (rc > 0) {
     dispatch(S, msg);
     json_decref(msg);
   }
-  return S->exiting && S->shut_down ? 0 : 1;
+  return rc != 0;
 }
 
-static void server_free(lsp_server *S) {
-  lsp_worker_stop(S);
-  for (size_t i = 0; i < S->ndocs; i++) lsp_doc_free(S->docs[i]);
-  free(S->docs);
-  free(S->closed);
-  for (size_t i = 0; i < S->nwaiting; i++) {
-    json_decref(S->waiting[i].id);
-    json_decref(S->waiting[i].params);
-    free(S->waiting[i].uri);
+/* Reads and handles messages until exit or the end of the input. */
+static int serve(lsp_server *S) {
+  lsp_reader r = {S->in, NULL, 0, 0, 0, 0};
+  while (!S->exiting && lsp_serve_message(S, &r)) {
   }
-  free(S->waiting);
-  pthread_cond_destroy(&S->wake);
-  pthread_mutex_destroy(&S->lock);
-  pthread_mutex_destroy(&S->out_lock);
-  hl_strv_free(&S->opt.profiles);
-  hl_strv_free(&S->opt.extra_before);
-  hl_strv_free(&S->opt.extra_after);
-  free(S->opt.docs_url);
-}
-
-static void server_init(lsp_server *S) {
-  memset(S, 0, sizeof *S);
-  S->in = stdin;
-  S->out = stdout;
-  S->opt.debounce_ms = 300;
-  pthread_mutex_init(&S->lock, NULL);
-  pthread_mutex_init(&S->out_lock, NULL);
-  /* The worker's deadlines are on the monotonic clock (lsp_now). */
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&S->wake, &ca);
-  pthread_condattr_destroy(&ca);
+  lsp_reader_free(&r);
+  return S->exiting && S->shut_down ? 0 : 1;
 }
 
 int hl_lsp_main(int argc, char **argv) {
   lsp_server S;
-  server_init(&S);
+  lsp_server_init(&S, stdin, stdout);
   hl_profile_set profiles;
   memset(&profiles, 0, sizeof profiles);
   char *err = NULL;
@@ -235,14 +198,26 @@ int hl_lsp_main(int argc, char **argv) {
     json_object_seed(0);
     /* A client that went away is the end of the input, not a signal. */
     signal(SIGPIPE, SIG_IGN);
+    /* A crash of an analysis costs that document's diagnostics, not the
+     * server (engine/crash.h); before any thread starts. */
+    if (hl_crash_init()) fprintf(stderr, "heaplint lsp: warning: cannot catch crashes: one ends the server\n");
     if (lsp_worker_start(&S, &profiles)) {
       fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
     } else {
       status = serve(&S);
+      if (lsp_worker_stop(&S)) {
+        /* exit (or the end of the input) while a parse runs: end now, as
+         * the protocol asks; returning would run the library's exit-time
+         * destructors under the thread still parsing. */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
+      }
     }
   }
   free(err);
-  server_free(&S);
+  lsp_worker_stop(&S);
+  lsp_server_free(&S);
   hl_profiles_free(&profiles);
   return status;
 }

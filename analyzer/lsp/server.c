@@ -9,6 +9,55 @@
 #include "report/jsontext.h"
 #include "util/util.h"
 
+void lsp_server_init(lsp_server *S, FILE *in, FILE *out) {
+  memset(S, 0, sizeof *S);
+  S->in = in;
+  S->out = out;
+  S->err = stderr;
+  S->opt.debounce_ms = 300;
+  /* Error-checking: after a crash of the analysis inside the lock, the
+   * worker learns that it holds it (worker.c). */
+  pthread_mutexattr_t ma;
+  pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&S->lock, &ma);
+  pthread_mutexattr_destroy(&ma);
+  pthread_mutex_init(&S->out_lock, NULL);
+  /* The worker's deadlines are on the monotonic clock (lsp_now). */
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&S->wake, &ca);
+  pthread_condattr_destroy(&ca);
+}
+
+static void waiting_free(lsp_waiting *w);
+
+void lsp_server_free(lsp_server *S) {
+  for (size_t i = 0; i < S->ndocs; i++) lsp_doc_free(S->docs[i]);
+  free(S->docs);
+  for (size_t i = 0; i < S->nclosed; i++) lsp_doc_free(S->closed[i]);
+  free(S->closed);
+  for (size_t i = 0; i < S->nwaiting; i++) waiting_free(&S->waiting[i]);
+  free(S->waiting);
+  pthread_cond_destroy(&S->wake);
+  pthread_mutex_destroy(&S->lock);
+  pthread_mutex_destroy(&S->out_lock);
+  hl_strv_free(&S->opt.profiles);
+  hl_strv_free(&S->opt.extra_before);
+  hl_strv_free(&S->opt.extra_after);
+  free(S->opt.docs_url);
+}
+
+void lsp_doc_free(lsp_doc *d) {
+  if (!d) return;
+  free(d->uri);
+  free(d->path);
+  lsp_text_free(&d->text);
+  lsp_result_free(d->result);
+  free(d);
+}
+
 double lsp_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -51,7 +100,7 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...) {
   hl_sb b = {0};
   hl_sb_vprintf(&b, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "heaplint lsp: %s\n", hl_sb_str(&b));
+  if (S->err) fprintf(S->err, "heaplint lsp: %s\n", hl_sb_str(&b));
   lsp_notify(S, "window/logMessage", json_pack("{s:i, s:o}", "type", type, "message", hl_json_text(hl_sb_str(&b))));
   hl_sb_free(&b);
 }
@@ -99,11 +148,11 @@ static void waiting_free(lsp_waiting *w) {
 }
 
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer) {
-  if (!d->analyzed || (d->result && d->result->version == d->version)) {
+  if (!d->analyzed || (d->result && d->result->gen == d->gen)) {
     answer(S, id, params, d->analyzed ? d->result : NULL);
     return;
   }
-  lsp_waiting w = {json_incref(id), json_incref(params), hl_xstrdup(d->uri), d->version, answer};
+  lsp_waiting w = {json_incref(id), json_incref(params), hl_xstrdup(d->uri), d->gen, answer};
   HL_PUSH(S->waiting, S->nwaiting, S->capwaiting, w);
 }
 
@@ -112,7 +161,7 @@ void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri) {
   for (size_t i = 0; i < S->nwaiting; i++) {
     lsp_waiting *w = &S->waiting[i];
     int mine = !strcmp(w->uri, d ? d->uri : uri);
-    if (mine && (!d || (d->result && d->result->version >= w->version))) {
+    if (mine && (!d || (d->result && d->result->gen >= w->gen))) {
       w->answer(S, w->id, w->params, d ? d->result : NULL);
       waiting_free(w);
     } else {
@@ -120,6 +169,25 @@ void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri) {
     }
   }
   S->nwaiting = kept;
+}
+
+json_t *lsp_publish_params(const char *uri, const lsp_result *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; r && i < r->nitems; i++) json_array_append(a, r->items[i].diagnostic);
+  json_t *p = json_pack("{s:s, s:o}", "uri", uri, "diagnostics", a);
+  if (r) json_object_set_new(p, "version", json_integer(r->version));
+  return p;
+}
+
+void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r) {
+  if (d->closed || d->gen != r->gen) {
+    lsp_result_free(r);
+    return;
+  }
+  lsp_result_free(d->result);
+  d->result = r;
+  lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
+  lsp_waiting_answer(S, d, NULL);
 }
 
 int lsp_waiting_cancel(lsp_server *S, const json_t *id) {

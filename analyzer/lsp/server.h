@@ -46,8 +46,10 @@ typedef struct lsp_hover {
   char *markdown;
 } lsp_hover;
 
-/* A document's analysis, for the version it was made of. */
+/* A document's analysis, for the text it was made of: its generation
+ * (lsp_doc.gen) and the client's version of it. */
 typedef struct lsp_result {
+  unsigned long gen;
   long version;
   lsp_item *items;
   size_t nitems, capitems;
@@ -55,13 +57,20 @@ typedef struct lsp_result {
   size_t nhovers, caphovers;
 } lsp_result;
 
-typedef struct lsp_unitstate lsp_unitstate; /* the worker's (worker.c) */
+typedef struct lsp_unitstate lsp_unitstate; /* the worker's (analysis.c) */
 
 typedef struct lsp_doc {
-  char *uri, *path;          /* path: absolute, canonical */
+  char *uri, *path;          /* uri: as the client sent it; path: absolute, canonical */
   int analyzed;              /* C++ (a C file is not heaplint's) */
   lsp_text text;             /* the reader's; changed under lock */
-  long version;
+  long version;              /* the client's, as it sent it (it may go down: a re-open) */
+  /* The server's count of the texts it was given (lsp_server.gens): it
+   * only grows, so "the analysis of this text or a later one" means what
+   * it says whatever versions the client sends. */
+  unsigned long gen;
+  /* A change could not be applied (a range that ends before it starts):
+   * the text is not the client's until a change sends all of it. */
+  int lost;
   /* under lock */
   int closed;
   int pending;               /* an analysis is wanted ... */
@@ -73,18 +82,20 @@ typedef struct lsp_doc {
 
 struct lsp_server;
 
-/* A request that waits for the analysis of a document's current version. */
+/* A request that waits for the analysis of a document's current text (its
+ * generation, or a later one: a re-opened document's text is later). */
 typedef struct lsp_waiting lsp_waiting;
 typedef void (*lsp_answer_fn)(struct lsp_server *S, json_t *id, json_t *params, const lsp_result *r);
 struct lsp_waiting {
   json_t *id, *params;
   char *uri;
-  long version;
+  unsigned long gen;
   lsp_answer_fn answer;
 };
 
 typedef struct lsp_server {
   FILE *in, *out;
+  FILE *err;                 /* the editor's server log (stderr), or NULL: where lsp_log also writes */
   lsp_options opt;
   lsp_encoding enc;
   int initialized, shut_down, exiting;
@@ -98,15 +109,25 @@ typedef struct lsp_server {
   size_t nclosed, capclosed;
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
+  unsigned long gens;        /* the last generation given to a document's text */
+  unsigned long saves;       /* didSave notifications so far */
   int reload;                /* configurations or compile databases changed: read them again */
   int recheck;               /* a file was saved: reload if one of them changed on disk */
   int quit;                  /* the worker stops */
+  int analyzing;             /* the worker is in an analysis (libclang cannot be stopped there) */
   pthread_t worker;
   int worker_started;
   void *worker_state;
 
   pthread_mutex_t out_lock;  /* one message at a time on out */
 } lsp_server;
+
+/* A server reading in and writing out, with no document and no worker. */
+void lsp_server_init(lsp_server *S, FILE *in, FILE *out);
+/* Frees it all; the worker must be stopped (lsp_worker_stop). */
+void lsp_server_free(lsp_server *S);
+/* Frees a document; its unit must be gone (the worker's). */
+void lsp_doc_free(lsp_doc *d);
 
 /* Seconds on a clock that only goes forward. */
 double lsp_now(void);
@@ -133,9 +154,17 @@ void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
 /* With lock held: asks for an analysis of every open C++ document now. */
 void lsp_reanalyze_all(lsp_server *S);
 void lsp_result_free(lsp_result *r);
+/* publishDiagnostics' parameters for r (NULL: none, as for a closed file). */
+json_t *lsp_publish_params(const char *uri, const lsp_result *r);
+
+/* With lock held: stores r, the result of an analysis of d, publishes its
+ * diagnostics and answers the requests that waited for it — unless d
+ * changed (r->gen is not d's: a newer analysis is due) or closed meanwhile,
+ * which drops r. */
+void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
 
 /* With lock held: answers the request now when d's analysis is of its
- * current version, else when it is (lsp_waiting_answer). */
+ * current text, else when it is (lsp_waiting_answer). */
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer);
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */

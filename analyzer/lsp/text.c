@@ -5,11 +5,14 @@
 
 #include "util/util.h"
 
+/* A line ends with "\r\n", "\n" or a lone "\r", as the LSP says and as
+ * clang counts the lines of a finding. */
 static void index_lines(lsp_text *t) {
   t->nlines = 0;
   HL_PUSH(t->lines, t->nlines, t->caplines, 0);
   for (size_t i = 0; i < t->len; i++)
-    if (t->s[i] == '\n') HL_PUSH(t->lines, t->nlines, t->caplines, i + 1);
+    if (t->s[i] == '\n' || (t->s[i] == '\r' && (i + 1 == t->len || t->s[i + 1] != '\n')))
+      HL_PUSH(t->lines, t->nlines, t->caplines, i + 1);
 }
 
 void lsp_text_set(lsp_text *t, const char *s, size_t len) {
@@ -69,9 +72,8 @@ size_t lsp_bytes(const char *p, size_t n, long character, lsp_encoding enc) {
 }
 
 size_t lsp_line_length(const char *p, size_t n) {
-  const char *nl = memchr(p, '\n', n);
-  size_t k = nl ? (size_t)(nl - p) : n;
-  if (nl && k > 0 && p[k - 1] == '\r') k--;
+  size_t k = 0;
+  while (k < n && p[k] != '\n' && p[k] != '\r') k++;
   return k;
 }
 
@@ -81,6 +83,20 @@ size_t lsp_text_offset(const lsp_text *t, long line, long character, lsp_encodin
   size_t start = t->lines[line];
   size_t n = lsp_line_length(t->s + start, t->len - start);
   return start + lsp_bytes(t->s + start, n, character < 0 ? 0 : character, enc);
+}
+
+void lsp_text_position(const lsp_text *t, size_t offset, lsp_encoding enc, long *line, long *character) {
+  if (offset > t->len) offset = t->len;
+  /* The last line that starts at or before offset. */
+  size_t lo = 0, hi = t->nlines - 1;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo + 1) / 2;
+    if (t->lines[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  size_t start = t->lines[lo], n = lsp_line_length(t->s + start, t->len - start);
+  *line = (long)lo;
+  *character = lsp_units(t->s + start, offset - start < n ? offset - start : n, enc);
 }
 
 void lsp_text_replace(lsp_text *t, size_t from, size_t to, const char *s, size_t n) {

@@ -1,9 +1,11 @@
 /* text: an open document's text as the language server keeps it — UTF-8
- * bytes and where each line starts — its incremental edits, and the one
- * conversion every position goes through: the LSP counts a line's
- * characters in UTF-16 code units, or in UTF-8 bytes when the client chose
- * that; heaplint's findings count bytes (clang's columns). Bytes that are
- * not UTF-8 count one unit each. */
+ * bytes (NUL bytes too: the length counts) and where each line starts —
+ * its incremental edits, and the one conversion every position goes
+ * through: the LSP counts a line's characters in UTF-16 code units, or in
+ * UTF-8 bytes when the client chose that; heaplint's findings count bytes
+ * (clang's columns). Bytes that are not UTF-8 count one unit each. A line
+ * ends with "\r\n", "\n" or a lone "\r" (the LSP's line ends, and the
+ * lines clang numbers). */
 #ifndef HEAPLINT_LSP_TEXT_H
 #define HEAPLINT_LSP_TEXT_H
 
@@ -26,6 +28,11 @@ void lsp_text_free(lsp_text *t);
  * end (as the protocol says). */
 size_t lsp_text_offset(const lsp_text *t, long line, long character, lsp_encoding enc);
 
+/* The LSP position of a byte offset (past the end: the end): its 0-based
+ * line, and the characters before it on that line (an offset inside a
+ * line break is the line's end). */
+void lsp_text_position(const lsp_text *t, size_t offset, lsp_encoding enc, long *line, long *character);
+
 /* Replaces the bytes [from, to) with n bytes of s. */
 void lsp_text_replace(lsp_text *t, size_t from, size_t to, const char *s, size_t n);
 
@@ -36,7 +43,7 @@ long lsp_units(const char *p, size_t n, lsp_encoding enc);
 size_t lsp_bytes(const char *p, size_t n, long character, lsp_encoding enc);
 
 /* The length of a line's content at p (n bytes to the text's end): up to
- * its line break, "\r\n" or "\n". */
+ * its line break, "\r\n", "\n" or "\r". */
 size_t lsp_line_length(const char *p, size_t n);
 
 #endif

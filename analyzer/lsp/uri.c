@@ -22,6 +22,11 @@ char *lsp_uri_path(const char *uri) {
   for (; *p && *p != '?' && *p != '#'; p++) {
     int h, l;
     if (*p == '%' && (h = hex(p[1])) >= 0 && (l = hex(p[2])) >= 0) {
+      /* "%00" would end the path there: a.cc%00.txt is not a.cc. */
+      if (h == 0 && l == 0) {
+        hl_sb_free(&b);
+        return NULL;
+      }
       hl_sb_putc(&b, (char)(h * 16 + l));
       p += 2;
     } else {

@@ -4,7 +4,8 @@
 #define HEAPLINT_LSP_URI_H
 
 /* The path of a file: URI ("file:///a%20b/c.cc" -> "/a b/c.cc"), or NULL
- * when it is not one. Caller frees. */
+ * when it is not one, or names no path ("%00": a C string would end
+ * there, and name another file). Caller frees. */
 char *lsp_uri_path(const char *uri);
 
 /* The file: URI of an absolute path, every byte outside the unreserved

@@ -12,21 +12,13 @@
 
 #include <clang-c/Index.h>
 
-#include "engine/analyze.h"
+#include "engine/crash.h"
 #include "input/config.h"
-#include "input/jobs.h"
+#include "lsp/analysis.h"
 #include "lsp/diagnostics.h"
-#include "lsp/hover.h"
 #include "lsp/project.h"
-#include "report/pipeline.h"
-#include "report/source.h"
+#include "lsp/snapshot.h"
 #include "util/util.h"
-
-struct lsp_unitstate {
-  hl_job job;                /* what unit was parsed from (an includer's, for a header) */
-  int has_job;
-  hl_tu *unit;             /* NULL until parsed, and after a failed reparse */
-};
 
 /* A file's state on disk, to see whether it changed. */
 typedef struct stamp {
@@ -37,73 +29,11 @@ typedef struct stamp {
 } stamp;
 
 typedef struct worker {
-  lsp_server *S;
-  CXIndex index;
-  hl_configs *configs;
-  lsp_project *project;
-  hl_run run;
-  hl_strv told;              /* files whose compile command was said (once) */
+  lsp_analyzer A;
   stamp *stamps;             /* every configuration, profile and database read */
   size_t nstamps, capstamps;
 } worker;
 
-/* The text of every open document when an analysis starts: files[0] is
- * the analyzed one's. Copies, so that the reader may go on editing. */
-typedef struct snapshot {
-  long version;
-  struct CXUnsavedFile *files;
-  unsigned n;
-} snapshot;
-
-/* A kept unit reparses only its main file after the preamble (the
- * #includes at the top), which it precompiles at the first parse. */
-static unsigned parse_options(void) {
-  return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
-         CXTranslationUnit_CreatePreambleOnFirstParse;
-}
-
-static void forget_unit(lsp_doc *d) {
-  lsp_unitstate *u = d->unit;
-  if (!u) return;
-  hl_tu_free(u->unit);
-  if (u->has_job) hl_job_free(&u->job);
-  free(u);
-  d->unit = NULL;
-}
-
-void lsp_doc_free(lsp_doc *d) {
-  if (!d) return;
-  forget_unit(d);
-  free(d->uri);
-  free(d->path);
-  lsp_text_free(&d->text);
-  lsp_result_free(d->result);
-  free(d);
-}
-
-static void put_file(snapshot *sn, const lsp_doc *d) {
-  char *text = hl_xmalloc(d->text.len + 1);
-  memcpy(text, d->text.s, d->text.len + 1);
-  sn->files[sn->n++] = (struct CXUnsavedFile){hl_xstrdup(d->path), text, (unsigned long)d->text.len};
-}
-
-/* With the lock held. */
-static void take_snapshot(lsp_server *S, lsp_doc *d, snapshot *sn) {
-  sn->version = d->version;
-  sn->n = 0;
-  sn->files = hl_xcalloc(S->ndocs + 1, sizeof *sn->files);
-  put_file(sn, d);
-  for (size_t i = 0; i < S->ndocs; i++)
-    if (S->docs[i] != d) put_file(sn, S->docs[i]);
-}
-
-static void snapshot_free(snapshot *sn) {
-  for (unsigned i = 0; i < sn->n; i++) {
-    free((char *)sn->files[i].Filename);
-    free((char *)sn->files[i].Contents);
-  }
-  free(sn->files);
-}
 
 static void stamp_of(stamp *s) {
   struct stat st;
@@ -115,9 +45,9 @@ static void stamp_of(stamp *s) {
 /* Stamps the files read since the last time. */
 static void stamp_new(worker *W) {
   hl_strv files = {0}, profiles = {0};
-  hl_configs_files(W->configs, &files, &profiles);
+  hl_configs_files(W->A.configs, &files, &profiles);
   for (size_t i = 0; i < profiles.n; i++) hl_strv_add(&files, profiles.v[i]);
-  lsp_project_files(W->project, &files);
+  lsp_project_files(W->A.project, &files);
   for (size_t i = 0; i < files.n; i++) {
     size_t k = 0;
     while (k < W->nstamps && strcmp(W->stamps[k].path, files.v[i])) k++;
@@ -145,136 +75,6 @@ static int stamps_changed(worker *W) {
 static void stamps_clear(worker *W) {
   for (size_t i = 0; i < W->nstamps; i++) free(W->stamps[i].path);
   W->nstamps = 0;
-}
-
-/* Says once per file where its compile command comes from when it is not
- * its own entry of a compile database. */
-static void tell(worker *W, const lsp_doc *d, lsp_source from, const char *how) {
-  if (from == LSP_FROM_DB || !hl_strv_add_unique(&W->told, d->path)) return;
-  if (from == LSP_FROM_INCLUDER)
-    lsp_log(W->S, 3, "%s: not in a compile database; analyzed with %s", d->path, how);
-  else
-    lsp_log(W->S, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path,
-            how);
-}
-
-/* d's unit parsed over the snapshot: reparsed when its compile command is
- * the same as last time, else parsed afresh. NULL after saying why on log. */
-static hl_tu *unit_for(worker *W, lsp_doc *d, const hl_config *cfg, const snapshot *sn, FILE *log) {
-  if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
-  lsp_unitstate *u = d->unit;
-  hl_job job;
-  char *how = NULL;
-  hl_strv msgs = {0};
-  lsp_source from = lsp_project_job(W->project, d->path, cfg, &job, &how, &msgs);
-  for (size_t i = 0; i < msgs.n; i++) lsp_log(W->S, 2, "%s", msgs.v[i]);
-  hl_strv_free(&msgs);
-  tell(W, d, from, how);
-  free(how);
-  if (u->unit && hl_job_same(&u->job, &job)) {
-    hl_job_free(&job);
-    if (hl_tu_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
-    hl_tu_free(u->unit);
-    u->unit = NULL;
-    return NULL;
-  }
-  hl_tu_free(u->unit);
-  if (u->has_job) hl_job_free(&u->job);
-  u->job = job;
-  u->has_job = 1;
-  u->unit = hl_tu_parse(W->index, &u->job, sn->files, sn->n, parse_options(), log);
-  return u->unit;
-}
-
-/* The compile errors the document does not show at their place (in a
- * header it includes, or with no place at all: those are in log), as one
- * error diagnostic at its top; NULL when there are none. */
-static char *errors_elsewhere(const lsp_doc *d, const hl_tu_result *res, const char *log) {
-  unsigned shown = 0;
-  hl_sb b = {0};
-  for (size_t i = 0; i < res->findings.n; i++) {
-    const hl_finding *f = res->findings.v[i];
-    if (!hl_finding_is_compile_error(f)) continue;
-    if (!strcmp(f->loc.file, d->path)) shown++;
-    else hl_sb_printf(&b, "%s:%u:%u: error: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->message);
-  }
-  if (shown >= res->compile_errors) {
-    hl_sb_free(&b);
-    return NULL;
-  }
-  hl_sb m = {0};
-  hl_sb_printf(&m, "heaplint: the translation unit has %u compile error%s outside this file; what libclang recovered "
-                   "is analyzed, and no fix is offered:\n%s%s",
-               res->compile_errors - shown, res->compile_errors - shown == 1 ? "" : "s", hl_sb_str(&b), log);
-  hl_sb_free(&b);
-  return hl_sb_take(&m);
-}
-
-/* The report stage for one document: NOLINT over the text analyzed, then
- * the findings and layouts in the document itself. */
-static void report(worker *W, const lsp_doc *d, const snapshot *sn, hl_tu_result *res, const char *log,
-                   lsp_result *r) {
-  hl_sources *src = hl_sources_new();
-  for (unsigned i = 0; i < sn->n; i++)
-    hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
-  char *main_file = d->unit->job.file;
-  hl_findings_settle(&res->findings, src, &main_file, 1);
-  char *elsewhere = errors_elsewhere(d, res, log);
-  if (elsewhere) lsp_result_add_failure(r, elsewhere);
-  free(elsewhere);
-  for (size_t i = 0; i < res->findings.n; i++) {
-    const hl_finding *f = res->findings.v[i];
-    if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, src, &W->S->opt, W->S->enc);
-  }
-  for (size_t i = 0; i < res->layouts.n; i++)
-    if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], src, W->S->enc);
-  hl_sources_free(src);
-}
-
-static lsp_result *analyze(worker *W, lsp_doc *d, const snapshot *sn) {
-  lsp_result *r = hl_xcalloc(1, sizeof *r);
-  r->version = sn->version;
-  char *buf;
-  size_t len;
-  FILE *log = hl_xmemstream(&buf, &len);
-  const hl_config *cfg = NULL;
-  char *err = NULL;
-  hl_tu_result res;
-  memset(&res, 0, sizeof res);
-  res.result = HL_NOT_PARSED;
-  hl_tu *u = NULL;
-  if (hl_config_for(W->configs, d->path, &cfg, &err)) {
-    fprintf(log, "heaplint: error: %s\n", err);
-    free(err);
-  } else if ((u = unit_for(W, d, cfg, sn, log))) {
-    hl_tu_analyze(&W->run, u, cfg, log, &res);
-  }
-  fclose(log);
-  if (res.result == HL_ANALYZED) {
-    report(W, d, sn, &res, buf, r);
-    /* What the analysis said besides (no profile for a library, a type
-     * query that failed) goes to the log, as the CLI's stderr. */
-    if (len) lsp_log(W->S, 2, "%s", buf);
-  } else {
-    lsp_result_add_failure(r, buf);
-  }
-  hl_tu_result_free(&res);
-  free(buf);
-  stamp_new(W);
-  return r;
-}
-
-/* With the lock held: the result of d's analysis of sn, unless d changed
- * (or closed) meanwhile — a newer analysis is then due. */
-static void store(lsp_server *S, lsp_doc *d, const snapshot *sn, lsp_result *r) {
-  if (d->closed || d->version != sn->version) {
-    lsp_result_free(r);
-    return;
-  }
-  lsp_result_free(d->result);
-  d->result = r;
-  lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
-  lsp_waiting_answer(S, d, NULL);
 }
 
 /* With the lock held: the document whose analysis is due first, or NULL
@@ -311,7 +111,10 @@ static void free_closed(lsp_server *S) {
   S->closed = NULL;
   S->nclosed = S->capclosed = 0;
   pthread_mutex_unlock(&S->lock);
-  for (size_t i = 0; i < n; i++) lsp_doc_free(v[i]);
+  for (size_t i = 0; i < n; i++) {
+    lsp_unit_forget(v[i]);
+    lsp_doc_free(v[i]);
+  }
   free(v);
 #if defined(__GLIBC__)
   malloc_trim(0);
@@ -335,25 +138,104 @@ static hl_configs *configs_new(const lsp_server *S) {
 /* With the lock held (released meanwhile): reads the configurations and
  * databases again when asked to, or when one changed on disk. */
 static void refresh(worker *W) {
-  lsp_server *S = W->S;
+  lsp_server *S = W->A.S;
   int force = S->reload;
   S->reload = S->recheck = 0;
   pthread_mutex_unlock(&S->lock);
   if (force || stamps_changed(W)) {
-    hl_configs_free(W->configs);
-    W->configs = configs_new(S);
-    lsp_project_forget(W->project);
+    hl_configs_free(W->A.configs);
+    W->A.configs = configs_new(S);
+    lsp_project_forget(W->A.project);
     stamps_clear(W);
   }
   pthread_mutex_lock(&S->lock);
 }
 
+/* The index, with its preambles kept in memory (libclang 17 and later): a
+ * server that ends at once on exit (or is killed) leaves no preamble-*.pch
+ * files in the temporary directory. */
+static CXIndex new_index(void) {
+#if CINDEX_VERSION_MINOR >= 64
+  CXIndexOptions o;
+  memset(&o, 0, sizeof o);
+  o.Size = sizeof o;
+  o.StorePreamblesInMemory = 1;
+  CXIndex index = clang_createIndexWithOptions(&o);
+  if (index) return index;
+#endif
+  return clang_createIndex(0, 0);
+}
+
+typedef struct analysis {
+  lsp_analyzer *A;
+  lsp_doc *d;
+  lsp_snapshot *sn;
+  lsp_result *r;
+} analysis;
+
+static void analysis_step(void *arg) {
+  analysis *a = arg;
+  a->r = lsp_analyze(a->A, a->d, a->sn);
+}
+
+/* With the lock held (released meanwhile): analyzes d under the crash
+ * guard, and stores the result. Returns 1 when the analysis crashed. */
+static int analyze_due(worker *W, lsp_doc *d) {
+  lsp_server *S = W->A.S;
+  lsp_snapshot sn;
+  lsp_snapshot_take(S, d, lsp_unit_reads(d), &sn);
+  d->pending = 0;
+  S->analyzing = 1;
+  pthread_mutex_unlock(&S->lock);
+  analysis a = {&W->A, d, &sn, NULL};
+  hl_crash what;
+  int crashed = hl_crash_run(analysis_step, &a, &what);
+  if (crashed) a.r = lsp_analysis_crashed(&W->A, d, &sn, &what);
+  lsp_analysis_notes(&W->A);
+  stamp_new(W);
+  /* The analysis takes the lock (to add an open document it reads): a
+   * crash there left it taken by this thread, which the lock, checking
+   * errors, answers with EDEADLK. */
+  (void)pthread_mutex_lock(&S->lock);
+  S->analyzing = 0;
+  lsp_result_store(S, d, a.r);
+  lsp_snapshot_free(&sn);
+  return crashed;
+}
+
+static void *worker_main(void *arg);
+
+/* A thread running the worker, with the stack libclang's own parse thread
+ * would have: libclang parses on it (engine/crash.h). */
+static int start_thread(worker *W, pthread_t *thread) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, HL_CRASH_STACK_SIZE);
+  int rc = pthread_create(thread, &attr, worker_main, W);
+  pthread_attr_destroy(&attr);
+  return rc ? -1 : 0;
+}
+
+/* With the lock held: after a crash, a new thread takes the worker's
+ * place, so that what libclang and LLVM keep per thread (the crash
+ * recovery context of a parse the crash left, the pretty stack trace)
+ * dies with this one. Returns 0, or -1 when no thread can be started
+ * (this one goes on). */
+static int hand_over(worker *W) {
+  pthread_t next;
+  if (start_thread(W, &next)) return -1;
+  pthread_detach(pthread_self());
+  W->A.S->worker = next;
+  return 0;
+}
+
 static void *worker_main(void *arg) {
   worker *W = arg;
-  lsp_server *S = W->S;
-  W->index = clang_createIndex(0, 0);
+  lsp_server *S = W->A.S;
+  if (!W->A.index) W->A.index = new_index();
   pthread_mutex_lock(&S->lock);
-  while (!S->quit) {
+  int handed_over = 0;
+  while (!S->quit && !handed_over) {
     double until;
     lsp_doc *d;
     if (S->nclosed) {
@@ -362,15 +244,8 @@ static void *worker_main(void *arg) {
       refresh(W);
     } else if (!(d = next_due(S, &until))) {
       sleep_until(S, until);
-    } else {
-      snapshot sn;
-      take_snapshot(S, d, &sn);
-      d->pending = 0;
-      pthread_mutex_unlock(&S->lock);
-      lsp_result *r = analyze(W, d, &sn);
-      pthread_mutex_lock(&S->lock);
-      store(S, d, &sn, r);
-      snapshot_free(&sn);
+    } else if (analyze_due(W, d) && !S->quit) {
+      handed_over = hand_over(W) == 0;
     }
   }
   pthread_mutex_unlock(&S->lock);
@@ -379,38 +254,47 @@ static void *worker_main(void *arg) {
 
 int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
   worker *W = hl_xcalloc(1, sizeof *W);
-  W->S = S;
-  W->configs = configs_new(S);
-  W->project = lsp_project_new(S->opt.db_dir, &S->opt.extra_before, &S->opt.extra_after);
-  W->run.profiles = profiles;
-  W->run.layouts = 1;
-  pthread_mutex_init(&W->run.lock, NULL);
+  W->A.S = S;
+  W->A.configs = configs_new(S);
+  W->A.project = lsp_project_new(S->opt.db_dir, &S->opt.extra_before, &S->opt.extra_after);
+  W->A.run.profiles = profiles;
+  W->A.run.layouts = 1;
+  pthread_mutex_init(&W->A.run.lock, NULL);
   S->worker_state = W;
-  if (pthread_create(&S->worker, NULL, worker_main, W)) return -1;
+  if (start_thread(W, &S->worker)) return -1;
   S->worker_started = 1;
   return 0;
 }
 
-void lsp_worker_stop(lsp_server *S) {
+int lsp_worker_stop(lsp_server *S) {
   worker *W = S->worker_state;
-  if (!W) return;
+  if (!W) return 0;
   pthread_mutex_lock(&S->lock);
   S->quit = 1;
+  int busy = S->analyzing;
   pthread_cond_signal(&S->wake);
+  /* The thread now: after a crash, another took the place of the first. */
+  pthread_t thread = S->worker;
   pthread_mutex_unlock(&S->lock);
-  if (S->worker_started) pthread_join(S->worker, NULL);
+  if (busy) return -1;
+  if (S->worker_started) pthread_join(thread, NULL);
   /* Everything the worker kept, now that it is gone. */
-  for (size_t i = 0; i < S->nclosed; i++) lsp_doc_free(S->closed[i]);
+  for (size_t i = 0; i < S->nclosed; i++) {
+    lsp_unit_forget(S->closed[i]);
+    lsp_doc_free(S->closed[i]);
+  }
   S->nclosed = 0;
-  for (size_t i = 0; i < S->ndocs; i++) forget_unit(S->docs[i]);
-  if (W->index) clang_disposeIndex(W->index);
-  hl_configs_free(W->configs);
-  lsp_project_free(W->project);
-  pthread_mutex_destroy(&W->run.lock);
-  hl_strv_free(&W->run.warned);
-  hl_strv_free(&W->told);
+  for (size_t i = 0; i < S->ndocs; i++) lsp_unit_forget(S->docs[i]);
+  if (W->A.index) clang_disposeIndex(W->A.index);
+  hl_configs_free(W->A.configs);
+  lsp_project_free(W->A.project);
+  pthread_mutex_destroy(&W->A.run.lock);
+  hl_strv_free(&W->A.run.warned);
+  hl_strv_free(&W->A.told);
+  free(W->A.notes);
   stamps_clear(W);
   free(W->stamps);
   free(W);
   S->worker_state = NULL;
+  return 0;
 }

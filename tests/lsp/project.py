@@ -10,12 +10,18 @@ Layout (under a fresh temporary directory):
   proj/src/broken.cc           does not compile (and has a finding)
   proj/src/uses_broken.cc      includes proj/include/broken.h, which does not compile
   proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
+  proj/src/deep_parse.cc       crashes libclang's parse (its stack overflows)
+  proj/src/deep_walk.cc        crashes the rules' walk (its stack overflows)
   proj/src/cycle_NN.cc         50 files for the open/close cycles
   proj/src/tiny.cc             no #include, no finding (ends the cycles)
   proj/src/flagged.cc          a finding only with -DHL_WIDE, which the
                                database does not give it (until a test adds it)
+  proj/src/user.cc             includes nothing (until a test's edit includes
+                               proj/include/later.h, open with other text)
   loose/loose.cc               in no compile database; loose/.heaplint.yaml
                                has fallback-flags that define LOOSE
+  slow/slow.cc                 a parse that takes minutes (a compile-time loop
+                               whose step limit slow/.heaplint.yaml raises)
 """
 import json
 import os
@@ -134,6 +140,16 @@ CRASH = """\
 int crash;
 """
 
+# Crash libclang 19 and heaplint by their depth: the sum's 200000 terms
+# overflow the stack of libclang's parse (its own crash recovery cannot
+# catch that: its parse thread has no alternate signal stack), and 40000
+# the rules' walk of the parsed unit (on the worker's 8 MiB stack the walk
+# overflows from about 8000 terms on, the parse from about 80000: the
+# parse's frames are libclang's, the walk's partly heaplint's, whose size
+# depends on the compiler).
+DEEP_PARSE = "int deep_parse() { return " + "+".join(["1"] * 200000) + "; }\n"
+DEEP_WALK = "int deep_walk() { return " + "+".join(["1"] * 40000) + "; }\n"
+
 LOOSE = """\
 #include <functional>
 
@@ -175,6 +191,17 @@ TINY = """\
 int tiny(int x) { return x + 1; }
 """
 
+LATER_H = """\
+#pragma once
+struct Payload {
+  long a;
+};
+"""
+
+USER = """\
+void user() {}
+"""
+
 NCYCLES = 50
 FLAGS = ["-std=c++17", "-Iinclude"]
 
@@ -185,22 +212,38 @@ def write(path, text):
         f.write(text)
 
 
+# A parse that takes minutes: clang evaluates the loop at compile time
+# (its step limit raised by the fallback flags of slow/.heaplint.yaml).
+SLOW = """\
+constexpr long spin() {
+  long s = 0;
+  for (long i = 0; i < 4000000000L; i++) s += i & 1;
+  return s;
+}
+static_assert(spin() > 0, "");
+"""
+
+
 def make(top):
     """Writes the project under top; returns (proj, loose) directories."""
     proj, loose = os.path.join(top, "proj"), os.path.join(top, "loose")
     files = {"src/main.cc": MAIN, "src/fix.cc": FIX, "src/widget.cc": WIDGET_CC, "src/broken.cc": BROKEN,
-             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED}
+             "src/uses_broken.cc": USES_BROKEN, "src/crash.cc": CRASH, "src/deep_parse.cc": DEEP_PARSE,
+             "src/deep_walk.cc": DEEP_WALK, "src/tiny.cc": TINY, "src/flagged.cc": FLAGGED, "src/user.cc": USER}
     for i in range(NCYCLES):
         files["src/cycle_%02d.cc" % i] = CYCLE % i
     for name, text in files.items():
         write(os.path.join(proj, name), text)
     write(os.path.join(proj, "include/widget.h"), WIDGET_H)
     write(os.path.join(proj, "include/broken.h"), BROKEN_H)
+    write(os.path.join(proj, "include/later.h"), LATER_H)
     db = [{"directory": proj, "file": name, "arguments": ["clang++"] + FLAGS + ["-c", name]}
           for name in sorted(files)]
     write(os.path.join(proj, "compile_commands.json"), json.dumps(db, indent=1))
     write(os.path.join(loose, "loose.cc"), LOOSE)
     write(os.path.join(loose, ".heaplint.yaml"), "fallback-flags: [-std=c++17, -DLOOSE]\n")
+    write(os.path.join(top, "slow", "slow.cc"), SLOW)
+    write(os.path.join(top, "slow", ".heaplint.yaml"), "fallback-flags: [-std=c++17, -fconstexpr-steps=4294967295]\n")
     return proj, loose
 
 

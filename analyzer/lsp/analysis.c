@@ -1,0 +1,266 @@
+#include "lsp/analysis.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/jobs.h"
+#include "lsp/diagnostics.h"
+#include "lsp/hover.h"
+#include "report/pipeline.h"
+#include "report/source.h"
+#include "util/util.h"
+
+/* Analyses of a document that crashed in a row before it waits for a save:
+ * each leaves one unit's memory behind. */
+#define MAX_CRASHES 3
+
+struct lsp_unitstate {
+  hl_job job;                /* what unit was parsed from (an includer's, for a header) */
+  int has_job;
+  hl_tu *unit;             /* NULL until parsed, after a failed reparse, and after a crash */
+  hl_strv reads;             /* the files its last parse read, sorted (snapshot.h) */
+  int crashes;               /* analyses that crashed in a row */
+  unsigned long saves;       /* lsp_server.saves at the last crash */
+  char *crash;               /* what crashed last */
+};
+
+static void note(lsp_analyzer *A, int type, const char *fmt, ...) HL_PRINTF(3, 4);
+static void note(lsp_analyzer *A, int type, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  hl_sb b = {0};
+  hl_sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  lsp_note n = {type, hl_sb_take(&b)};
+  HL_PUSH(A->notes, A->nnotes, A->capnotes, n);
+}
+
+void lsp_analysis_notes(lsp_analyzer *A) {
+  for (size_t i = 0; i < A->nnotes; i++) {
+    lsp_log(A->S, A->notes[i].type, "%s", A->notes[i].text);
+    free(A->notes[i].text);
+  }
+  A->nnotes = 0;
+}
+
+const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
+
+void lsp_unit_forget(lsp_doc *d) {
+  lsp_unitstate *u = d->unit;
+  if (!u) return;
+  hl_tu_free(u->unit);
+  if (u->has_job) hl_job_free(&u->job);
+  hl_strv_free(&u->reads);
+  free(u->crash);
+  free(u);
+  d->unit = NULL;
+}
+
+/* A kept unit reparses only its main file after the preamble (the
+ * #includes at the top), which it precompiles at the first parse. */
+static unsigned parse_options(void) {
+  return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
+         CXTranslationUnit_CreatePreambleOnFirstParse;
+}
+
+/* Says once per file where its compile command comes from when it is not
+ * its own entry of a compile database. */
+static void tell(lsp_analyzer *A, const lsp_doc *d, lsp_source from, const char *how) {
+  if (from == LSP_FROM_DB || !hl_strv_add_unique(&A->told, d->path)) return;
+  if (from == LSP_FROM_INCLUDER)
+    note(A, 3, "%s: not in a compile database; analyzed with %s", d->path, how);
+  else
+    note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path,
+            how);
+}
+
+/* d's unit parsed over the snapshot: reparsed when its compile command is
+ * the same as last time, else parsed afresh. NULL after saying why on log. */
+static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, const lsp_snapshot *sn, FILE *log) {
+  lsp_unitstate *u = d->unit;
+  hl_job job;
+  char *how = NULL;
+  hl_strv msgs = {0};
+  lsp_source from = lsp_project_job(A->project, d->path, cfg, &job, &how, &msgs);
+  for (size_t i = 0; i < msgs.n; i++) note(A, 2, "%s", msgs.v[i]);
+  hl_strv_free(&msgs);
+  tell(A, d, from, how);
+  free(how);
+  if (u->unit && hl_job_same(&u->job, &job)) {
+    hl_job_free(&job);
+    if (hl_tu_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
+    hl_tu_free(u->unit);
+    u->unit = NULL;
+    return NULL;
+  }
+  hl_tu_free(u->unit);
+  if (u->has_job) hl_job_free(&u->job);
+  u->job = job;
+  u->has_job = 1;
+  u->unit = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(), log);
+  return u->unit;
+}
+
+/* d's unit parsed over every open document it reads: one it reads that
+ * sn lacked (an #include just typed, a header opened since) is added and
+ * the unit parsed again, until none is new (each round adds what the
+ * last one's new headers include; a few are enough). Keeps the files it
+ * read for the next snapshot. NULL after a failed reparse. */
+static hl_tu *read_open_documents(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, FILE *log) {
+  lsp_unitstate *u = d->unit;
+  for (int round = 0; u->unit && round < 4; round++) {
+    /* Listing the files costs 10 to 20 ms on a unit of 175 headers
+     * (libclang reads its preamble's source locations): only worth it when
+     * an open document might be missing. */
+    pthread_mutex_lock(&A->S->lock);
+    int all_in = sn->n >= A->S->ndocs;
+    pthread_mutex_unlock(&A->S->lock);
+    if (all_in) break;
+    hl_strv_free(&u->reads);
+    hl_tu_files(u->unit, &u->reads);
+    lsp_paths_sort(&u->reads);
+    pthread_mutex_lock(&A->S->lock);
+    unsigned added = lsp_snapshot_add(A->S, d, &u->reads, sn);
+    pthread_mutex_unlock(&A->S->lock);
+    if (!added) break;
+    if (hl_tu_reparse(u->unit, sn->files, sn->n, log)) {
+      hl_tu_free(u->unit);
+      u->unit = NULL;
+    }
+  }
+  return u->unit;
+}
+
+/* The compile errors the document does not show at their place (in a
+ * header it includes, or with no place at all: those are in log), as one
+ * error diagnostic at its top; NULL when there are none. */
+static char *errors_elsewhere(const lsp_doc *d, const hl_tu_result *res, const char *log) {
+  unsigned shown = 0;
+  hl_sb b = {0};
+  for (size_t i = 0; i < res->findings.n; i++) {
+    const hl_finding *f = res->findings.v[i];
+    if (!hl_finding_is_compile_error(f)) continue;
+    if (!strcmp(f->loc.file, d->path)) shown++;
+    else hl_sb_printf(&b, "%s:%u:%u: error: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->message);
+  }
+  if (shown >= res->compile_errors) {
+    hl_sb_free(&b);
+    return NULL;
+  }
+  hl_sb m = {0};
+  hl_sb_printf(&m, "heaplint: the translation unit has %u compile error%s outside this file; what libclang recovered "
+                   "is analyzed, and no fix is offered:\n%s%s",
+               res->compile_errors - shown, res->compile_errors - shown == 1 ? "" : "s", hl_sb_str(&b), log);
+  hl_sb_free(&b);
+  return hl_sb_take(&m);
+}
+
+/* The report stage for one document: NOLINT over the text analyzed, then
+ * the findings and layouts in the document itself. */
+static void report(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn, hl_tu_result *res, const char *log,
+                   lsp_result *r) {
+  hl_sources *src = hl_sources_new();
+  for (unsigned i = 0; i < sn->n; i++)
+    hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
+  char *main_file = d->unit->job.file;
+  hl_findings_settle(&res->findings, src, &main_file, 1);
+  char *elsewhere = errors_elsewhere(d, res, log);
+  if (elsewhere) lsp_result_add_failure(r, elsewhere);
+  free(elsewhere);
+  lsp_conv *c = lsp_conv_new(src, A->S->enc, sn->paths, sn->uris, sn->ndocs);
+  for (size_t i = 0; i < res->findings.n; i++) {
+    const hl_finding *f = res->findings.v[i];
+    if (!f->undecided && !strcmp(f->loc.file, d->path)) lsp_result_add_finding(r, f, c, &A->S->opt);
+  }
+  for (size_t i = 0; i < res->layouts.n; i++)
+    if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], c);
+  lsp_conv_free(c);
+  hl_sources_free(src);
+}
+
+/* Whether d waits for a save after crashing too often: r then says so. */
+static int suspended(lsp_unitstate *u, const lsp_snapshot *sn, lsp_result *r) {
+  if (u->crashes < MAX_CRASHES) return 0;
+  if (u->saves != sn->saves) {
+    u->crashes = 0;
+    return 0;
+  }
+  char *m = hl_xasprintf("heaplint: not analyzed: its analysis crashed %d times in a row (the last time: %s); it is "
+                         "analyzed again once a file is saved",
+                         u->crashes, u->crash);
+  lsp_result_add_failure(r, m);
+  free(m);
+  return 1;
+}
+
+static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_result *r) {
+  char *buf;
+  size_t len;
+  FILE *log = hl_xmemstream(&buf, &len);
+  const hl_config *cfg = NULL;
+  char *err = NULL;
+  hl_tu_result res;
+  memset(&res, 0, sizeof res);
+  res.result = HL_NOT_PARSED;
+  hl_tu *u = NULL;
+  if (hl_config_for(A->configs, d->path, &cfg, &err)) {
+    fprintf(log, "heaplint: error: %s\n", err);
+    free(err);
+  } else if ((u = unit_for(A, d, cfg, sn, log)) && (u = read_open_documents(A, d, sn, log))) {
+    hl_tu_analyze(&A->run, u, cfg, log, &res);
+  }
+  fclose(log);
+  hl_crash_step("reporting", NULL);
+  if (res.result == HL_ANALYZED) {
+    report(A, d, sn, &res, buf, r);
+    /* What the analysis said besides (no profile for a library, a type
+     * query that failed) goes to the log, as the CLI's stderr. */
+    if (len) note(A, 2, "%s", buf);
+  } else {
+    lsp_result_add_failure(r, buf);
+  }
+  hl_tu_result_free(&res);
+  free(buf);
+}
+
+lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
+  lsp_result *r = hl_xcalloc(1, sizeof *r);
+  r->gen = sn->gen;
+  r->version = sn->version;
+  if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
+  if (sn->lost) {
+    lsp_result_add_failure(r, "heaplint: not analyzed: the editor sent a change whose range ends before it starts, "
+                              "which heaplint refused, so its copy of this file is not the editor's text; reopen the "
+                              "file");
+    return r;
+  }
+  if (suspended(d->unit, sn, r)) return r;
+  analyze_unit(A, d, sn, r);
+  d->unit->crashes = 0;
+  return r;
+}
+
+lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot *sn, const hl_crash *what) {
+  if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
+  lsp_unitstate *u = d->unit;
+  /* Whatever state the crash left it in: not even disposing it is safe. */
+  u->unit = NULL;
+  u->crashes++;
+  u->saves = sn->saves;
+  free(u->crash);
+  u->crash = hl_crash_describe(what);
+  lsp_result *r = hl_xcalloc(1, sizeof *r);
+  r->gen = sn->gen;
+  r->version = sn->version;
+  char *m = hl_xasprintf("heaplint: the analysis of %s crashed (%s): its diagnostics are lost until it changes, and "
+                         "its next analysis parses it afresh%s; the other files keep theirs. This is a bug in "
+                         "heaplint or libclang: please report it with this file",
+                         hl_display_path(d->path), u->crash,
+                         u->crashes >= MAX_CRASHES ? " once a file is saved (it crashed three times in a row)" : "");
+  lsp_result_add_failure(r, m);
+  note(A, 1, "%s: %s", d->path, m);
+  free(m);
+  return r;
+}

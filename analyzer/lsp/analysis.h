@@ -1,0 +1,59 @@
+/* analysis: one open document's analysis, on the worker's thread — its
+ * compile command (project.h) and configuration, its translation unit
+ * parsed once and reparsed after edits over the snapshot's unsaved files
+ * (the open documents the unit reads added as it comes to read them), the
+ * engine, the report stage's NOLINT, and the result: the diagnostics,
+ * code actions and hovers (diagnostics.h, code_action.h, hover.h), or one
+ * error diagnostic saying why there are none.
+ *
+ * The worker runs it under engine/crash.h's guard: what it says for the
+ * client's log waits in the analyzer until it is over (lsp_analysis_notes),
+ * so that a crash cannot leave the output locked. After a crash the
+ * document's unit is abandoned (lsp_analysis_crashed) and its next
+ * analysis parses afresh; after three in a row it waits for a save, since
+ * each crash leaves the memory of one unit behind. */
+#ifndef HEAPLINT_LSP_ANALYSIS_H
+#define HEAPLINT_LSP_ANALYSIS_H
+
+#include <clang-c/Index.h>
+
+#include "engine/analyze.h"
+#include "engine/crash.h"
+#include "input/config.h"
+#include "lsp/project.h"
+#include "lsp/server.h"
+#include "lsp/snapshot.h"
+
+/* A message for the client's log (lsp_log's type and text). */
+typedef struct lsp_note {
+  int type;
+  char *text;
+} lsp_note;
+
+/* What every analysis shares: the worker's. */
+typedef struct lsp_analyzer {
+  lsp_server *S;
+  CXIndex index;
+  hl_configs *configs;
+  lsp_project *project;
+  hl_run run;
+  hl_strv told;              /* files whose compile command was said (once) */
+  lsp_note *notes;           /* said by the analysis under way */
+  size_t nnotes, capnotes;
+} lsp_analyzer;
+
+/* Analyzes d as sn has it. */
+lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn);
+/* After lsp_analyze of d crashed: abandons d's unit (never used nor
+ * disposed again: its memory stays allocated) and returns what d shows —
+ * one error diagnostic saying what crashed. */
+lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot *sn, const hl_crash *what);
+/* Sends what the last analysis said to the client's log. */
+void lsp_analysis_notes(lsp_analyzer *A);
+
+/* The files d's unit read at its last parse (sorted), or NULL. */
+const hl_strv *lsp_unit_reads(const lsp_doc *d);
+/* Frees what the analysis keeps for d: its unit (disposed). */
+void lsp_unit_forget(lsp_doc *d);
+
+#endif
