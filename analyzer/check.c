@@ -261,6 +261,8 @@ static void done_hook(void *data, size_t i, hl_tu_result *res) {
   check *c = data;
   if (res->result == HL_ANALYZED && hl_pipeline_streams(c->report))
     hl_pipeline_unit(c->report, &res->findings, &c->jobs.v[i].file, 1);
+  /* A worker thread wrote: the reason of a failure is its errno. */
+  hl_stdout_check();
 }
 
 static void analyze_all(check *c) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/crash.h"
 #include "util/util.h"
 
 typedef struct shared {
@@ -20,7 +21,9 @@ typedef struct shared {
   char *done;
   size_t next_job, next_print;
   int progress;
+  unsigned active; /* workers running */
   pthread_mutex_t lock;
+  pthread_cond_t idle; /* signalled when active falls to 0 */
 } shared;
 
 unsigned hl_processors(void) {
@@ -64,19 +67,57 @@ static void run_job(shared *S, size_t i, CXIndex index, FILE *log, char **buf, s
   if (H && H->analyzed) H->analyzed(H->data, i, &S->results[i], *buf + from, *len - from, log);
 }
 
+typedef struct job_step {
+  shared *S;
+  size_t i;
+  CXIndex index;
+  FILE *log;
+  char **buf;
+  size_t *len;
+} job_step;
+
+static void job_step_run(void *arg) {
+  job_step *j = arg;
+  run_job(j->S, j->i, j->index, j->log, j->buf, j->len);
+}
+
+/* Job i under the crash guard: 1 when it crashed. Its log and result are
+ * then abandoned where the crash left them (a stream locked mid-write, a
+ * half-built result) and replaced by the one message that says so; the
+ * unit is treated as one that did not parse (exit status 3). */
+static int guarded_job(shared *S, size_t i, CXIndex index, char **buf, size_t *len) {
+  FILE *log = hl_xmemstream(buf, len);
+  job_step step = {S, i, index, log, buf, len};
+  hl_crash what;
+  if (!hl_crash_run(job_step_run, &step, &what)) {
+    fclose(log);
+    return 0;
+  }
+  char *said = hl_crash_describe(&what);
+  *buf = hl_xasprintf("heaplint: error: %s: not analyzed: the analysis crashed (%s); its findings are lost, the "
+                      "other units are analyzed (please report it with the file)\n",
+                      hl_display_path(S->jobs->v[i].file), said);
+  *len = strlen(*buf);
+  free(said);
+  memset(&S->results[i], 0, sizeof S->results[i]);
+  S->results[i].result = HL_NOT_PARSED;
+  return 1;
+}
+
+static int start_worker(shared *S);
+
 static void *worker(void *arg) {
   shared *S = arg;
   CXIndex index = clang_createIndex(0, 0);
-  for (;;) {
+  int crashed = 0;
+  while (!crashed) {
     pthread_mutex_lock(&S->lock);
     size_t i = S->next_job++;
     pthread_mutex_unlock(&S->lock);
     if (i >= S->jobs->n) break;
     char *buf;
     size_t len;
-    FILE *log = hl_xmemstream(&buf, &len);
-    run_job(S, i, index, log, &buf, &len);
-    fclose(log);
+    crashed = guarded_job(S, i, index, &buf, &len);
     pthread_mutex_lock(&S->lock);
     S->logs[i] = buf;
     S->loglens[i] = len;
@@ -84,8 +125,37 @@ static void *worker(void *arg) {
     flush_in_order(S);
     pthread_mutex_unlock(&S->lock);
   }
-  clang_disposeIndex(index);
+  /* After a crash, what libclang and LLVM keep for this thread may point
+   * into the abandoned frames: the thread ends, its index abandoned with
+   * the unit, and a new one takes its place (this one goes on, with a new
+   * index, only when none can be started). */
+  if (crashed && start_worker(S) != 0) return worker(arg);
+  if (!crashed) clang_disposeIndex(index);
+  pthread_mutex_lock(&S->lock);
+  if (--S->active == 0) pthread_cond_signal(&S->idle);
+  pthread_mutex_unlock(&S->lock);
   return NULL;
+}
+
+/* A detached worker with the stack libclang parses with (it parses on its
+ * caller's thread: engine/crash.h). Returns 0, or an error number. */
+static int start_worker(shared *S) {
+  pthread_attr_t attr;
+  pthread_t t;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, HL_CRASH_STACK_SIZE);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_mutex_lock(&S->lock);
+  S->active++;
+  pthread_mutex_unlock(&S->lock);
+  int rc = pthread_create(&t, &attr, worker, S);
+  pthread_attr_destroy(&attr);
+  if (rc) {
+    pthread_mutex_lock(&S->lock);
+    S->active--;
+    pthread_mutex_unlock(&S->lock);
+  }
+  return rc;
 }
 
 void hl_run_jobs(hl_run *run, const hl_jobs *jobs, const hl_config *const *configs, unsigned threads, int progress,
@@ -102,18 +172,27 @@ void hl_run_jobs(hl_run *run, const hl_jobs *jobs, const hl_config *const *confi
   S.done = hl_xcalloc(jobs->n ? jobs->n : 1, 1);
   S.progress = progress;
   pthread_mutex_init(&S.lock, NULL);
+  pthread_cond_init(&S.idle, NULL);
+  /* Before any worker starts: a unit whose analysis crashes is reported
+   * and the others go on (without the handlers a crash still ends the run,
+   * as it always did). */
+  hl_crash_init();
   if (threads == 0) threads = hl_processors();
   if (threads > jobs->n) threads = jobs->n ? (unsigned)jobs->n : 1;
-  pthread_t *tids = hl_xcalloc(threads, sizeof *tids);
+  /* Every worker is a thread of its own (a crashed one is replaced); a
+   * thread that cannot be started only means fewer workers, and with none
+   * the calling thread does the work. */
   unsigned started = 0;
-  /* The calling thread is a worker too; a thread that cannot be started
-   * only means fewer workers. */
-  for (unsigned t = 1; t < threads; t++)
-    if (pthread_create(&tids[started], NULL, worker, &S) == 0) started++;
-  worker(&S);
-  for (unsigned t = 0; t < started; t++) pthread_join(tids[t], NULL);
+  for (unsigned t = 0; t < threads; t++) started += start_worker(&S) == 0;
+  if (!started) {
+    S.active = 1;
+    worker(&S);
+  }
+  pthread_mutex_lock(&S.lock);
+  while (S.active) pthread_cond_wait(&S.idle, &S.lock);
+  pthread_mutex_unlock(&S.lock);
+  pthread_cond_destroy(&S.idle);
   pthread_mutex_destroy(&S.lock);
-  free(tids);
   free(S.logs);
   free(S.loglens);
   free(S.done);

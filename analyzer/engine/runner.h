@@ -30,7 +30,10 @@ typedef struct hl_run_hooks {
 } hl_run_hooks;
 
 /* threads: 0 means one per online processor. configs[i] applies to job i.
- * hooks may be NULL. */
+ * hooks may be NULL. Each job runs under engine/crash.h's guard: a unit
+ * whose analysis crashes (libclang, a rule, a stack overflow) gets one
+ * error saying so and the result HL_NOT_PARSED, its thread is replaced,
+ * and the other jobs are analyzed. */
 void hl_run_jobs(hl_run *run, const hl_jobs *jobs, const hl_config *const *configs, unsigned threads, int progress,
                  hl_tu_result *results, const hl_run_hooks *hooks);
 

@@ -1,14 +1,26 @@
 #include "util/output.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
 
+/* The errno of the first failed write to stdout, when hl_stdout_check saw
+ * it (on the thread that wrote: errno is per thread). */
+static _Atomic int first_error;
+
+void hl_stdout_check(void) {
+  int none = 0;
+  if (ferror(stdout)) atomic_compare_exchange_strong(&first_error, &none, errno ? errno : EIO);
+}
+
 int hl_stdout_ok(void) {
-  if (fflush(stdout) == 0 && !ferror(stdout)) return 1;
-  fprintf(stderr, "heaplint: error: cannot write to standard output: %s\n", strerror(errno));
+  int flushed = fflush(stdout) == 0;
+  if (flushed && !ferror(stdout)) return 1;
+  int e = !flushed ? errno : first_error ? first_error : errno;
+  fprintf(stderr, "heaplint: error: cannot write to standard output: %s\n", strerror(e));
   return 0;
 }
 

@@ -29,5 +29,8 @@ int hl_output_close(hl_output *o, int ok);
  * file over quota would otherwise pass silently with exit status 0); if
  * not, says so. */
 int hl_stdout_ok(void);
+/* After writing to stdout on a thread that may not be the one that calls
+ * hl_stdout_ok: keeps the reason of a failed write for its message. */
+void hl_stdout_check(void);
 
 #endif
