@@ -116,11 +116,12 @@ void hl_sb_free(hl_sb *b) {
   b->len = b->cap = 0;
 }
 
-/* 0 when st is a regular file heaplint may read whole, else the error. */
-static int readable(const struct stat *st) {
+/* 0 when st is a regular file heaplint may read whole (at most max
+ * bytes), else the error. */
+static int readable(const struct stat *st, size_t max) {
   if (S_ISDIR(st->st_mode)) return EISDIR;
   if (!S_ISREG(st->st_mode)) return HL_READ_NOT_REGULAR;
-  if (st->st_size < 0 || (unsigned long long)st->st_size > HL_READ_MAX) return HL_READ_TOO_BIG;
+  if (st->st_size < 0 || (unsigned long long)st->st_size > max) return HL_READ_TOO_BIG;
   return 0;
 }
 
@@ -128,14 +129,17 @@ static int readable(const struct stat *st) {
  * stat first: opening a device can have effects of its own (a tape
  * rewinds); then O_NONBLOCK and fstat, in case path was swapped for a FIFO
  * in between (opening it for reading would wait for a writer). Returns the
- * descriptor, or -1 with *err set to hl_read_file's error code. */
-static int open_regular(const char *path, int *err) {
+ * descriptor, or -1 with *err set to hl_read_file's error code (and *size
+ * to the file's size when it is too big). */
+static int open_regular(const char *path, size_t max, int *err, size_t *size) {
   struct stat st;
   if (stat(path, &st) != 0) return *err = errno, -1;
-  if ((*err = readable(&st)) != 0) return -1;
+  *size = st.st_size > 0 ? (size_t)st.st_size : 0;
+  if ((*err = readable(&st, max)) != 0) return -1;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return *err = errno, -1;
-  *err = fstat(fd, &st) != 0 ? errno : readable(&st);
+  *err = fstat(fd, &st) != 0 ? errno : readable(&st, max);
+  *size = st.st_size > 0 ? (size_t)st.st_size : 0;
   if (*err) {
     close(fd);
     return -1;
@@ -145,14 +149,16 @@ static int open_regular(const char *path, int *err) {
 
 int hl_check_file(const char *path) {
   int err;
-  int fd = open_regular(path, &err);
+  size_t size;
+  int fd = open_regular(path, HL_READ_MAX, &err, &size);
   if (fd >= 0) close(fd);
   return err;
 }
 
-int hl_read_file(const char *path, char **data, size_t *len) {
+int hl_read_file_max(const char *path, size_t max, char **data, size_t *len) {
   int err;
-  int fd = open_regular(path, &err);
+  if (max > HL_READ_MAX) max = HL_READ_MAX;
+  int fd = open_regular(path, max, &err, len);
   if (fd < 0) return err;
   hl_sb b = {0};
   char chunk[65536];
@@ -161,7 +167,7 @@ int hl_read_file(const char *path, char **data, size_t *len) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) err = errno;
     else if (n == 0) break;
-    else if (b.len + (size_t)n > HL_READ_MAX) err = HL_READ_TOO_BIG; /* it grew while read */
+    else if (b.len + (size_t)n > max) err = HL_READ_TOO_BIG, *len = b.len + (size_t)n; /* it grew while read */
     else hl_sb_putn(&b, chunk, (size_t)n);
   }
   close(fd);
@@ -174,6 +180,8 @@ int hl_read_file(const char *path, char **data, size_t *len) {
   return 0;
 }
 
+int hl_read_file(const char *path, char **data, size_t *len) { return hl_read_file_max(path, HL_READ_MAX, data, len); }
+
 const char *hl_read_error(int code) {
   switch (code) {
   case EISDIR: return "is a directory";
@@ -181,6 +189,30 @@ const char *hl_read_error(int code) {
   case HL_READ_TOO_BIG: return "larger than 256 MiB, the most heaplint reads of a file";
   default: return strerror(code);
   }
+}
+
+void hl_size_text(char *buf, size_t n, unsigned long long v) {
+  static const char *const units[] = {"KiB", "MiB", "GiB"};
+  if (v < 1024) {
+    snprintf(buf, n, "%llu byte%s", v, v == 1 ? "" : "s");
+    return;
+  }
+  int u = 0;
+  while (u < 2 && v >= (1024ULL << (10 * (u + 1)))) u++;
+  unsigned long long unit = 1024ULL << (10 * u);
+  if (v % unit == 0) snprintf(buf, n, "%llu %s", v / unit, units[u]);
+  else snprintf(buf, n, "%.1f %s", (double)v / (double)unit, units[u]);
+}
+
+char *hl_read_failure(int code, size_t size, size_t max, const char *what) {
+  if (code != HL_READ_TOO_BIG) return hl_xstrdup(hl_read_error(code));
+  char have[32], most[32];
+  hl_size_text(have, sizeof have, size);
+  hl_size_text(most, sizeof most, max > HL_READ_MAX ? HL_READ_MAX : max);
+  /* The exact count too: "1.0 MiB" can be a little over 1 MiB. */
+  if (size >= 1024)
+    return hl_xasprintf("%zu bytes (%s), more than the %s heaplint reads of %s", size, have, most, what);
+  return hl_xasprintf("%s, more than the %s heaplint reads of %s", have, most, what);
 }
 
 /* 0666 less the process's umask: the mode of a newly created file. */

@@ -64,12 +64,23 @@ enum { HL_READ_NOT_REGULAR = -1, HL_READ_TOO_BIG = -2 };
  * run, /dev/zero would fill the memory. Returns 0, or an error code for
  * hl_read_error: an errno value, or HL_READ_NOT_REGULAR or HL_READ_TOO_BIG. */
 int hl_read_file(const char *path, char **data, size_t *len);
+/* The same with a bound of the reader's own, max (at most HL_READ_MAX): a
+ * reader of a small input (a configuration, a profile, a baseline) refuses
+ * a larger file before reading it. On HL_READ_TOO_BIG *len is the file's
+ * size (for hl_read_failure). */
+int hl_read_file_max(const char *path, size_t max, char **data, size_t *len);
 /* Whether hl_read_file could read path (it is opened, not read): 0 or the
  * error code. */
 int hl_check_file(const char *path);
 /* What hl_read_file's error code means ("is a directory", "not a regular
  * file", strerror's text...). */
 const char *hl_read_error(int code);
+/* The same for hl_read_file_max, as a new string: for HL_READ_TOO_BIG the
+ * size it left in *len and the bound, "2621440 bytes (2.5 MiB), more than
+ * the 1 MiB heaplint reads of <what>" (what: "a configuration"). */
+char *hl_read_failure(int code, size_t size, size_t max, const char *what);
+/* A size as people say it, into buf: "17 bytes", "4 KiB", "1.5 MiB". */
+void hl_size_text(char *buf, size_t n, unsigned long long bytes);
 
 /* Writes data to path through a temporary file in the same directory, which
  * gets mode (permission bits) and is flushed to disk before a rename puts it
