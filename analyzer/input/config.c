@@ -325,7 +325,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
 /* Parses c->path, or text when it is not NULL (-config=). */
 static int parse(hl_config *c, const char *text, char **err) {
   hl_yaml y;
-  int rc = text ? hl_yaml_load_text(&y, c->path, text, strlen(text), err) : hl_yaml_load(&y, c->path, err);
+  int rc = text ? hl_yaml_load_text(&y, c->path, text, strlen(text), HL_CONFIG_MAX, "a configuration", err)
+                : hl_yaml_load(&y, c->path, HL_CONFIG_MAX, "a configuration", err);
   if (rc) {
     hl_yaml_free(&y);
     return -1;

@@ -308,7 +308,7 @@ int hl_profile_load(const char *path, hl_profile **out, char **err) {
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
   hl_profile_unset_numbers(P);
-  int rc = hl_yaml_load(&L.y, path, err);
+  int rc = hl_yaml_load(&L.y, path, HL_PROFILE_MAX, "a profile", err);
   if (!rc) rc = profile_body(&L, P);
   hl_yaml_free(&L.y);
   if (rc) {

@@ -13,6 +13,10 @@
 #include <stddef.h>
 
 #include "engine/wrapper.h"
+#include "util/hindex.h"
+
+/* The most heaplint reads of a profile: the shipped ones are 2 KiB. */
+#define HL_PROFILE_MAX ((size_t)1 << 20)
 
 /* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
 int hl_profile_load(const char *path, hl_profile **out, char **err);
