@@ -236,6 +236,9 @@ static struct sigaction temp_old[3];
 static void remove_temps(int sig) {
   for (int i = 0; i < MAX_TEMPS; i++)
     if (temp_used[i]) unlink(temp_paths[i]);
+  /* A tracked directory, once the files in it are gone. */
+  for (int i = 0; i < MAX_TEMPS; i++)
+    if (temp_used[i]) rmdir(temp_paths[i]);
   /* Then what would have happened without us: the previous handler, or
    * the default action (the end of the run, with the signal's status). */
   for (int i = 0; i < 3; i++)
@@ -439,6 +442,22 @@ char *hl_exe_relative(const char *rel, const char *fallback) {
    * so dropping a component for each ".." names what realpath would. */
   char *out = realpath(joined, buf) ? hl_xstrdup(buf) : lexical_normal(joined);
   free(joined);
+  return out;
+}
+
+char *hl_abspath_link(const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  char *dir = slash ? hl_xstrndup(path, (size_t)(slash - path) + (slash == path)) : hl_xstrdup(".");
+  char buf[PATH_MAX], *out;
+  if (*name && strcmp(name, ".") && strcmp(name, "..") && realpath(dir, buf)) {
+    out = hl_xasprintf("%s/%s", strcmp(buf, "/") ? buf : "", name);
+  } else {
+    char *abs = path[0] == '/' ? hl_xstrdup(path) : hl_xasprintf("%s/%s", cwd_copy(), path);
+    out = lexical_normal(abs);
+    free(abs);
+  }
+  free(dir);
   return out;
 }
 

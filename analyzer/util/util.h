@@ -97,7 +97,8 @@ int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mo
 int hl_write_file_atomic(const char *path, const char *data, size_t len, char **err);
 
 /* Temporary files that SIGINT, SIGTERM or SIGHUP must not leave behind: the
- * first call installs a handler that unlinks the tracked files, then lets
+ * first call installs a handler that unlinks the tracked files (and then
+ * removes the tracked directories they emptied), then lets
  * the signal do what it would have done (a handler installed before, or the
  * default). hl_temp_track returns a slot for hl_temp_untrack, or -1 when
  * 64 files are tracked already (the file is then not removed; untracking
@@ -130,6 +131,10 @@ void hl_paths_init(void);
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);
+/* path made absolute, its directory canonical (links and ".." resolved)
+ * but its own name kept: a link is named as itself, not as its target
+ * (whose name may say another language, or nothing). */
+char *hl_abspath_link(const char *path);
 /* Whether a and b name the same file: the same device and inode (through
  * links, hard links included) when both exist, else the same canonical path
  * (a file not yet written, named two ways). */
