@@ -10,6 +10,7 @@
 #include "engine/rule.h"
 #include "input/yamlfile.h"
 #include "util/globs.h"
+#include "util/hindex.h"
 #include "util/util.h"
 
 #define CONFIG_NAME ".heaplint.yaml"
@@ -25,8 +26,10 @@ struct hl_configs {
   hl_config_layer layer;
   entry *v;
   size_t n, cap;
+  hl_hindex dirs;        /* v by directory: a job list of many directories costs as many lookups */
   hl_config **loaded;    /* each file once */
   size_t nloaded, caploaded;
+  hl_hindex paths;       /* loaded by path */
   hl_config defaults;
 };
 
@@ -59,6 +62,8 @@ void hl_configs_free(hl_configs *C) {
     free(C->loaded[i]);
   }
   free(C->loaded);
+  hl_hindex_free(&C->dirs);
+  hl_hindex_free(&C->paths);
   free(C->explicit_path);
   hl_ere_free(C->layer.header_re);
   hl_ere_free(C->layer.exclude_re);
@@ -152,7 +157,10 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
     yaml_node_t *n = hl_yaml_node(y, *it);
     const char *id = hl_yaml_scalar(y, n, "a rule", err);
     if (!id || known_rule(y, n, id, err)) return -1;
-    HL_PUSH(c->werror, c->nwerror, c->capwerror, hl_xstrdup(id));
+    /* Listed once each, however often the list names it: each finding's
+     * severity looks through the list. */
+    if (!hl_str_in(id, (const char *const *)c->werror, c->nwerror))
+      HL_PUSH(c->werror, c->nwerror, c->capwerror, hl_xstrdup(id));
   }
   return 0;
 }
@@ -175,36 +183,65 @@ static char *dir_of(const char *path) {
   return slash ? hl_xstrndup(path, (size_t)(slash - path) + (slash == path)) : hl_xstrdup(".");
 }
 
+static int load_profile(hl_yaml *y, yaml_node_t *n, const char *rel, const char *path, hl_config *c, char **err) {
+  hl_profile *p;
+  char *perr = NULL;
+  if (hl_profile_load(path, &p, &perr)) {
+    *err = hl_yaml_error(y, n, "profile '%s': %s", rel, perr);
+    free(perr);
+    return -1;
+  }
+  HL_PUSH(c->profiles, c->nprofiles, c->capprofiles, p);
+  /* As for --profile: a rule heaplint does not have is a typo. */
+  for (size_t k = 0; k < p->nwrappers; k++)
+    if (!hl_rule_find(p->wrappers[k].rule)) {
+      *err = hl_yaml_error(y, n, "profile '%s': wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)",
+                           rel, p->wrappers[k].name, p->wrappers[k].rule);
+      return -1;
+    }
+  return 0;
+}
+
+/* A file listed more than once is loaded once, where it is listed last:
+ * the wrappers it states win over those before, as they would if it were
+ * laid over them again. A list naming one large profile many times costs
+ * one load, not as many. */
 static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
   if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, "profiles", err)) return -1;
+  size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start), ndistinct = 0;
+  /* Each as listed, and canonical: the same file, however named, once. */
   char *dir = dir_of(c->path);
+  char **paths = hl_xcalloc(n ? n : 1, sizeof *paths), **keys = hl_xcalloc(n ? n : 1, sizeof *keys);
+  size_t *group = hl_xcalloc(n ? n : 1, sizeof *group), *last = hl_xcalloc(n ? n : 1, sizeof *last);
+  hl_hindex ix = {0};
   int rc = 0;
-  for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top && !rc; it++) {
-    yaml_node_t *n = hl_yaml_node(y, *it);
-    const char *rel = hl_yaml_scalar(y, n, "a profile path", err);
+  for (size_t i = 0; i < n && !rc; i++) {
+    const char *rel = hl_yaml_scalar(y, hl_yaml_node(y, node->data.sequence.items.start[i]), "a profile path", err);
     if (!rel) {
       rc = -1;
       break;
     }
-    char *path = rel[0] == '/' ? hl_xstrdup(rel) : hl_xasprintf("%s/%s", dir, rel);
-    hl_profile *p;
-    char *perr = NULL;
-    if (hl_profile_load(path, &p, &perr) == 0) {
-      HL_PUSH(c->profiles, c->nprofiles, c->capprofiles, p);
-      /* As for --profile: a rule heaplint does not have is a typo. */
-      for (size_t k = 0; k < p->nwrappers && !rc; k++)
-        if (!hl_rule_find(p->wrappers[k].rule)) {
-          *err = hl_yaml_error(y, n, "profile '%s': wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)",
-                               rel, p->wrappers[k].name, p->wrappers[k].rule);
-          rc = -1;
-        }
-    } else {
-      *err = hl_yaml_error(y, n, "profile '%s': %s", rel, perr);
-      free(perr);
-      rc = -1;
-    }
-    free(path);
+    paths[i] = rel[0] == '/' ? hl_xstrdup(rel) : hl_xasprintf("%s/%s", dir, rel);
+    keys[i] = hl_abspath(paths[i]);
+    unsigned long long h = hl_hindex_hash(keys[i], strlen(keys[i]));
+    size_t cursor = 0, k;
+    group[i] = ndistinct;
+    while (hl_hindex_next(&ix, h, &cursor, &k))
+      if (!strcmp(keys[last[k]], keys[i])) group[i] = k;
+    if (group[i] == ndistinct) hl_hindex_add(&ix, h, ndistinct++);
+    last[group[i]] = i;
   }
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (last[group[i]] != i) continue;
+    yaml_node_t *item = hl_yaml_node(y, node->data.sequence.items.start[i]);
+    rc = load_profile(y, item, (const char *)item->data.scalar.value, paths[i], c, err);
+  }
+  for (size_t i = 0; i < n; i++) free(paths[i]), free(keys[i]);
+  free(paths);
+  free(keys);
+  free(group);
+  free(last);
+  hl_hindex_free(&ix);
   free(dir);
   return rc;
 }
@@ -325,7 +362,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
 /* Parses c->path, or text when it is not NULL (-config=). */
 static int parse(hl_config *c, const char *text, char **err) {
   hl_yaml y;
-  int rc = text ? hl_yaml_load_text(&y, c->path, text, strlen(text), err) : hl_yaml_load(&y, c->path, err);
+  int rc = text ? hl_yaml_load_text(&y, c->path, text, strlen(text), HL_CONFIG_MAX, "a configuration", err)
+                : hl_yaml_load(&y, c->path, HL_CONFIG_MAX, "a configuration", err);
   if (rc) {
     hl_yaml_free(&y);
     return -1;
@@ -387,7 +425,9 @@ hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
 /* ---- discovery ---- */
 
 static hl_config *load(hl_configs *C, const char *path, char **err) {
-  for (size_t i = 0; i < C->nloaded; i++)
+  unsigned long long h = hl_hindex_hash(path, strlen(path));
+  size_t cursor = 0, i;
+  while (hl_hindex_next(&C->paths, h, &cursor, &i))
     if (!strcmp(C->loaded[i]->path, path)) return C->loaded[i];
   hl_config *c = hl_xcalloc(1, sizeof *c);
   config_init(c, path, &C->layer);
@@ -396,6 +436,7 @@ static hl_config *load(hl_configs *C, const char *path, char **err) {
     free(c);
     return NULL;
   }
+  hl_hindex_add(&C->paths, h, C->nloaded);
   HL_PUSH(C->loaded, C->nloaded, C->caploaded, c);
   return c;
 }
@@ -411,7 +452,9 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
     return c ? 0 : -1;
   }
   char *dir = dir_of(path);
-  for (size_t i = 0; i < C->n; i++)
+  unsigned long long h = hl_hindex_hash(dir, strlen(dir));
+  size_t cursor = 0, i;
+  while (hl_hindex_next(&C->dirs, h, &cursor, &i))
     if (!strcmp(C->v[i].dir, dir)) {
       *out = C->v[i].config ? C->v[i].config : &C->defaults;
       free(dir);
@@ -440,6 +483,7 @@ int hl_config_for(hl_configs *C, const char *path, const hl_config **out, char *
     return -1;
   }
   entry e = {dir, found};
+  hl_hindex_add(&C->dirs, h, C->n);
   HL_PUSH(C->v, C->n, C->cap, e);
   *out = found ? found : &C->defaults;
   return 0;

@@ -37,6 +37,10 @@
 #include "util/ere.h"
 #include "util/util.h"
 
+/* The most heaplint reads of a configuration (a file or -config=): far
+ * above what one holds (a few KiB), and a bound on what one can cost. */
+#define HL_CONFIG_MAX ((size_t)1 << 20)
+
 typedef struct hl_rule_setting {
   char *rule;
   int enabled;

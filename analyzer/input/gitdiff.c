@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/hindex.h"
 #include "util/proc.h"
 #include "util/util.h"
 
@@ -46,31 +47,52 @@ static char *new_name(const char *line, size_t n) {
   return rest;
 }
 
+/* Adds file to files unless it is there (seen indexes files by name). */
+static int add_file(hl_strv *files, hl_hindex *seen, const char *file) {
+  unsigned long long h = hl_hindex_hash(file, strlen(file));
+  size_t cursor = 0, i;
+  while (hl_hindex_next(seen, h, &cursor, &i))
+    if (!strcmp(files->v[i], file)) return 1;
+  hl_hindex_add(seen, h, files->n);
+  hl_strv_add(files, file);
+  return 1;
+}
+
 void hl_git_diff_parse(const char *text, const char *top, hl_line_filter *lf, hl_strv *files) {
   char *file = NULL;
+  int listed = 0;  /* file is in files already */
+  hl_hindex seen = {0}; /* files by name: a diff of many files costs as many lookups */
   lf->active = 1;
   for (const char *line = text; *line;) {
     const char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
     unsigned from, count = 1;
+    /* sscanf measures the rest of the text (strlen) at each call: it reads
+     * a copy of the line, or a diff of many hunks would take time growing
+     * with its square. */
+    char hunk[96];
+    snprintf(hunk, sizeof hunk, "%.*s", (int)(n < sizeof hunk ? n : sizeof hunk - 1), line);
     if (n > 4 && !strncmp(line, "+++ ", 4)) {
       free(file);
       char *rel = new_name(line, n);
       file = rel ? hl_xasprintf("%s/%s", top, rel) : NULL;
+      listed = 0;
       free(rel);
-    } else if (file && !strncmp(line, "@@ ", 3) && (sscanf(line, "@@ -%*u,%*u +%u,%u", &from, &count) == 2 ||
-                                                     sscanf(line, "@@ -%*u +%u,%u", &from, &count) == 2 ||
-                                                     (count = 1, sscanf(line, "@@ -%*u,%*u +%u", &from) == 1) ||
-                                                     (count = 1, sscanf(line, "@@ -%*u +%u", &from) == 1))) {
+    } else if (file && !strncmp(line, "@@ ", 3) && (sscanf(hunk, "@@ -%*u,%*u +%u,%u", &from, &count) == 2 ||
+                                                     sscanf(hunk, "@@ -%*u +%u,%u", &from, &count) == 2 ||
+                                                     (count = 1, sscanf(hunk, "@@ -%*u,%*u +%u", &from) == 1) ||
+                                                     (count = 1, sscanf(hunk, "@@ -%*u +%u", &from) == 1))) {
       /* A hunk that only removes lines changes none that remain. */
       if (count) {
         hl_line_filter_add(lf, file, from, from + count - 1);
-        hl_strv_add_unique(files, file);
+        if (!listed) listed = add_file(files, &seen, file);
       }
     }
     line += n + (nl != NULL);
   }
   free(file);
+  hl_hindex_free(&seen);
+  hl_line_filter_finish(lf);
 }
 
 /* Runs git with argv, its stdout into *out; on failure *err says what git

@@ -1,14 +1,23 @@
+/* dladdr: where libclang is, for its resource directory. */
+#define _GNU_SOURCE
 #include "input/jobs.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
 
 #include "util/globs.h"
+#include "util/hindex.h"
 
 hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
   if (x_flag) {
@@ -172,11 +181,13 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
     char *path = j->directory ? resolve(j->directory, a + 1) : hl_xstrdup(a + 1);
     char *text = NULL;
     size_t len = 0;
-    int e = hl_read_file(path, &text, &len);
+    int e = hl_read_file_max(path, HL_RESPONSE_FILE_MAX, &text, &len);
     free(path);
     if (e) {
+      char *why = hl_read_failure(e, len, HL_RESPONSE_FILE_MAX, "a response file");
       hl_strv_addf(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
-                  a + 1, hl_read_error(e));
+                  a + 1, why);
+      free(why);
       return -1;
     }
     hl_strv words = {0};
@@ -198,59 +209,131 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
   return again ? expand_response_files(j, errs, depth + 1) : 0;
 }
 
+/* ---- libclang's resource directory ---- */
+
+/* libclang runs its driver as "clang", without a directory: the driver
+ * takes its resource directory (the headers of clang's own, stddef.h)
+ * from that name, so it is "lib/clang/19", relative to the current
+ * directory. Run from /, it names /lib/clang/19, which may exist and lack
+ * what it needs ('stddef.h' file not found); elsewhere a fallback happens
+ * to work. libclang knows its own (CIndexer::getClangResourcesPath: beside
+ * the library, as clang's beside its binary) but tells the driver too late.
+ * So every job names it first, as clangd adds its own: the command's, or
+ * --extra-arg's, come later and win. */
+static char resource_arg[PATH_MAX + 32];
+static pthread_once_t resource_once = PTHREAD_ONCE_INIT;
+
+static void find_resource_dir(void) {
+  Dl_info info;
+  CXString v = clang_getClangVersion();
+  const char *version = strstr(clang_getCString(v), "version ");
+  long major = version ? strtol(version + 8, NULL, 10) : 0;
+  clang_disposeString(v);
+  if (!major || !dladdr((void *)(size_t)clang_getClangVersion, &info) || !info.dli_fname || info.dli_fname[0] != '/')
+    return;
+  /* <prefix>/lib/libclang.so -> <prefix>/lib/clang/<major>, by the name the
+   * library was loaded by (as libclang does): Debian's is a link from
+   * /usr/lib/llvm-19/lib into /usr/lib/x86_64-linux-gnu. */
+  char *lib = hl_xstrdup(info.dli_fname);
+  char *slash = strrchr(lib, '/');
+  if (slash) *slash = 0;
+  slash = strrchr(lib, '/');
+  if (slash) *slash = 0;
+  char *dir = hl_xasprintf("%s/lib/clang/%ld", lib, major), *probe = hl_xasprintf("%s/include/stddef.h", dir);
+  struct stat st;
+  if (slash && stat(probe, &st) == 0 && strlen(dir) < PATH_MAX)
+    snprintf(resource_arg, sizeof resource_arg, "-resource-dir=%s", dir);
+  free(lib);
+  free(dir);
+  free(probe);
+}
+
+/* Whether the job's first argument is the resource directory it was given. */
+static int has_resource_arg(const hl_job *j) {
+  return j->nargs > 0 && resource_arg[0] && !strcmp(j->args[0], resource_arg);
+}
+
+void hl_job_resource_dir(hl_job *j) {
+  pthread_once(&resource_once, find_resource_dir);
+  if (!resource_arg[0] || has_resource_arg(j)) return;
+  hl_job_arg(j, resource_arg);
+  char *first = j->args[j->nargs - 1];
+  memmove(j->args + 1, j->args, (j->nargs - 1) * sizeof *j->args);
+  j->args[0] = first;
+}
+
+/* ---- compile database entries ---- */
+
+/* A response file in a database entry, renamed in the copy libclang reads
+ * (db_copy): libclang's loader would expand it itself, opening whatever it
+ * names (a FIFO waits for ever, /dev/zero is read without end). The name
+ * is given back here, and expand_response_files reads it with its bounds. */
+#define RSP_MARK "--heaplint-response-file="
+
 static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_strv *errs) {
   CXString d = clang_CompileCommand_getDirectory(cmd), f = clang_CompileCommand_getFilename(cmd);
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
   hl_job j = {0};
   j.directory = hl_xstrdup(clang_getCString(d));
-  j.file = resolve(j.directory, clang_getCString(f));
+  /* The language is the listed name's: a link "a.cc" to a file of another
+   * name (a content-addressed blob, a device) is still a C++ entry. */
+  const char *listed_name = clang_getCString(f);
+  char *joined = listed_name[0] == '/' ? hl_xstrdup(listed_name) : hl_xasprintf("%s/%s", j.directory, listed_name);
+  char *listed = hl_abspath_link(joined);
+  free(joined);
+  j.file = resolve(j.directory, listed_name);
   j.source = hl_xstrdup(j.file);
   clang_disposeString(d);
   clang_disposeString(f);
+  hl_job_resource_dir(&j);
 
   char **argv = hl_xcalloc(n ? n : 1, sizeof *argv);
   for (unsigned i = 0; i < n; i++) {
     CXString a = clang_CompileCommand_getArg(cmd, i);
-    argv[i] = hl_xstrdup(clang_getCString(a));
+    const char *s = clang_getCString(a);
+    argv[i] = hl_starts_with(s, RSP_MARK) ? hl_xasprintf("@%s", s + strlen(RSP_MARK)) : hl_xstrdup(s);
     clang_disposeString(a);
   }
   const char *x = n > 1 ? x_flag_in(argv + 1, n - 1) : NULL;
-  j.lang = hl_lang_of(j.file, x, n > 0 && is_cxx_driver(argv[0]));
+  j.lang = hl_lang_of(listed, x, n > 0 && is_cxx_driver(argv[0]));
   if (n > 1) add_command_args(&j, argv + 1, n - 1);
   for (unsigned i = 0; i < n; i++) free(argv[i]);
   free(argv);
 
+  int rc = -1;
   if (j.lang != HL_LANG_CXX) {
     /* A mixed C/C++ database is normal; only a file the user named is an error. */
     if (named)
       hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
-                  hl_display_path(j.file), lang_name(j.lang));
-    hl_job_free(&j);
-    return named ? -1 : 0;
+                  hl_display_path(listed), lang_name(j.lang));
+    rc = named ? -1 : 0;
+    goto drop;
   }
   /* A stale database lists files that are gone: say so, not "could not
    * parse" (exit 2, and the other entries are still analyzed). */
   int e = hl_check_file(j.file);
   if (e) {
-    hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(j.file),
+    hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(listed),
                 hl_read_error(e));
-    hl_job_free(&j);
-    return -1;
+    goto drop;
   }
-  /* g++ compiles foo.c as C++; libclang, given no driver, would not. */
+  /* g++ compiles foo.c as C++; libclang, given no driver, would not (nor a
+   * link's target of another name). */
   if (!x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
     hl_job_arg(&j, "-x");
     hl_job_arg(&j, "c++");
   }
-  if (expand_response_files(&j, errs, 0)) {
-    hl_job_free(&j);
-    return -1;
-  }
+  if (expand_response_files(&j, errs, 0)) goto drop;
   /* Relative -I and file names in the command are relative to its directory. */
   hl_job_arg(&j, "-working-directory");
   hl_job_arg(&j, j.directory);
   HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
+  free(listed);
   return 0;
+drop:
+  hl_job_free(&j);
+  free(listed);
+  return rc;
 }
 
 void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *const *flags, size_t nflags,
@@ -274,6 +357,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     j.file = hl_abspath(files[i]);
     j.source = hl_xstrdup(files[i]);
     j.lang = lang;
+    hl_job_resource_dir(&j);
     if (command) {
       add_command_args(&j, flags + 1, nflags - 1);
     } else {
@@ -303,9 +387,9 @@ static int strings_only(json_t *a) {
 }
 
 /* libclang says only "cannot load" (and prints its own noise on stderr), so
- * the database is checked here first: 0 when it has the shape of a compile
- * database, else -1 with the reason, line and column in errs. */
-static int check_db(const char *json_path, const char *text, size_t len, hl_strv *errs) {
+ * the database is checked here first: its JSON when it has the shape of a
+ * compile database, else NULL with the reason, line and column in errs. */
+static json_t *check_db(const char *json_path, const char *text, size_t len, hl_strv *errs) {
   json_error_t e;
   json_t *root = json_loadb(text, len, 0, &e);
   if (!root) {
@@ -313,53 +397,183 @@ static int check_db(const char *json_path, const char *text, size_t len, hl_strv
       hl_strv_addf(errs, "%s:%d:%d: malformed compile database: %s", json_path, e.line, e.column, e.text);
     else
       hl_strv_addf(errs, "%s: cannot read the compile database: %s", json_path, e.text);
-    return -1;
+    return NULL;
   }
-  int rc = -1;
   if (!json_is_array(root)) {
     hl_strv_addf(errs, "%s: malformed compile database: the top level must be a JSON array of commands", json_path);
-  } else {
-    size_t i;
-    json_t *entry;
-    json_array_foreach(root, i, entry) {
-      const char *missing = !json_is_object(entry)                      ? "an object"
-                            : !json_is_string(json_object_get(entry, "directory")) ? "\"directory\""
-                            : !json_is_string(json_object_get(entry, "file"))      ? "\"file\""
-                            : (!json_is_string(json_object_get(entry, "command")) &&
-                               !json_is_array(json_object_get(entry, "arguments")))
-                                ? "\"command\" or \"arguments\""
-                                : NULL;
-      if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
-        hl_strv_addf(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
-                    json_path, i + 1);
-        json_decref(root);
-        return -1;
-      }
-      if (missing) {
-        hl_strv_addf(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
-                    missing[0] == 'a' ? "" : "complete: it lacks ", missing);
-        json_decref(root);
-        return -1;
-      }
-    }
-    rc = 0;
+    json_decref(root);
+    return NULL;
   }
-  json_decref(root);
-  return rc;
+  size_t i;
+  json_t *entry;
+  json_array_foreach(root, i, entry) {
+    const char *missing = !json_is_object(entry)                                ? "an object"
+                          : !json_is_string(json_object_get(entry, "directory")) ? "\"directory\""
+                          : !json_is_string(json_object_get(entry, "file"))      ? "\"file\""
+                          : (!json_is_string(json_object_get(entry, "command")) &&
+                             !json_is_array(json_object_get(entry, "arguments")))
+                              ? "\"command\" or \"arguments\""
+                              : NULL;
+    if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
+      hl_strv_addf(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
+                  json_path, i + 1);
+      json_decref(root);
+      return NULL;
+    }
+    if (missing) {
+      hl_strv_addf(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
+                  missing[0] == 'a' ? "" : "complete: it lacks ", missing);
+      json_decref(root);
+      return NULL;
+    }
+  }
+  return root;
+}
+
+/* ---- the copy libclang reads, when the database needs one ---- */
+
+/* A "command" split as libclang's loader splits it on POSIX (LLVM's
+ * unescapeCommandLine, JSONCommandLineSyntax::Gnu): only ' ' separates;
+ * a backslash escapes the next character, also in double quotes; single
+ * quotes escape nothing; an unterminated quote ends the command. */
+static json_t *split_command(const char *s) {
+  json_t *args = json_array();
+  size_t n = strlen(s), i = 0;
+  for (;;) {
+    while (i < n && s[i] == ' ') i++;
+    if (i >= n) return args;
+    hl_sb w = {0};
+    int more = 1;
+    while (more && i < n && s[i] != ' ') {
+      char q = s[i];
+      if (q == '"' || q == '\'') {
+        for (i++; more && (more = i < n) && s[i] != q; i++) {
+          if (q == '"' && s[i] == '\\' && !(more = ++i < n)) break;
+          hl_sb_putc(&w, s[i]);
+        }
+        i += more;
+        continue;
+      }
+      do {
+        if (s[i] == '\\' && !(more = ++i < n)) break;
+        hl_sb_putc(&w, s[i++]);
+      } while (i < n && s[i] != ' ' && s[i] != '"' && s[i] != '\'');
+    }
+    json_array_append_new(args, json_string(hl_sb_str(&w)));
+    hl_sb_free(&w);
+    if (!more) return args;
+  }
+}
+
+/* What libclang's loader would get wrong in an entry, made right in the
+ * copy it reads (returns whether there was any): a relative "directory"
+ * is relative to the database's own directory (base) — the format says
+ * so, and libclang would take it relative to heaplint's current directory,
+ * and find no command for a file named; a response file is renamed
+ * (RSP_MARK), so that heaplint reads it, not libclang. */
+static int fix_entry(json_t *entry, const char *base) {
+  const char *dir = json_string_value(json_object_get(entry, "directory"));
+  json_t *args = json_object_get(entry, "arguments");
+  const char *command = json_string_value(json_object_get(entry, "command"));
+  int fixed = 0;
+  if (dir[0] != '/') {
+    char *joined = strcmp(dir, ".") ? hl_xasprintf("%s/%s", base, dir) : hl_xstrdup(base);
+    json_object_set_new(entry, "directory", json_string(joined));
+    free(joined);
+    fixed = 1;
+  }
+  if (!args && !strchr(command, '@')) return fixed;
+  /* "arguments" wins over "command", as in libclang. */
+  args = args ? json_incref(args) : split_command(command);
+  json_t *renamed = json_array();
+  size_t i;
+  json_t *a;
+  int rsp = 0;
+  json_array_foreach(args, i, a) {
+    const char *v = json_string_value(a);
+    rsp |= v[0] == '@';
+    json_array_append_new(renamed, v[0] == '@' ? json_sprintf(RSP_MARK "%s", v + 1) : json_incref(a));
+  }
+  json_decref(args);
+  if (rsp) {
+    json_object_del(entry, "command");
+    json_object_set_new(entry, "arguments", renamed);
+  } else {
+    json_decref(renamed);
+  }
+  return fixed | rsp;
+}
+
+/* A copy of the database with its entries fixed (fix_entry), for libclang
+ * to load instead; removed (also by SIGINT, SIGTERM, SIGHUP) once loaded. */
+typedef struct db_copy {
+  char *dir;        /* NULL: no copy */
+  char *path;
+  int slots[2];     /* hl_temp_track's */
+} db_copy;
+
+static void db_copy_remove(db_copy *c) {
+  if (!c->dir) return;
+  unlink(c->path);
+  rmdir(c->dir);
+  hl_temp_untrack(c->slots[1]);
+  hl_temp_untrack(c->slots[0]);
+  free(c->path);
+  free(c->dir);
+  memset(c, 0, sizeof *c);
+}
+
+/* Makes the copy when an entry needs fixing. A relative "directory" is
+ * relative to the directory of the database after links are followed (a
+ * compile_commands.json linked from the source root into the build
+ * directory keeps its meaning), as in LLVM's own fix (llvm-project
+ * #235400, after libclang 19). Returns 0 (c->dir NULL when no copy is
+ * needed), or -1 when it cannot be written (errs says why). */
+static int db_copy_make(db_copy *c, json_t *root, const char *json, hl_strv *errs) {
+  memset(c, 0, sizeof *c);
+  char *real = hl_abspath(json), *slash = strrchr(real, '/');
+  if (slash) *(slash == real ? slash + 1 : slash) = 0;
+  size_t i;
+  json_t *entry;
+  int fixed = 0;
+  json_array_foreach(root, i, entry) fixed |= fix_entry(entry, real);
+  free(real);
+  if (!fixed) return 0;
+  const char *tmp = getenv("TMPDIR");
+  char *dir = hl_xasprintf("%s/heaplint-db-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    hl_strv_addf(errs, "%s: cannot make a temporary copy of the compile database in %s: %s", json,
+                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    free(dir);
+    return -1;
+  }
+  c->dir = dir;
+  c->path = hl_xasprintf("%s/compile_commands.json", dir);
+  c->slots[0] = hl_temp_track(c->dir);
+  c->slots[1] = hl_temp_track(c->path);
+  FILE *f = fopen(c->path, "wx");
+  int ok = f && json_dumpf(root, f, JSON_COMPACT) == 0;
+  if ((f && fclose(f) != 0) || !ok) {
+    hl_strv_addf(errs, "%s: cannot write a temporary copy of the compile database to %s: %s", json, c->path,
+                strerror(errno));
+    db_copy_remove(c);
+    return -1;
+  }
+  return 0;
 }
 
 /* A database that lists one command many times (a generator's bug, or
  * concatenated databases) would have it parsed as often: the copies are
  * dropped before any parse. Two entries are the same when their jobs are
- * (file, directory, cleaned arguments), found by hash first. */
-typedef struct job_hashes {
-  unsigned long long *v;
-  size_t n, cap;
-} job_hashes;
-
+ * (file, directory, cleaned arguments), found by hash: a database of many
+ * entries costs as many lookups, not a comparison of every pair. */
 static unsigned long long job_hash(const hl_job *j) {
-  unsigned long long h = hl_fnv1a(j->file, strlen(j->file) + 1);
-  for (size_t i = 0; i < j->nargs; i++) h = hl_fnv1a_more(h, j->args[i], strlen(j->args[i]) + 1);
+  const char **parts = hl_xcalloc(j->nargs + 2, sizeof *parts);
+  parts[0] = j->file;
+  parts[1] = j->directory ? j->directory : "";
+  for (size_t i = 0; i < j->nargs; i++) parts[i + 2] = j->args[i];
+  unsigned long long h = hl_hindex_hash_parts(parts, j->nargs + 2);
+  free(parts);
   return h;
 }
 
@@ -372,20 +586,54 @@ int hl_job_same(const hl_job *a, const hl_job *b) {
   return 1;
 }
 
-/* The jobs from first on came from this database: drops the last one when
- * an earlier one is the same, else remembers its hash (H is parallel to
- * jobs->v[first...]). */
-static void drop_duplicate(hl_jobs *jobs, size_t first, job_hashes *H) {
-  if (jobs->n - first == H->n) return; /* add_db_command added nothing */
+/* The jobs from first on came from this database, and ix holds those
+ * before the last: drops the last one when it is one of them, else adds
+ * it to ix. */
+static void drop_duplicate(hl_jobs *jobs, size_t first, size_t *seen, hl_hindex *ix) {
+  if (jobs->n - first == *seen) return; /* add_db_command added nothing */
   hl_job *last = &jobs->v[jobs->n - 1];
   unsigned long long h = job_hash(last);
-  for (size_t i = 0; i < H->n; i++)
-    if (H->v[i] == h && hl_job_same(&jobs->v[first + i], last)) {
+  size_t cursor = 0, i;
+  while (hl_hindex_next(ix, h, &cursor, &i))
+    if (hl_job_same(&jobs->v[first + i], last)) {
       hl_job_free(last);
       jobs->n--;
       return;
     }
-  HL_PUSH(H->v, H->n, H->cap, h);
+  hl_hindex_add(ix, h, (*seen)++);
+}
+
+/* The database json (in dir), read and checked by heaplint, then loaded by
+ * libclang (from a fixed copy when it needs one); NULL when it cannot be
+ * used (errs says why). */
+static CXCompilationDatabase open_db(const char *dir, const char *json, hl_strv *errs) {
+  char *text = NULL;
+  size_t len = 0;
+  int e = hl_read_file(json, &text, &len);
+  if (e) {
+    char *why = hl_read_failure(e, len, HL_READ_MAX, "a compile database");
+    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, why,
+                e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
+    free(why);
+    return NULL;
+  }
+  json_t *root = check_db(json, text, len, errs);
+  free(text);
+  if (!root) return NULL;
+  db_copy copy;
+  e = db_copy_make(&copy, root, json, errs);
+  json_decref(root);
+  if (e) return NULL;
+  CXCompilationDatabase_Error err;
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(copy.dir ? copy.dir : dir, &err);
+  /* libclang has read it whole: the copy is not needed any more. */
+  db_copy_remove(&copy);
+  if (err != CXCompilationDatabase_NoError || !db) {
+    hl_strv_addf(errs, "%s: libclang cannot load this compile database", json);
+    if (db) clang_CompilationDatabase_dispose(db);
+    return NULL;
+  }
+  return db;
 }
 
 int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs) {
@@ -410,28 +658,12 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     }
   }
   int rc = -1;
-  char *text = NULL;
-  size_t len = 0;
-  int e = hl_read_file(json, &text, &len);
-  if (e) {
-    hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, hl_read_error(e),
-                e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
-    goto out;
-  }
-  e = check_db(json, text, len, errs);
-  free(text);
-  if (e) goto out;
-
-  CXCompilationDatabase_Error err;
-  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
-  if (err != CXCompilationDatabase_NoError || !db) {
-    hl_strv_addf(errs, "%s: libclang cannot load this compile database", json);
-    if (db) clang_CompilationDatabase_dispose(db);
-    goto out;
-  }
+  CXCompilationDatabase db = open_db(dir, json, errs);
+  if (!db) goto out;
   rc = 0;
   size_t first = jobs->n;
-  job_hashes hashes = {0};
+  hl_hindex hashes = {0};
+  size_t seen = 0;
   if (nfiles == 0) {
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
@@ -441,7 +673,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     }
     for (unsigned i = 0; i < n; i++) {
       add_db_command(jobs, clang_CompileCommands_getCommand(cmds, i), 0, errs);
-      drop_duplicate(jobs, first, &hashes);
+      drop_duplicate(jobs, first, &seen, &hashes);
     }
     clang_CompileCommands_dispose(cmds);
   } else {
@@ -454,13 +686,13 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
         hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
       for (unsigned k = 0; k < n; k++) {
         add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
-        drop_duplicate(jobs, first, &hashes);
+        drop_duplicate(jobs, first, &seen, &hashes);
       }
       if (cmds) clang_CompileCommands_dispose(cmds);
       free(abs);
     }
   }
-  free(hashes.v);
+  hl_hindex_free(&hashes);
   clang_CompilationDatabase_dispose(db);
 out:
   free(dir);
@@ -472,12 +704,15 @@ void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char
   if (!nbefore && !nafter) return;
   for (size_t i = 0; i < jobs->n; i++) {
     hl_job *j = &jobs->v[i];
+    /* The resource directory stays first: --extra-arg-before's own wins. */
+    size_t keep = has_resource_arg(j) ? 1 : 0;
     char **old = j->args;
     size_t nold = j->nargs;
     j->args = NULL;
     j->nargs = j->capargs = 0;
+    for (size_t k = 0; k < keep; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     for (size_t k = 0; k < nbefore; k++) hl_job_arg(j, before[k]);
-    for (size_t k = 0; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
+    for (size_t k = keep; k < nold; k++) HL_PUSH(j->args, j->nargs, j->capargs, old[k]);
     for (size_t k = 0; k < nafter; k++) hl_job_arg(j, after[k]);
     free(old);
   }

@@ -15,6 +15,12 @@
 #include "util/strv.h"
 #include "util/util.h"
 
+/* The most heaplint reads of a response file (@file): twice what Linux
+ * allows a whole command line (ARG_MAX, 2 MiB), which is what response
+ * files stand in for. A compile database may be as large as any input
+ * (HL_READ_MAX, 256 MiB): a large project's is 100 MiB and more. */
+#define HL_RESPONSE_FILE_MAX ((size_t)4 << 20)
+
 typedef struct hl_jobs {
   hl_job *v;
   size_t n, cap;
@@ -50,6 +56,12 @@ void hl_jobs_free(hl_jobs *jobs);
 void hl_job_arg(hl_job *j, const char *arg);
 void hl_job_copy(hl_job *dst, const hl_job *src);
 void hl_job_free(hl_job *j);
+/* Puts libclang's resource directory (-resource-dir=..., where clang's own
+ * headers are) first among j's arguments, unless it is there: libclang's
+ * driver would otherwise look for it relative to the current directory.
+ * Every job hl_jobs_* makes has it; a front end making a job itself calls
+ * this. */
+void hl_job_resource_dir(hl_job *j);
 /* Whether a and b are the same command: file, directory and arguments. */
 int hl_job_same(const hl_job *a, const hl_job *b);
 

@@ -308,7 +308,7 @@ int hl_profile_load(const char *path, hl_profile **out, char **err) {
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
   hl_profile_unset_numbers(P);
-  int rc = hl_yaml_load(&L.y, path, err);
+  int rc = hl_yaml_load(&L.y, path, HL_PROFILE_MAX, "a profile", err);
   if (!rc) rc = profile_body(&L, P);
   hl_yaml_free(&L.y);
   if (rc) {
@@ -401,6 +401,20 @@ static int applies(const hl_profile *p, const char *library, int pointer_width) 
   return p->pointer_width == 0 || p->pointer_width == pointer_width;
 }
 
+/* The index in sel->v of the wrapper called name, or sel->n. */
+static size_t selected(const hl_selection *sel, const char *name) {
+  size_t cursor = 0, k;
+  unsigned long long h = hl_hindex_hash(name, strlen(name));
+  while (hl_hindex_next(&sel->names, h, &cursor, &k))
+    if (!strcmp(sel->v[k]->name, name)) return k;
+  return sel->n;
+}
+
+static void select_new(hl_selection *sel, const hl_wrapper *w) {
+  hl_hindex_add(&sel->names, hl_hindex_hash(w->name, strlen(w->name)), sel->n);
+  HL_PUSH(sel->v, sel->n, sel->cap, w);
+}
+
 static void used(hl_selection *sel, const hl_profile *p) {
   for (size_t i = 0; i < sel->nused; i++)
     if (sel->used[i] == p) return;
@@ -440,12 +454,11 @@ void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *libr
   if (p->nwrappers == 0 && !data) return;
   used(sel, p);
   for (size_t j = 0; j < p->nwrappers; j++) {
-    size_t k = 0;
-    while (k < sel->n && strcmp(sel->v[k]->name, p->wrappers[j].name)) k++;
+    size_t k = selected(sel, p->wrappers[j].name);
     if (k < sel->n)
       sel->v[k] = &p->wrappers[j];
     else
-      HL_PUSH(sel->v, sel->n, sel->cap, &p->wrappers[j]);
+      select_new(sel, &p->wrappers[j]);
   }
 }
 
@@ -460,11 +473,10 @@ static char *dup_opt(const char *s) { return s ? hl_xstrdup(s) : NULL; }
 void hl_selection_overlay(hl_selection *sel, const hl_profile *p) {
   for (size_t j = 0; j < p->nwrappers; j++) {
     const hl_wrapper *o = &p->wrappers[j];
-    size_t k = 0;
-    while (k < sel->n && strcmp(sel->v[k]->name, o->name)) k++;
+    size_t k = selected(sel, o->name);
     if (k == sel->n) {
       /* Naming no selected wrapper, only a complete entry can stand. */
-      if ((o->given & (HL_W_RULE | HL_W_BUFFER)) == (HL_W_RULE | HL_W_BUFFER)) HL_PUSH(sel->v, sel->n, sel->cap, o);
+      if ((o->given & (HL_W_RULE | HL_W_BUFFER)) == (HL_W_RULE | HL_W_BUFFER)) select_new(sel, o);
       continue;
     }
     const hl_wrapper *b = sel->v[k];
@@ -503,6 +515,7 @@ void hl_selection_free(hl_selection *sel) {
   free(sel->owned);
   free(sel->v);
   free(sel->used);
+  hl_hindex_free(&sel->names);
   memset(sel, 0, sizeof *sel);
 }
 

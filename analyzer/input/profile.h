@@ -13,6 +13,10 @@
 #include <stddef.h>
 
 #include "engine/wrapper.h"
+#include "util/hindex.h"
+
+/* The most heaplint reads of a profile: the shipped ones are 2 KiB. */
+#define HL_PROFILE_MAX ((size_t)1 << 20)
 
 /* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
 int hl_profile_load(const char *path, hl_profile **out, char **err);
@@ -50,6 +54,7 @@ typedef struct hl_selection {
   const hl_profile *base; /* NULL when no base profile matches */
   const hl_profile **used; /* every profile that contributed, base first */
   size_t nused, capused;
+  hl_hindex names;     /* v by wrapper name: layering n entries over m takes n + m steps */
   /* basic_string's inline capacity per HL_SSO_* (-1: no profile states
    * it), and the profile that stated it (the last layer to). */
   long string_sso[HL_SSO_KINDS];

@@ -14,13 +14,19 @@ typedef struct hl_yaml {
   int loaded;
 } hl_yaml;
 
-/* Loads path. Returns 0, or -1 with *err set (unreadable, syntax error, a
- * key given twice in one mapping, named with its line). An empty file, or
- * one with only comments, loads with no root node (hl_yaml_root is NULL). */
-int hl_yaml_load(hl_yaml *y, const char *path, char **err);
+/* Loads path, a file of at most max bytes (else an error naming its size
+ * and max, with what it is: "a configuration"). Returns 0, or -1 with *err
+ * set (unreadable, too large, a syntax error, a key given twice in one
+ * mapping, nesting deeper than 64, more than 64 %TAG directives, aliases
+ * that stand for more than max bytes: each named with its line). Only the
+ * first document of the stream is read. An empty file, or one with only
+ * comments, loads with no root node (hl_yaml_root is NULL). Takes time
+ * linear in the file's size, whatever it holds. */
+int hl_yaml_load(hl_yaml *y, const char *path, size_t max, const char *what, char **err);
 /* Loads text (len bytes) as if it were a file called name, for messages
  * ("-config:1:3: ..."). */
-int hl_yaml_load_text(hl_yaml *y, const char *name, const char *text, size_t len, char **err);
+int hl_yaml_load_text(hl_yaml *y, const char *name, const char *text, size_t len, size_t max, const char *what,
+                      char **err);
 void hl_yaml_free(hl_yaml *y);
 
 yaml_node_t *hl_yaml_root(hl_yaml *y);

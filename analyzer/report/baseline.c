@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "report/jsontext.h"
+#include "util/hindex.h"
 #include "util/util.h"
 
 #define BASELINE_FORMAT 1
@@ -45,9 +46,11 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
 static json_t *load(const char *path, char **err) {
   char *text = NULL;
   size_t len = 0;
-  int rerr = hl_read_file(path, &text, &len);
+  int rerr = hl_read_file_max(path, HL_BASELINE_MAX, &text, &len);
   if (rerr) {
-    *err = hl_xasprintf("%s: cannot read the baseline: %s", path, hl_read_error(rerr));
+    char *why = hl_read_failure(rerr, len, HL_BASELINE_MAX, "a baseline");
+    *err = hl_xasprintf("%s: cannot read the baseline: %s", path, why);
+    free(why);
     return NULL;
   }
   json_error_t e;
@@ -73,33 +76,57 @@ int hl_baseline_check(const char *path, char **err) {
   return doc ? 0 : -1;
 }
 
+/* The entries that are the same (rule, file, fingerprint) form one group,
+ * found by hash, with a count of those no finding has matched yet: a run
+ * matches n findings against m entries in n + m steps, not n * m. */
+typedef struct group {
+  const char *rule, *file, *fingerprint; /* in doc */
+  size_t left;
+} group;
+
 struct hl_baseline {
   json_t *doc;
-  json_t *entries;
-  char *used;   /* per entry: it matched a finding already */
+  group *groups;
+  size_t ngroups, capgroups;
+  hl_hindex ix;
 };
+
+static group *find_group(hl_baseline *b, const char *rule, const char *file, const char *fp, int add) {
+  const char *parts[] = {rule, file, fp};
+  unsigned long long h = hl_hindex_hash_parts(parts, 3);
+  size_t cursor = 0, i;
+  while (hl_hindex_next(&b->ix, h, &cursor, &i)) {
+    group *g = &b->groups[i];
+    if (!strcmp(g->rule, rule) && !strcmp(g->file, file) && !strcmp(g->fingerprint, fp)) return g;
+  }
+  if (!add) return NULL;
+  hl_hindex_add(&b->ix, h, b->ngroups);
+  HL_PUSH(b->groups, b->ngroups, b->capgroups, ((group){rule, file, fp, 0}));
+  return &b->groups[b->ngroups - 1];
+}
 
 hl_baseline *hl_baseline_load(const char *path, char **err) {
   json_t *doc = load(path, err);
   if (!doc) return NULL;
   hl_baseline *b = hl_xcalloc(1, sizeof *b);
   b->doc = doc;
-  b->entries = json_object_get(doc, "findings");
-  b->used = hl_xcalloc(json_array_size(b->entries) + 1, 1);
-  return b;
-}
-
-static int recorded(hl_baseline *b, const hl_finding *f, const char *rel) {
-  for (size_t k = 0; k < json_array_size(b->entries); k++) {
-    json_t *x = json_array_get(b->entries, k);
+  size_t k;
+  json_t *x;
+  json_array_foreach(json_object_get(doc, "findings"), k, x) {
     const char *rule = json_string_value(json_object_get(x, "rule"));
     const char *file = json_string_value(json_object_get(x, "file"));
     const char *fp = json_string_value(json_object_get(x, "fingerprint"));
-    if (!b->used[k] && rule && file && fp && f->fingerprint && !strcmp(rule, f->rule) && !strcmp(file, rel) &&
-        !strcmp(fp, f->fingerprint))
-      return b->used[k] = 1;
+    if (rule && file && fp) find_group(b, rule, file, fp, 1)->left++;
   }
-  return 0;
+  return b;
+}
+
+/* Whether an entry not matched yet records f; it is then matched. */
+static int recorded(hl_baseline *b, const hl_finding *f, const char *rel) {
+  group *g = f->fingerprint ? find_group(b, f->rule, rel, f->fingerprint, 0) : NULL;
+  if (!g || !g->left) return 0;
+  g->left--;
+  return 1;
 }
 
 size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl_findings *held) {
@@ -125,6 +152,7 @@ size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl
 void hl_baseline_free(hl_baseline *b) {
   if (!b) return;
   json_decref(b->doc);
-  free(b->used);
+  free(b->groups);
+  hl_hindex_free(&b->ix);
   free(b);
 }

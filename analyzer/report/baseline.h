@@ -9,6 +9,10 @@
 
 #include "report/finding.h"
 
+/* The most heaplint reads of a baseline: an entry is about 200 bytes, so
+ * some 300000 findings. */
+#define HL_BASELINE_MAX ((size_t)64 << 20)
+
 /* Returns 0, or -1 with *err naming the file and the problem. */
 int hl_baseline_write(const char *path, const hl_findings *all, const char *root, char **err);
 

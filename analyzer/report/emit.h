@@ -40,9 +40,4 @@ int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info);
  * byte columns by reading each line through S. */
 int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info, hl_sources *S);
 
-/* Merges SARIF logs (shards of one run) into one on out: the rules'
- * union, every result once, in file/line/rule order. Returns 0, or -1 with
- * *err naming the file and the problem. */
-int hl_sarif_merge(FILE *out, char *const *paths, size_t n, char **err);
-
 #endif

@@ -3,19 +3,37 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hindex.h"
 #include "util/util.h"
 
-/* Bounds that keep compiling cheap; docs/config.md states them. */
-#define MAX_PATTERN 16384
+/* Bounds that keep compiling and matching cheap; docs/config.md states
+ * them. The DFA matcher's time per subject byte grows with the states of
+ * the pattern active at once (every branch of 'x.*1|x.*2|...' stays
+ * active): 30 ms for a 200-byte path at MAX_PATTERN, 0.7 s at 16384. */
+#define MAX_PATTERN 4096
 #define MAX_REPEAT 255
+/* Verdicts remembered per pattern: a header's findings, however many,
+ * cost one match. */
+#define MAX_MEMO 65536
+
+/* The paths matched so far and their verdicts. */
+typedef struct memo {
+  pthread_mutex_t lock;
+  char **paths;
+  unsigned char *verdicts;
+  size_t n, cap, capverdicts;
+  hl_hindex ix;
+} memo;
 
 struct hl_ere {
   pcre2_code *code;
   pcre2_match_context *match;
+  memo *memo;
 };
 
 typedef struct translation {
@@ -245,6 +263,8 @@ hl_ere *hl_ere_compile(const char *pattern, char **err) {
   }
   hl_ere *e = hl_xcalloc(1, sizeof *e);
   e->code = re;
+  e->memo = hl_xcalloc(1, sizeof *e->memo);
+  pthread_mutex_init(&e->memo->lock, NULL);
   e->match = pcre2_match_context_create(NULL);
   if (!e->match) {
     hl_ere_free(e);
@@ -254,7 +274,26 @@ hl_ere *hl_ere_compile(const char *pattern, char **err) {
   return e;
 }
 
-int hl_ere_match(const hl_ere *re, const char *s) {
+/* The verdict remembered for s (0 or 1), or -1; with verdict >= 0,
+ * remembers it instead. */
+static int remembered(memo *m, const char *s, int verdict) {
+  unsigned long long h = hl_hindex_hash(s, strlen(s));
+  size_t cursor = 0, i;
+  int found = -1;
+  pthread_mutex_lock(&m->lock);
+  while (found < 0 && hl_hindex_next(&m->ix, h, &cursor, &i))
+    if (!strcmp(m->paths[i], s)) found = m->verdicts[i];
+  if (found < 0 && verdict >= 0 && m->n < MAX_MEMO) {
+    hl_hindex_add(&m->ix, h, m->n);
+    hl_grow((void **)&m->verdicts, &m->capverdicts, m->n + 1, 1);
+    m->verdicts[m->n] = (unsigned char)verdict;
+    HL_PUSH(m->paths, m->n, m->cap, hl_xstrdup(s));
+  }
+  pthread_mutex_unlock(&m->lock);
+  return found;
+}
+
+static int match(const hl_ere *re, const char *s) {
   pcre2_match_data *md = pcre2_match_data_create(1, NULL);
   if (!md) return 1;
   /* The DFA matcher keeps every active state of the pattern per subject
@@ -275,9 +314,26 @@ int hl_ere_match(const hl_ere *re, const char *s) {
   return rc != PCRE2_ERROR_NOMATCH;
 }
 
+int hl_ere_match(const hl_ere *re, const char *s) {
+  int verdict = remembered(re->memo, s, -1);
+  if (verdict < 0) {
+    verdict = match(re, s);
+    remembered(re->memo, s, verdict);
+  }
+  return verdict;
+}
+
 void hl_ere_free(hl_ere *re) {
   if (!re) return;
   pcre2_code_free(re->code);
   pcre2_match_context_free(re->match);
+  if (re->memo) {
+    for (size_t i = 0; i < re->memo->n; i++) free(re->memo->paths[i]);
+    free(re->memo->paths);
+    free(re->memo->verdicts);
+    hl_hindex_free(&re->memo->ix);
+    pthread_mutex_destroy(&re->memo->lock);
+    free(re->memo);
+  }
   free(re);
 }

@@ -116,11 +116,12 @@ void hl_sb_free(hl_sb *b) {
   b->len = b->cap = 0;
 }
 
-/* 0 when st is a regular file heaplint may read whole, else the error. */
-static int readable(const struct stat *st) {
+/* 0 when st is a regular file heaplint may read whole (at most max
+ * bytes), else the error. */
+static int readable(const struct stat *st, size_t max) {
   if (S_ISDIR(st->st_mode)) return EISDIR;
   if (!S_ISREG(st->st_mode)) return HL_READ_NOT_REGULAR;
-  if (st->st_size < 0 || (unsigned long long)st->st_size > HL_READ_MAX) return HL_READ_TOO_BIG;
+  if (st->st_size < 0 || (unsigned long long)st->st_size > max) return HL_READ_TOO_BIG;
   return 0;
 }
 
@@ -128,14 +129,17 @@ static int readable(const struct stat *st) {
  * stat first: opening a device can have effects of its own (a tape
  * rewinds); then O_NONBLOCK and fstat, in case path was swapped for a FIFO
  * in between (opening it for reading would wait for a writer). Returns the
- * descriptor, or -1 with *err set to hl_read_file's error code. */
-static int open_regular(const char *path, int *err) {
+ * descriptor, or -1 with *err set to hl_read_file's error code (and *size
+ * to the file's size when it is too big). */
+static int open_regular(const char *path, size_t max, int *err, size_t *size) {
   struct stat st;
   if (stat(path, &st) != 0) return *err = errno, -1;
-  if ((*err = readable(&st)) != 0) return -1;
+  *size = st.st_size > 0 ? (size_t)st.st_size : 0;
+  if ((*err = readable(&st, max)) != 0) return -1;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return *err = errno, -1;
-  *err = fstat(fd, &st) != 0 ? errno : readable(&st);
+  *err = fstat(fd, &st) != 0 ? errno : readable(&st, max);
+  *size = st.st_size > 0 ? (size_t)st.st_size : 0;
   if (*err) {
     close(fd);
     return -1;
@@ -145,13 +149,15 @@ static int open_regular(const char *path, int *err) {
 
 int hl_check_file(const char *path) {
   int err;
-  int fd = open_regular(path, &err);
+  size_t size;
+  int fd = open_regular(path, HL_READ_MAX, &err, &size);
   if (fd >= 0) close(fd);
   return err;
 }
 
-/* The rest of fd, at most HL_READ_MAX bytes: 0 or the error code. */
-static int read_all(int fd, char **data, size_t *len) {
+/* The rest of fd, at most max bytes: 0 or the error code (*len then the
+ * size read so far when it grew past max while read). */
+static int read_all(int fd, size_t max, char **data, size_t *len) {
   int err = 0;
   hl_sb b = {0};
   char chunk[65536];
@@ -160,7 +166,7 @@ static int read_all(int fd, char **data, size_t *len) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) err = errno;
     else if (n == 0) break;
-    else if (b.len + (size_t)n > HL_READ_MAX) err = HL_READ_TOO_BIG; /* it grew while read */
+    else if (b.len + (size_t)n > max) err = HL_READ_TOO_BIG, *len = b.len + (size_t)n; /* it grew while read */
     else hl_sb_putn(&b, chunk, (size_t)n);
   }
   if (err) {
@@ -172,14 +178,17 @@ static int read_all(int fd, char **data, size_t *len) {
   return 0;
 }
 
-int hl_read_file(const char *path, char **data, size_t *len) {
+int hl_read_file_max(const char *path, size_t max, char **data, size_t *len) {
   int err;
-  int fd = open_regular(path, &err);
+  if (max > HL_READ_MAX) max = HL_READ_MAX;
+  int fd = open_regular(path, max, &err, len);
   if (fd < 0) return err;
-  err = read_all(fd, data, len);
+  err = read_all(fd, max, data, len);
   close(fd);
   return err;
 }
+
+int hl_read_file(const char *path, char **data, size_t *len) { return hl_read_file_max(path, HL_READ_MAX, data, len); }
 
 /* As open_regular, with name itself never followed: by fstatat first,
  * then O_NOFOLLOW in case it was swapped for a link in between. */
@@ -187,12 +196,12 @@ int hl_read_file_at(int dirfd, const char *name, char **data, size_t *len) {
   struct stat st;
   if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
   if (S_ISLNK(st.st_mode)) return HL_READ_LINK;
-  int err = readable(&st);
+  int err = readable(&st, HL_READ_MAX);
   if (err) return err;
   int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return errno == ELOOP ? HL_READ_LINK : errno;
-  err = fstat(fd, &st) != 0 ? errno : readable(&st);
-  if (!err) err = read_all(fd, data, len);
+  err = fstat(fd, &st) != 0 ? errno : readable(&st, HL_READ_MAX);
+  if (!err) err = read_all(fd, HL_READ_MAX, data, len);
   close(fd);
   return err;
 }
@@ -205,6 +214,30 @@ const char *hl_read_error(int code) {
   case HL_READ_TOO_BIG: return "larger than 256 MiB, the most heaplint reads of a file";
   default: return strerror(code);
   }
+}
+
+void hl_size_text(char *buf, size_t n, unsigned long long v) {
+  static const char *const units[] = {"KiB", "MiB", "GiB"};
+  if (v < 1024) {
+    snprintf(buf, n, "%llu byte%s", v, v == 1 ? "" : "s");
+    return;
+  }
+  int u = 0;
+  while (u < 2 && v >= (1024ULL << (10 * (u + 1)))) u++;
+  unsigned long long unit = 1024ULL << (10 * u);
+  if (v % unit == 0) snprintf(buf, n, "%llu %s", v / unit, units[u]);
+  else snprintf(buf, n, "%.1f %s", (double)v / (double)unit, units[u]);
+}
+
+char *hl_read_failure(int code, size_t size, size_t max, const char *what) {
+  if (code != HL_READ_TOO_BIG) return hl_xstrdup(hl_read_error(code));
+  char have[32], most[32];
+  hl_size_text(have, sizeof have, size);
+  hl_size_text(most, sizeof most, max > HL_READ_MAX ? HL_READ_MAX : max);
+  /* The exact count too: "1.0 MiB" can be a little over 1 MiB. */
+  if (size >= 1024)
+    return hl_xasprintf("%zu bytes (%s), more than the %s heaplint reads of %s", size, have, most, what);
+  return hl_xasprintf("%s, more than the %s heaplint reads of %s", have, most, what);
 }
 
 /* 0666 less the process's umask: the mode of a newly created file. */
@@ -228,6 +261,9 @@ static struct sigaction temp_old[3];
 static void remove_temps(int sig) {
   for (int i = 0; i < MAX_TEMPS; i++)
     if (temp_used[i]) unlink(temp_paths[i]);
+  /* A tracked directory, once the files in it are gone. */
+  for (int i = 0; i < MAX_TEMPS; i++)
+    if (temp_used[i]) rmdir(temp_paths[i]);
   /* Then what would have happened without us: the previous handler, or
    * the default action (the end of the run, with the signal's status). */
   for (int i = 0; i < 3; i++)
@@ -449,6 +485,22 @@ char *hl_exe_relative(const char *rel, const char *fallback) {
    * so dropping a component for each ".." names what realpath would. */
   char *out = realpath(joined, buf) ? hl_xstrdup(buf) : lexical_normal(joined);
   free(joined);
+  return out;
+}
+
+char *hl_abspath_link(const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  char *dir = slash ? hl_xstrndup(path, (size_t)(slash - path) + (slash == path)) : hl_xstrdup(".");
+  char buf[PATH_MAX], *out;
+  if (*name && strcmp(name, ".") && strcmp(name, "..") && realpath(dir, buf)) {
+    out = hl_xasprintf("%s/%s", strcmp(buf, "/") ? buf : "", name);
+  } else {
+    char *abs = path[0] == '/' ? hl_xstrdup(path) : hl_xasprintf("%s/%s", cwd_copy(), path);
+    out = lexical_normal(abs);
+    free(abs);
+  }
+  free(dir);
   return out;
 }
 

@@ -68,19 +68,30 @@ int hl_read_file(const char *path, char **data, size_t *len);
  * name itself is never followed if it is a symbolic link (HL_READ_LINK):
  * for a directory heaplint owns, in which a link may point anywhere. */
 int hl_read_file_at(int dirfd, const char *name, char **data, size_t *len);
+/* The same with a bound of the reader's own, max (at most HL_READ_MAX): a
+ * reader of a small input (a configuration, a profile, a baseline) refuses
+ * a larger file before reading it. On HL_READ_TOO_BIG *len is the file's
+ * size (for hl_read_failure). */
+int hl_read_file_max(const char *path, size_t max, char **data, size_t *len);
 /* Whether hl_read_file could read path (it is opened, not read): 0 or the
  * error code. */
 int hl_check_file(const char *path);
 /* What hl_read_file's error code means ("is a directory", "not a regular
  * file", strerror's text...). */
 const char *hl_read_error(int code);
+/* The same for hl_read_file_max, as a new string: for HL_READ_TOO_BIG the
+ * size it left in *len and the bound, "2621440 bytes (2.5 MiB), more than
+ * the 1 MiB heaplint reads of <what>" (what: "a configuration"). */
+char *hl_read_failure(int code, size_t size, size_t max, const char *what);
+/* A size as people say it, into buf: "17 bytes", "4 KiB", "1.5 MiB". */
+void hl_size_text(char *buf, size_t n, unsigned long long bytes);
 
 /* Writes data to path through a temporary file in the same directory, which
  * gets mode (permission bits), the replaced file's owner and group, and is
  * flushed to disk before a rename puts it in place: path is never
  * half-written, and never has the wrong mode or owner, even for a moment (a
- * file whose owner this user cannot give the copy is not replaced). A symbolic link is followed (the file it points to is
- * replaced). What is not a regular file (a device, a FIFO) is written into
+ * file whose owner this user cannot give the copy is not replaced). A
+ * symbolic link is followed (the file it points to is replaced). What is not a regular file (a device, a FIFO) is written into
  * directly, never replaced, and so is the file standard output or error is
  * open on (/dev/stdout, a link to /proc/self/fd/1), through that
  * descriptor; a directory is an error. The temporary file is
@@ -94,7 +105,8 @@ int hl_write_file_atomic(const char *path, const char *data, size_t len, char **
 int hl_write_all(int fd, const char *data, size_t len);
 
 /* Temporary files that SIGINT, SIGTERM or SIGHUP must not leave behind: the
- * first call installs a handler that unlinks the tracked files, then lets
+ * first call installs a handler that unlinks the tracked files (and then
+ * removes the tracked directories they emptied), then lets
  * the signal do what it would have done (a handler installed before, or the
  * default). hl_temp_track returns a slot for hl_temp_untrack, or -1 when
  * 64 files are tracked already (the file is then not removed; untracking
@@ -127,6 +139,10 @@ void hl_paths_init(void);
 /* Canonical absolute path (symlinks resolved) of an existing file, else the
  * path made absolute against cwd without touching the file system. */
 char *hl_abspath(const char *path);
+/* path made absolute, its directory canonical (links and ".." resolved)
+ * but its own name kept: a link is named as itself, not as its target
+ * (whose name may say another language, or nothing). */
+char *hl_abspath_link(const char *path);
 /* Whether a and b name the same file: the same device and inode (through
  * links, hard links included) when both exist, else the same canonical path
  * (a file not yet written, named two ways). */

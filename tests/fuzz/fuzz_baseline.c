@@ -1,4 +1,6 @@
-/* A baseline (--baseline): checked, then applied to one finding. */
+/* A baseline (--baseline): checked, then applied to a finding made from
+ * each of its entries (so that every entry is looked up), and to one more. */
+#include <jansson.h>
 #include <stdlib.h>
 
 #include "fuzz_files.h"
@@ -8,21 +10,35 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void add(hl_findings *all, const char *rule, const char *file, const char *fingerprint) {
+  char *path = hl_xasprintf("%s/%s", hl_fuzz_dir(), file);
+  hl_loc loc = {path, 3, 7, 40};
+  hl_finding *f = hl_finding_new(rule, HL_SEV_WARNING, &loc, "a message");
+  f->fingerprint = hl_xstrdup(fingerprint);
+  HL_PUSH(all->v, all->n, all->cap, f);
+  free(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = hl_fuzz_write("baseline.json", data, size);
   char *err = NULL;
   if (hl_baseline_check(path, &err) == 0) {
-    char *file = hl_xasprintf("%s/src/a.cc", hl_fuzz_dir());
-    hl_loc loc = {file, 3, 7, 40};
     hl_findings all = {0};
-    hl_finding *f = hl_finding_new("function-sbo", HL_SEV_WARNING, &loc, "a message");
-    f->fingerprint = hl_xstrdup("88a376fd4c27245a");
-    HL_PUSH(all.v, all.n, all.cap, f);
+    add(&all, "function-sbo", "src/a.cc", "88a376fd4c27245a");
+    json_t *doc = json_loadb((const char *)data, size, 0, NULL);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "findings"), i, e) {
+      const char *rule = json_string_value(json_object_get(e, "rule"));
+      const char *file = json_string_value(json_object_get(e, "file"));
+      const char *fp = json_string_value(json_object_get(e, "fingerprint"));
+      if (rule && file && fp) add(&all, rule, file, fp);
+    }
     hl_baseline *b = hl_baseline_load(path, &err);
     if (b) hl_baseline_filter(b, &all, hl_fuzz_dir(), NULL);
     hl_baseline_free(b);
     hl_findings_free(&all);
-    free(file);
+    json_decref(doc); /* a finding's rule is not a copy */
   }
   free(err);
   return 0;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "fuzz_files.h"
-#include "report/emit.h"
+#include "report/merge.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
