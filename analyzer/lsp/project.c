@@ -217,6 +217,9 @@ static void fallback(const lsp_project *P, const char *path, const hl_config *cf
     hl_job_arg(job, "c++");
   }
   for (size_t i = 0; i < P->after.n; i++) hl_job_arg(job, P->after.v[i]);
+  /* libclang's own headers, wherever the server was started (from / by a
+   * service manager or an editor): as every job of the check. */
+  hl_job_resource_dir(job);
 }
 
 lsp_source lsp_project_job(lsp_project *P, const char *path, const hl_config *cfg, hl_job *job, char **how,

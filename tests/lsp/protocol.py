@@ -56,8 +56,8 @@ class Context:
     def path(self, rel):
         return os.path.join(self.proj, rel)
 
-    def start(self, encodings=None, options=None, args=(), watch=False):
-        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=self.proj)
+    def start(self, encodings=None, options=None, args=(), watch=False, cwd=None):
+        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=cwd or self.proj)
         caps = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": watch}}}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
@@ -617,6 +617,28 @@ def check_outside_database(ctx):
     ctx.stop(c)
 
 
+def check_started_elsewhere(ctx):
+    """Where the server is started does not change what it finds: started
+    from a folder that has a lib/clang/19/include of its own (as / may: an
+    editor or a service manager starts servers there), a file outside any
+    database (the fallback flags) still finds libclang's own headers
+    (stddef.h), and gives what the CLI gives."""
+    elsewhere = os.path.join(ctx.top, "elsewhere")
+    os.makedirs(os.path.join(elsewhere, "lib", "clang", "19", "include"), exist_ok=True)
+    # No .heaplint.yaml: the flags are the server's own (-std=c++17).
+    bare = os.path.join(ctx.top, "bare")
+    os.makedirs(bare, exist_ok=True)
+    path = os.path.join(bare, "bare.cc")
+    with open(path, "w") as f:
+        f.write("#include <cstddef>\n#include <functional>\n"
+                "void f(long a, long b, long c) {\n  std::function<void()> g = [a, b, c] {};\n  g();\n}\n")
+    c = ctx.start(cwd=elsewhere)
+    u = open_doc(c, path)
+    diags = c.diagnostics(u, 1)
+    same_as_cli(ctx, diags, bare, ["bare.cc", "--", "-std=c++17"], "bare.cc", "utf-16")
+    ctx.stop(c)
+
+
 def check_not_compiling(ctx):
     """Compile errors are findings at their place, as the CLI prints them
     (clang-diagnostic-error), and what libclang recovered is analyzed; an
@@ -811,7 +833,7 @@ def check_open_close_cycles(ctx):
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
-          check_header_alone, check_outside_database, check_not_compiling, check_crash, check_debounce_and_cancel,
+          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel,
           check_config_change, check_database_change, check_open_close_cycles]
 
 
