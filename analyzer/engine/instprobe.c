@@ -90,7 +90,12 @@ static const char probe_decls[] =
  * the argument, whose one conversion goes to any type the argument itself
  * converts to; the overload chosen for the call instantiates it with that
  * type, and its body fails naming the type, the argument's and the
- * numbers. */
+ * numbers. hl_conv_fn<Id, Nested>::take makes the proxy, except where the
+ * function the copy is in names the probe's own proxy (Nested, from its
+ * __PRETTY_FUNCTION__): there it passes the argument as it is (the call
+ * again), as the copy's call made that function with the proxy itself
+ * (conversion_copy). A binary search in C++11's constexpr: its recursion
+ * is as deep as the name's length's logarithm, not as the name. */
 static const char conversion_decls[] =
     "template <class, class, unsigned long, unsigned long, bool, bool, bool, int> struct hl_conv_;"
     " template <bool> struct hl_conv_if_ {}; template <> struct hl_conv_if_<true> { typedef int type; };"
@@ -103,8 +108,16 @@ static const char conversion_decls[] =
     " (void)sizeof(hl_conv_<To, U, sizeof(U), alignof(U), __is_trivially_copyable(U),"
     " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>);"
     " return To(static_cast<T &&>(t)); } };"
-    " template <int Id, class T> hl_convp_<Id, T> hl_conv_fn(T &&t) noexcept {"
-    " return hl_convp_<Id, T>(static_cast<T &&>(t)); }\n";
+    " constexpr bool hl_conv_at_(const char *s, const char *w) { return !*w || (*s == *w && hl_conv_at_(s + 1, w + 1)); }"
+    " constexpr bool hl_conv_in_(const char *s, unsigned long lo, unsigned long hi, const char *w) {"
+    " return hi - lo <= 1 ? (lo < hi && hl_conv_at_(s + lo, w))"
+    " : (hl_conv_in_(s, lo, lo + (hi - lo) / 2, w) || hl_conv_in_(s, lo + (hi - lo) / 2, hi, w)); }"
+    " template <unsigned long N> constexpr bool hl_conv_nested_(const char (&f)[N], const char *w) {"
+    " return hl_conv_in_(f, 0, N, w); }"
+    " template <int Id, bool Nested> struct hl_conv_fn { template <class T> static hl_convp_<Id, T> take(T &&t) noexcept {"
+    " return hl_convp_<Id, T>(static_cast<T &&>(t)); } };"
+    " template <int Id> struct hl_conv_fn<Id, true> { template <class T> static T &&take(T &&t) noexcept {"
+    " return static_cast<T &&>(t); } };\n";
 
 #define PROBE_ERROR "hl_probe_<"
 #define CONV_ERROR "implicit instantiation of undefined template 'hl_conv_<"
@@ -703,7 +716,17 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
  * (if (false) { copy; }): a copy that does not compile (no overload takes
  * the proxy) then leaves the call's statement valid; inside it, it would
  * make the statement invalid, and with it a deduced return type and
- * everything the function would instantiate after. */
+ * everything the function would instantiate after.
+ *
+ * A copy whose call reaches the template that holds it made that template
+ * with the proxy (BehaviorTree.CPP's registerNodeType<T>(ID, args...)
+ * calls registerNodeType<T>(ID, ports, args...), and for the proxy the
+ * variadic overload wins again, with one more argument): there the copy
+ * is the call again, with the argument as it is (conversion_decls). Its
+ * answers there would be about the proxy; and each level would make
+ * another, to the compiler's depth limit, each with errors whose notes
+ * name every level: their text grows with the cube of the depth (14 GB
+ * and the OOM killer on that unit). */
 static void conversion_copy(edited *e, const probe *p, size_t id) {
   const char *orig = e->orig;
   hl_sb b = {0};
@@ -711,14 +734,15 @@ static void conversion_copy(edited *e, const probe *p, size_t id) {
   int nseg = 0;
   hl_sb_puts(&b, p->statement ? "if (false) { (void)(" : "((false ? (void)(");
   if (p->as_type) {
-    hl_sb_printf(&b, "%s(::hl_conv_fn<%zu>(", p->as_type, id);
+    hl_sb_printf(&b, "%s(::hl_conv_fn<%zu, ::hl_conv_nested_(__PRETTY_FUNCTION__, \"hl_convp_<%zu,\")>::take(",
+                 p->as_type, id, id);
     seg[nseg++] = (segment){(unsigned)b.len, p->arg_begin, p->arg_end - p->arg_begin};
     hl_sb_putn(&b, orig + p->arg_begin, p->arg_end - p->arg_begin);
     hl_sb_puts(&b, "))");
   } else {
     seg[nseg++] = (segment){(unsigned)b.len, p->begin, p->arg_begin - p->begin};
     hl_sb_putn(&b, orig + p->begin, p->arg_begin - p->begin);
-    hl_sb_printf(&b, "::hl_conv_fn<%zu>(", id);
+    hl_sb_printf(&b, "::hl_conv_fn<%zu, ::hl_conv_nested_(__PRETTY_FUNCTION__, \"hl_convp_<%zu,\")>::take(", id, id);
     seg[nseg++] = (segment){(unsigned)b.len, p->arg_begin, p->arg_end - p->arg_begin};
     hl_sb_putn(&b, orig + p->arg_begin, p->arg_end - p->arg_begin);
     hl_sb_puts(&b, ")");
