@@ -26,8 +26,8 @@
 /* Everything one run holds, freed in one place. */
 typedef struct check {
   hl_options o;
-  hl_rule_info *rules;          /* every rule heaplint has */
-  const char **ids;             /* their ids, NULL-terminated */
+  hl_rule_info *rules; /* every rule heaplint has */
+  const char **ids;    /* their ids, NULL-terminated */
   size_t nrules;
   hl_profile_set profiles;
   hl_jobs jobs;
@@ -42,8 +42,8 @@ typedef struct check {
   char **cache_dirs;
   size_t ncaches;
   hl_cache_stats cache_stats;
-  hl_pipeline *report;          /* the report stage, which takes each unit's findings */
-  char *docs_url;               /* the default of --docs-url */
+  hl_pipeline *report; /* the report stage, which takes each unit's findings */
+  char *docs_url;      /* the default of --docs-url */
 } check;
 
 static void print_version(void) {
@@ -69,7 +69,8 @@ static void list_rules(check *c) {
  * (<prefix>/share/doc/heaplint/, the build tree has them too), as a file
  * URI. */
 static char *default_docs_url(void) {
-  if (*HEAPLINT_DOCS_URL) return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
+  if (*HEAPLINT_DOCS_URL)
+    return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
   char *dir = hl_exe_relative("../share/doc/heaplint", HEAPLINT_INSTALL_DOC_DIR);
   char *esc = hl_uri_escape(dir);
   char *url = hl_xasprintf("file://%s/", esc);
@@ -107,7 +108,8 @@ static int make_jobs(check *c) {
   size_t nfiles = o->files.n;
   if (o->diff && !nfiles) files = c->changed.v, nfiles = c->changed.n;
   if (o->diff && !nfiles) {
-    fprintf(stderr, "heaplint: no C++ file has changed lines in 'git diff -U0 %s'\n", o->diff_ref ? o->diff_ref : "HEAD");
+    fprintf(stderr, "heaplint: no C++ file has changed lines in 'git diff -U0 %s'\n",
+            o->diff_ref ? o->diff_ref : "HEAD");
   } else if (o->build_path && !o->dashdash) {
     db_unusable = hl_jobs_from_db(&c->jobs, o->build_path, files, nfiles, &errs) != 0;
   } else {
@@ -133,8 +135,9 @@ static int configure(check *c) {
   }
   /* As clang-tidy: a run with every rule off is a mistake, unless said. */
   if (c->jobs.n && !any && !c->o.allow_no_checks && !c->o.dump_config)
-    return input_error(hl_xstrdup("no checks enabled: the configuration and -checks turn every rule off "
-                                  "(--allow-no-checks runs anyway)"));
+    return input_error(
+        hl_xstrdup("no checks enabled: the configuration and -checks turn every rule off "
+                   "(--allow-no-checks runs anyway)"));
   return HL_EXIT_RAN;
 }
 
@@ -183,8 +186,10 @@ static int describe_config(check *c) {
   for (size_t i = 0; i < c->nrules; i++) {
     const char *where;
     if (!hl_config_enabled_by(cfg, c->ids[i], &where)) continue;
-    if (c->o.list_checks) printf("\n    %s", c->ids[i]);
-    else printf("'%s' is enabled in the %s.\n", c->ids[i], hl_display_path(where));
+    if (c->o.list_checks)
+      printf("\n    %s", c->ids[i]);
+    else
+      printf("'%s' is enabled in the %s.\n", c->ids[i], hl_display_path(where));
   }
   if (c->o.list_checks) printf("\n\n");
   return hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
@@ -219,8 +224,8 @@ static hl_cache *cache_for(check *c, const char *dir) {
   CXString v = clang_getClangVersion();
   char *tool = hl_xasprintf("heaplint %s (%s)", HEAPLINT_VERSION, clang_getCString(v));
   clang_disposeString(v);
-  hl_cache *C = hl_cache_open(dir, c->o.cache_max_size ? c->o.cache_max_size : HL_CACHE_DEFAULT_MAX, tool,
-                              &c->profiles, c->o.verbose, &err);
+  hl_cache *C = hl_cache_open(dir, c->o.cache_max_size ? c->o.cache_max_size : HL_CACHE_DEFAULT_MAX, tool, &c->profiles,
+                              c->o.verbose, &err);
   free(tool);
   if (!C) {
     fprintf(stderr, "heaplint: warning: %s; running without the result cache\n", err);
@@ -395,8 +400,10 @@ int hl_check_main(int argc, char **argv) {
   if (hl_cli_parse(argc, argv, &c.o, &err)) {
     status = input_error(err);
   } else if (c.o.help || c.o.version || c.o.list_rules) {
-    if (c.o.help) fputs(hl_cli_usage, stdout);
-    else if (c.o.version) print_version();
+    if (c.o.help)
+      fputs(hl_cli_usage, stdout);
+    else if (c.o.version)
+      print_version();
     else
       for (size_t i = 0; i < c.nrules; i++) printf("%-16s %s\n", c.rules[i].id, c.rules[i].summary);
     status = hl_stdout_ok() ? HL_EXIT_RAN : HL_EXIT_INPUT;
@@ -408,9 +415,12 @@ int hl_check_main(int argc, char **argv) {
     c.configs = hl_configs_new(&c.o.config, &err);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
     if (!c.o.docs_url) c.o.docs_url = c.docs_url = default_docs_url();
-    if (!c.configs) status = input_error(err);
-    else if (c.o.list_checks || c.o.explain_config || c.o.verify_config) status = describe_config(&c);
-    else status = run(&c);
+    if (!c.configs)
+      status = input_error(err);
+    else if (c.o.list_checks || c.o.explain_config || c.o.verify_config)
+      status = describe_config(&c);
+    else
+      status = run(&c);
   }
   check_free(&c);
   return status;

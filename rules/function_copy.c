@@ -33,13 +33,13 @@ extern const hl_sbo_wording hl_function_sbo_wording;
 extern const hl_sbo_wording hl_any_sbo_wording;
 
 typedef struct tracked {
-  CXCursor cursor;  /* canonical VarDecl, ParmDecl or FieldDecl */
+  CXCursor cursor; /* canonical VarDecl, ParmDecl or FieldDecl */
   int tainted;
-  int not_only_read;  /* some use copies, captures, assigns or taints it */
-  int has_init;     /* a local's initializer is one of its writes */
-  int moves;        /* how often it is moved from (std::move into a wrapper) */
-  int state;        /* known(): 0 not computed, 1 computing, 2 done */
-  int origin;       /* known(): the allocating store its target comes from, or -1 */
+  int not_only_read; /* some use copies, captures, assigns or taints it */
+  int has_init;      /* a local's initializer is one of its writes */
+  int moves;         /* how often it is moved from (std::move into a wrapper) */
+  int state;         /* known(): 0 not computed, 1 computing, 2 done */
+  int origin;        /* known(): the allocating store its target comes from, or -1 */
 } tracked;
 
 /* A value put into a declaration: a store, a copy, the value another
@@ -48,14 +48,14 @@ typedef struct tracked {
 typedef struct value_write {
   int decl;
   int store, copy, alias;
-  int move;         /* alias: moved from it */
-  CXCursor expr;    /* the initializer or argument, while its store or copy is not yet seen */
+  int move;      /* alias: moved from it */
+  CXCursor expr; /* the initializer or argument, while its store or copy is not yet seen */
 } value_write;
 
 typedef struct judged_store {
   hl_sbo_site site;
   hl_sbo_verdict verdict;
-  CXCursor arg_of;  /* a temporary passed to this call, or a null cursor */
+  CXCursor arg_of; /* a temporary passed to this call, or a null cursor */
   int arg_index;
 } judged_store;
 
@@ -64,8 +64,8 @@ typedef struct judged_store {
  * : cb(cb)): a copy of a wrapper in the instantiations where it is one,
  * which a conversion probe tells. */
 typedef struct template_copy {
-  hl_sbo_site site;  /* the conversion site (its expr is the parameter) */
-  CXCursor fn;       /* the constructor */
+  hl_sbo_site site; /* the conversion site (its expr is the parameter) */
+  CXCursor fn;      /* the constructor */
   int param;
 } template_copy;
 
@@ -74,20 +74,20 @@ typedef struct template_copy {
  * std::any holds the event, copied into a map as its key): the class's
  * implicit copy constructor copies the wrapper. */
 typedef struct class_copy {
-  int store;        /* the member's store in the converting constructor (S->stores) */
-  CXCursor cls;     /* the class */
-  CXCursor member;  /* its wrapper member */
-  CXCursor call;    /* the code's call handing the temporary over */
-  CXCursor copy;    /* where the callee's instantiated body copies it */
-  int keyed;        /* there as an associative container's new key */
+  int store;       /* the member's store in the converting constructor (S->stores) */
+  CXCursor cls;    /* the class */
+  CXCursor member; /* its wrapper member */
+  CXCursor call;   /* the code's call handing the temporary over */
+  CXCursor copy;   /* where the callee's instantiated body copies it */
+  int keyed;       /* there as an associative container's new key */
 } class_copy;
 
 typedef enum copy_kind { COPY_CONSTRUCT, COPY_ASSIGN, COPY_CONTAINER, COPY_CAPTURE } copy_kind;
 
 typedef struct copy_site {
   copy_kind kind;
-  int from;             /* the decl copied */
-  CXCursor src;         /* the expression naming it */
+  int from;     /* the decl copied */
+  CXCursor src; /* the expression naming it */
   char *wrapper_spelling;
   hl_loc loc;
   int in_loop;
@@ -95,17 +95,17 @@ typedef struct copy_site {
    * block that declares the variable (or the function's body for a
    * parameter); null when it is anywhere else. */
   CXCursor stmt;
-  unsigned begin, end;  /* the source expression's offsets */
-  int capture_form;     /* COPY_CAPTURE: 1 for [x], 2 for [y = x], 0 for an implicit [=] */
-  CXCursor callee;      /* a by-value argument: the function called, or null */
-  int param;            /* and which parameter it initializes */
+  unsigned begin, end; /* the source expression's offsets */
+  int capture_form;    /* COPY_CAPTURE: 1 for [x], 2 for [y = x], 0 for an implicit [=] */
+  CXCursor callee;     /* a by-value argument: the function called, or null */
+  int param;           /* and which parameter it initializes */
 } copy_site;
 
 /* Every reference to a tracked declaration, for the last-use check. */
 typedef struct use_ref {
   int decl;
   unsigned offset;
-  int in_lambda;       /* lambda_access() */
+  int in_lambda; /* lambda_access() */
   CXCursor src;
 } use_ref;
 
@@ -122,9 +122,9 @@ typedef struct state {
   size_t nrefs, caprefs;
   CXCursor *sanctioned; /* references already accounted for: copy sources, assigned left-hand sides */
   size_t nsanctioned, capsanctioned;
-  CXCursor *functions;  /* every declaration of a function taking a tracked parameter */
+  CXCursor *functions; /* every declaration of a function taking a tracked parameter */
   size_t nfunctions, capfunctions;
-  CXCursor *escaped;    /* canonical functions named other than by a call */
+  CXCursor *escaped; /* canonical functions named other than by a call */
   size_t nescaped, capescaped;
   template_copy *tcopies;
   size_t ntcopies, captcopies;
@@ -319,8 +319,10 @@ static void expect_writes(hl_ctx *ctx, state *S, CXCursor c) {
        * its value; anything else is a temporary the store or copy that
        * makes it claims. */
       int from = is_const_wrapper_ref(ctx, clang_getCursorType(p)) ? named_decl(ctx, S, arg, NULL) : -1;
-      if (from >= 0) add_alias(S, decl_index(S, p), from, 0);
-      else add_write(S, decl_index(S, p), -1, -1, arg);
+      if (from >= 0)
+        add_alias(S, decl_index(S, p), from, 0);
+      else
+        add_write(S, decl_index(S, p), -1, -1, arg);
     }
   }
 }
@@ -387,7 +389,8 @@ static int move_call(const hl_ctx *ctx, state *S, CXCursor c, copy_kind *kind, C
   CXCursor cls = clang_getCursorSemanticParent(fn);
   CXType p = clang_getCanonicalType(clang_getArgType(fty, 0));
   if (!hl_ctx_wrapper_of_decl(ctx, cls) || p.kind != CXType_RValueReference ||
-      clang_isConstQualifiedType(clang_getPointeeType(p)) || !hl_same_class(clang_getPointeeType(p), clang_getCursorType(cls)))
+      clang_isConstQualifiedType(clang_getPointeeType(p)) ||
+      !hl_same_class(clang_getPointeeType(p), clang_getCursorType(cls)))
     return -1;
   char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
   int assign = !strcmp(name, "operator=");
@@ -402,8 +405,8 @@ static int move_call(const hl_ctx *ctx, state *S, CXCursor c, copy_kind *kind, C
   return moves ? named_decl(ctx, S, clang_Cursor_getArgument(e, 0), ref) : -1;
 }
 
-static const char *const container_copiers[] = {"push_back", "push_front", "insert", "emplace_back",
-                                                "emplace_front", "emplace"};
+static const char *const container_copiers[] = {"push_back",    "push_front",    "insert",
+                                                "emplace_back", "emplace_front", "emplace"};
 
 /* Whether the call c copies a wrapper: its copy constructor or copy
  * assignment, or a standard container's member copying an lvalue into a new
@@ -433,7 +436,8 @@ static const hl_wrapper *copy_call(const hl_ctx *ctx, CXCursor c, copy_kind *kin
   if (fk != CXCursor_CXXMethod) return NULL;
   char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
   int copier = 0;
-  for (size_t i = 0; i < sizeof container_copiers / sizeof *container_copiers; i++) copier |= !strcmp(name, container_copiers[i]);
+  for (size_t i = 0; i < sizeof container_copiers / sizeof *container_copiers; i++)
+    copier |= !strcmp(name, container_copiers[i]);
   free(name);
   char *tname = hl_template_name(clang_getCursorType(cls));
   int standard = hl_starts_with(tname, "std::");
@@ -471,8 +475,8 @@ static CXCursor straight_stmt(const hl_ctx *ctx, CXCursor self, CXCursor d, int 
       below = a;
       continue;
     }
-    if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_DoStmt ||
-        ak == CXCursor_CXXForRangeStmt || ak == CXCursor_LambdaExpr || hl_is_function_like(ak))
+    if (ak == CXCursor_ForStmt || ak == CXCursor_WhileStmt || ak == CXCursor_DoStmt || ak == CXCursor_CXXForRangeStmt ||
+        ak == CXCursor_LambdaExpr || hl_is_function_like(ak))
       return clang_getNullCursor();
     if (ak != CXCursor_CompoundStmt) {
       below = a;
@@ -587,7 +591,8 @@ static void add_copy(hl_ctx *ctx, state *S, copy_kind kind, const hl_wrapper *w,
   c.begin = offset_of(clang_getRangeStart(r));
   c.end = offset_of(clang_getRangeEnd(r));
   CXCursor d = S->decls[from].cursor;
-  c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor() : straight_stmt(ctx, at, d, kind == COPY_CAPTURE);
+  c.stmt = clang_getCursorKind(d) == CXCursor_FieldDecl ? clang_getNullCursor()
+                                                        : straight_stmt(ctx, at, d, kind == COPY_CAPTURE);
   if (kind == COPY_CAPTURE) c.capture_form = capture_form(ctx, src_ref);
   c.callee = clang_getNullCursor();
   if (kind == COPY_CONSTRUCT) {
@@ -630,8 +635,7 @@ static int only_reads(const hl_ctx *ctx, CXCursor ref) {
     if (fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) {
       /* The object of a member call: a.f(), a(), if (a). */
       int object = ak == CXCursor_MemberRefExpr || clang_equalCursors(hl_first_child(a), below);
-      if (object && hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn)))
-        return clang_CXXMethod_isConst(fn);
+      if (object && hl_ctx_wrapper_of_decl(ctx, clang_getCursorSemanticParent(fn))) return clang_CXXMethod_isConst(fn);
     }
     if (ak == CXCursor_CallExpr) {
       CXType fty = clang_getCursorType(fn);
@@ -723,8 +727,10 @@ static void store_into(hl_ctx *ctx, state *S, CXCursor c) {
     }
   }
   HL_PUSH(S->stores, S->nstores, S->capstores, s);
-  if (w >= 0) S->writes[w].store = (int)S->nstores - 1;
-  else if (target >= 0) add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
+  if (w >= 0)
+    S->writes[w].store = (int)S->nstores - 1;
+  else if (target >= 0)
+    add_write(S, target, (int)S->nstores - 1, -1, clang_getNullCursor());
 }
 
 /* ---- copies of a class that holds a wrapper ---- */
@@ -795,9 +801,9 @@ static enum CXChildVisitResult wrapper_init(CXCursor c, CXCursor parent, CXClien
 
 /* Standard containers' members that copy an lvalue they are given into
  * the container (map::operator[] copies the key when it inserts it). */
-static const char *const copying_members[] = {"operator[]", "insert", "emplace", "emplace_back", "emplace_front",
-                                              "emplace_hint", "try_emplace", "push_back", "push_front",
-                                              "insert_or_assign"};
+static const char *const copying_members[] = {"operator[]",    "insert",          "emplace",     "emplace_back",
+                                              "emplace_front", "emplace_hint",    "try_emplace", "push_back",
+                                              "push_front",    "insert_or_assign"};
 
 /* Whether fn is such a member of a standard container of cls (its key, or
  * its element): *keyed for the associative ones, which copy the key only
@@ -812,9 +818,9 @@ static int is_container_copy(CXCursor fn, CXType cls, int *keyed) {
   if (clang_Type_getNumTemplateArguments(ot) < 1 || !hl_same_class(clang_Type_getTemplateArgumentAsType(ot, 0), cls))
     return 0;
   char *name = hl_class_name(ot), *member = hl_cxstring_take(clang_getCursorSpelling(fn));
-  static const char *const keyed_containers[] = {"std::map", "std::multimap", "std::set", "std::multiset",
-                                                 "std::unordered_map", "std::unordered_multimap",
-                                                 "std::unordered_set", "std::unordered_multiset"};
+  static const char *const keyed_containers[] = {
+      "std::map",           "std::multimap",           "std::set",           "std::multiset",
+      "std::unordered_map", "std::unordered_multimap", "std::unordered_set", "std::unordered_multiset"};
   static const char *const sequences[] = {"std::vector", "std::deque", "std::list", "std::forward_list"};
   *keyed = hl_str_in(name, keyed_containers, sizeof keyed_containers / sizeof *keyed_containers);
   int yes = (*keyed || hl_str_in(name, sequences, sizeof sequences / sizeof *sequences)) &&
@@ -838,8 +844,7 @@ static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClien
   param_copy *p = d;
   enum CXCursorKind k = clang_getCursorKind(c);
   /* Nor what is never evaluated: sizeof, alignof, noexcept, typeid. */
-  if (k == CXCursor_LambdaExpr || k == CXCursor_UnaryExpr || k == CXCursor_CXXTypeidExpr)
-    return CXChildVisit_Continue;
+  if (k == CXCursor_LambdaExpr || k == CXCursor_UnaryExpr || k == CXCursor_CXXTypeidExpr) return CXChildVisit_Continue;
   if (k != CXCursor_CallExpr) return CXChildVisit_Recurse;
   CXCursor fn = clang_getCursorReferenced(c);
   int keyed = 0;
@@ -848,8 +853,7 @@ static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClien
               clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(fn)), p->cls));
   for (int i = 0; copy && i < clang_Cursor_getNumArguments(c); i++) {
     CXCursor a = hl_strip(clang_Cursor_getArgument(c, (unsigned)i));
-    if (clang_getCursorKind(a) == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(a), p->param)) {
+    if (clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(a), p->param)) {
       p->at = c;
       p->keyed = keyed;
       return CXChildVisit_Break;
@@ -955,9 +959,12 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
       add_copy(ctx, S, kind, wr, c, ref, from, !clang_Cursor_isNull(hl_loop_around(ctx, c)));
       int into = kind == COPY_ASSIGN ? assigned(ctx, S, c) : -1;
       int w = kind == COPY_CONSTRUCT ? claim(ctx, S, c) : -1;
-      if (w >= 0) S->writes[w].copy = (int)S->ncopies - 1;
-      else if (into >= 0 && into != from) add_write(S, into, -1, (int)S->ncopies - 1, clang_getNullCursor());
-      else if (into >= 0) S->decls[into].tainted = 1;
+      if (w >= 0)
+        S->writes[w].copy = (int)S->ncopies - 1;
+      else if (into >= 0 && into != from)
+        add_write(S, into, -1, (int)S->ncopies - 1, clang_getNullCursor());
+      else if (into >= 0)
+        S->decls[into].tainted = 1;
     } else if (wr && kind == COPY_ASSIGN) {
       /* An assignment from an unknown wrapper. */
       int into = assigned(ctx, S, c);
@@ -1027,8 +1034,10 @@ static int known(state *S, int d) {
             : w->alias >= 0 && w->move && S->decls[w->alias].moves == 1      ? known(S, w->alias)
             : w->alias >= 0 && !w->move                                      ? known_unmoved(S, w->alias)
                                                                              : -1;
-    if (o < 0) ok = 0;
-    else if (origin < 0) origin = o;
+    if (o < 0)
+      ok = 0;
+    else if (origin < 0)
+      origin = o;
   }
   D = &S->decls[d];
   D->state = 2;
@@ -1100,12 +1109,14 @@ static void move_fix(hl_ctx *ctx, const state *S, const copy_site *c, hl_finding
       hl_edit_free(&inc);
     }
     char *m = c->kind == COPY_CAPTURE
-                  ? hl_xasprintf("fix: this is the last use of '%s': capture it by moving (%s = std::move(%s)), which "
-                                 "hands its target over without allocating",
-                                 name, name, name)
-                  : hl_xasprintf("fix: this is the last use of '%s': std::move(%s) hands its target over without "
-                                 "allocating",
-                                 name, name);
+                  ? hl_xasprintf(
+                        "fix: this is the last use of '%s': capture it by moving (%s = std::move(%s)), which "
+                        "hands its target over without allocating",
+                        name, name, name)
+                  : hl_xasprintf(
+                        "fix: this is the last use of '%s': std::move(%s) hands its target over without "
+                        "allocating",
+                        name, name);
     hl_finding_note(f, &c->loc, m);
     free(m);
   }
@@ -1204,10 +1215,10 @@ static void report(hl_ctx *ctx, const state *S, const copy_site *c, const judged
     char *pname = hl_cxstring_take(clang_getCursorSpelling(p));
     char *type = hl_type_spelling(clang_getCursorType(p));
     int edited = !blocked && const_ref_edits(ctx, S, c, f);
-    char *note = hl_xasprintf("%s%s() only reads '%s': take it by const reference (const %s &%s) and no copy is made%s%s",
-                              edited ? "fix: " : "", fn, pname, hl_starts_with(type, "const ") ? type + 6 : type, pname,
-                              edited || !blocked ? "" : "; not rewritten automatically: ",
-                              edited || !blocked ? "" : blocked);
+    char *note =
+        hl_xasprintf("%s%s() only reads '%s': take it by const reference (const %s &%s) and no copy is made%s%s",
+                     edited ? "fix: " : "", fn, pname, hl_starts_with(type, "const ") ? type + 6 : type, pname,
+                     edited || !blocked ? "" : "; not rewritten automatically: ", edited || !blocked ? "" : blocked);
     hl_finding_note(f, &c->loc, note);
     free(note);
     free(type);
@@ -1298,18 +1309,20 @@ static void judge_class_copy(hl_ctx *ctx, const state *S, size_t i) {
   const hl_sbo_wording *wd = wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
   const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
-  char *cls = hl_type_spelling(clang_getCursorType(cc->cls)), *member = hl_cxstring_take(clang_getCursorSpelling(cc->member));
-  char *m = hl_xasprintf("copying %s allocates again: its implicit copy constructor copies the %s member '%s', whose "
-                         "target (a %s, %ld bytes) is stored on the heap by %s",
-                         cls, s->wrapper_spelling, member, noun, o->verdict.size, lib);
+  char *cls = hl_type_spelling(clang_getCursorType(cc->cls)),
+       *member = hl_cxstring_take(clang_getCursorSpelling(cc->member));
+  char *m = hl_xasprintf(
+      "copying %s allocates again: its implicit copy constructor copies the %s member '%s', whose "
+      "target (a %s, %ld bytes) is stored on the heap by %s",
+      cls, s->wrapper_spelling, member, noun, o->verdict.size, lib);
   hl_finding *f = hl_finding_new("function-copy", HL_SEV_WARNING, &at, m);
   hl_sb b = {0};
   hl_sb_printf(&b, "its target is stored here: ");
   hl_sbo_reasons(ctx, s, &o->verdict, &b);
   hl_finding_note(f, &s->loc, hl_sb_str(&b));
   if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->copy), &copy)) {
-    hl_finding_note(f, &copy, cc->keyed ? "copied here, as the key, when the container does not hold it yet"
-                                        : "copied here");
+    hl_finding_note(f, &copy,
+                    cc->keyed ? "copied here, as the key, when the container does not hold it yet" : "copied here");
     hl_loc_free(&copy);
   }
   if (!hl_ctx_loc(ctx, clang_getCursorLocation(cc->call), &call)) {
@@ -1379,8 +1392,5 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_function_copy = {
-    "function-copy",
-    NULL,
-    begin, visit, prepare, end,
-    0,
+    "function-copy", NULL, begin, visit, prepare, end, 0,
 };

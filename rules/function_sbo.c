@@ -22,8 +22,8 @@ static const char *bind_noun(const char *type) {
 static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
   (void)ctx;
   CXType c = clang_getCanonicalType(s->stored);
-  if (s->decays || (c.kind == CXType_Pointer && (clang_getCanonicalType(clang_getPointeeType(c)).kind ==
-                                                 CXType_FunctionProto)))
+  if (s->decays ||
+      (c.kind == CXType_Pointer && (clang_getCanonicalType(clang_getPointeeType(c)).kind == CXType_FunctionProto)))
     return hl_xstrdup("function pointer");
   if (c.kind == CXType_MemberPointer) return hl_xstrdup("member pointer");
   if (!clang_Cursor_isNull(s->lambda) || hl_type_is_lambda(s->stored)) return hl_xstrdup("lambda");
@@ -41,7 +41,7 @@ static char *noun(hl_ctx *ctx, const hl_sbo_site *s) {
    * a bind result is still one. */
   char *t = hl_type_spelling(s->stored), *canon = hl_type_spelling(c);
   const char *bound = bind_noun(t) ? bind_noun(t) : bind_noun(canon);
-  char *r = bound ? hl_xstrdup(bound)
+  char *r = bound                     ? hl_xstrdup(bound)
             : c.kind == CXType_Record ? hl_xasprintf("functor '%s'", t)
                                       : hl_xasprintf("callable of type '%s'", t);
   free(t);
@@ -66,11 +66,12 @@ static void fix(hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdict *v, cons
   char *type = fx->align > 16 ? hl_xasprintf("%s<%s, %ld, %ld>", repl, s->signature, fx->capacity, fx->align)
                               : hl_xasprintf("%s<%s, %ld>", repl, s->signature, fx->capacity);
   int lambda = !clang_Cursor_isNull(s->lambda);
-  char *m = hl_xasprintf("%s %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
-                         "and never allocates%s%s%s",
-                         fx->rewritten ? "fix: retype the declaration as" : "use", type, fx->capacity,
-                         lambda && v->too_big && !fx->rewritten ? ", or capture less" : "",
-                         fx->blocked ? "; not rewritten automatically: " : "", fx->blocked ? fx->blocked : "");
+  char *m = hl_xasprintf(
+      "%s %s (<heaplint/inplace_function.hpp>), which keeps targets of up to %ld bytes inline "
+      "and never allocates%s%s%s",
+      fx->rewritten ? "fix: retype the declaration as" : "use", type, fx->capacity,
+      lambda && v->too_big && !fx->rewritten ? ", or capture less" : "",
+      fx->blocked ? "; not rewritten automatically: " : "", fx->blocked ? fx->blocked : "");
   hl_finding_note(f, &s->loc, m);
   free(m);
   free(type);
@@ -87,12 +88,9 @@ static char *probed_noun(const char *type) {
  * hl::inplace_function (and hl::inplace_move_function) relocate the target
  * on every move of the wrapper, with no heap to fall back to: they reject a
  * target whose move may throw (docs/runtime.md). */
-const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp", fix, probed_noun,
-                                                HL_REQ_NOTHROW_MOVE};
+const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp",
+                                                fix,  probed_noun, HL_REQ_NOTHROW_MOVE};
 
 const hl_rule hl_rule_function_sbo = {
-    "function-sbo",
-    &hl_function_sbo_wording,
-    hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end,
-    0,
+    "function-sbo", &hl_function_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0,
 };

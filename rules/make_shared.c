@@ -20,7 +20,7 @@
 typedef struct new_text {
   const char *type, *args; /* in the file's text */
   size_t ntype, nargs;
-  char open;               /* '(' or '{'; 0 when there are no parentheses */
+  char open; /* '(' or '{'; 0 when there are no parentheses */
 } new_text;
 
 static int is_shared_ptr(CXType t) {
@@ -40,15 +40,19 @@ static int read_new(const char *text, size_t n, new_text *t) {
   size_t p = 0;
   memset(t, 0, sizeof *t);
   if (n < 4 || strncmp(text, "new", 3) || !isspace((unsigned char)text[3])) return -1;
-  for (p = 3; p < n && isspace((unsigned char)text[p]); p++) {}
+  for (p = 3; p < n && isspace((unsigned char)text[p]); p++) {
+  }
   if (p == n || text[p] == '(') return -1;
   t->type = text + p;
   int angle = 0;
   for (; p < n; p++) {
     char c = text[p];
-    if (c == '<') angle++;
-    else if (c == '>') angle--;
-    else if (!angle && (c == '(' || c == '{' || c == '[')) break;
+    if (c == '<')
+      angle++;
+    else if (c == '>')
+      angle--;
+    else if (!angle && (c == '(' || c == '{' || c == '['))
+      break;
   }
   if (p < n && text[p] == '[') return -1;
   t->ntype = (size_t)(text + p - t->type);
@@ -155,8 +159,8 @@ static int plan_edit(hl_ctx *ctx, CXCursor site, CXCursor newx, int reset, hl_ed
   size_t k = 0;
   CXCursor cast = hl_ctx_opaque_ancestor(ctx, &k, site, NULL);
   if (clang_getCursorKind(cast) == CXCursor_CXXFunctionalCastExpr &&
-      clang_equalTypes(clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(
-                           clang_getCanonicalType(clang_getCursorType(site)), 0)),
+      clang_equalTypes(clang_getCanonicalType(
+                           clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(clang_getCursorType(site)), 0)),
                        clang_getCanonicalType(obj)) &&
       hl_rewrite_extent(ctx, cast, &whole, &text) == 0) {
     hl_edit_free(&ne);
@@ -217,10 +221,11 @@ static void report(hl_ctx *ctx, CXCursor c, CXCursor newx, int reset, int delete
   int array = is_array_new(ctx, newx);
   char *type = hl_type_spelling(obj), *sp = hl_type_readable(reset ? object_type(c) : clang_getCursorType(c));
   int loop = !clang_Cursor_isNull(hl_loop_around(ctx, c));
-  char *m = hl_xasprintf("%s %s 'new %s%s': two allocations%s, the object and then the control block, where "
-                         "std::make_shared makes one",
-                         sp, reset ? "is reset to" : "takes", type, array ? "[]" : "",
-                         loop ? " on every iteration of the enclosing loop" : "");
+  char *m = hl_xasprintf(
+      "%s %s 'new %s%s': two allocations%s, the object and then the control block, where "
+      "std::make_shared makes one",
+      sp, reset ? "is reset to" : "takes", type, array ? "[]" : "",
+      loop ? " on every iteration of the enclosing loop" : "");
   hl_finding *f = hl_finding_new(RULE, HL_SEV_WARNING, &at, m);
   free(m);
   hl_ctx_range(ctx, f, newx);
@@ -240,9 +245,10 @@ static void report(hl_ctx *ctx, CXCursor c, CXCursor newx, int reset, int delete
   }
   hl_finding_note(f, &at, m);
   free(m);
-  m = hl_xasprintf("std::allocate_shared<%s>(hl::pool_allocator<%s>(), ...) (<heaplint/pool_allocator.hpp>) makes "
-                   "the one block in heaplint's pools, none from the global heap",
-                   type, type);
+  m = hl_xasprintf(
+      "std::allocate_shared<%s>(hl::pool_allocator<%s>(), ...) (<heaplint/pool_allocator.hpp>) makes "
+      "the one block in heaplint's pools, none from the global heap",
+      type, type);
   if (!deleter && !array) hl_finding_note(f, &at, m);
   free(m);
   free(why);
@@ -261,8 +267,6 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
 }
 
 const hl_rule hl_rule_make_shared = {
-    RULE,
-    NULL,
-    NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
+    RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,
 };

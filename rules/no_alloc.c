@@ -61,10 +61,14 @@ static const char *lambda_marker(hl_ctx *ctx, CXCursor lambda) {
   int off = 0;
   for (size_t i = 0; i < t.n; i++) {
     const char *s = t.v[i];
-    if (!strcmp(s, "nonblocking")) r = "marked [[clang::nonblocking]]";
-    else if (!strcmp(s, "nonallocating")) r = r ? r : "marked [[clang::nonallocating]]";
-    else if (!strcmp(s, "HEAPLINT_NO_ALLOC") || !strcmp(s, "\"" ANNOTATION "\"")) r = "marked HEAPLINT_NO_ALLOC";
-    else if (!strcmp(s, "false")) off = 1; /* nonblocking(false) */
+    if (!strcmp(s, "nonblocking"))
+      r = "marked [[clang::nonblocking]]";
+    else if (!strcmp(s, "nonallocating"))
+      r = r ? r : "marked [[clang::nonallocating]]";
+    else if (!strcmp(s, "HEAPLINT_NO_ALLOC") || !strcmp(s, "\"" ANNOTATION "\""))
+      r = "marked HEAPLINT_NO_ALLOC";
+    else if (!strcmp(s, "false"))
+      off = 1; /* nonblocking(false) */
   }
   hl_strv_free(&t);
   return off ? NULL : r;
@@ -110,6 +114,9 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_no_alloc = {
     RULE,
     NULL,
-    begin, visit, NULL, end, /* end waits for the other rules' verdicts */
+    begin,
+    visit,
+    NULL,
+    end, /* end waits for the other rules' verdicts */
     HL_RULE_REVIEWS | HL_RULE_ERRORS,
 };

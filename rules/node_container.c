@@ -21,11 +21,11 @@
 #define HEADER "heaplint/containers.hpp"
 
 typedef struct container {
-  const char *name;        /* the class template, without inline namespaces */
-  const char *alias;       /* heaplint's alias: same parameters but the allocator */
-  unsigned allocator;      /* index of the allocator parameter */
-  int pair;                /* elements are std::pair<const Key, T> */
-  int hashed;              /* has a bucket array as well */
+  const char *name;   /* the class template, without inline namespaces */
+  const char *alias;  /* heaplint's alias: same parameters but the allocator */
+  unsigned allocator; /* index of the allocator parameter */
+  int pair;           /* elements are std::pair<const Key, T> */
+  int hashed;         /* has a bucket array as well */
 } container;
 
 static const container containers[] = {
@@ -42,20 +42,20 @@ static const container containers[] = {
 /* The members that insert an element. Of these containers only map and
  * unordered_map have operator[], which inserts a key it does not find. */
 static const char *const inserters[] = {
-    "insert",      "emplace",       "emplace_hint", "emplace_back", "emplace_front",    "push_back",
-    "push_front",  "emplace_after", "insert_after", "try_emplace",  "insert_or_assign", "operator[]",
+    "insert",     "emplace",       "emplace_hint", "emplace_back", "emplace_front",    "push_back",
+    "push_front", "emplace_after", "insert_after", "try_emplace",  "insert_or_assign", "operator[]",
 };
 
 /* A local variable of one of the containers, with the default allocator. */
 typedef struct var {
-  CXCursor decl;           /* canonical */
-  CXType type;             /* canonical */
+  CXCursor decl; /* canonical */
+  CXType type;   /* canonical */
   const container *kind;
-  hl_loc loc;              /* its name */
+  hl_loc loc; /* its name */
   char *name;
-  char *blocked;           /* why its declaration cannot be retyped, or NULL */
-  int in_loop;             /* inserted into in the body of a loop */
-  hl_loc insert_loc;       /* the first such insertion */
+  char *blocked;     /* why its declaration cannot be retyped, or NULL */
+  int in_loop;       /* inserted into in the body of a loop */
+  hl_loc insert_loc; /* the first such insertion */
   char *insert_method;
   const char *loop_kind;
 } var;
@@ -74,7 +74,6 @@ typedef struct state {
 } state;
 
 /* ---- small AST helpers ---- */
-
 
 static const container *container_of(CXType t) {
   char *n = hl_template_name(t);
@@ -173,8 +172,8 @@ static char *init_blocks(const var *v, CXCursor decl) {
   }
   if (clang_getCursorKind(init) == CXCursor_CallExpr && !clang_Cursor_isNull(fn)) {
     char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
-    char *r = hl_xasprintf("it is initialized with the %s that %s() returns, and %s is a different type",
-                           v->kind->name, name, v->kind->alias);
+    char *r = hl_xasprintf("it is initialized with the %s that %s() returns, and %s is a different type", v->kind->name,
+                           name, v->kind->alias);
     free(name);
     return r;
   }
@@ -187,7 +186,8 @@ static char *init_blocks(const var *v, CXCursor decl) {
 static char *statement_blocks(const hl_ctx *ctx) {
   CXCursor stmt = hl_ctx_ancestor(ctx, 0);
   enum CXCursorKind k = clang_getCursorKind(stmt);
-  if (k == CXCursor_CXXForRangeStmt) return hl_xstrdup("it is the variable of a range-based for, copied from each element");
+  if (k == CXCursor_CXXForRangeStmt)
+    return hl_xstrdup("it is the variable of a range-based for, copied from each element");
   if (k != CXCursor_DeclStmt) return hl_xstrdup("it is not declared in a declaration statement of its own");
   return NULL;
 }
@@ -251,8 +251,10 @@ static void use(hl_ctx *ctx, state *S, CXCursor ref) {
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_VarDecl) declare(ctx, S, c);
-  else if (k == CXCursor_DeclRefExpr && S->nvars) use(ctx, S, c);
+  if (k == CXCursor_VarDecl)
+    declare(ctx, S, c);
+  else if (k == CXCursor_DeclRefExpr && S->nvars)
+    use(ctx, S, c);
 }
 
 /* ---- the finding and its fix ---- */
@@ -302,7 +304,6 @@ static char **arguments(const var *v, int written, size_t *n) {
   return a;
 }
 
-
 /* "each node holds one std::pair<const int, std::string> (40 bytes) ...":
  * the element's size is the compiler's; the links around it in the node
  * are the library's own business and are not stated. */
@@ -337,10 +338,14 @@ static char *retyped(const char *written, const container *k) {
   unsigned args = 1;
   int angle = 0, paren = 0;
   for (const char *p = lt + 1; p < written + len - 1; p++) {
-    if (*p == '(' || *p == '[' || *p == '{') paren++;
-    else if (*p == ')' || *p == ']' || *p == '}') paren--;
-    else if (!paren && *p == '<') angle++;
-    else if (!paren && *p == '>') angle--;
+    if (*p == '(' || *p == '[' || *p == '{')
+      paren++;
+    else if (*p == ')' || *p == ']' || *p == '}')
+      paren--;
+    else if (!paren && *p == '<')
+      angle++;
+    else if (!paren && *p == '>')
+      angle--;
     else if (!paren && !angle && *p == ',' && args++ == k->allocator) {
       cut = p;
       break;
@@ -402,9 +407,10 @@ static void add_finding(hl_ctx *ctx, state *S, var *v) {
   hl_sb_putc(&shown, '>');
 
   char *at = hl_loc_where(&v->insert_loc);
-  char *m = hl_xasprintf("%s '%s' allocates a node on the global heap for every element inserted; it is inserted "
-                         "into in a loop at %s",
-                         hl_sb_str(&shown), v->name, at);
+  char *m = hl_xasprintf(
+      "%s '%s' allocates a node on the global heap for every element inserted; it is inserted "
+      "into in a loop at %s",
+      hl_sb_str(&shown), v->name, at);
   hl_finding *f = hl_finding_new(RULE, HL_SEV_WARNING, &v->loc, m);
   free(m);
   free(at);
@@ -415,7 +421,8 @@ static void add_finding(hl_ctx *ctx, state *S, var *v) {
   m = element_note(v, args, nargs);
   hl_finding_note(f, &v->loc, m);
   free(m);
-  m = hl_xasprintf("%s %s (<" HEADER ">), which allocates its nodes from heaplint's pools and never calls the "
+  m = hl_xasprintf("%s %s (<" HEADER
+                   ">), which allocates its nodes from heaplint's pools and never calls the "
                    "global operator new%s%s",
                    blocked ? "use" : "fix: retype the declaration as", replacement,
                    blocked ? "; not rewritten automatically: " : "", blocked ? blocked : "");
@@ -458,8 +465,6 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_node_container = {
-    RULE,
-    NULL,
-    begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
+    RULE, NULL, begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
     0,
 };

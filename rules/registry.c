@@ -15,15 +15,9 @@ extern const hl_rule hl_rule_shared_state;
 extern const hl_rule hl_rule_string_sso;
 
 const hl_rule *const hl_rules[] = {
-    &hl_rule_any_sbo,
-    &hl_rule_function_copy,
-    &hl_rule_function_sbo,
-    &hl_rule_make_shared,
-    &hl_rule_no_alloc,
-    &hl_rule_node_container,
-    &hl_rule_shared_state,
-    &hl_rule_string_sso,
-    NULL,
+    &hl_rule_any_sbo,      &hl_rule_function_copy, &hl_rule_function_sbo,
+    &hl_rule_make_shared,  &hl_rule_no_alloc,      &hl_rule_node_container,
+    &hl_rule_shared_state, &hl_rule_string_sso,    NULL,
 };
 
 const hl_rule *hl_rule_find(const char *id) {

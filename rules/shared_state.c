@@ -53,10 +53,14 @@ static const char *maker(CXCursor c) {
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
     char *n = hl_class_name(t);
     int args = written(c);
-    if (moves_or_allocates_elsewhere(fn, t)) r = NULL;
-    else if (!strcmp(n, "std::promise") && args == 0) r = "std::promise";
-    else if (!strcmp(n, "std::packaged_task") && args == 1) r = "std::packaged_task";
-    else if (!strcmp(n, "std::thread") && args >= 1) r = "std::thread";
+    if (moves_or_allocates_elsewhere(fn, t))
+      r = NULL;
+    else if (!strcmp(n, "std::promise") && args == 0)
+      r = "std::promise";
+    else if (!strcmp(n, "std::packaged_task") && args == 1)
+      r = "std::packaged_task";
+    else if (!strcmp(n, "std::thread") && args >= 1)
+      r = "std::thread";
     free(n);
   } else if (k == CXCursor_FunctionDecl) {
     char *n = hl_decl_name(fn);
@@ -69,11 +73,15 @@ static const char *maker(CXCursor c) {
 /* "std::promise<int> allocates its shared state": the subject and what it
  * makes, in words. */
 static char *subject(CXCursor c, const char *what) {
-  if (!strcmp(what, "std::async")) return hl_xstrdup("std::async(std::launch::async) allocates a shared state and starts a thread");
-  if (!strcmp(what, "std::async-deferred")) return hl_xstrdup("std::async(std::launch::deferred) allocates a shared state");
+  if (!strcmp(what, "std::async"))
+    return hl_xstrdup("std::async(std::launch::async) allocates a shared state and starts a thread");
+  if (!strcmp(what, "std::async-deferred"))
+    return hl_xstrdup("std::async(std::launch::deferred) allocates a shared state");
   char *t = hl_type_readable(clang_getCursorType(c)), *r;
-  if (!strcmp(what, "std::thread")) r = hl_xasprintf("%s allocates the state that holds its callable and arguments", t);
-  else r = hl_xasprintf("%s allocates its shared state", t);
+  if (!strcmp(what, "std::thread"))
+    r = hl_xasprintf("%s allocates the state that holds its callable and arguments", t);
+  else
+    r = hl_xasprintf("%s allocates its shared state", t);
   free(t);
   return r;
 }
@@ -117,8 +125,6 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
 }
 
 const hl_rule hl_rule_shared_state = {
-    RULE,
-    NULL,
-    NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
+    RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,
 };

@@ -28,7 +28,7 @@ typedef struct site {
   hl_strlen len;
   long capacity;
   const char *library;
-  char *type_name;   /* "std::string" */
+  char *type_name; /* "std::string" */
   const char *char_type;
   int in_loop;       /* it runs, and allocates, on every iteration of a loop */
   char *assigned;    /* an assignment: to this variable ("the string" when unnamed); NULL: a construction */
@@ -40,8 +40,8 @@ typedef struct site {
 
 /* A local variable whose declaration a site initializes: a fix candidate. */
 typedef struct var {
-  CXCursor decl;     /* canonical */
-  CXCursor fn;       /* the function (or lambda) declaring it */
+  CXCursor decl; /* canonical */
+  CXCursor fn;   /* the function (or lambda) declaring it */
   hl_strfix fix;
 } var;
 
@@ -164,8 +164,8 @@ static int assignment(hl_ctx *ctx, CXCursor c, CXCursor method, site *s) {
   if (!ok || hl_strlen_source(ctx, clang_Cursor_getArgument(c, (unsigned)n - 1), &s->len)) return -1;
   CXCursor obj = hl_strip(hl_first_child(c));
   if (clang_getCursorKind(obj) == CXCursor_MemberRefExpr) obj = hl_strip(hl_first_child(obj));
-  CXCursor decl = clang_getCursorKind(obj) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(obj)
-                                                                    : clang_getNullCursor();
+  CXCursor decl =
+      clang_getCursorKind(obj) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(obj) : clang_getNullCursor();
   s->assigned = clang_Cursor_isNull(decl) ? hl_xstrdup("the string") : spelling(decl);
   CXCursor loop = hl_loop_around(ctx, c);
   s->in_loop = !clang_Cursor_isNull(loop) && !clang_Cursor_isNull(decl) && declared_in(decl, loop);
@@ -192,9 +192,10 @@ static void judge(hl_ctx *ctx, state *S, CXCursor c) {
   s.char_type = ct;
   s.type_name = type_name(clang_getCanonicalType(hl_unref(t)), ct, std_traits);
   if (s.once) {
-    char *m = hl_xasprintf("the static %s built from %s of %ld characters allocates the first time this runs: %s keeps "
-                           "at most %ld characters inline",
-                           s.type_name, s.len.what, s.len.min, s.library, s.capacity);
+    char *m = hl_xasprintf(
+        "the static %s built from %s of %ld characters allocates the first time this runs: %s keeps "
+        "at most %ld characters inline",
+        s.type_name, s.len.what, s.len.min, s.library, s.capacity);
     hl_ctx_allocation(ctx, RULE, &s.loc, m);
     free(m);
     free(s.type_name);
@@ -213,8 +214,10 @@ static void use(hl_ctx *ctx, state *S, CXCursor ref) {
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_CallExpr) judge(ctx, S, c);
-  else if (k == CXCursor_DeclRefExpr && S->nvars) use(ctx, S, c);
+  if (k == CXCursor_CallExpr)
+    judge(ctx, S, c);
+  else if (k == CXCursor_DeclRefExpr && S->nvars)
+    use(ctx, S, c);
 }
 
 /* ---- the finding and its fix ---- */
@@ -224,17 +227,17 @@ static int constexpr_function(hl_ctx *ctx, CXCursor fn) {
   CXCursor body = hl_last_child(fn);
   hl_strv t = hl_tokens(ctx, clang_getRange(clang_getRangeStart(clang_getCursorExtent(fn)),
                                             clang_getRangeStart(clang_getCursorExtent(body))));
-  int found = hl_str_in("constexpr", (const char *const *)t.v, t.n) ||
-              hl_str_in("consteval", (const char *const *)t.v, t.n);
+  int found =
+      hl_str_in("constexpr", (const char *const *)t.v, t.n) || hl_str_in("consteval", (const char *const *)t.v, t.n);
   hl_strv_free(&t);
   return found;
 }
 
 typedef struct plan {
-  const char *how;      /* the note's words for the rewrite */
-  char *text;           /* the new type */
-  const char *header;   /* the header it needs, or NULL */
-  char *blocked;        /* why there is none */
+  const char *how;    /* the note's words for the rewrite */
+  char *text;         /* the new type */
+  const char *header; /* the header it needs, or NULL */
+  char *blocked;      /* why there is none */
 } plan;
 
 /* The rewrite of v's declaration: the first of view, static, pool that
@@ -260,7 +263,7 @@ static void choose(hl_ctx *ctx, const site *s, var *v, const char *alias, int is
     runtime = NULL;
   } else if (s->len.constant) {
     p->blocked = hl_xstrdup(v->fix.blocked[HL_STRFIX_STATIC] ? v->fix.blocked[HL_STRFIX_STATIC]
-                                                            : "it is declared in a constexpr function");
+                                                             : "it is declared in a constexpr function");
   }
   free(runtime);
 }
@@ -279,11 +282,15 @@ static void fix_note(hl_ctx *ctx, const site *s, var *v, hl_finding *f) {
     hl_finding_edit(f, &type);
     if (p.header && hl_rewrite_include(ctx, type.file, p.header, &include) == 0) hl_finding_edit(f, &include);
   } else if (s->in_loop) {
-    m = hl_xasprintf("use hl::string (<" POOL_HEADER ">), whose characters come from heaplint's pools; not "
-                     "rewritten automatically: %s", why ? why : p.blocked);
+    m = hl_xasprintf("use hl::string (<" POOL_HEADER
+                     ">), whose characters come from heaplint's pools; not "
+                     "rewritten automatically: %s",
+                     why ? why : p.blocked);
   } else if (s->len.constant) {
-    m = hl_xasprintf("a constant: declare it static const, or as a constexpr std::string_view; not rewritten "
-                     "automatically: %s", why ? why : p.blocked);
+    m = hl_xasprintf(
+        "a constant: declare it static const, or as a constexpr std::string_view; not rewritten "
+        "automatically: %s",
+        why ? why : p.blocked);
   }
   if (m) hl_finding_note(f, &s->loc, m);
   free(m);
@@ -297,24 +304,26 @@ static void fix_note(hl_ctx *ctx, const site *s, var *v, hl_finding *f) {
 static void add_finding(hl_ctx *ctx, state *S, const site *s) {
   const char *iter = s->in_loop ? " on every iteration of the enclosing loop" : "";
   const char *plural = s->capacity == 1 ? "" : "s";
-  char *m = s->assigned
-                ? hl_xasprintf("assigning %s of %s%ld characters to %s '%s' allocates%s unless it has the room "
-                               "already: %s keeps at most %ld character%s inline",
-                               s->len.what, s->len.exact ? "" : "at least ", s->len.min, s->type_name, s->assigned,
-                               iter, s->library, s->capacity, plural)
-                : hl_xasprintf("%s built from %s of %s%ld characters allocates%s: %s keeps at most %ld character%s "
-                               "inline",
-                               s->type_name, s->len.what, s->len.exact ? "" : "at least ", s->len.min, iter,
-                               s->library, s->capacity, plural);
+  char *m = s->assigned ? hl_xasprintf(
+                              "assigning %s of %s%ld characters to %s '%s' allocates%s unless it has the room "
+                              "already: %s keeps at most %ld character%s inline",
+                              s->len.what, s->len.exact ? "" : "at least ", s->len.min, s->type_name, s->assigned, iter,
+                              s->library, s->capacity, plural)
+                        : hl_xasprintf(
+                              "%s built from %s of %s%ld characters allocates%s: %s keeps at most %ld character%s "
+                              "inline",
+                              s->type_name, s->len.what, s->len.exact ? "" : "at least ", s->len.min, iter, s->library,
+                              s->capacity, plural);
   hl_finding *f = hl_finding_new(RULE, HL_SEV_WARNING, &s->loc, m);
   free(m);
   hl_ctx_range(ctx, f, s->expr);
   if (s->var >= 0) {
     fix_note(ctx, s, &S->vars[s->var], f);
   } else if (s->len.constant && s->argument_of) {
-    m = hl_xasprintf("a constant made into a temporary for %s(): pass a static const std::string built once, or "
-                     "let %s() take a std::string_view",
-                     s->argument_of, s->argument_of);
+    m = hl_xasprintf(
+        "a constant made into a temporary for %s(): pass a static const std::string built once, or "
+        "let %s() take a std::string_view",
+        s->argument_of, s->argument_of);
     hl_finding_note(f, &s->loc, m);
     free(m);
   }
@@ -337,8 +346,6 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_string_sso = {
-    RULE,
-    NULL,
-    begin, visit, NULL, end, /* lengths and capacities are known after the walk */
+    RULE, NULL, begin, visit, NULL, end, /* lengths and capacities are known after the walk */
     0,
 };

@@ -32,12 +32,31 @@
  * caches modules (LIBRARY_PATH, HIP_DEVICE_LIB_PATH, CLANG_MODULE_CACHE_PATH),
  * and what libclang does not read (GCC_EXEC_PREFIX; CCC_OVERRIDE_OPTIONS is
  * the clang program's). */
-static const char *const parse_env[] = {
-    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH", "INCLUDE",
-    "EXTERNAL_INCLUDE", "NCC_C_INCLUDE_PATH", "NCC_CPLUS_INCLUDE_PATH", "XCC_C_INCLUDE_PATH", "XCC_CPLUS_INCLUDE_PATH",
-    "SDKROOT", "SCE_ORBIS_SDK_DIR", "SCE_PROSPERO_SDK_DIR", "HIP_PATH", "ROCM_PATH", "MACOSX_DEPLOYMENT_TARGET",
-    "IPHONEOS_DEPLOYMENT_TARGET", "TVOS_DEPLOYMENT_TARGET", "WATCHOS_DEPLOYMENT_TARGET", "XROS_DEPLOYMENT_TARGET",
-    "DRIVERKIT_DEPLOYMENT_TARGET", "COMPILER_PATH", "CLANG_NO_DEFAULT_CONFIG", "HEAPLINT_CHECK_INSTANCES"};
+static const char *const parse_env[] = {"CPATH",
+                                        "C_INCLUDE_PATH",
+                                        "CPLUS_INCLUDE_PATH",
+                                        "OBJC_INCLUDE_PATH",
+                                        "OBJCPLUS_INCLUDE_PATH",
+                                        "INCLUDE",
+                                        "EXTERNAL_INCLUDE",
+                                        "NCC_C_INCLUDE_PATH",
+                                        "NCC_CPLUS_INCLUDE_PATH",
+                                        "XCC_C_INCLUDE_PATH",
+                                        "XCC_CPLUS_INCLUDE_PATH",
+                                        "SDKROOT",
+                                        "SCE_ORBIS_SDK_DIR",
+                                        "SCE_PROSPERO_SDK_DIR",
+                                        "HIP_PATH",
+                                        "ROCM_PATH",
+                                        "MACOSX_DEPLOYMENT_TARGET",
+                                        "IPHONEOS_DEPLOYMENT_TARGET",
+                                        "TVOS_DEPLOYMENT_TARGET",
+                                        "WATCHOS_DEPLOYMENT_TARGET",
+                                        "XROS_DEPLOYMENT_TARGET",
+                                        "DRIVERKIT_DEPLOYMENT_TARGET",
+                                        "COMPILER_PATH",
+                                        "CLANG_NO_DEFAULT_CONFIG",
+                                        "HEAPLINT_CHECK_INSTANCES"};
 
 typedef struct config_key {
   const hl_config *cfg;
@@ -182,7 +201,8 @@ static const char *intern(void *data, const char *s) {
 
 static void note_ignored(hl_cache *C, unsigned long long h, const char *why, FILE *log) {
   char *path = hl_cache_dir_entry_path(C->D, h);
-  fprintf(log, "heaplint: note: %s: cache entry ignored (%s); the unit is analyzed again\n", hl_display_path(path), why);
+  fprintf(log, "heaplint: note: %s: cache entry ignored (%s); the unit is analyzed again\n", hl_display_path(path),
+          why);
   free(path);
 }
 
@@ -278,15 +298,19 @@ int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu
   if (hit) {
     fputs(text, log);
     /* Used now: the trim removes the entries used longest ago. */
-    if (refresh) write_entry(C, h, doc, log);
-    else hl_cache_dir_touch(C->D, h);
+    if (refresh)
+      write_entry(C, h, doc, log);
+    else
+      hl_cache_dir_touch(C->D, h);
   }
   if (C->verbose)
-    fprintf(log, "heaplint: remark: %s: %s%s%s\n", hl_display_path(job->file), hit ? "restored from the cache" : "analyzed (",
-            hit ? "" : why, hit ? "" : ")");
+    fprintf(log, "heaplint: remark: %s: %s%s%s\n", hl_display_path(job->file),
+            hit ? "restored from the cache" : "analyzed (", hit ? "" : why, hit ? "" : ")");
   pthread_mutex_lock(&C->lock);
-  if (hit) C->stats.hits++;
-  else C->stats.misses++;
+  if (hit)
+    C->stats.hits++;
+  else
+    C->stats.misses++;
   pthread_mutex_unlock(&C->lock);
   free(text);
   free(why);

@@ -16,8 +16,8 @@
 #define TAG_NAME "CACHEDIR.TAG"
 /* The standard's first line, then ours: a directory another program tagged
  * (ccache's, a build tool's) is not heaplint's to fill or trim. */
-#define TAG_HEAD                                                                                                       \
-  "Signature: 8a477f597d28d172789f06886806bc55\n"                                                                      \
+#define TAG_HEAD                                  \
+  "Signature: 8a477f597d28d172789f06886806bc55\n" \
   "# This file is a cache directory tag created by heaplint: its result cache (--cache-dir).\n"
 #define TAG_TEXT TAG_HEAD "# For information about cache directory tags, see https://bford.info/cachedir/\n"
 /* A temporary file this old was left by a run that was killed. */
@@ -60,12 +60,16 @@ static int is_entry_temp(const char *s) {
   return is_entry_name(base) && is_temp_of(s, 19);
 }
 
-static int is_tag_temp(const char *s) { return !strncmp(s, TAG_NAME, strlen(TAG_NAME)) && is_temp_of(s, strlen(TAG_NAME)); }
+static int is_tag_temp(const char *s) {
+  return !strncmp(s, TAG_NAME, strlen(TAG_NAME)) && is_temp_of(s, strlen(TAG_NAME));
+}
 
 static int is_sub_name(const char *s) { return strlen(s) == 2 && lower_hex(s, 2); }
 
 static void sub_name(unsigned long long h, char out[3]) { snprintf(out, 3, "%02llx", h >> 56); }
-static void entry_name(unsigned long long h, char out[20]) { snprintf(out, 20, "%014llx.json", h & 0xffffffffffffffULL); }
+static void entry_name(unsigned long long h, char out[20]) {
+  snprintf(out, 20, "%014llx.json", h & 0xffffffffffffffULL);
+}
 
 /* A name for a temporary file next to base, unique among the runs and
  * threads writing at once (O_EXCL catches the rest). */
@@ -151,7 +155,8 @@ static int write_tag(hl_cache_dir *D) {
   if (close(fd) != 0 && ok) ok = 0, saved = errno;
   /* A file system without hard links: a rename, which may only replace
    * the same text linked by another run. */
-  if (ok && linkat(D->fd, tmp, D->fd, TAG_NAME, 0) != 0 && errno != EEXIST && renameat(D->fd, tmp, D->fd, TAG_NAME) != 0)
+  if (ok && linkat(D->fd, tmp, D->fd, TAG_NAME, 0) != 0 && errno != EEXIST &&
+      renameat(D->fd, tmp, D->fd, TAG_NAME) != 0)
     ok = 0, saved = errno;
   unlinkat(D->fd, tmp, 0);
   errno = saved;
@@ -168,9 +173,10 @@ static char *claim(hl_cache_dir *D) {
     /* Unless another run marked it while this one looked. */
     tag = has_tag(D, &why);
     if (tag) return tag > 0 ? NULL : why;
-    return hl_xasprintf("it is not empty and has no %s of heaplint's (heaplint makes its cache only in a new or "
-                        "empty directory)",
-                        TAG_NAME);
+    return hl_xasprintf(
+        "it is not empty and has no %s of heaplint's (heaplint makes its cache only in a new or "
+        "empty directory)",
+        TAG_NAME);
   }
   if (write_tag(D) != 0) return hl_xasprintf("cannot write its %s: %s", TAG_NAME, strerror(errno));
   tag = has_tag(D, &why);
@@ -234,7 +240,8 @@ static char *sub_error(const hl_cache_dir *D, const char *sub, int err) {
   struct stat st;
   char *where = shown(D, sub), *why;
   if (fstatat(D->fd, sub, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
-    why = hl_xasprintf("%s is %s, not a directory heaplint made", where, S_ISREG(st.st_mode) ? "a file" : kind_of(st.st_mode));
+    why = hl_xasprintf("%s is %s, not a directory heaplint made", where,
+                       S_ISREG(st.st_mode) ? "a file" : kind_of(st.st_mode));
   else
     why = hl_xasprintf("%s: %s", where, strerror(err));
   free(where);
@@ -298,8 +305,10 @@ static int replace(hl_cache_dir *D, int fd, const char *sub, const char *name, c
     hl_temp_untrack(slot);
     free(tmp_path);
   }
-  if (kind) *err = hl_xasprintf("%s is %s: left as it is", where, kind);
-  else if (!ok) *err = hl_xasprintf("%s: cannot write: %s", where, strerror(saved));
+  if (kind)
+    *err = hl_xasprintf("%s is %s: left as it is", where, kind);
+  else if (!ok)
+    *err = hl_xasprintf("%s: cannot write: %s", where, strerror(saved));
   free(where);
   free(rel);
   return ok && !kind ? 0 : -1;
@@ -339,8 +348,8 @@ static int older_first(const void *a, const void *b) {
 
 /* Calls f for each regular file of the directory fd whose name matches
  * (closes fd). */
-static void each_file(int fd, int (*match)(const char *), void (*f)(int fd, const char *name, const struct stat *st, void *data),
-                      void *data) {
+static void each_file(int fd, int (*match)(const char *),
+                      void (*f)(int fd, const char *name, const struct stat *st, void *data), void *data) {
   DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
   if (!d) {
     if (fd >= 0) close(fd);
@@ -399,8 +408,10 @@ void hl_cache_dir_trim(hl_cache_dir *D, unsigned long long max) {
     L.sub = de->d_name;
     each_file(open_sub(D, de->d_name, 0), is_entry_or_temp, list_one, &L);
   }
-  if (d) closedir(d);
-  else if (fd >= 0) close(fd);
+  if (d)
+    closedir(d);
+  else if (fd >= 0)
+    close(fd);
   each_file(openat(D->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), is_tag_temp, remove_tag_temp, &L.abandoned);
   unsigned long long total = 0;
   for (size_t i = 0; i < L.n; i++) total += (unsigned long long)L.v[i].size;

@@ -72,9 +72,9 @@ static json_t *pack_finding(const hl_finding *f) {
     const hl_edit *e = &f->edits[i];
     char hash[17];
     snprintf(hash, sizeof hash, "%016llx", e->file_hash);
-    json_array_append_new(edits, json_pack("[o, I, I, I, I, o, s]", hl_entry_text(e->file), (json_int_t)e->offset,
-                                           (json_int_t)e->length, (json_int_t)e->line, (json_int_t)e->col,
-                                           hl_entry_text(e->text), hash));
+    json_array_append_new(
+        edits, json_pack("[o, I, I, I, I, o, s]", hl_entry_text(e->file), (json_int_t)e->offset, (json_int_t)e->length,
+                         (json_int_t)e->line, (json_int_t)e->col, hl_entry_text(e->text), hash));
   }
   json_t *o = json_pack("{s:s, s:i, s:o, s:[I, I], s:o, s:o, s:o}", "rule", f->rule, "severity", (int)f->severity, "at",
                         pack_loc(&f->loc), "end", (json_int_t)f->end_line, (json_int_t)f->end_col, "message",
@@ -91,8 +91,8 @@ json_t *hl_entry_pack(const hl_tu_result *res, const char *log, size_t len) {
   json_t *o = json_pack("{s:o, s:o, s:i, s:i, s:I, s:o, s:o, s:o}", "library",
                         res->library ? hl_entry_text(res->library) : json_null(), "arch", hl_entry_text(res->arch),
                         "pointer_width", res->pointer_width, "unprofiled", (int)res->unprofiled, "compile_errors",
-                        (json_int_t)res->compile_errors, "profiles", profiles, "log", hl_entry_text(text),
-                        "findings", findings);
+                        (json_int_t)res->compile_errors, "profiles", profiles, "log", hl_entry_text(text), "findings",
+                        findings);
   free(text);
   return o;
 }
@@ -165,14 +165,19 @@ int hl_entry_parse(const char *text, size_t len, json_t **doc, char **why) {
   if (body && format != HL_ENTRY_FORMAT) return 1;
   size_t have = body ? len - (size_t)(body - text) : 0;
   json_error_t e;
-  if (!body) *why = hl_xstrdup("its first line is not a cache entry's");
-  else if (body_len != have) *why = hl_xstrdup(body_len > have ? "truncated" : "longer than its first line says");
-  else if (hl_fnv1a(body, have) != sum) *why = hl_xstrdup("its checksum does not match");
-  else if (!(*doc = json_loadb(body, have, JSON_REJECT_DUPLICATES, &e))) *why = hl_xasprintf("not JSON: %s", e.text);
+  if (!body)
+    *why = hl_xstrdup("its first line is not a cache entry's");
+  else if (body_len != have)
+    *why = hl_xstrdup(body_len > have ? "truncated" : "longer than its first line says");
+  else if (hl_fnv1a(body, have) != sum)
+    *why = hl_xstrdup("its checksum does not match");
+  else if (!(*doc = json_loadb(body, have, JSON_REJECT_DUPLICATES, &e)))
+    *why = hl_xasprintf("not JSON: %s", e.text);
   else if (!json_object_get(*doc, "key") || !json_is_object(json_object_get(*doc, "result")) ||
            !valid_inputs(json_object_get(*doc, "inputs")))
     *why = hl_xstrdup("not a cache entry");
-  else return 0;
+  else
+    return 0;
   json_decref(*doc);
   *doc = NULL;
   return -1;
@@ -212,12 +217,13 @@ static int unpack_edit(const json_t *j, hl_finding *f) {
   hl_edit e;
   memset(&e, 0, sizeof e);
   int ok = json_array_size(j) == 7 && hash_value(json_array_get(j, 6), &e.file_hash) == 0 &&
-           get_uint(json_array_get(j, 1), &e.offset) == 0 &&
-           get_uint(json_array_get(j, 2), &e.length) == 0 && get_uint(json_array_get(j, 3), &e.line) == 0 &&
-           get_uint(json_array_get(j, 4), &e.col) == 0 && (e.file = hl_entry_text_value(json_array_get(j, 0))) &&
-           (e.text = hl_entry_text_value(json_array_get(j, 5)));
-  if (ok) HL_PUSH(f->edits, f->nedits, f->capedits, e);
-  else hl_edit_free(&e);
+           get_uint(json_array_get(j, 1), &e.offset) == 0 && get_uint(json_array_get(j, 2), &e.length) == 0 &&
+           get_uint(json_array_get(j, 3), &e.line) == 0 && get_uint(json_array_get(j, 4), &e.col) == 0 &&
+           (e.file = hl_entry_text_value(json_array_get(j, 0))) && (e.text = hl_entry_text_value(json_array_get(j, 5)));
+  if (ok)
+    HL_PUSH(f->edits, f->nedits, f->capedits, e);
+  else
+    hl_edit_free(&e);
   return ok ? 0 : -1;
 }
 
@@ -231,8 +237,9 @@ static hl_finding *unpack_finding(const json_t *j, hl_entry_intern intern, void 
   const char *undecided = json_string_value(json_object_get(j, "undecided"));
   char *message = hl_entry_text_value(json_object_get(j, "message"));
   hl_loc at;
-  if (!rule || !json_is_integer(sev) || json_integer_value(sev) < HL_SEV_NOTE || json_integer_value(sev) > HL_SEV_ERROR ||
-      json_array_size(end) != 2 || !message || unpack_loc(json_object_get(j, "at"), &at)) {
+  if (!rule || !json_is_integer(sev) || json_integer_value(sev) < HL_SEV_NOTE ||
+      json_integer_value(sev) > HL_SEV_ERROR || json_array_size(end) != 2 || !message ||
+      unpack_loc(json_object_get(j, "at"), &at)) {
     free(message);
     return NULL;
   }

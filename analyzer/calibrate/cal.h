@@ -32,7 +32,7 @@ typedef struct hl_cal_library {
 
 /* One wrapper being measured. */
 typedef struct hl_cal_target {
-  char *name;        /* the profile's name: "std::function", "my::Callback" */
+  char *name; /* the profile's name: "std::function", "my::Callback" */
   const char *rule;
   const char *factory, *emplace;
   const char *replacement;
@@ -51,15 +51,15 @@ typedef struct hl_cal {
   hl_probe_plan plan;
   int custom;
 
-  char *dir;            /* the probes' work directory */
+  char *dir; /* the probes' work directory */
   unsigned jobs;
   int built[NPROGRAMS]; /* the measuring program was built (and so is run) */
   hl_measured m;
   const hl_cal_library *library;
   long sso[HL_SSO_KINDS]; /* basic_string's inline capacity per HL_SSO_*; -1: not measured */
-  char *text;           /* the profile */
-  hl_profile *written;  /* the profile as the loader reads it back */
-  hl_profile *want;     /* --compare's */
+  char *text;             /* the profile */
+  hl_profile *written;    /* the profile as the loader reads it back */
+  hl_profile *want;       /* --compare's */
 } hl_cal;
 
 /* "heaplint: error: <message>" and "heaplint: note: <message>" on stderr. */

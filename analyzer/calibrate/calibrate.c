@@ -68,10 +68,12 @@ static int compare(const hl_cal *c) {
   hl_strv d = {0};
   size_t n = hl_profile_diff(c->written, c->want, &d);
   for (size_t i = 0; i < n; i++) fprintf(stderr, "heaplint: %s: %s\n", c->compare, d.v[i]);
-  if (n) fprintf(stderr, "heaplint: %s: %zu difference%s from what was measured\n", c->compare, n, n == 1 ? "" : "s");
+  if (n)
+    fprintf(stderr, "heaplint: %s: %zu difference%s from what was measured\n", c->compare, n, n == 1 ? "" : "s");
   else
-    fprintf(stderr, "heaplint: %s: every field matches what was measured (description, header.what and source "
-                    "are prose and not compared)\n",
+    fprintf(stderr,
+            "heaplint: %s: every field matches what was measured (description, header.what and source "
+            "are prose and not compared)\n",
             c->compare);
   hl_strv_free(&d);
   return n ? CAL_DIFFERS : CAL_OK;
@@ -161,13 +163,16 @@ int hl_calibrate_main(int argc, char **argv) {
   if (!status && c.report) status = hl_cal_report(&c, c.output || c.compare ? stdout : stderr);
   if (!status && c.compare) status = compare(&c);
   if (status == CAL_OK || status == CAL_DIFFERS) {
-    if (c.output && commit_output(&c)) status = CAL_INPUT;
-    else if (!c.output && !c.compare) fputs(c.text, stdout);
+    if (c.output && commit_output(&c))
+      status = CAL_INPUT;
+    else if (!c.output && !c.compare)
+      fputs(c.text, stdout);
     if (status != CAL_INPUT) say_done(&c, seconds() - t0);
   }
-  if (c.dir && c.keep) hl_cal_note("the probe programs are in %s", c.dir);
-  else if (c.dir) remove_dir(c.dir);
+  if (c.dir && c.keep)
+    hl_cal_note("the probe programs are in %s", c.dir);
+  else if (c.dir)
+    remove_dir(c.dir);
   cal_free(&c);
   return status;
 }
-

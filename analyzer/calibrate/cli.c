@@ -84,7 +84,8 @@ static void emulator_words(hl_strv *s, const char *cmd) {
 /* --name=value or --name value (and -Ivalue, -I value). */
 /* Returns 0, 1 for --help, or -1 with *err. */
 int hl_cal_parse_options(hl_cal *c, int argc, char **argv, char **err) {
-  static const char *const with_value[] = {"-o", "--wrapper", "--header", "-I", "--compare", "--replacement", "--emulator"};
+  static const char *const with_value[] = {"-o",        "--wrapper",     "--header",  "-I",
+                                           "--compare", "--replacement", "--emulator"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -128,7 +129,8 @@ int hl_cal_parse_options(hl_cal *c, int argc, char **argv, char **err) {
     return -1;
   }
   if ((c->headers.n || c->replacement) && !c->wrapper_args.n) {
-    *err = hl_xasprintf("calibrate: %s is for the wrappers named with --wrapper", c->headers.n ? "--header" : "--replacement");
+    *err = hl_xasprintf("calibrate: %s is for the wrappers named with --wrapper",
+                        c->headers.n ? "--header" : "--replacement");
     return -1;
   }
   return 0;
@@ -148,17 +150,18 @@ static int parse_wrapper(const char *spelling, char **name, char **signature, ch
   size_t len = strlen(all);
   *name = *signature = NULL;
   if (!lt || len == 0 || all[len - 1] != '>') {
-    *err = hl_xasprintf("calibrate: --wrapper '%s': expected a class template with its arguments, e.g. "
-                        "'my::Callback<void()>'",
-                        spelling);
+    *err = hl_xasprintf(
+        "calibrate: --wrapper '%s': expected a class template with its arguments, e.g. "
+        "'my::Callback<void()>'",
+        spelling);
     free(all);
     return -1;
   }
   char *n = trimmed(spelling, (size_t)(lt - spelling));
   const char *bare = hl_starts_with(n, "::") ? n + 2 : n;
   int ok = *bare != '\0';
-  for (const char *p = bare; *p && ok; p++) ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                                                 (*p >= '0' && *p <= '9') || *p == '_' || *p == ':';
+  for (const char *p = bare; *p && ok; p++)
+    ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == ':';
   if (!ok) {
     *err = hl_xasprintf("calibrate: --wrapper '%s': '%s' is not a qualified class template name", spelling, n);
     free(n);
@@ -172,20 +175,25 @@ static int parse_wrapper(const char *spelling, char **name, char **signature, ch
   int depth = 0;
   const char *start = args;
   for (const char *p = args; p <= end && !*signature; p++) {
-    if (p < end && strchr("<([{", *p)) depth++;
-    else if (p < end && strchr(">)]}", *p)) depth--;
+    if (p < end && strchr("<([{", *p))
+      depth++;
+    else if (p < end && strchr(">)]}", *p))
+      depth--;
     else if (p == end || (*p == ',' && depth == 0)) {
       char *arg = trimmed(start, (size_t)(p - start));
-      if (strchr(arg, '(')) *signature = arg;
-      else free(arg);
+      if (strchr(arg, '('))
+        *signature = arg;
+      else
+        free(arg);
       start = p + 1;
     }
   }
   free(all);
   if (!*signature) {
-    *err = hl_xasprintf("calibrate: --wrapper '%s': none of its template arguments is a call signature such as "
-                        "void() or int(long)",
-                        spelling);
+    *err = hl_xasprintf(
+        "calibrate: --wrapper '%s': none of its template arguments is a call signature such as "
+        "void() or int(long)",
+        spelling);
     free(*name);
     *name = NULL;
     return -1;
@@ -202,8 +210,13 @@ int hl_cal_choose_targets(hl_cal *c, char **err) {
     c->targets = hl_xcalloc(NSTD, sizeof *c->targets);
     for (size_t i = 0; i < NSTD; i++) {
       c->pw[i] = std_wrappers[i].probe;
-      c->targets[i] = (hl_cal_target){hl_xstrdup(std_wrappers[i].name), std_wrappers[i].rule, std_wrappers[i].factory,
-                               std_wrappers[i].emplace, std_wrappers[i].replacement, 0, {0}};
+      c->targets[i] = (hl_cal_target){hl_xstrdup(std_wrappers[i].name),
+                                      std_wrappers[i].rule,
+                                      std_wrappers[i].factory,
+                                      std_wrappers[i].emplace,
+                                      std_wrappers[i].replacement,
+                                      0,
+                                      {0}};
     }
     c->plan.includes = hl_xcalloc(2, sizeof *c->plan.includes);
     c->plan.includes[c->plan.nincludes++] = hl_xstrdup("<functional>");

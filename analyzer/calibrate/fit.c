@@ -12,7 +12,6 @@ static const long aligns[] = {1, 2, 4, 8, 16, 32, 64};
 
 static int is_inline(const hl_probe *p) { return p->allocations == 0; }
 
-
 /* Bytes of the buffer a target takes, its header in front (docs/profiles.md). */
 static long needed(long h, long ha, long size, long align) {
   if (h == 0) return size;
@@ -222,10 +221,14 @@ static int fit_traits(const hl_probed *p, hl_rule_fit *f, const char **why) {
       *why = "a trait variant was not measured";
       return -1;
     }
-  if (!is_inline(k[HL_KIND_NOTHROW])) f->requires = HL_REQ_TRIVIALLY_COPYABLE;
-  else
-    f->requires = (is_inline(k[HL_KIND_COPY_THROWS]) ? 0 : HL_REQ_NOTHROW_COPY) |
-                  (is_inline(k[HL_KIND_MOVE_THROWS]) ? 0 : HL_REQ_NOTHROW_MOVE);
+  if (!is_inline(k[HL_KIND_NOTHROW]))
+  f->
+    requires
+  = HL_REQ_TRIVIALLY_COPYABLE;
+  else f->
+    requires
+  = (is_inline(k[HL_KIND_COPY_THROWS]) ? 0 : HL_REQ_NOTHROW_COPY) |
+    (is_inline(k[HL_KIND_MOVE_THROWS]) ? 0 : HL_REQ_NOTHROW_MOVE);
   for (size_t i = 0; i < p->n; i++) {
     const hl_probe *t = &p->v[i];
     if (t->kind == HL_KIND_TRIVIAL) continue;
@@ -248,8 +251,9 @@ int hl_fit(const hl_probed *p, hl_rule_fit *fit, char **why) {
   }
   if (!any_inline) return refuse(p, why, "every target allocated: the wrapper has no inline buffer");
   if (!any_heap)
-    return refuse(p, why, "no target allocated, not even one larger than the wrapper: it keeps targets "
-                          "somewhere other than the global heap");
+    return refuse(p, why,
+                  "no target allocated, not even one larger than the wrapper: it keeps targets "
+                  "somewhere other than the global heap");
   offsets o;
   if (gather_offsets(p, &o))
     return refuse(p, why, "targets of one alignment were found at different places in the wrapper");

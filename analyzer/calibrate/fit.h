@@ -17,7 +17,8 @@ typedef struct hl_rule_fit {
   long buffer_size, buffer_align;
   long header_size, header_align; /* 0: no header in front of the target */
   long max_align;                 /* 0: no limit stated */
-  unsigned requires;              /* HL_REQ_* (profile.h) */
+  unsigned
+    requires; /* HL_REQ_* (profile.h) */
 } hl_rule_fit;
 
 /* Fits the measurements of one wrapper. Returns 0, or -1 with *why (several

@@ -15,11 +15,7 @@ extern const char hl_embedded_shared_hpp[];
 
 const char *hl_kind_name(int kind) {
   static const char *const names[HL_KINDS] = {
-      "trivially copyable",
-      "copy and move noexcept",
-      "copy may throw",
-      "move may throw",
-      "copy and move may throw",
+      "trivially copyable", "copy and move noexcept", "copy may throw", "move may throw", "copy and move may throw",
   };
   return kind >= 0 && kind < HL_KINDS ? names[kind] : "?";
 }
@@ -208,8 +204,7 @@ static int timing_line(const char *line, void *data, char **err) {
     w = -1;
     align = 1;
     kind = HL_KIND_TRIVIAL;
-  } else if (!(sscanf(line, "time %ld:%ld:%ld:%d %lf %lf%n", &w, &size, &align, &kind, &construct, &call, &used) ==
-                   6 &&
+  } else if (!(sscanf(line, "time %ld:%ld:%ld:%d %lf %lf%n", &w, &size, &align, &kind, &construct, &call, &used) == 6 &&
                !line[used])) {
     *err = hl_xasprintf("the timing program printed a line heaplint does not understand: '%s'", line);
     return -1;

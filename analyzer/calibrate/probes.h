@@ -37,9 +37,9 @@ typedef struct hl_probe_wrapper {
 typedef struct hl_probe_plan {
   const hl_probe_wrapper *w;
   size_t nw;
-  char **includes;       /* what the wrappers need: "<functional>", "\"/abs/callback.h\"" */
+  char **includes; /* what the wrappers need: "<functional>", "\"/abs/callback.h\"" */
   size_t nincludes;
-  int string_sso;        /* program 0 also measures the library's own numbers: std::string's
+  int string_sso; /* program 0 also measures the library's own numbers: std::string's
                             small buffer, the shared states */
 } hl_probe_plan;
 
@@ -50,31 +50,31 @@ char *hl_probes_source(const hl_probe_plan *plan, int program, int part, int par
 typedef struct hl_probe {
   long size, align;
   int kind;
-  long allocations;      /* global operator new calls while constructing the wrapper */
-  long offset;           /* where the target's bytes are in the wrapper; -1: not found */
+  long allocations; /* global operator new calls while constructing the wrapper */
+  long offset;      /* where the target's bytes are in the wrapper; -1: not found */
 } hl_probe;
 
 typedef struct hl_probed {
-  int seen;              /* the program measured this wrapper */
-  int absent;            /* the library does not have it */
-  long size, align;      /* sizeof and alignof of the wrapper */
+  int seen;         /* the program measured this wrapper */
+  int absent;       /* the library does not have it */
+  long size, align; /* sizeof and alignof of the wrapper */
   hl_probe *v;
   size_t n, cap;
 } hl_probed;
 
 typedef struct hl_measured {
-  char *library;         /* "libstdc++", "libc++", "msvc", "unknown" (as probe.hpp says) */
+  char *library; /* "libstdc++", "libc++", "msvc", "unknown" (as probe.hpp says) */
   char *library_version;
-  char *compiler;        /* the compiler's version string */
+  char *compiler; /* the compiler's version string */
   int pointer_width;
   /* Allocations of a basic_string of n characters, n = 0.., per HL_SSO_* */
   long *string_allocs[HL_SSO_KINDS];
   size_t nstring[HL_SSO_KINDS], capstring[HL_SSO_KINDS];
-  long shared[HL_SHARED_KINDS];  /* operator new calls per HL_SHARED_*; -1: not measured */
-  hl_probed *w;          /* one per plan->w */
+  long shared[HL_SHARED_KINDS]; /* operator new calls per HL_SHARED_*; -1: not measured */
+  hl_probed *w;                 /* one per plan->w */
   size_t nw;
-  int pending;           /* a probe was started but never reported: */
-  hl_probe pending_probe;/* this one, of wrapper pending_wrapper */
+  int pending;            /* a probe was started but never reported: */
+  hl_probe pending_probe; /* this one, of wrapper pending_wrapper */
   size_t pending_wrapper;
 } hl_measured;
 

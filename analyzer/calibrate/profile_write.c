@@ -29,8 +29,8 @@ static void emit(writer *w, yaml_event_t *event, int made) {
 
 static void scalar(writer *w, const char *s) {
   yaml_event_t e;
-  emit(w, &e, yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                                           YAML_ANY_SCALAR_STYLE));
+  emit(w, &e,
+       yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, YAML_ANY_SCALAR_STYLE));
 }
 
 static void number(writer *w, long v) {
@@ -41,14 +41,16 @@ static void number(writer *w, long v) {
 
 static void mapping(writer *w, int flow) {
   yaml_event_t e;
-  emit(w, &e, yaml_mapping_start_event_initialize(&e, NULL, NULL, 1,
-                                                  flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
+  emit(w, &e,
+       yaml_mapping_start_event_initialize(&e, NULL, NULL, 1,
+                                           flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
 }
 
 static void sequence(writer *w, int flow) {
   yaml_event_t e;
-  emit(w, &e, yaml_sequence_start_event_initialize(&e, NULL, NULL, 1,
-                                                   flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
+  emit(w, &e,
+       yaml_sequence_start_event_initialize(&e, NULL, NULL, 1,
+                                            flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void mapping_end(writer *w) {
@@ -252,8 +254,7 @@ static void wrapper_diff(const hl_wrapper *g, const hl_wrapper *w, hl_strv *out)
   number_field(out, where, "header.align", g->header_align, w->header_align, 0);
   number_field(out, where, "max-align", g->max_align, w->max_align, 0);
   list_field(out, where, "requires", requirements_text(g->requires), requirements_text(w->requires));
-  list_field(out, where, "factories", list_text(g->factories, g->nfactories),
-             list_text(w->factories, w->nfactories));
+  list_field(out, where, "factories", list_text(g->factories, g->nfactories), list_text(w->factories, w->nfactories));
   list_field(out, where, "emplace", list_text(g->emplacers, g->nemplacers), list_text(w->emplacers, w->nemplacers));
   text_field(out, where, "replacement", g->replacement, w->replacement);
   free(where);
@@ -286,8 +287,10 @@ size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_strv *o
   }
   for (size_t i = 0; i < got->nwrappers; i++) {
     const hl_wrapper *w = named(want, got->wrappers[i].name);
-    if (w) wrapper_diff(&got->wrappers[i], w, out);
-    else hl_strv_addf(out, "%s: measured, but the profile has no such wrapper", got->wrappers[i].name);
+    if (w)
+      wrapper_diff(&got->wrappers[i], w, out);
+    else
+      hl_strv_addf(out, "%s: measured, but the profile has no such wrapper", got->wrappers[i].name);
   }
   for (size_t i = 0; i < want->nwrappers; i++)
     if (!named(got, want->wrappers[i].name))

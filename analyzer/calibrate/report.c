@@ -73,8 +73,8 @@ static char *ns(double v) { return v < 0 ? hl_xstrdup("-") : hl_xasprintf("%.1f"
 static char *rule_words(const hl_rule_fit *f) {
   hl_sb b = {0};
   hl_sb_printf(&b, "buffer %ld bytes (align %ld)", f->buffer_size, f->buffer_align);
-  if (f->header_size) hl_sb_printf(&b, " holding %ld bytes (align %ld) in front of the target", f->header_size,
-                                   f->header_align);
+  if (f->header_size)
+    hl_sb_printf(&b, " holding %ld bytes (align %ld) in front of the target", f->header_size, f->header_align);
   if (f->max_align) hl_sb_printf(&b, ", targets aligned up to %ld", f->max_align);
   if (f->requires & HL_REQ_TRIVIALLY_COPYABLE) hl_sb_puts(&b, ", trivially copyable");
   if (f->requires & HL_REQ_NOTHROW_COPY) hl_sb_puts(&b, ", nothrow copy constructible");
@@ -136,9 +136,15 @@ int hl_cal_report(hl_cal *c, FILE *out) {
   }
   fputc('\n', out);
 
-  static const char *const head[NCOLS] = {"wrapper",     "probe",       "size",
-                                          "align",       "traits",      "allocations per construction",
-                                          "stored",      "construct ns -O0", "construct ns -O2",
+  static const char *const head[NCOLS] = {"wrapper",
+                                          "probe",
+                                          "size",
+                                          "align",
+                                          "traits",
+                                          "allocations per construction",
+                                          "stored",
+                                          "construct ns -O0",
+                                          "construct ns -O2",
                                           "call ns -O2"};
   static const int right[NCOLS] = {0, 0, 1, 1, 0, 1, 0, 1, 1, 1};
   char **cell = hl_xcalloc((n + 1) * NCOLS, sizeof *cell);
@@ -156,7 +162,7 @@ int hl_cal_report(hl_cal *c, FILE *out) {
     cl[3] = p ? hl_xasprintf("%ld", p->align) : hl_xstrdup("-");
     cl[4] = hl_xstrdup(p ? hl_kind_name(p->kind) : "-");
     cl[5] = hl_xasprintf("%ld", r[i].allocations);
-    cl[6] = r[i].allocations ? hl_xstrdup("heap")
+    cl[6] = r[i].allocations      ? hl_xstrdup("heap")
             : p && p->offset >= 0 ? hl_xasprintf("inline, +%ld", p->offset)
                                   : hl_xstrdup("inline");
     cl[7] = ns(t[i].construct_ns[0]);

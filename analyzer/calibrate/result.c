@@ -25,9 +25,10 @@ static int fit_strings(hl_cal *c) {
   for (size_t t = 0; t < HL_SSO_KINDS; t++) {
     c->sso[t] = hl_fit_sso(c->m.string_allocs[t], c->m.nstring[t]);
     if (c->sso[t] >= 0 || (t != HL_SSO_CHAR && !c->m.nstring[t])) continue;
-    hl_cal_error("std::basic_string<%s>: no length up to %zu characters is kept without allocating, or every one "
-                 "is: no small-string capacity fits",
-                 types[t], c->m.nstring[t] ? c->m.nstring[t] - 1 : 0);
+    hl_cal_error(
+        "std::basic_string<%s>: no length up to %zu characters is kept without allocating, or every one "
+        "is: no small-string capacity fits",
+        types[t], c->m.nstring[t] ? c->m.nstring[t] - 1 : 0);
     bad = 1;
   }
   return bad;
@@ -39,8 +40,9 @@ int hl_cal_fit_all(hl_cal *c) {
     for (size_t i = 0; i < sizeof libraries / sizeof *libraries && !c->library; i++)
       if (c->m.library && !strcmp(c->m.library, libraries[i].probe_name)) c->library = &libraries[i];
     if (!c->library) {
-      hl_cal_error("the standard library cannot be identified: it defines none of __GLIBCXX__, _LIBCPP_VERSION and "
-                   "_MSVC_STL_VERSION");
+      hl_cal_error(
+          "the standard library cannot be identified: it defines none of __GLIBCXX__, _LIBCPP_VERSION and "
+          "_MSVC_STL_VERSION");
       return CAL_NO_FIT;
     }
     if (fit_strings(c)) status = CAL_NO_FIT;
@@ -96,7 +98,10 @@ static hl_profile *make_profile(const hl_cal *c) {
     w.header_size = t->fit.header_size;
     w.header_align = t->fit.header_align;
     w.max_align = t->fit.max_align;
-    w.requires = t->fit.requires;
+    w.
+      requires
+    = t->fit.
+        requires;
     if (t->factory) {
       w.factories = hl_xcalloc(1, sizeof *w.factories);
       w.factories[w.nfactories++] = hl_xstrdup(t->factory);
@@ -108,8 +113,8 @@ static hl_profile *make_profile(const hl_cal *c) {
     }
     const char *std = hl_cal_program_std[c->pw[i].program];
     char *lib = c->library ? hl_xasprintf("; %s %s", c->library->name, c->m.library_version) : hl_xstrdup("");
-    w.source = hl_xasprintf("measured by heaplint calibrate %s: %s%s%s (%s%s)", HEAPLINT_VERSION, cmd,
-                            std ? " " : "", std ? std : "", compiler, lib);
+    w.source = hl_xasprintf("measured by heaplint calibrate %s: %s%s%s (%s%s)", HEAPLINT_VERSION, cmd, std ? " " : "",
+                            std ? std : "", compiler, lib);
     free(lib);
     w.profile = P;
     HL_PUSH(P->wrappers, P->nwrappers, cap, w);
@@ -128,7 +133,8 @@ int hl_cal_write_profile(hl_cal *c) {
     status = CAL_PROBES;
   } else {
     char *path = hl_cal_path(c, "profile.yaml");
-    if (hl_cal_write_text(path, c->text)) err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
+    if (hl_cal_write_text(path, c->text))
+      err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
     else if (hl_profile_load(path, &c->written, &err)) {
       char *e = err;
       err = hl_xasprintf("the profile written does not load: %s", e);

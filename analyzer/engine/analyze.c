@@ -73,7 +73,8 @@ static void record_inputs(CXTranslationUnit tu, const hl_job *job, hl_tu_result 
   qsort(res->inputs + 1, res->ninputs - 1, sizeof *res->inputs, input_order);
   size_t out = 1;
   for (size_t i = 1; i < res->ninputs; i++) {
-    if (!strcmp(res->inputs[i].path, res->inputs[0].path) || (out > 1 && !strcmp(res->inputs[i].path, res->inputs[out - 1].path)))
+    if (!strcmp(res->inputs[i].path, res->inputs[0].path) ||
+        (out > 1 && !strcmp(res->inputs[i].path, res->inputs[out - 1].path)))
       free(res->inputs[i].path);
     else
       res->inputs[out++] = res->inputs[i];
@@ -85,8 +86,8 @@ typedef struct walker {
   hl_ctx *ctx;
   const hl_rule *const *rules;
   void **states;
-  int system_headers;   /* -system-headers: walk them too */
-  hl_broken *broken;    /* a unit with errors: what no rule may judge */
+  int system_headers; /* -system-headers: walk them too */
+  hl_broken *broken;  /* a unit with errors: what no rule may judge */
 } walker;
 
 static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data) {
@@ -168,7 +169,8 @@ static const char *base_name(const char *path) {
 
 /* The target, the standard library the unit includes, and the wrappers
  * the profiles (and the config's) describe for them: into ctx and res. */
-static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel, hl_tu_result *res) {
+static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel,
+                            hl_tu_result *res) {
   CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
@@ -189,8 +191,10 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
   ctx->library = sel->base;
   res->profiles = hl_xcalloc(sel->nused ? sel->nused : 1, sizeof *res->profiles);
   for (size_t i = 0; i < sel->nused; i++) res->profiles[res->nprofiles++] = hl_xstrdup(base_name(sel->used[i]->path));
-  if (ctx->library_name && !sel->base) res->unprofiled = HL_NO_PROFILE;
-  else if (ctx->library_name && !sel->base->nwrappers) res->unprofiled = HL_PROFILE_WITHOUT_WRAPPERS;
+  if (ctx->library_name && !sel->base)
+    res->unprofiled = HL_NO_PROFILE;
+  else if (ctx->library_name && !sel->base->nwrappers)
+    res->unprofiled = HL_PROFILE_WITHOUT_WRAPPERS;
   ctx->string_sso = sel->string_sso;
   ctx->string_from = sel->string_from;
   ctx->shared_state = sel->shared_state;
@@ -267,13 +271,13 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
 struct hl_tu {
   CXIndex index;
   const hl_job *job;
-  const char **args;            /* the job's, then -w */
+  const char **args; /* the job's, then -w */
   size_t nargs;
-  struct CXUnsavedFile *unsaved;/* copies of the editor's text the unit was last parsed with */
+  struct CXUnsavedFile *unsaved; /* copies of the editor's text the unit was last parsed with */
   unsigned nunsaved;
-  unsigned options;             /* CXTranslationUnit_* */
-  CXTranslationUnit tu;         /* NULL after a failed reparse */
-  CXTranslationUnit queries;    /* a kept unit's trait-query parse, reparsed each time */
+  unsigned options;          /* CXTranslationUnit_* */
+  CXTranslationUnit tu;      /* NULL after a failed reparse */
+  CXTranslationUnit queries; /* a kept unit's trait-query parse, reparsed each time */
 };
 
 static void unsaved_free(hl_tu *u) {
@@ -312,8 +316,8 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
   u->args[job->nargs] = "-w";
   unsaved_copy(u, unsaved, nunsaved);
   hl_crash_step("parsing", NULL);
-  enum CXErrorCode e = clang_parseTranslationUnit2(index, job->source, u->args, (int)u->nargs, u->unsaved,
-                                                   u->nunsaved, options, &u->tu);
+  enum CXErrorCode e =
+      clang_parseTranslationUnit2(index, job->source, u->args, (int)u->nargs, u->unsaved, u->nunsaved, options, &u->tu);
   if (e != CXError_Success || !u->tu) {
     fprintf(log, "heaplint: error: %s: not analyzed: %s\n", hl_display_path(job->file), parse_error(e));
     hl_tu_free(u);
@@ -325,8 +329,7 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
 int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
   unsaved_copy(u, unsaved, nunsaved);
   hl_crash_step("reparsing", NULL);
-  int e = u->tu ? clang_reparseTranslationUnit(u->tu, u->nunsaved, u->unsaved,
-                                               clang_defaultReparseOptions(u->tu))
+  int e = u->tu ? clang_reparseTranslationUnit(u->tu, u->nunsaved, u->unsaved, clang_defaultReparseOptions(u->tu))
                 : CXError_Failure;
   if (e == CXError_Success) return 0;
   /* libclang's word: after a failed reparse only disposing is safe. */
@@ -404,8 +407,8 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   memset(&ctx, 0, sizeof ctx);
   /* A kept unit's trait queries reparse a unit of their own. */
   int kept = (u->options & CXTranslationUnit_PrecompiledPreamble) != 0;
-  ctx.unit = (hl_unit){u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept,
-                       kept ? reparse_queries : NULL, u};
+  ctx.unit = (hl_unit){
+      u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept, kept ? reparse_queries : NULL, u};
   ctx.out = &res->findings;
   ctx.layouts = run->layouts ? &res->layouts : NULL;
   ctx.log = log;

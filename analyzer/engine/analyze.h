@@ -30,15 +30,15 @@ struct hl_rule;
 typedef struct hl_run {
   const hl_profile_set *profiles;
   int verbose;
-  int layouts;                        /* the front end shows layouts: collect them (hl_tu_result) */
-  int record_inputs;                  /* fill hl_tu_result's inputs (for a result cache) */
+  int layouts;       /* the front end shows layouts: collect them (hl_tu_result) */
+  int record_inputs; /* fill hl_tu_result's inputs (for a result cache) */
   pthread_mutex_t lock;
-  hl_strv warned;                     /* "no profile for ..." said once per library and width */
+  hl_strv warned; /* "no profile for ..." said once per library and width */
 } hl_run;
 
 typedef enum hl_result {
-  HL_ANALYZED,      /* parsed and analyzed (compile_errors says whether it has errors) */
-  HL_NOT_PARSED,    /* libclang could not parse it */
+  HL_ANALYZED,   /* parsed and analyzed (compile_errors says whether it has errors) */
+  HL_NOT_PARSED, /* libclang could not parse it */
 } hl_result;
 
 /* A file the unit read: its absolute path and the FNV-1a hash and size of
@@ -50,16 +50,16 @@ typedef struct hl_tu_input {
 
 typedef struct hl_tu_result {
   hl_result result;
-  char *library;    /* "libstdc++", or NULL when no standard library header was included */
-  char *arch;       /* "x86_64" */
+  char *library; /* "libstdc++", or NULL when no standard library header was included */
+  char *arch;    /* "x86_64" */
   int pointer_width;
   /* The library has no profile for this width, or one without wrappers:
    * hl_warn_unprofiled says so. */
   enum { HL_PROFILED, HL_NO_PROFILE, HL_PROFILE_WITHOUT_WRAPPERS } unprofiled;
   hl_findings findings;
   unsigned compile_errors; /* its errors (among the findings when they have a place) */
-  hl_layouts layouts;  /* every store the rules judged, when run->layouts */
-  char **profiles;  /* the profiles that decided, base first (file names) */
+  hl_layouts layouts;      /* every store the rules judged, when run->layouts */
+  char **profiles;         /* the profiles that decided, base first (file names) */
   size_t nprofiles;
   /* With run->record_inputs, of an analyzed unit: every file it read, the
    * main file first, each once; and the time (CLOCK_REALTIME, ns) before

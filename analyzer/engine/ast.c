@@ -141,9 +141,8 @@ int hl_type_is_lambda(CXType t) {
 }
 
 static int is_scope(enum CXCursorKind k) {
-  return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
-         k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
-         k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
+  return k == CXCursor_Namespace || k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_EnumDecl;
 }
 
 char *hl_decl_name(CXCursor decl) {

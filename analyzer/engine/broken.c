@@ -58,7 +58,8 @@ static int invalid_type(CXType t, int depth) {
   clang_Type_visitFields(c, field, &f);
   if (!f.bad) clang_visitChildren(decl, base, &f);
   int n = clang_Type_getNumTemplateArguments(c);
-  for (int i = 0; i < n && !f.bad; i++) f.bad = invalid_type(clang_Type_getTemplateArgumentAsType(c, (unsigned)i), depth + 1);
+  for (int i = 0; i < n && !f.bad; i++)
+    f.bad = invalid_type(clang_Type_getTemplateArgumentAsType(c, (unsigned)i), depth + 1);
   return f.bad;
 }
 
@@ -71,8 +72,10 @@ static int lost_capture(CXTranslationUnit tu, CXCursor lambda) {
   int lost = 0, depth = 0;
   for (unsigned i = 0; i < n && !lost; i++) {
     char *s = hl_cxstring_take(clang_getTokenSpelling(tu, toks[i]));
-    if (!strcmp(s, "[")) depth++;
-    else if (!strcmp(s, "]")) depth--;
+    if (!strcmp(s, "["))
+      depth++;
+    else if (!strcmp(s, "]"))
+      depth--;
     else if (clang_getTokenKind(toks[i]) == CXToken_Identifier && strcmp(s, "this")) {
       CXCursor at = clang_getCursor(tu, clang_getTokenLocation(tu, toks[i]));
       lost = clang_getCursorKind(at) == CXCursor_LambdaExpr &&

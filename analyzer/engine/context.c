@@ -44,8 +44,10 @@ void hl_ctx_range(const hl_ctx *ctx, hl_finding *f, CXCursor c) {
 int hl_ctx_wants_layouts(const hl_ctx *ctx) { return ctx->layouts != NULL; }
 
 void hl_ctx_layout(hl_ctx *ctx, hl_layout *l) {
-  if (ctx->layouts) hl_layouts_add(ctx->layouts, l);
-  else hl_layout_free(l);
+  if (ctx->layouts)
+    hl_layouts_add(ctx->layouts, l);
+  else
+    hl_layout_free(l);
 }
 
 long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library) {

@@ -16,39 +16,39 @@
 #include "engine/wrapper.h"
 
 struct hl_ctx {
-  hl_unit unit;                 /* the translation unit, its job and arguments */
+  hl_unit unit; /* the translation unit, its job and arguments */
 
-  char *triple;                 /* x86_64-pc-linux-gnu */
-  char *arch;                   /* x86_64 */
-  int pointer_width;            /* 64 */
-  const hl_profile *library;    /* the detected library's base profile, or NULL */
-  const char *library_name;     /* its name, or NULL when none was included */
-  const hl_wrapper *const *wrappers;  /* from the selected profiles */
+  char *triple;                      /* x86_64-pc-linux-gnu */
+  char *arch;                        /* x86_64 */
+  int pointer_width;                 /* 64 */
+  const hl_profile *library;         /* the detected library's base profile, or NULL */
+  const char *library_name;          /* its name, or NULL when none was included */
+  const hl_wrapper *const *wrappers; /* from the selected profiles */
   size_t nwrappers;
-  const long *string_sso;       /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
+  const long *string_sso;               /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
   const hl_profile *const *string_from; /* the profile that states each */
-  const long *shared_state;     /* operator new calls per HL_SHARED_* (-1: not stated) */
+  const long *shared_state;             /* operator new calls per HL_SHARED_* (-1: not stated) */
   const hl_profile *const *shared_from;
 
-  CXCursor *stack;              /* ancestors of the visited cursor, outermost first */
+  CXCursor *stack; /* ancestors of the visited cursor, outermost first */
   size_t depth, capstack;
 
   hl_types *types;
-  hl_probes *probes;            /* instantiation probes, answered in one parse after prepare */
-  hl_reach *reach;              /* calls of specializations, and what reaches what */
-  hl_loc *reach_locs;           /* the calls' places, made at the first hl_ctx_reaching_calls */
+  hl_probes *probes;  /* instantiation probes, answered in one parse after prepare */
+  hl_reach *reach;    /* calls of specializations, and what reaches what */
+  hl_loc *reach_locs; /* the calls' places, made at the first hl_ctx_reaching_calls */
   char *reach_has_loc, *reach_flags;
-  size_t reach_nlocs, reach_to;  /* reach_flags answers call reach_to - 1 (0: none yet) */
+  size_t reach_nlocs, reach_to; /* reach_flags answers call reach_to - 1 (0: none yet) */
   hl_findings *out;
-  hl_layouts *layouts;          /* NULL: the front end shows none */
+  hl_layouts *layouts; /* NULL: the front end shows none */
 
-  long cplusplus;               /* hl_ctx_cplusplus's answer, once asked */
+  long cplusplus; /* hl_ctx_cplusplus's answer, once asked */
   int cplusplus_asked;
 
-  FILE *log;                    /* this translation unit's messages (remarks) */
+  FILE *log; /* this translation unit's messages (remarks) */
   int verbose;
 
-  hl_allocation *allocations;   /* the rules' verdicts (hl_ctx_allocation) */
+  hl_allocation *allocations; /* the rules' verdicts (hl_ctx_allocation) */
   size_t nallocations, capallocations;
   const char *const *no_alloc_functions; /* the config's globs */
   size_t nno_alloc_functions;

@@ -54,8 +54,8 @@ size_t hl_diag_drop_unknown_args(CXTranslationUnit tu, const char **args, size_t
     clang_disposeDiagnostic(d);
     if (k < 0) continue;
     if (verbose)
-      fprintf(log, "heaplint: remark: %s: dropped '%s', which clang does not know or support\n",
-              hl_display_path(file), args[k]);
+      fprintf(log, "heaplint: remark: %s: dropped '%s', which clang does not know or support\n", hl_display_path(file),
+              args[k]);
     memmove(&args[k], &args[k + 1], (*nargs - (size_t)k - 1) * sizeof *args);
     --*nargs;
     dropped++;

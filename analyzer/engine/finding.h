@@ -10,9 +10,9 @@
 typedef enum hl_severity { HL_SEV_NOTE, HL_SEV_WARNING, HL_SEV_ERROR } hl_severity;
 
 typedef struct hl_loc {
-  char *file;          /* absolute path */
-  unsigned line, col;  /* 1-based; col counts bytes, as clang does */
-  unsigned offset;     /* byte offset in the file */
+  char *file;         /* absolute path */
+  unsigned line, col; /* 1-based; col counts bytes, as clang does */
+  unsigned offset;    /* byte offset in the file */
 } hl_loc;
 
 typedef struct hl_note {
@@ -25,15 +25,15 @@ typedef struct hl_note {
  * of the file as it was analyzed: --fix writes only a file that has not
  * changed since. A finding's edits are applied all or none. */
 typedef struct hl_edit {
-  char *file;          /* absolute path */
+  char *file; /* absolute path */
   unsigned offset, length;
-  unsigned line, col;  /* where offset is, for messages */
+  unsigned line, col; /* where offset is, for messages */
   char *text;
   unsigned long long file_hash;
 } hl_edit;
 
 typedef struct hl_finding {
-  const char *rule;    /* static rule id, e.g. "function-sbo" */
+  const char *rule; /* static rule id, e.g. "function-sbo" */
   hl_severity severity;
   hl_loc loc;
   /* Where the reported expression ends, in loc's file (the position just
@@ -43,7 +43,7 @@ typedef struct hl_finding {
   char *message;
   hl_note *notes;
   size_t nnotes, capnotes;
-  char *fingerprint;   /* see hl_findings_fingerprint; NULL until then */
+  char *fingerprint; /* see hl_findings_fingerprint; NULL until then */
   hl_edit *edits;
   size_t nedits, capedits;
   /* A site heaplint saw but did not decide (a note-level finding): why, as
@@ -61,9 +61,9 @@ typedef struct hl_finding {
 int hl_finding_is_compile_error(const hl_finding *f);
 /* A site a rule judged to allocate (context.h: hl_ctx_allocations). */
 typedef struct hl_allocation {
-  const char *rule;   /* static */
+  const char *rule; /* static */
   hl_loc loc;
-  char *what;         /* the verdict in words: the finding's message */
+  char *what; /* the verdict in words: the finding's message */
 } hl_allocation;
 
 /* Builds a finding; the strings are copied. */

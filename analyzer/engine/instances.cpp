@@ -56,7 +56,8 @@ bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &o
 // A traversal with the unit's parent map's settings (implicit code,
 // instantiations) that keeps the declarations it is inside, innermost
 // last; Derived's done() ends it.
-template <class Derived> struct decl_stack : RecursiveASTVisitor<Derived> {
+template <class Derived>
+struct decl_stack : RecursiveASTVisitor<Derived> {
   std::vector<const Decl *> inside;
   bool shouldVisitImplicitCode() const { return true; }
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -122,8 +123,10 @@ const Decl *declaration_under(const SourceManager &sm, const DeclContext *dc, So
     // A friend defined in a class: the function (or function template).
     if (const auto *fr = dyn_cast<FriendDecl>(d))
       if (NamedDecl *nd = fr->getFriendDecl()) d = nd;
-    if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) d = ft->getTemplatedDecl();
-    else if (const auto *ct = dyn_cast<ClassTemplateDecl>(d)) d = ct->getTemplatedDecl();
+    if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d))
+      d = ft->getTemplatedDecl();
+    else if (const auto *ct = dyn_cast<ClassTemplateDecl>(d))
+      d = ct->getTemplatedDecl();
     if (const auto *fd = dyn_cast<FunctionDecl>(d)) {
       std::vector<Decl *> roots;
       roots.push_back(const_cast<FunctionDecl *>(fd));
@@ -238,8 +241,10 @@ bool record_instances(const CXXRecordDecl *rd, std::vector<const CXXRecordDecl *
 bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &out, bool defined) {
   auto add = [&](const FunctionDecl *s) {
     const FunctionDecl *def = nullptr;
-    if (!defined) out.push_back(s);
-    else if (s->isTemplateInstantiation() && s->isDefined(def) && def && def->getBody()) out.push_back(def);
+    if (!defined)
+      out.push_back(s);
+    else if (s->isTemplateInstantiation() && s->isDefined(def) && def && def->getBody())
+      out.push_back(def);
   };
   FunctionTemplateDecl *ft = fd->getDescribedFunctionTemplate();
   if (ft && !ft->getDeclContext()->isDependentContext()) {
@@ -248,8 +253,8 @@ bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &o
   }
   // A friend defined in a class template is instantiated with the class:
   // its lexical context is the class.
-  const auto *rd = dyn_cast<CXXRecordDecl>(fd->getFriendObjectKind() ? fd->getLexicalDeclContext()
-                                                                     : fd->getDeclContext());
+  const auto *rd =
+      dyn_cast<CXXRecordDecl>(fd->getFriendObjectKind() ? fd->getLexicalDeclContext() : fd->getDeclContext());
   std::vector<const CXXRecordDecl *> recs;
   if (!rd || !record_instances(rd, recs)) return false;
   const Decl *canon = ft ? static_cast<const Decl *>(ft->getCanonicalDecl()) : fd->getCanonicalDecl();
@@ -277,7 +282,8 @@ bool instantiations(const FunctionDecl *fd, std::vector<const FunctionDecl *> &o
 // pattern expression's source range [b, e] and is a T (finder: any
 // expression; call_finder: a call, the call itself under what surrounds
 // it). Found in decl by find(decl).
-template <class T> struct range_finder : RecursiveASTVisitor<range_finder<T>> {
+template <class T>
+struct range_finder : RecursiveASTVisitor<range_finder<T>> {
   SourceLocation b, e;
   const T *found = nullptr;
   range_finder(SourceRange r) : b(r.getBegin()), e(r.getEnd()) {}
@@ -301,10 +307,14 @@ const Expr *written(const Expr *x) {
   for (;;) {
     SourceRange r = x->getSourceRange();
     const Expr *in = nullptr;
-    if (const auto *c = dyn_cast<ImplicitCastExpr>(x)) in = c->getSubExpr();
-    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x)) in = m->getSubExpr();
-    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x)) in = b->getSubExpr();
-    else if (const auto *fe = dyn_cast<FullExpr>(x)) in = fe->getSubExpr();
+    if (const auto *c = dyn_cast<ImplicitCastExpr>(x))
+      in = c->getSubExpr();
+    else if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(x))
+      in = m->getSubExpr();
+    else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(x))
+      in = b->getSubExpr();
+    else if (const auto *fe = dyn_cast<FullExpr>(x))
+      in = fe->getSubExpr();
     else if (const auto *ce = dyn_cast<CXXConstructExpr>(x)) {
       if (!isa<CXXTemporaryObjectExpr>(ce) && ce->getNumArgs() >= 1 && ce->getArg(0)->getSourceRange() == r)
         in = ce->getArg(0);
@@ -326,9 +336,12 @@ std::string spelled(ASTContext &ctx, const Expr *x, const PrintingPolicy &pp) {
   if (x->isLValue()) t = ctx.getLValueReferenceType(t);
   std::string s = t.getAsString(pp);
   while (!s.empty() && (s.back() == '&' || s.back() == ' ')) s.pop_back();
-  if (s.compare(0, 6, "const ") == 0) s.erase(0, 6);
-  else if (s.size() > 6 && s.compare(s.size() - 6, 6, " const") == 0) s.erase(s.size() - 6);
-  else if (s.size() > 5 && s.compare(s.size() - 6, 6, "*const") == 0) s.erase(s.size() - 5);
+  if (s.compare(0, 6, "const ") == 0)
+    s.erase(0, 6);
+  else if (s.size() > 6 && s.compare(s.size() - 6, 6, " const") == 0)
+    s.erase(s.size() - 6);
+  else if (s.size() > 5 && s.compare(s.size() - 6, 6, "*const") == 0)
+    s.erase(s.size() - 5);
   return s;
 }
 
@@ -362,7 +375,8 @@ int nothrow_ctor(ASTContext &ctx, QualType t, bool move, int depth, bool *delete
   if (depth > 16) return -1;
   t = t.getCanonicalType();
   if (t->isScalarType() || t->isReferenceType()) return 1;
-  if (const ArrayType *a = ctx.getAsArrayType(t)) return nothrow_ctor(ctx, a->getElementType(), move, depth + 1, deleted);
+  if (const ArrayType *a = ctx.getAsArrayType(t))
+    return nothrow_ctor(ctx, a->getElementType(), move, depth + 1, deleted);
   const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd || !rd->hasDefinition()) return -1;
   rd = rd->getDefinition();
@@ -445,7 +459,8 @@ const Decl *decl_at_uncached(CXTranslationUnit tu, const ASTContext &ctx, Source
   for (int step = 0; step < 8 && clang_isReference(k); step++) {
     unsigned end;
     clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), nullptr, nullptr, nullptr, &end);
-    while (!invalid && end < text.size() && (text[end] == ':' || text[end] == ' ' || text[end] == '<' || text[end] == '>'))
+    while (!invalid && end < text.size() &&
+           (text[end] == ':' || text[end] == ' ' || text[end] == '<' || text[end] == '>'))
       end++;
     if (invalid || end >= text.size()) return nullptr;
     c = clang_getCursor(tu, cx(sm.getComposedLoc(fid, end)));
@@ -724,7 +739,7 @@ struct conversions {
   // conversion beyond one is uncertain (instances.h).
   int own = 0;
   std::vector<char> uncertain;
-  std::vector<char> inside;  // hl_instance's
+  std::vector<char> inside;               // hl_instance's
   const char *const *wrappers = nullptr;  // hl_instances_of_conversion's
   size_t nwrappers = 0;
   bool wrapper(QualType t) const {
@@ -803,8 +818,7 @@ bool deduced_bare(const FunctionDecl *fd, unsigned j) {
   QualType ppt = element_pattern(pp->getType());
   return ppt->isDependentType() && ppt.getNonReferenceType().getUnqualifiedType()->getAs<TemplateTypeParmType>();
 }
-void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out,
-                   int depth);
+void into_function(ASTContext &ctx, const FunctionDecl *fd, unsigned j, SourceLocation at, conversions &out, int depth);
 
 // Where a call requests its callee's specialization: at the callee's name
 // (o.f(x) at f, N::f(x) at f), an operator's at the operator.
@@ -820,8 +834,8 @@ SourceLocation callee_loc(const CallExpr *c) {
 // a construction from it, or a call it is passed on to.
 struct param_uses : RecursiveASTVisitor<param_uses> {
   ASTContext *ctx;
-  const FunctionDecl *fn;             // the template's definition
-  std::vector<const ValueDecl *> vars; // the parameter, and locals copied from it
+  const FunctionDecl *fn;               // the template's definition
+  std::vector<const ValueDecl *> vars;  // the parameter, and locals copied from it
   conversions *out;
   int depth;
   bool shouldVisitImplicitCode() const { return true; }
@@ -880,8 +894,8 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
           (ic && (ic->getCastKind() == CK_DerivedToBase || ic->getCastKind() == CK_UncheckedDerivedToBase)) ||
           (isa<ExplicitCastExpr>(p) && cast<ExplicitCastExpr>(p)->getTypeAsWritten()->isReferenceType() &&
            cast<ExplicitCastExpr>(p)->getCastKind() == CK_NoOp) ||
-          (ic && ic->isPartOfExplicitCast()) ||
-          (ic && x->getType()->isScalarType() && p->getType()->isScalarType()) || passes_on(p)) {
+          (ic && ic->isPartOfExplicitCast()) || (ic && x->getType()->isScalarType() && p->getType()->isScalarType()) ||
+          passes_on(p)) {
         x = p;
         continue;
       }
@@ -957,7 +971,8 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
           unsigned k = ~0u;
           for (const InitListExpr *f : forms)
             for (unsigned n = 0; f && k == ~0u && n < f->getNumInits(); n++)
-              if (f->getInit(n) == x || (f->getInit(n) && f->getInit(n)->IgnoreImplicit() == x->IgnoreImplicit())) k = n;
+              if (f->getInit(n) == x || (f->getInit(n) && f->getInit(n)->IgnoreImplicit() == x->IgnoreImplicit()))
+                k = n;
           for (const FieldDecl *f : rd->fields())
             if (k-- == 0) {
               et = f->getType();
@@ -1021,7 +1036,8 @@ void into_call(ASTContext &ctx, const CallExpr *c, unsigned k, conversions &out,
     return;
   }
   unsigned j = k;
-  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(c); oc && isa<CXXMethodDecl>(fd) && !cast<CXXMethodDecl>(fd)->isStatic()) {
+  if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(c);
+      oc && isa<CXXMethodDecl>(fd) && !cast<CXXMethodDecl>(fd)->isStatic()) {
     if (k == 0) return;  // the operator's object: the proxy has no such member
     j = k - 1;
   }
@@ -1192,7 +1208,8 @@ const Expr *pattern_and_defs(CXCursor e, std::vector<const FunctionDecl *> &defs
   if (!pattern) return nullptr;
   const Decl *parent = static_cast<const Decl *>(e.data[0]);
   if (!parent) {
-    const auto *tud = static_cast<const Decl *>(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)).data[0]);
+    const auto *tud =
+        static_cast<const Decl *>(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(e)).data[0]);
     if (tud) parent = declaration_of(tud->getASTContext(), pattern);
   }
   *why = "not in a function";

@@ -34,15 +34,15 @@ extern "C" {
 /* One instantiation's stored type. A trait is 1, 0, or -1 when it cannot be
  * told without the compiler's overload resolution. */
 typedef struct hl_instance {
-  char *type;        /* spelled as clang prints it ("(lambda at f.hpp:3:9)") */
-  char *to;          /* a conversion's: the type it converts to, else NULL */
-  int inside;        /* a conversion's, to a library class whose constructor
+  char *type;    /* spelled as clang prints it ("(lambda at f.hpp:3:9)") */
+  char *to;      /* a conversion's: the type it converts to, else NULL */
+  int inside;    /* a conversion's, to a library class whose constructor
                         template takes the argument as it is (std::variant's
                         converting constructor): the class may convert it
                         further inside, to a wrapper of its own (a
                         std::function alternative), which this does not
                         follow */
-  int uncertain;     /* a conversion's, found only past a template of the
+  int uncertain; /* a conversion's, found only past a template of the
                         code's own that deduces its parameter from the
                         argument: whether the probe's proxy gets there
                         depends on that template's constraints (an
@@ -50,7 +50,7 @@ typedef struct hl_instance {
                         overload resolution with the proxy tells */
   long size, align;
   int trivially_copyable, nothrow_copy, nothrow_move;
-  char *poi_file;    /* where the instantiation was first requested */
+  char *poi_file; /* where the instantiation was first requested */
   unsigned poi_offset;
   /* The probe parse's chain (engine/instprobe.h, hl_probe_hit), read from
    * the AST: entry 0 is the store, then each point of instantiation

@@ -11,17 +11,17 @@
 #include "util/util.h"
 
 typedef struct probe {
-  char *file;          /* absolute path */
+  char *file; /* absolute path */
   CXFile cxfile;
   unsigned begin, end; /* byte offsets of the expression (a conversion probe: of the call) */
   int conversion;
   unsigned arg_begin, arg_end; /* a conversion probe's argument */
-  char *as_type;       /* ...converted to this type, or NULL: as the call converts it */
-  unsigned copy_at;    /* where its copy goes: begin, or the start of its statement */
-  int statement;       /* ...as a statement of its own (if (false) { copy; }) */
-  CXCursor expr;       /* a layout probe's expression, a conversion probe's argument (engine/instances) */
-  CXCursor call;       /* a conversion probe's call (its argument itself with as_type) */
-  int relay;           /* a relay's: its answers continue other probes' chains */
+  char *as_type;               /* ...converted to this type, or NULL: as the call converts it */
+  unsigned copy_at;            /* where its copy goes: begin, or the start of its statement */
+  int statement;               /* ...as a statement of its own (if (false) { copy; }) */
+  CXCursor expr;               /* a layout probe's expression, a conversion probe's argument (engine/instances) */
+  CXCursor call;               /* a conversion probe's call (its argument itself with as_type) */
+  int relay;                   /* a relay's: its answers continue other probes' chains */
 } probe;
 
 /* One file of the unit as the probe parse sees it: the text on disk with
@@ -31,17 +31,17 @@ typedef struct segment {
 } segment;
 
 typedef struct insertion {
-  unsigned at;         /* offset in the original text */
+  unsigned at; /* offset in the original text */
   unsigned len;
   char *text;
-  segment seg[3];      /* the original's text it copies (a conversion probe's copy of its call) */
+  segment seg[3]; /* the original's text it copies (a conversion probe's copy of its call) */
   int nseg;
 } insertion;
 
 typedef struct edited {
-  char *file;          /* absolute path */
-  char *name;          /* the name handed to libclang */
-  const char *orig;    /* the original text (owned by the unit) */
+  char *file;       /* absolute path */
+  char *name;       /* the name handed to libclang */
+  const char *orig; /* the original text (owned by the unit) */
   size_t orig_len;
   insertion *ins;
   size_t nins, capins;
@@ -54,7 +54,7 @@ struct hl_probes {
   size_t n, cap;
   hl_probe_hit *hits;
   size_t nhits, caphits;
-  hl_strv targets;     /* hl_probes_conversion_targets */
+  hl_strv targets; /* hl_probes_conversion_targets */
 };
 
 /* The probe itself, one line, no #include: a type's reference and its
@@ -71,14 +71,15 @@ struct hl_probes {
  * an error that made it invalid (an incomplete type) would fail its next
  * use, from another instantiation, and that instantiation with it. Only
  * declarations and one return statement, as C++11 wants. */
-#define PROBE_BODY                                                                                \
-  " typedef typename hl_probe_rr_<T>::type U;"                                                    \
-  " static_assert(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"                   \
-  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>::value,"   \
-  " \"heaplint probe\");"                                                                         \
+#define PROBE_BODY                                                                              \
+  " typedef typename hl_probe_rr_<T>::type U;"                                                  \
+  " static_assert(hl_probe_<sizeof(U), alignof(U), __is_trivially_copyable(U),"                 \
+  " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>::value," \
+  " \"heaplint probe\");"                                                                       \
   " return static_cast<T &&>(t); "
 static const char probe_decls[] =
-    "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_ { static const bool value = false; };"
+    "template <unsigned long, unsigned long, bool, bool, bool, int> struct hl_probe_ { static const bool value = "
+    "false; };"
     " template <class T> struct hl_probe_rr_ { typedef T type; };"
     " template <class T> struct hl_probe_rr_<T &> { typedef T type; };"
     " template <class T> struct hl_probe_rr_<T &&> { typedef T type; };"
@@ -108,13 +109,15 @@ static const char conversion_decls[] =
     " (void)sizeof(hl_conv_<To, U, sizeof(U), alignof(U), __is_trivially_copyable(U),"
     " __is_nothrow_constructible(U, const U &), __is_nothrow_constructible(U, U &&), Id>);"
     " return To(static_cast<T &&>(t)); } };"
-    " constexpr bool hl_conv_at_(const char *s, const char *w) { return !*w || (*s == *w && hl_conv_at_(s + 1, w + 1)); }"
+    " constexpr bool hl_conv_at_(const char *s, const char *w) { return !*w || (*s == *w && hl_conv_at_(s + 1, w + "
+    "1)); }"
     " constexpr bool hl_conv_in_(const char *s, unsigned long lo, unsigned long hi, const char *w) {"
     " return hi - lo <= 1 ? (lo < hi && hl_conv_at_(s + lo, w))"
     " : (hl_conv_in_(s, lo, lo + (hi - lo) / 2, w) || hl_conv_in_(s, lo + (hi - lo) / 2, hi, w)); }"
     " template <unsigned long N> constexpr bool hl_conv_nested_(const char (&f)[N], const char *w) {"
     " return hl_conv_in_(f, 0, N, w); }"
-    " template <int Id, bool Nested> struct hl_conv_fn { template <class T> static hl_convp_<Id, T> take(T &&t) noexcept {"
+    " template <int Id, bool Nested> struct hl_conv_fn { template <class T> static hl_convp_<Id, T> take(T &&t) "
+    "noexcept {"
     " return hl_convp_<Id, T>(static_cast<T &&>(t)); } };"
     " template <int Id> struct hl_conv_fn<Id, true> { template <class T> static T &&take(T &&t) noexcept {"
     " return static_cast<T &&>(t); } };\n";
@@ -271,7 +274,8 @@ static int function_body(CXTranslationUnit tu, CXFile f, unsigned off, unsigned 
 static int word_before(const char *text, size_t i, const char *w) {
   size_t n = strlen(w);
   while (i > 0 && isspace((unsigned char)text[i - 1])) i--;
-  return i >= n && !strncmp(text + i - n, w, n) && (i == n || !(isalnum((unsigned char)text[i - n - 1]) || text[i - n - 1] == '_'));
+  return i >= n && !strncmp(text + i - n, w, n) &&
+         (i == n || !(isalnum((unsigned char)text[i - n - 1]) || text[i - n - 1] == '_'));
 }
 
 /* Whether the text before a ';' (at semi) back to the statement before it
@@ -280,7 +284,8 @@ static int in_for_header(const char *text, size_t semi) {
   int depth = 0;
   for (size_t i = semi; i > 0; i--) {
     char c = text[i - 1];
-    if (c == ')' || c == ']' || c == '}') depth++;
+    if (c == ')' || c == ']' || c == '}')
+      depth++;
     else if (c == '(' || c == '[' || c == '{') {
       if (--depth < 0) return c == '(' && word_before(text, i - 1, "for");
     } else if (c == ';' && depth == 0) {
@@ -302,9 +307,9 @@ static int in_for_header(const char *text, size_t semi) {
  * comment is skipped); and it does not begin with else. Returns 0 with
  * *at, or -1. */
 static int statement_start(const char *text, unsigned b, unsigned *at) {
-  int depth = 0;    /* ( and [ : below 0 inside a call the statement makes */
-  int braces = 0;   /* } seen, their { not yet */
-  int comma = 0;    /* a ',' at the lowest depth so far */
+  int depth = 0;  /* ( and [ : below 0 inside a call the statement makes */
+  int braces = 0; /* } seen, their { not yet */
+  int comma = 0;  /* a ',' at the lowest depth so far */
   size_t i = b;
   for (; i > 0; i--) {
     char c = text[i - 1];
@@ -324,8 +329,10 @@ static int statement_start(const char *text, unsigned b, unsigned *at) {
       return -1;
     if (braces > 0) {
       /* Inside a lambda's body or a braced list of the statement. */
-      if (c == '}') braces++;
-      else if (c == '{') braces--;
+      if (c == '}')
+        braces++;
+      else if (c == '{')
+        braces--;
       continue;
     }
     if (c == ')' || c == ']') {
@@ -381,8 +388,8 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
   for (size_t i = 0; i < P->n; i++)
     if (P->v[i].conversion && clang_File_isEqual(P->v[i].cxfile, f) && P->v[i].begin == b && P->v[i].arg_begin == ab)
       return (int)i;
-  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1, ab, aend, as_type ? hl_xstrdup(as_type) : NULL,
-             b, 0, arg, wrapped, 0};
+  probe p = {hl_file_abspath(f, P->u.job->directory), f, b, end, 1,       ab, aend,
+             as_type ? hl_xstrdup(as_type) : NULL,    b, 0, arg, wrapped, 0};
   size_t len = 0;
   const char *text = clang_getFileContents(P->u.tu, f, &len);
   unsigned at;
@@ -470,8 +477,10 @@ static unsigned unmap(const edited *e, unsigned off, int copies) {
 static void line_col(const char *text, size_t len, unsigned off, unsigned *line, unsigned *col) {
   unsigned l = 1, c = 1;
   for (size_t i = 0; i < off && i < len; i++) {
-    if (text[i] == '\n') l++, c = 1;
-    else c++;
+    if (text[i] == '\n')
+      l++, c = 1;
+    else
+      c++;
   }
   *line = l;
   *col = c;
@@ -514,10 +523,14 @@ static size_t split_args(const char *s, char **out, size_t max) {
   int angle = 0, paren = 0;
   const char *from = s;
   for (const char *p = s; *p && n < max; p++) {
-    if (*p == '(' || *p == '[' || *p == '{') paren++;
-    else if (*p == ')' || *p == ']' || *p == '}') paren--;
-    else if (!paren && *p == '<') angle++;
-    else if (!paren && *p == '>' && angle > 0) angle--;
+    if (*p == '(' || *p == '[' || *p == '{')
+      paren++;
+    else if (*p == ')' || *p == ']' || *p == '}')
+      paren--;
+    else if (!paren && *p == '<')
+      angle++;
+    else if (!paren && *p == '>' && angle > 0)
+      angle--;
     if ((*p == ',' && !paren && !angle) || (*p == '>' && !paren && angle == 0 && !strcmp(p, ">'"))) {
       out[n++] = hl_xstrndup(from, (size_t)(p - from));
       from = p + 2;
@@ -557,7 +570,8 @@ static char *unmap_lambdas(const edited *E, size_t nE, const char *type) {
         e = &E[i];
     if (!e) continue;
     unsigned line, col;
-    unsigned off = unmap(e, offset_of_line_col(hl_sb_str(&e->text), e->text.len, (unsigned)atoi(c1), (unsigned)atoi(c2)), 1);
+    unsigned off =
+        unmap(e, offset_of_line_col(hl_sb_str(&e->text), e->text.len, (unsigned)atoi(c1), (unsigned)atoi(c2)), 1);
     line_col(e->orig, e->orig_len, off, &line, &col);
     hl_sb_putn(&b, path, plen);
     hl_sb_printf(&b, ":%u:%u", line, col);
@@ -681,8 +695,8 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
         h.in_system[h.nchain] = (char)sys;
         /* Both spelled in the probe parse's text: comparable as they are. */
         hl_grow((void **)&h.carries, &capcar, h.nchain + 1, sizeof *h.carries);
-        h.carries[h.nchain] = h.nchain > 0 && h.type && strstr(text, h.type)             ? 1
-                              : generic_lambda_call(text)                                       ? 3
+        h.carries[h.nchain] = h.nchain > 0 && h.type && strstr(text, h.type)                  ? 1
+                              : generic_lambda_call(text)                                     ? 3
                               : hl_starts_with(text, "in instantiation of function template") ? 0
                                                                                               : 2;
         HL_PUSH(h.chain, h.nchain, cap, loc);
@@ -769,8 +783,10 @@ static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, siz
       e->name = hl_xstrdup(e->file);
       e->orig = clang_getFileContents(P->u.tu, P->v[i].cxfile, &e->orig_len);
     }
-    if (P->v[i].conversion) conversion_copy(e, &P->v[i], i);
-    else insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
+    if (P->v[i].conversion)
+      conversion_copy(e, &P->v[i], i);
+    else
+      insert(e, P->v[i].begin, hl_xasprintf("::hl_probe_fn<%zu>(", i));
     if (!P->v[i].statement) insert(e, P->v[i].end, hl_xstrdup(")"));
   }
 }
@@ -806,8 +822,8 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTra
   a[P->u.nargs] = "-ferror-limit=0";
   a[P->u.nargs + 1] = "-ftemplate-backtrace-limit=0";
   CXTranslationUnit q = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(P->u.index, P->u.job->source, a, (int)P->u.nargs + 2,
-                                                     unsaved, nunsaved, CXTranslationUnit_KeepGoing, &q);
+  enum CXErrorCode err = clang_parseTranslationUnit2(P->u.index, P->u.job->source, a, (int)P->u.nargs + 2, unsaved,
+                                                     nunsaved, CXTranslationUnit_KeepGoing, &q);
   free(a);
   free(unsaved);
   if (err != CXError_Success || !q) {
@@ -873,8 +889,8 @@ static int run_once(hl_probes *P, size_t from, const char *suffix, void (*parsed
 #define MAX_RELAYS 3
 
 typedef struct cut {
-  hl_loc at;           /* the call where chains end */
-  size_t first, n;     /* its relay probes */
+  hl_loc at;       /* the call where chains end */
+  size_t first, n; /* its relay probes */
 } cut;
 
 /* The call at a location and whether it is a template's own code (a
@@ -886,7 +902,7 @@ typedef struct call_find {
   unsigned offset;
   int in_template;
   CXCursor found;
-  CXCursor fn;         /* the innermost function holding it */
+  CXCursor fn; /* the innermost function holding it */
 } call_find;
 
 static int at_offset(CXCursor c, CXFile file, unsigned offset) {
@@ -904,12 +920,10 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
   unsigned b, e;
   clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
   clang_getFileLocation(clang_getRangeEnd(r), &g, NULL, NULL, &e);
-  if (!f || !g || !clang_File_isEqual(f, w->file) || !clang_File_isEqual(g, w->file) || w->offset < b ||
-      w->offset >= e)
+  if (!f || !g || !clang_File_isEqual(f, w->file) || !clang_File_isEqual(g, w->file) || w->offset < b || w->offset >= e)
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
-      k == CXCursor_ClassTemplatePartialSpecialization)
+  if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization)
     w->in_template = 1;
   if (hl_is_function_like(k) && k != CXCursor_LambdaExpr) w->fn = c;
   /* The innermost call whose callee's text holds it ("requested here" is
@@ -919,8 +933,7 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
     clang_getFileLocation(clang_getRangeStart(cr), &f, NULL, NULL, &b);
     clang_getFileLocation(clang_getRangeEnd(cr), &g, NULL, NULL, &e);
     if (at_offset(c, w->file, w->offset) ||
-        (f && g && clang_File_isEqual(f, w->file) && clang_File_isEqual(g, w->file) && w->offset >= b &&
-         w->offset < e))
+        (f && g && clang_File_isEqual(f, w->file) && clang_File_isEqual(g, w->file) && w->offset >= b && w->offset < e))
       w->found = c;
   }
   return CXChildVisit_Recurse;
@@ -935,8 +948,10 @@ typedef struct arg_list {
 static enum CXChildVisitResult list_args(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   arg_list *a = d;
-  if (a->first) a->first = 0; /* the callee */
-  else HL_PUSH(a->v, a->n, a->cap, c);
+  if (a->first)
+    a->first = 0; /* the callee */
+  else
+    HL_PUSH(a->v, a->n, a->cap, c);
   return CXChildVisit_Continue;
 }
 
@@ -968,8 +983,7 @@ static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
   for (size_t i = 0; i < a.n; i++) {
     CXCursor e = hl_strip(a.v[i]);
     int lambda = clang_getCursorKind(e) == CXCursor_LambdaExpr;
-    if (named ? !(lambda && is_lambda_named(e, type))
-              : !lambda && !hl_type_is_dependent(clang_getCursorType(a.v[i])))
+    if (named ? !(lambda && is_lambda_named(e, type)) : !lambda && !hl_type_is_dependent(clang_getCursorType(a.v[i])))
       continue;
     const char *why;
     int id = hl_probes_add(P, a.v[i], &why);
@@ -1064,7 +1078,8 @@ static size_t cut_index(hl_probes *P, const hl_probe_hit *h, entry_info **seen, 
     const entry_info *o = entry_at(P, seen, n, cap, &h->chain[next]);
     e = entry_at(P, seen, n, cap, &h->chain[k]); /* seen may have moved */
     if (!clang_Cursor_isNull(o->callee) && !clang_Cursor_isNull(e->fn) && !clang_equalCursors(o->callee, e->fn) &&
-        clang_getCursorKind(e->fn) == CXCursor_FunctionTemplate && clang_getCursorKind(o->callee) == CXCursor_FunctionTemplate)
+        clang_getCursorKind(e->fn) == CXCursor_FunctionTemplate &&
+        clang_getCursorKind(o->callee) == CXCursor_FunctionTemplate)
       return k;
   }
   return 0;
@@ -1072,11 +1087,11 @@ static size_t cut_index(hl_probes *P, const hl_probe_hit *h, entry_info **seen, 
 
 /* What the relays know across their rounds. */
 typedef struct relays {
-  cut *C;               /* the calls where chains were cut, each with its probes */
+  cut *C; /* the calls where chains were cut, each with its probes */
   size_t nC, capC;
-  entry_info *E;        /* what each chain entry looked at is */
+  entry_info *E; /* what each chain entry looked at is */
   size_t nE, capE;
-  hl_probe_hit *R;      /* every relay's answers */
+  hl_probe_hit *R; /* every relay's answers */
   size_t nR, capR;
 } relays;
 
@@ -1120,12 +1135,16 @@ static size_t continue_chains(hl_probes *P, relays *S, size_t start, size_t nhit
       hl_probe_hit sp = splice(h, cut_at[i], r);
       int dup = 0;
       for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &sp);
-      if (dup) hit_free(&sp);
-      else HL_PUSH(next, nnext, capnext, sp);
+      if (dup)
+        hit_free(&sp);
+      else
+        HL_PUSH(next, nnext, capnext, sp);
       continued = 1;
     }
-    if (continued) hit_free(h);
-    else P->hits[kept++] = *h;
+    if (continued)
+      hit_free(h);
+    else
+      P->hits[kept++] = *h;
   }
   P->nhits = kept;
   for (size_t i = 0; i < nnext; i++) HL_PUSH(P->hits, P->nhits, P->caphits, next[i]);
@@ -1151,8 +1170,10 @@ static void relay(hl_probes *P) {
     /* The relays' answers out of the hits. */
     size_t out = 0;
     for (size_t i = 0; i < P->nhits; i++) {
-      if ((size_t)P->hits[i].id >= first) HL_PUSH(S.R, S.nR, S.capR, P->hits[i]);
-      else P->hits[out++] = P->hits[i];
+      if ((size_t)P->hits[i].id >= first)
+        HL_PUSH(S.R, S.nR, S.capR, P->hits[i]);
+      else
+        P->hits[out++] = P->hits[i];
     }
     P->nhits = out;
     start = continue_chains(P, &S, start, nhits, cut_of, cut_at);
@@ -1380,8 +1401,9 @@ static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
   int same = !strcmp(x, y);
   free(x);
   free(y);
-  return same && (!a->to) == (!h->to) && (!a->to || !strcmp(a->to, h->to)) && a->size == h->size && a->align == h->align &&
-         a->trivially_copyable == h->trivially_copyable && (a->nothrow_copy < 0 || a->nothrow_copy == h->nothrow_copy) &&
+  return same && (!a->to) == (!h->to) && (!a->to || !strcmp(a->to, h->to)) && a->size == h->size &&
+         a->align == h->align && a->trivially_copyable == h->trivially_copyable &&
+         (a->nothrow_copy < 0 || a->nothrow_copy == h->nothrow_copy) &&
          (a->nothrow_move < 0 || a->nothrow_move == h->nothrow_move);
 }
 
@@ -1410,7 +1432,7 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
     for (long k = 0; k < na; k++)
       if ((a[k].uncertain && wanted_to(P, a[k].to)) || (a[k].inside && !wanted_to(P, a[k].to))) {
         untold_why = a[k].inside && !wanted_to(P, a[k].to) ? "a library constructor that may convert it further"
-                                 : "a conversion past a template of the code's own";
+                                                           : "a conversion past a template of the code's own";
         hl_instances_free(a, na);
         na = -1;
         break;
@@ -1427,16 +1449,16 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
       for (long k = 0; k < na && !found; k++) found = instance_matches(&a[k], &h[j]);
       if (!found)
         hl_sb_printf(&b, " [the probe parse only: %s%s%s %ld %ld %d%d%d]", h[j].type ? h[j].type : "?",
-                     h[j].to ? " to " : "", h[j].to ? h[j].to : "", h[j].size, h[j].align, h[j].trivially_copyable, h[j].nothrow_copy, h[j].nothrow_move);
+                     h[j].to ? " to " : "", h[j].to ? h[j].to : "", h[j].size, h[j].align, h[j].trivially_copyable,
+                     h[j].nothrow_copy, h[j].nothrow_move);
     }
     for (long k = 0; k < na; k++) {
       int found = a[k].to && !wanted_to(P, a[k].to); /* not asked about */
       for (size_t j = 0; j < nh && !found; j++) found = instance_matches(&a[k], &h[j]);
       if (!found)
-        hl_sb_printf(&b, " [the AST only: %s%s%s %ld %ld %d%d%d, requested at %s:%u]", a[k].type,
-                     a[k].to ? " to " : "", a[k].to ? a[k].to : "", a[k].size, a[k].align,
-                     a[k].trivially_copyable, a[k].nothrow_copy, a[k].nothrow_move,
-                     a[k].poi_file ? a[k].poi_file : "?", a[k].poi_offset);
+        hl_sb_printf(&b, " [the AST only: %s%s%s %ld %ld %d%d%d, requested at %s:%u]", a[k].type, a[k].to ? " to " : "",
+                     a[k].to ? a[k].to : "", a[k].size, a[k].align, a[k].trivially_copyable, a[k].nothrow_copy,
+                     a[k].nothrow_move, a[k].poi_file ? a[k].poi_file : "?", a[k].poi_offset);
     }
     /* The chain too: each hit's is one of a matching instance's (two
      * specializations may store types spelled and laid out alike). */
@@ -1471,9 +1493,11 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
     hl_sb_free(&b);
     hl_instances_free(a, na);
   }
-  fprintf(log, "heaplint: instances: %s: %zu %s agree, %zu differ, %zu not told; %zu chains differ, %zu instances without one\n",
-          hl_display_path(P->u.job->file), agree, conversions ? "conversions" : "probes", differ, untold, chains,
-          unchained);
+  fprintf(
+      log,
+      "heaplint: instances: %s: %zu %s agree, %zu differ, %zu not told; %zu chains differ, %zu instances without one\n",
+      hl_display_path(P->u.job->file), agree, conversions ? "conversions" : "probes", differ, untold, chains,
+      unchained);
 }
 
 /* ---- answers from engine/instances where the probe parse has none ----
@@ -1546,8 +1570,10 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
     for (size_t j = 0; j < *nv && !dup; j++)
       dup = !strstr(h.type, "(lambda at ") && same_answer(&(*v)[j], &h) && (!h.to) == (!(*v)[j].to) &&
             (!h.to || !strcmp(h.to, (*v)[j].to));
-    if (dup) hit_free(&h);
-    else (*v)[(*nv)++] = h;
+    if (dup)
+      hit_free(&h);
+    else
+      (*v)[(*nv)++] = h;
   }
   hl_instances_free(a, na);
   return 0;

@@ -45,12 +45,12 @@ typedef struct hl_probe_hit {
   int id;
   long size, align;
   int trivially_copyable, nothrow_copy, nothrow_move;
-  char *type;        /* the decayed stored type, as the compiler spells it */
-  char *to;          /* a conversion probe's: the type it is converted to
+  char *type; /* the decayed stored type, as the compiler spells it */
+  char *to;   /* a conversion probe's: the type it is converted to
                         ("std::function<void ()>"); NULL for a layout probe */
   hl_loc *chain;
-  char *in_system;   /* per chain entry: in a system header */
-  char *carries;     /* per chain entry: 1 when what is instantiated there
+  char *in_system; /* per chain entry: in a system header */
+  char *carries;   /* per chain entry: 1 when what is instantiated there
                         names the stored type among its template arguments
                         (the value itself is passed through that call), 0
                         when it is a function template specialization that
@@ -58,8 +58,8 @@ typedef struct hl_probe_hit {
                         member function of a class template), 3 when it is
                         a generic lambda's operator() */
   size_t nchain;
-  size_t user;       /* index in chain */
-  size_t outer;      /* index in chain */
+  size_t user;  /* index in chain */
+  size_t outer; /* index in chain */
 } hl_probe_hit;
 
 /* For one parsed translation unit (copied; what it points to outlives P):

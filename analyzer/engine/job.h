@@ -9,12 +9,12 @@
 typedef enum hl_lang { HL_LANG_CXX, HL_LANG_C, HL_LANG_OTHER } hl_lang;
 
 typedef struct hl_job {
-  char *file;       /* absolute path of the source file */
-  char *source;     /* the path handed to libclang (as the user wrote it, for
+  char *file;      /* absolute path of the source file */
+  char *source;    /* the path handed to libclang (as the user wrote it, for
                        files named on the command line), so that its own
                        diagnostics name the file the way the user does */
-  char *directory;  /* the compile command's working directory, or NULL */
-  char **args;      /* arguments for libclang, without the source file */
+  char *directory; /* the compile command's working directory, or NULL */
+  char **args;     /* arguments for libclang, without the source file */
   size_t nargs, capargs;
   hl_lang lang;
 } hl_job;

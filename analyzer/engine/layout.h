@@ -13,24 +13,24 @@
 #include "engine/finding.h"
 
 typedef struct hl_layout_field {
-  char *name;          /* "id", "this", a member's name */
-  long offset, size;   /* bytes */
+  char *name;        /* "id", "this", a member's name */
+  long offset, size; /* bytes */
 } hl_layout_field;
 
 typedef enum hl_storage { HL_STORED_INLINE, HL_STORED_HEAP } hl_storage;
 
 typedef struct hl_layout {
-  const char *rule;    /* static id of the rule that judged it */
-  hl_loc loc;          /* where the stored expression starts */
+  const char *rule;           /* static id of the rule that judged it */
+  hl_loc loc;                 /* where the stored expression starts */
   unsigned end_line, end_col; /* where it ends, as a finding's range; 0: a point */
-  char *wrapper;       /* "std::function<void ()>" */
-  char *stored;        /* "lambda", "functor 'Big'" */
-  long size, align;    /* of the stored type */
+  char *wrapper;              /* "std::function<void ()>" */
+  char *stored;               /* "lambda", "functor 'Big'" */
+  long size, align;           /* of the stored type */
   hl_layout_field *fields;
   size_t nfields, capfields;
-  char *library_rule;  /* "libstdc++ keeps it inline when ..." */
+  char *library_rule; /* "libstdc++ keeps it inline when ..." */
   hl_storage storage;
-  char *why;           /* for the heap: the numbers and the rule that fails */
+  char *why; /* for the heap: the numbers and the rule that fails */
 } hl_layout;
 
 typedef struct hl_layouts {

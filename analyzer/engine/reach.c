@@ -9,8 +9,8 @@ typedef struct node {
   CXCursor fn;     /* canonical */
   size_t *callers; /* node indices: the reverse edges */
   size_t ncallers, cap;
-  int depth;       /* calls from the nearest root */
-  unsigned seen;   /* the query that last marked it */
+  int depth;     /* calls from the nearest root */
+  unsigned seen; /* the query that last marked it */
 } node;
 
 struct hl_reach {

@@ -22,15 +22,15 @@ enum {
 };
 
 typedef struct hl_rule {
-  const char *id;       /* kebab-case, e.g. "function-sbo" */
-  const void *data;     /* the rule's own, for shared machinery (rules/sbo: its wording) */
+  const char *id;   /* kebab-case, e.g. "function-sbo" */
+  const void *data; /* the rule's own, for shared machinery (rules/sbo: its wording) */
   /* begin, prepare and end may be NULL (no state, nothing to ask, nothing
    * left to decide after the walk: the state is then NULL); visit may not. */
   void *(*begin)(hl_ctx *ctx, const struct hl_rule *self);
   void (*visit)(hl_ctx *ctx, void *state, CXCursor c);
   void (*prepare)(hl_ctx *ctx, void *state);
   void (*end)(hl_ctx *ctx, void *state);
-  unsigned flags;       /* HL_RULE_* */
+  unsigned flags; /* HL_RULE_* */
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

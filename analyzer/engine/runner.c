@@ -41,8 +41,7 @@ static int is_empty_file(const char *path) {
 static void flush_in_order(shared *S) {
   while (S->next_print < S->jobs->n && S->done[S->next_print]) {
     size_t i = S->next_print++;
-    if (S->progress)
-      fprintf(stderr, "[%zu/%zu] %s\n", i + 1, S->jobs->n, hl_display_path(S->jobs->v[i].file));
+    if (S->progress) fprintf(stderr, "[%zu/%zu] %s\n", i + 1, S->jobs->n, hl_display_path(S->jobs->v[i].file));
     hl_warn_unprofiled(S->run, &S->jobs->v[i], &S->results[i], stderr);
     if (S->loglens[i]) fwrite(S->logs[i], 1, S->loglens[i], stderr);
     free(S->logs[i]);
@@ -94,9 +93,10 @@ static int guarded_job(shared *S, size_t i, CXIndex index, char **buf, size_t *l
     return 0;
   }
   char *said = hl_crash_describe(&what);
-  *buf = hl_xasprintf("heaplint: error: %s: not analyzed: the analysis crashed (%s); its findings are lost, the "
-                      "other units are analyzed (please report it with the file)\n",
-                      hl_display_path(S->jobs->v[i].file), said);
+  *buf = hl_xasprintf(
+      "heaplint: error: %s: not analyzed: the analysis crashed (%s); its findings are lost, the "
+      "other units are analyzed (please report it with the file)\n",
+      hl_display_path(S->jobs->v[i].file), said);
   *len = strlen(*buf);
   free(said);
   memset(&S->results[i], 0, sizeof S->results[i]);

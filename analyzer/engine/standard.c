@@ -12,9 +12,11 @@
  * language is chosen from its name and -x exactly as for the real parse. */
 static const char probe[] =
     "#ifdef __cplusplus\n"
-    "long " PROBE_VAR " = __cplusplus;\n"
+    "long " PROBE_VAR
+    " = __cplusplus;\n"
     "#else\n"
-    "long " PROBE_VAR " = 0;\n"
+    "long " PROBE_VAR
+    " = 0;\n"
     "#endif\n";
 
 typedef struct found {
@@ -69,7 +71,8 @@ const char *hl_standard_name(long cplusplus) {
   static const struct {
     long above; /* the previous standard's value */
     const char *name;
-  } names[] = {{202302L, "C++26"}, {202002L, "C++23"}, {201703L, "C++20"}, {201402L, "C++17"}, {201103L, "C++14"}, {199711L, "C++11"}};
+  } names[] = {{202302L, "C++26"}, {202002L, "C++23"}, {201703L, "C++20"},
+               {201402L, "C++17"}, {201103L, "C++14"}, {199711L, "C++11"}};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (cplusplus > names[i].above) return names[i].name;
   return "C++98";

@@ -18,10 +18,10 @@
  * name one unit's question cannot resolve), and a verdict must not depend
  * on which unit was analyzed first, or by which worker. */
 typedef struct answer {
-  char *spelling;  /* as the query spells the type */
-  int answered;    /* the compiler was asked */
-  int failed;      /* ...and could not answer (the type was not nameable there) */
-  unsigned bits;   /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
+  char *spelling; /* as the query spells the type */
+  int answered;   /* the compiler was asked */
+  int failed;     /* ...and could not answer (the type was not nameable there) */
+  unsigned bits;  /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
 } answer;
 
 typedef struct memo {
@@ -34,11 +34,11 @@ struct hl_types {
   int pointer_width;
   memo *memos;
   size_t nmemos, capmemos;
-  answer *answers;     /* the instantiations met, asked about or not */
+  answer *answers; /* the instantiations met, asked about or not */
   size_t nanswers, capanswers;
-  size_t *pend;        /* indices in answers of the questions queued */
+  size_t *pend; /* indices in answers of the questions queued */
   size_t npend, cappend;
-  int depth;           /* recursion guard */
+  int depth;            /* recursion guard */
   long same_size[2][2]; /* size and alignment of any specialization of
                            same_size_templates[i], once one is known */
 };
@@ -79,12 +79,13 @@ void hl_types_free(hl_types *T) {
 /* ---- layout ---- */
 
 CXType hl_type_stored(CXType t, int *decays) {
-  if (hl_is_ref(t)) t = clang_getPointeeType(t);
-  else if (hl_is_ref(clang_getCanonicalType(t))) t = clang_getPointeeType(clang_getCanonicalType(t));
+  if (hl_is_ref(t))
+    t = clang_getPointeeType(t);
+  else if (hl_is_ref(clang_getCanonicalType(t)))
+    t = clang_getPointeeType(clang_getCanonicalType(t));
   CXType c = clang_getCanonicalType(t);
   *decays = c.kind == CXType_FunctionProto || c.kind == CXType_FunctionNoProto || c.kind == CXType_ConstantArray ||
-            c.kind == CXType_IncompleteArray || c.kind == CXType_VariableArray ||
-            c.kind == CXType_DependentSizedArray;
+            c.kind == CXType_IncompleteArray || c.kind == CXType_VariableArray || c.kind == CXType_DependentSizedArray;
   return t;
 }
 
@@ -260,12 +261,10 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
   switch (clang_getCursorExceptionSpecificationType(m)) {
   case CXCursor_ExceptionSpecificationKind_DynamicNone:
   case CXCursor_ExceptionSpecificationKind_BasicNoexcept:
-  case CXCursor_ExceptionSpecificationKind_NoThrow:
-    return HL_YES;
+  case CXCursor_ExceptionSpecificationKind_NoThrow: return HL_YES;
   case CXCursor_ExceptionSpecificationKind_None:
   case CXCursor_ExceptionSpecificationKind_Dynamic:
-  case CXCursor_ExceptionSpecificationKind_MSAny:
-    return HL_NO;
+  case CXCursor_ExceptionSpecificationKind_MSAny: return HL_NO;
   case CXCursor_ExceptionSpecificationKind_ComputedNoexcept: {
     /* libclang folds noexcept(true) and noexcept(false) into one kind, but
      * the canonical function type, whose expression is evaluated, is spelled
@@ -275,11 +274,8 @@ static hl_tri declared_nothrow(CXCursor m, int *as_members) {
     free(s);
     return r;
   }
-  case CXCursor_ExceptionSpecificationKind_Unevaluated:
-    *as_members = 1;
-    return HL_YES;
-  default:
-    return HL_UNKNOWN;
+  case CXCursor_ExceptionSpecificationKind_Unevaluated: *as_members = 1; return HL_YES;
+  default: return HL_UNKNOWN;
   }
 }
 
@@ -346,8 +342,7 @@ static enum CXChildVisitResult scan_member(CXCursor c, CXCursor parent, CXClient
       s->virtual_at = c;
     }
     break;
-  default:
-    break;
+  default: break;
   }
   return CXChildVisit_Continue;
 }
@@ -409,15 +404,24 @@ static void member_traits(hl_types *T, CXType c, const special *s, int ask, cons
 /* Trivially copyable: no virtual functions or bases, no user-provided
  * copy/move constructor, assignment or destructor, and so all the parts. */
 static void trivially_copyable(const hl_types *T, const special *s, const hl_traits *memb, hl_trait *tc) {
-  if (s->has_virtual) set(tc, HL_NO, at(T, " has virtual functions", s->virtual_at));
-  else if (s->has_virtual_base) set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
-  else if (s->copy_user) set(tc, HL_NO, at(T, " has a user-provided copy constructor", s->copy));
-  else if (s->move_user) set(tc, HL_NO, at(T, " has a user-provided move constructor", s->move));
+  if (s->has_virtual)
+    set(tc, HL_NO, at(T, " has virtual functions", s->virtual_at));
+  else if (s->has_virtual_base)
+    set(tc, HL_NO, hl_xstrdup(" has a virtual base"));
+  else if (s->copy_user)
+    set(tc, HL_NO, at(T, " has a user-provided copy constructor", s->copy));
+  else if (s->move_user)
+    set(tc, HL_NO, at(T, " has a user-provided move constructor", s->move));
   else if (s->copy_assign_user || s->move_assign_user)
-    set(tc, HL_NO, at(T, s->copy_assign_user ? " has a user-provided copy assignment operator"
-                                          : " has a user-provided move assignment operator", s->assign_at));
-  else if (s->dtor_user) set(tc, HL_NO, at(T, " has a user-provided destructor", s->dtor));
-  else set(tc, memb->trivially_copyable.value, dup_why(&memb->trivially_copyable));
+    set(tc, HL_NO,
+        at(T,
+           s->copy_assign_user ? " has a user-provided copy assignment operator"
+                               : " has a user-provided move assignment operator",
+           s->assign_at));
+  else if (s->dtor_user)
+    set(tc, HL_NO, at(T, " has a user-provided destructor", s->dtor));
+  else
+    set(tc, memb->trivially_copyable.value, dup_why(&memb->trivially_copyable));
 }
 
 /* The nothrow trait t of a declared special member (what: "destructor"):
@@ -485,9 +489,12 @@ static void record_traits(hl_types *T, CXType c, CXCursor decl, int ask, const c
   if (s.move_decl) {
     declared_trait(T, mv, s.move, s.move_deleted, "move constructor", &memb.nothrow_move);
   } else if (s.copy_decl || s.copy_assign_decl || s.move_assign_decl || s.dtor_decl) {
-    if (cp->value == HL_YES) set(mv, HL_YES, NULL);
-    else set(mv, cp->value, hl_xasprintf(" is moved by its copy constructor (it declares no move constructor), and%s",
-                                         cp->why ? cp->why : " that may throw"));
+    if (cp->value == HL_YES)
+      set(mv, HL_YES, NULL);
+    else
+      set(mv, cp->value,
+          hl_xasprintf(" is moved by its copy constructor (it declares no move constructor), and%s",
+                       cp->why ? cp->why : " that may throw"));
   } else {
     set(mv, memb.nothrow_move.value, dup_why(&memb.nothrow_move));
   }
@@ -508,8 +515,8 @@ static int nameable(CXType t, int depth) {
   while (hl_is_ref(c) || c.kind == CXType_Pointer) c = clang_getCanonicalType(clang_getPointeeType(c));
   CXCursor decl = clang_getTypeDeclaration(c);
   if (!clang_Cursor_isNull(decl))
-    for (CXCursor p = clang_getCursorSemanticParent(decl); !clang_Cursor_isNull(p) &&
-                                                            clang_getCursorKind(p) != CXCursor_TranslationUnit;
+    for (CXCursor p = clang_getCursorSemanticParent(decl);
+         !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
          p = clang_getCursorSemanticParent(p))
       if (hl_is_function_like(clang_getCursorKind(p))) return 0;
   int n = clang_Type_getNumTemplateArguments(c);
@@ -545,14 +552,11 @@ static void answered_traits(const answer *a, hl_traits *out) {
   }
   set(&out->trivially_copyable, (a->bits & 1) ? HL_YES : HL_NO,
       (a->bits & 1) ? NULL : hl_xstrdup(" is not trivially copyable"));
-  set(&out->nothrow_copy, (a->bits & 2) ? HL_YES : HL_NO,
-      (a->bits & 2) ? NULL : hl_xstrdup(" may throw when copied"));
-  set(&out->nothrow_move, (a->bits & 4) ? HL_YES : HL_NO,
-      (a->bits & 4) ? NULL : hl_xstrdup(" may throw when moved"));
+  set(&out->nothrow_copy, (a->bits & 2) ? HL_YES : HL_NO, (a->bits & 2) ? NULL : hl_xstrdup(" may throw when copied"));
+  set(&out->nothrow_move, (a->bits & 4) ? HL_YES : HL_NO, (a->bits & 4) ? NULL : hl_xstrdup(" may throw when moved"));
   set(&out->nothrow_destroy, (a->bits & 16) ? HL_YES : HL_NO,
       (a->bits & 16) ? NULL : hl_xstrdup(" may throw when destroyed"));
 }
-
 
 /* std::shared_ptr<X> and std::weak_ptr<X>, whatever X: the standard
  * declares their copy and move constructors and their destructor noexcept,
@@ -562,7 +566,8 @@ static int smart_pointer_traits(CXType c, hl_traits *out) {
   char *name = smart_pointer(c);
   if (!name) return 0;
   all(out, HL_YES, NULL);
-  set(&out->trivially_copyable, HL_NO, hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
+  set(&out->trivially_copyable, HL_NO,
+      hl_xasprintf(" is not trivially copyable (%s counts its owners when copied)", name));
   free(name);
   return 1;
 }
@@ -580,7 +585,8 @@ static int default_allocator(CXType c, int i) {
 /* What a class owning heap memory is: a user-provided copy constructor
  * that may throw (it allocates). */
 static void owner_traits(hl_traits *out) {
-  set(&out->trivially_copyable, HL_NO, hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
+  set(&out->trivially_copyable, HL_NO,
+      hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
   set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
 }
 
@@ -638,8 +644,7 @@ static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out)
     all(&memb, HL_YES, NULL);
     field_walk fw = {T, ask, NULL, 0, 0, 0, &memb};
     clang_Type_visitFields(c, fold_field, &fw);
-    if (memb.trivially_copyable.value == HL_NO)
-      set(&out->trivially_copyable, HL_NO, dup_why(&memb.trivially_copyable));
+    if (memb.trivially_copyable.value == HL_NO) set(&out->trivially_copyable, HL_NO, dup_why(&memb.trivially_copyable));
     hl_traits_free(&memb);
     return;
   }
@@ -700,10 +705,14 @@ static void append_queries(const hl_types *T, hl_sb *src) {
   for (size_t i = 0; i < T->npend; i++) {
     hl_sb_printf(src, "using " QUERY_TYPE "%zu = %s;\n", i, T->answers[T->pend[i]].spelling);
     hl_sb_printf(src,
-                 "constexpr int " QUERY_PREFIX "%zu = 8"
-                 " | (__is_trivially_copyable(" QUERY_TYPE "%zu) ? 1 : 0)"
-                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, const " QUERY_TYPE "%zu &) ? 2 : 0)"
-                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, " QUERY_TYPE "%zu &&) ? 4 : 0)"
+                 "constexpr int " QUERY_PREFIX
+                 "%zu = 8"
+                 " | (__is_trivially_copyable(" QUERY_TYPE
+                 "%zu) ? 1 : 0)"
+                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, const " QUERY_TYPE
+                 "%zu &) ? 2 : 0)"
+                 " | (__is_nothrow_constructible(" QUERY_TYPE "%zu, " QUERY_TYPE
+                 "%zu &&) ? 4 : 0)"
                  " | (noexcept(static_cast<" QUERY_TYPE "%zu *>(nullptr)->~" QUERY_TYPE "%zu()) ? 16 : 0);\n",
                  i, i, i, i, i, i, i, i);
   }
@@ -869,15 +878,10 @@ static void type_traits(hl_types *T, CXType t, int ask, const char *const *names
   case CXType_Pointer:
   case CXType_MemberPointer:
   case CXType_BlockPointer:
-  case CXType_Enum:
-    all(out, HL_YES, NULL);
-    return;
+  case CXType_Enum: all(out, HL_YES, NULL); return;
   case CXType_ConstantArray:
-  case CXType_IncompleteArray:
-    type_traits(T, clang_getArrayElementType(c), ask, NULL, 0, out);
-    return;
-  case CXType_Record:
-    break;
+  case CXType_IncompleteArray: type_traits(T, clang_getArrayElementType(c), ask, NULL, 0, out); return;
+  case CXType_Record: break;
   case CXType_Dependent:
   case CXType_Unexposed:
   case CXType_Invalid:

@@ -30,7 +30,7 @@ typedef enum hl_tri { HL_NO = 0, HL_YES = 1, HL_UNKNOWN = 2 } hl_tri;
 
 typedef struct hl_trait {
   hl_tri value;
-  char *why;  /* for NO and UNKNOWN: the culprit, e.g. "capture 'sp' (std::shared_ptr<int>) is not trivially copyable" */
+  char *why; /* for NO and UNKNOWN: the culprit, e.g. "capture 'sp' (std::shared_ptr<int>) is not trivially copyable" */
 } hl_trait;
 
 /* nothrow_copy and nothrow_move are what std::is_nothrow_copy/move_-
@@ -68,8 +68,7 @@ void hl_types_learn(hl_types *T, CXType t);
 /* The traits of t. With ask, a trait only the compiler can answer is queued
  * for hl_types_answer. field_names, when given, name t's fields in order
  * (a lambda's captures). Free with hl_traits_free. */
-void hl_type_traits(hl_types *T, CXType t, int ask, const char *const *field_names, size_t nnames,
-                    hl_traits *out);
+void hl_type_traits(hl_types *T, CXType t, int ask, const char *const *field_names, size_t nnames, hl_traits *out);
 void hl_traits_free(hl_traits *t);
 
 /* How many questions are queued. */

@@ -16,7 +16,7 @@ typedef struct hl_unit {
   CXIndex index;
   CXTranslationUnit tu;
   const hl_job *job;
-  const char *const *args;  /* as libclang parsed tu */
+  const char *const *args; /* as libclang parsed tu */
   size_t nargs;
   /* The unsaved files tu was parsed over (an editor's text of some files,
    * the main file's named as job->source; NULL, 0: the files on disk): a

@@ -27,7 +27,11 @@ enum { HL_SSO_CHAR, HL_SSO_WCHAR, HL_SSO_CHAR8, HL_SSO_CHAR16, HL_SSO_CHAR32, HL
  * std::async with launch::async (or the default policy) and with
  * launch::deferred are two. */
 enum {
-  HL_SHARED_PROMISE, HL_SHARED_PACKAGED_TASK, HL_SHARED_ASYNC, HL_SHARED_ASYNC_DEFERRED, HL_SHARED_THREAD,
+  HL_SHARED_PROMISE,
+  HL_SHARED_PACKAGED_TASK,
+  HL_SHARED_ASYNC,
+  HL_SHARED_ASYNC_DEFERRED,
+  HL_SHARED_THREAD,
   HL_SHARED_KINDS
 };
 #define HL_SHARED_NAMES {"std::promise", "std::packaged_task", "std::async", "std::async-deferred", "std::thread"}
@@ -46,33 +50,34 @@ enum {
 };
 
 typedef struct hl_wrapper {
-  unsigned given;      /* HL_W_* */
-  char *name;          /* qualified, without inline namespaces: "std::function" */
-  char *rule;          /* the rule that reports it: "function-sbo" */
-  long buffer_size;    /* bytes of the inline buffer */
+  unsigned given;   /* HL_W_* */
+  char *name;       /* qualified, without inline namespaces: "std::function" */
+  char *rule;       /* the rule that reports it: "function-sbo" */
+  long buffer_size; /* bytes of the inline buffer */
   long buffer_align;
-  long header_size;    /* bytes the library stores in front of the target */
-  long header_align;   /* (libc++'s __func vtable pointer); 0 when none */
-  char *header_what;   /* what that header is, for messages */
-  long max_align;      /* a target aligned more than this goes to the heap; 0: no limit */
-  unsigned requires;   /* HL_REQ_* traits the target must have to stay inline */
-  char **factories;    /* free functions making the wrapper: stored type = 1st template arg */
+  long header_size;  /* bytes the library stores in front of the target */
+  long header_align; /* (libc++'s __func vtable pointer); 0 when none */
+  char *header_what; /* what that header is, for messages */
+  long max_align;    /* a target aligned more than this goes to the heap; 0: no limit */
+  unsigned
+    requires;       /* HL_REQ_* traits the target must have to stay inline */
+  char **factories; /* free functions making the wrapper: stored type = 1st template arg */
   size_t nfactories;
-  char **emplacers;    /* members replacing the stored value: stored type = result type */
+  char **emplacers; /* members replacing the stored value: stored type = result type */
   size_t nemplacers;
-  char *source;        /* where the rule comes from (library source, measurement) */
-  char *replacement;   /* the type a fix retypes the wrapper to ("hl::inplace_move_function");
+  char *source;              /* where the rule comes from (library source, measurement) */
+  char *replacement;         /* the type a fix retypes the wrapper to ("hl::inplace_move_function");
                           NULL: the rule's default; "none": no fix */
   const hl_profile *profile; /* the profile this entry came from */
 } hl_wrapper;
 
 struct hl_profile {
   char *path;
-  char *library;       /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
+  char *library; /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
   char *description;
-  char *detect_include;/* an included file whose path ends with this means the library */
-  int pointer_width;   /* 32 or 64; 0: any */
-  long string_sso[HL_SSO_KINDS]; /* basic_string<C>'s inline capacity in Cs, per HL_SSO_*;
+  char *detect_include;               /* an included file whose path ends with this means the library */
+  int pointer_width;                  /* 32 or 64; 0: any */
+  long string_sso[HL_SSO_KINDS];      /* basic_string<C>'s inline capacity in Cs, per HL_SSO_*;
                                    -1: not stated */
   long shared_state[HL_SHARED_KINDS]; /* operator new calls making one, per HL_SHARED_*;
                                          -1: not stated */

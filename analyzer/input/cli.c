@@ -99,20 +99,58 @@ const char hl_cli_usage[] =
  * in clang-tidy (LLVM's option parser); a value follows "=" or is the next
  * argument. */
 typedef enum arity {
-  FLAG,       /* no value */
-  BOOL,       /* clang-tidy's flags: -x, -x=true, -x=false (also 1, 0) */
-  VALUE,      /* a value, never empty */
-  TEXT,       /* a value, possibly empty (-header-filter=) */
-  OPTIONAL,   /* --diff or --diff=<ref> */
+  FLAG,     /* no value */
+  BOOL,     /* clang-tidy's flags: -x, -x=true, -x=false (also 1, 0) */
+  VALUE,    /* a value, never empty */
+  TEXT,     /* a value, possibly empty (-header-filter=) */
+  OPTIONAL, /* --diff or --diff=<ref> */
 } arity;
 
 typedef enum opt_id {
-  O_P, O_EXTRA_ARG, O_EXTRA_ARG_BEFORE, O_REMOVE_ARG, O_J, O_SHARD, O_CONFIG_FILE, O_CONFIG, O_DUMP_CONFIG,
-  O_PROFILE, O_PROFILE_DIR, O_LIST_RULES, O_LIST_CHECKS, O_EXPLAIN_CONFIG, O_VERIFY_CONFIG, O_CHECKS,
-  O_WARNINGS_AS_ERRORS, O_HEADER_FILTER, O_EXCLUDE_HEADER_FILTER, O_LINE_FILTER, O_SYSTEM_HEADERS, O_DIFF,
-  O_FORMAT, O_OUTPUT, O_SOURCE_ROOT, O_BASELINE, O_WRITE_BASELINE, O_REPORT_UNDECIDED, O_FIX, O_FIX_ERRORS,
-  O_FIX_NOTES, O_EXPORT_FIXES, O_WERROR, O_QUIET, O_VERBOSE, O_USE_COLOR, O_ALLOW_NO_CHECKS, O_VERSION, O_HELP,
-  O_CACHE_DIR, O_CACHE_MAX_SIZE, O_DOCS_URL, O_COLOR, O_NO_EFFECT,
+  O_P,
+  O_EXTRA_ARG,
+  O_EXTRA_ARG_BEFORE,
+  O_REMOVE_ARG,
+  O_J,
+  O_SHARD,
+  O_CONFIG_FILE,
+  O_CONFIG,
+  O_DUMP_CONFIG,
+  O_PROFILE,
+  O_PROFILE_DIR,
+  O_LIST_RULES,
+  O_LIST_CHECKS,
+  O_EXPLAIN_CONFIG,
+  O_VERIFY_CONFIG,
+  O_CHECKS,
+  O_WARNINGS_AS_ERRORS,
+  O_HEADER_FILTER,
+  O_EXCLUDE_HEADER_FILTER,
+  O_LINE_FILTER,
+  O_SYSTEM_HEADERS,
+  O_DIFF,
+  O_FORMAT,
+  O_OUTPUT,
+  O_SOURCE_ROOT,
+  O_BASELINE,
+  O_WRITE_BASELINE,
+  O_REPORT_UNDECIDED,
+  O_FIX,
+  O_FIX_ERRORS,
+  O_FIX_NOTES,
+  O_EXPORT_FIXES,
+  O_WERROR,
+  O_QUIET,
+  O_VERBOSE,
+  O_USE_COLOR,
+  O_ALLOW_NO_CHECKS,
+  O_VERSION,
+  O_HELP,
+  O_CACHE_DIR,
+  O_CACHE_MAX_SIZE,
+  O_DOCS_URL,
+  O_COLOR,
+  O_NO_EFFECT,
 } opt_id;
 
 typedef struct opt {
@@ -184,8 +222,9 @@ static const struct refused {
   const char *name, *why;
 } refused[] = {
     {"load", "heaplint's rules are built in; it cannot load clang-tidy plugins"},
-    {"vfsoverlay", "heaplint reads the sources from the disk itself (NOLINT comments, source lines, fixes), where an "
-                   "overlay would not be seen"},
+    {"vfsoverlay",
+     "heaplint reads the sources from the disk itself (NOLINT comments, source lines, fixes), where an "
+     "overlay would not be seen"},
     {"enable-check-profile", "heaplint has no per-check timing profiles"},
     {"store-check-profile", "heaplint has no per-check timing profiles"},
     {"print-options", "heaplint has no LLVM option registry to print (--dump-config shows the configuration)"},
@@ -394,8 +433,10 @@ int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
       for (int k = i + 1; k < argc; k++) hl_strv_add(&o->flags, argv[k]);
       break;
     }
-    if (a[0] != '-' || !strcmp(a, "-")) hl_strv_add(&o->files, a);
-    else if (parse_option(argc, argv, &i, o, err)) return -1;
+    if (a[0] != '-' || !strcmp(a, "-"))
+      hl_strv_add(&o->files, a);
+    else if (parse_option(argc, argv, &i, o, err))
+      return -1;
   }
   const char *env = getenv("HEAPLINT_CACHE_DIR");
   if (!o->cache_dir && env && *env) o->cache_dir = env;
@@ -417,9 +458,9 @@ typedef struct named {
   const char *path, *what;
 } named;
 
-#define OUTPUTS(o)                                                                                 \
-  {{(o)->output, "the report (-o)"},                                                               \
-   {(o)->write_baseline, "the baseline (--write-baseline)"},                                      \
+#define OUTPUTS(o)                                           \
+  {{(o)->output, "the report (-o)"},                         \
+   {(o)->write_baseline, "the baseline (--write-baseline)"}, \
    {(o)->export_fixes, "the fixes (--export-fixes)"}}
 
 int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
@@ -433,7 +474,7 @@ int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_conf
   if (o->build_path) {
     struct stat st;
     db = stat(o->build_path, &st) == 0 && S_ISDIR(st.st_mode) ? hl_xasprintf("%s/compile_commands.json", o->build_path)
-                                                               : hl_xstrdup(o->build_path);
+                                                              : hl_xstrdup(o->build_path);
     HL_PUSH(in, nin, cap, ((named){db, "the compile database"}));
   }
   if (o->baseline) HL_PUSH(in, nin, cap, ((named){o->baseline, "the baseline it reads"}));
@@ -449,8 +490,8 @@ int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_conf
     if (!outputs[k].path) continue;
     for (size_t i = 0; i < nin && !rc; i++)
       if (hl_same_file(outputs[k].path, in[i].path)) {
-        *err = hl_xasprintf("%s: refusing to write %s there: it is an input of this run (%s)", outputs[k].path, outputs[k].what,
-                            in[i].what);
+        *err = hl_xasprintf("%s: refusing to write %s there: it is an input of this run (%s)", outputs[k].path,
+                            outputs[k].what, in[i].what);
         rc = -1;
       }
     struct stat st;

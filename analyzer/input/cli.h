@@ -15,35 +15,35 @@
 #include "util/strv.h"
 
 typedef struct hl_options {
-  hl_strv files;         /* files named on the command line */
-  hl_strv flags;         /* after "--": compiler flags, or a whole compiler command */
-  int dashdash;          /* "--" was given */
-  const char *build_path;/* -p */
-  hl_strv extra_before;  /* --extra-arg-before */
-  hl_strv extra_after;   /* --extra-arg */
-  hl_strv remove_args;   /* --remove-arg: globs of compiler arguments to drop */
-  hl_strv profiles;      /* --profile */
+  hl_strv files;          /* files named on the command line */
+  hl_strv flags;          /* after "--": compiler flags, or a whole compiler command */
+  int dashdash;           /* "--" was given */
+  const char *build_path; /* -p */
+  hl_strv extra_before;   /* --extra-arg-before */
+  hl_strv extra_after;    /* --extra-arg */
+  hl_strv remove_args;    /* --remove-arg: globs of compiler arguments to drop */
+  hl_strv profiles;       /* --profile */
   const char *profile_dir;
-  const char *format;    /* text (default), json, sarif */
-  const char *output;    /* -o: the report goes there instead of stdout */
+  const char *format; /* text (default), json, sarif */
+  const char *output; /* -o: the report goes there instead of stdout */
   const char *source_root;
-  const char *docs_url;  /* --docs-url: where docs/ is, for SARIF's help links; NULL: check.c's default */
+  const char *docs_url; /* --docs-url: where docs/ is, for SARIF's help links; NULL: check.c's default */
   const char *baseline, *write_baseline;
-  hl_config_cli config;  /* --config-file, -config, -checks, the filters: laid over every configuration */
+  hl_config_cli config;    /* --config-file, -config, -checks, the filters: laid over every configuration */
   const char *line_filter; /* -line-filter: clang-tidy's JSON; NULL or "": none */
-  int diff;              /* --diff: only findings on the lines git diff shows changed */
-  const char *diff_ref;  /* --diff=<ref>; NULL: HEAD */
+  int diff;                /* --diff: only findings on the lines git diff shows changed */
+  const char *diff_ref;    /* --diff=<ref>; NULL: HEAD */
   const char *export_fixes;
-  const char *cache_dir;   /* --cache-dir, else $HEAPLINT_CACHE_DIR; NULL: each config's cache-dir */
+  const char *cache_dir;             /* --cache-dir, else $HEAPLINT_CACHE_DIR; NULL: each config's cache-dir */
   unsigned long long cache_max_size; /* bytes; 0: the default */
-  int fix, fix_errors;   /* --fix; --fix-errors: also in translation units with compile errors */
-  unsigned jobs;         /* -j; 0: one per processor */
+  int fix, fix_errors;               /* --fix; --fix-errors: also in translation units with compile errors */
+  unsigned jobs;                     /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
   int werror, verbose, quiet, list_rules, version, help, dump_config;
   int list_checks, explain_config, verify_config, allow_no_checks;
-  int color;             /* -use-color[=bool]: -1 not given (decide by the terminal), 0 never, 1 always */
-  int report_undecided;  /* json and sarif carry the sites not decided, as notes */
-  hl_strv notes;         /* options accepted with no effect in heaplint, and why: said on stderr */
+  int color;            /* -use-color[=bool]: -1 not given (decide by the terminal), 0 never, 1 always */
+  int report_undecided; /* json and sarif carry the sites not decided, as notes */
+  hl_strv notes;        /* options accepted with no effect in heaplint, and why: said on stderr */
 } hl_options;
 
 /* Returns 0, or -1 with *err (caller frees). */

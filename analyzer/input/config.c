@@ -16,8 +16,8 @@
 #define CONFIG_NAME ".heaplint.yaml"
 
 typedef struct entry {
-  char *dir;             /* the source directory asked about */
-  hl_config *config;     /* shared with other directories under the same file */
+  char *dir;         /* the source directory asked about */
+  hl_config *config; /* shared with other directories under the same file */
 } entry;
 
 struct hl_configs {
@@ -26,10 +26,10 @@ struct hl_configs {
   hl_config_layer layer;
   entry *v;
   size_t n, cap;
-  hl_hindex dirs;        /* v by directory: a job list of many directories costs as many lookups */
-  hl_config **loaded;    /* each file once */
+  hl_hindex dirs;     /* v by directory: a job list of many directories costs as many lookups */
+  hl_config **loaded; /* each file once */
   size_t nloaded, caploaded;
-  hl_hindex paths;       /* loaded by path */
+  hl_hindex paths; /* loaded by path */
   hl_config defaults;
 };
 
@@ -254,8 +254,8 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)
     if ((p->wrappers[i].given & HL_W_RULE) && !hl_rule_find(p->wrappers[i].rule)) {
-      *err = hl_yaml_error(y, node, "wrapper '%s' names an unknown rule '%s'", p->wrappers[i].name,
-                           p->wrappers[i].rule);
+      *err =
+          hl_yaml_error(y, node, "wrapper '%s' names an unknown rule '%s'", p->wrappers[i].name, p->wrappers[i].rule);
       return -1;
     }
   return 0;
@@ -289,8 +289,23 @@ static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **e
 
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
-  K_RULES, K_WERROR, K_PROFILES, K_WRAPPERS, K_HEADER_FILTER, K_EXCLUDE_HEADER_FILTER, K_CHECKS, K_SYSTEM_HEADERS,
-  K_USE_COLOR, K_CHECK_OPTIONS, K_FALLBACK, K_NO_ALLOC, K_CACHE_DIR, K_IGNORED, K_INHERIT, K_REFUSED, K_UNKNOWN,
+  K_RULES,
+  K_WERROR,
+  K_PROFILES,
+  K_WRAPPERS,
+  K_HEADER_FILTER,
+  K_EXCLUDE_HEADER_FILTER,
+  K_CHECKS,
+  K_SYSTEM_HEADERS,
+  K_USE_COLOR,
+  K_CHECK_OPTIONS,
+  K_FALLBACK,
+  K_NO_ALLOC,
+  K_CACHE_DIR,
+  K_IGNORED,
+  K_INHERIT,
+  K_REFUSED,
+  K_UNKNOWN,
 } key_id;
 
 static key_id key_of(const char *k) {
@@ -299,13 +314,18 @@ static key_id key_of(const char *k) {
     key_id id;
   } keys[] = {
       {"rules", K_RULES},
-      {"warnings-as-errors", K_WERROR}, {"WarningsAsErrors", K_WERROR},
+      {"warnings-as-errors", K_WERROR},
+      {"WarningsAsErrors", K_WERROR},
       {"profiles", K_PROFILES},
       {"wrappers", K_WRAPPERS},
-      {"header-filter", K_HEADER_FILTER}, {"HeaderFilterRegex", K_HEADER_FILTER},
-      {"exclude-header-filter", K_EXCLUDE_HEADER_FILTER}, {"ExcludeHeaderFilterRegex", K_EXCLUDE_HEADER_FILTER},
-      {"checks", K_CHECKS}, {"Checks", K_CHECKS},
-      {"system-headers", K_SYSTEM_HEADERS}, {"SystemHeaders", K_SYSTEM_HEADERS},
+      {"header-filter", K_HEADER_FILTER},
+      {"HeaderFilterRegex", K_HEADER_FILTER},
+      {"exclude-header-filter", K_EXCLUDE_HEADER_FILTER},
+      {"ExcludeHeaderFilterRegex", K_EXCLUDE_HEADER_FILTER},
+      {"checks", K_CHECKS},
+      {"Checks", K_CHECKS},
+      {"system-headers", K_SYSTEM_HEADERS},
+      {"SystemHeaders", K_SYSTEM_HEADERS},
       {"UseColor", K_USE_COLOR},
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
@@ -313,10 +333,13 @@ static key_id key_of(const char *k) {
       {"cache-dir", K_CACHE_DIR},
       /* What clang-tidy's formatting and file-kind options say does not
        * change what heaplint reports. */
-      {"FormatStyle", K_IGNORED}, {"User", K_IGNORED}, {"HeaderFileExtensions", K_IGNORED},
+      {"FormatStyle", K_IGNORED},
+      {"User", K_IGNORED},
+      {"HeaderFileExtensions", K_IGNORED},
       {"ImplementationFileExtensions", K_IGNORED},
       {"InheritParentConfig", K_INHERIT},
-      {"ExtraArgs", K_REFUSED}, {"ExtraArgsBefore", K_REFUSED},
+      {"ExtraArgs", K_REFUSED},
+      {"ExtraArgsBefore", K_REFUSED},
   };
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
     if (!strcmp(keys[i].name, k)) return keys[i].id;
@@ -337,8 +360,7 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
   case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
-  case K_NO_ALLOC:
-    return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
+  case K_NO_ALLOC: return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
   case K_CACHE_DIR: return parse_cache_dir(y, v, c, err);
   case K_IGNORED: return 0;
   case K_INHERIT:
@@ -350,11 +372,12 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
     *err = hl_yaml_error(y, k, "'%s' is not supported in a configuration: give --extra-arg or --extra-arg-before", key);
     return -1;
   default:
-    *err = hl_yaml_error(y, k,
-                         "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-                         "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, cache-dir, "
-                         "or clang-tidy's spellings)",
-                         key);
+    *err = hl_yaml_error(
+        y, k,
+        "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
+        "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, cache-dir, "
+        "or clang-tidy's spellings)",
+        key);
     return -1;
   }
 }
@@ -371,7 +394,8 @@ static int parse(hl_config *c, const char *text, char **err) {
   yaml_node_t *root = hl_yaml_root(&y);
   if (root && hl_yaml_expect(&y, root, YAML_MAPPING_NODE, "the configuration", err)) rc = -1;
   /* An empty document, or only comments: the defaults. */
-  for (yaml_node_pair_t *p = root && !rc ? root->data.mapping.pairs.start : NULL; p && p < root->data.mapping.pairs.top && !rc; p++) {
+  for (yaml_node_pair_t *p = root && !rc ? root->data.mapping.pairs.start : NULL;
+       p && p < root->data.mapping.pairs.top && !rc; p++) {
     yaml_node_t *k = hl_yaml_node(&y, p->key), *v = hl_yaml_node(&y, p->value);
     const char *key = hl_yaml_scalar(&y, k, "a key", err);
     rc = key ? parse_key(&y, k, v, key, c, err) : -1;
@@ -521,7 +545,7 @@ int hl_config_enabled(const hl_config *c, const char *rule) { return hl_config_e
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
   const hl_rule *r = hl_rule_find(rule);
-  hl_severity sev = s && s->has_severity                ? s->severity
+  hl_severity sev = s && s->has_severity               ? s->severity
                     : r && (r->flags & HL_RULE_ERRORS) ? HL_SEV_ERROR
                                                        : HL_SEV_WARNING;
   if (sev == HL_SEV_WARNING) {
@@ -622,9 +646,7 @@ static int scalar(yaml_emitter_t *e, const char *s) {
   return ok;
 }
 
-static int write_out(void *data, unsigned char *buf, size_t size) {
-  return fwrite(buf, 1, size, data) == size;
-}
+static int write_out(void *data, unsigned char *buf, size_t size) { return fwrite(buf, 1, size, data) == size; }
 
 static const char *sev_name(hl_severity s) {
   return s == HL_SEV_ERROR ? "error" : s == HL_SEV_NOTE ? "note" : "warning";
@@ -670,11 +692,13 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "name") && scalar(&e, w->name);
     if (ok && (w->given & HL_W_RULE)) ok = scalar(&e, "rule") && scalar(&e, w->rule);
     if (ok && (w->given & HL_W_BUFFER))
-      ok = scalar(&e, "buffer") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") && hl_yaml_emit_number(&e, w->buffer_size) &&
-           scalar(&e, "align") && hl_yaml_emit_number(&e, w->buffer_align) && hl_yaml_emit_close(&e, 1);
+      ok = scalar(&e, "buffer") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") &&
+           hl_yaml_emit_number(&e, w->buffer_size) && scalar(&e, "align") && hl_yaml_emit_number(&e, w->buffer_align) &&
+           hl_yaml_emit_close(&e, 1);
     if (ok && (w->given & HL_W_HEADER))
-      ok = scalar(&e, "header") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") && hl_yaml_emit_number(&e, w->header_size) &&
-           scalar(&e, "align") && hl_yaml_emit_number(&e, w->header_align) && hl_yaml_emit_close(&e, 1);
+      ok = scalar(&e, "header") && hl_yaml_emit_open(&e, 1, 1) && scalar(&e, "size") &&
+           hl_yaml_emit_number(&e, w->header_size) && scalar(&e, "align") && hl_yaml_emit_number(&e, w->header_align) &&
+           hl_yaml_emit_close(&e, 1);
     if (ok && (w->given & HL_W_MAX_ALIGN)) ok = scalar(&e, "max-align") && hl_yaml_emit_number(&e, w->max_align);
     ok = ok && hl_yaml_emit_close(&e, 1);
   }

@@ -45,7 +45,7 @@ typedef struct hl_rule_setting {
   char *rule;
   int enabled;
   hl_severity severity;
-  int has_severity;      /* else the rule's default (warning) */
+  int has_severity; /* else the rule's default (warning) */
 } hl_rule_setting;
 
 /* The command line's layer over every configuration (docs/cli.md). */
@@ -56,7 +56,7 @@ typedef struct hl_config_cli {
   const char *warnings_as_errors; /* globs, after the configuration's */
   const char *header_filter;      /* instead of the configuration's ("": no header) */
   const char *exclude_header_filter;
-  int system_headers;             /* -1: the configuration's */
+  int system_headers; /* -1: the configuration's */
 } hl_config_cli;
 
 /* The command line's layer, its regular expressions compiled. */
@@ -66,11 +66,11 @@ typedef struct hl_config_layer {
 } hl_config_layer;
 
 typedef struct hl_config {
-  char *path;            /* NULL: no file, the defaults */
+  char *path; /* NULL: no file, the defaults */
   hl_rule_setting *rules;
   size_t nrules, caprules;
   int werror_all;
-  char **werror;         /* rules whose warnings are errors */
+  char **werror; /* rules whose warnings are errors */
   size_t nwerror, capwerror;
   char *header_filter;
   hl_ere *header_re;     /* NULL: no header-filter */
@@ -81,14 +81,14 @@ typedef struct hl_config {
   char *werror_globs;    /* warnings-as-errors as globs, after the list; NULL: none */
   char *exclude_header_filter;
   hl_ere *exclude_re;
-  int system_headers;    /* -1: not said (off) */
-  int use_color;         /* UseColor: -1 not said, 0, 1 */
-  int check_options;     /* it has clang-tidy CheckOptions (no heaplint rule has options) */
+  int system_headers;           /* -1: not said (off) */
+  int use_color;                /* UseColor: -1 not said, 0, 1 */
+  int check_options;            /* it has clang-tidy CheckOptions (no heaplint rule has options) */
   const hl_config_layer *layer; /* the command line's */
-  hl_strv fallback_flags;/* the compile flags of a file no compile database lists (heaplint lsp) */
-  int has_fallback;      /* fallback-flags was given */
-  hl_strv no_alloc_functions; /* globs over qualified names: no-allocation zones */
-  char *cache_dir;       /* absolute; NULL: none */
+  hl_strv fallback_flags;       /* the compile flags of a file no compile database lists (heaplint lsp) */
+  int has_fallback;             /* fallback-flags was given */
+  hl_strv no_alloc_functions;   /* globs over qualified names: no-allocation zones */
+  char *cache_dir;              /* absolute; NULL: none */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

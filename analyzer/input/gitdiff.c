@@ -60,7 +60,7 @@ static int add_file(hl_strv *files, hl_hindex *seen, const char *file) {
 
 void hl_git_diff_parse(const char *text, const char *top, hl_line_filter *lf, hl_strv *files) {
   char *file = NULL;
-  int listed = 0;  /* file is in files already */
+  int listed = 0;       /* file is in files already */
   hl_hindex seen = {0}; /* files by name: a diff of many files costs as many lookups */
   lf->active = 1;
   for (const char *line = text; *line;) {
@@ -78,10 +78,11 @@ void hl_git_diff_parse(const char *text, const char *top, hl_line_filter *lf, hl
       file = rel ? hl_xasprintf("%s/%s", top, rel) : NULL;
       listed = 0;
       free(rel);
-    } else if (file && !strncmp(line, "@@ ", 3) && (sscanf(hunk, "@@ -%*u,%*u +%u,%u", &from, &count) == 2 ||
-                                                     sscanf(hunk, "@@ -%*u +%u,%u", &from, &count) == 2 ||
-                                                     (count = 1, sscanf(hunk, "@@ -%*u,%*u +%u", &from) == 1) ||
-                                                     (count = 1, sscanf(hunk, "@@ -%*u +%u", &from) == 1))) {
+    } else if (file && !strncmp(line, "@@ ", 3) &&
+               (sscanf(hunk, "@@ -%*u,%*u +%u,%u", &from, &count) == 2 ||
+                sscanf(hunk, "@@ -%*u +%u,%u", &from, &count) == 2 ||
+                (count = 1, sscanf(hunk, "@@ -%*u,%*u +%u", &from) == 1) ||
+                (count = 1, sscanf(hunk, "@@ -%*u +%u", &from) == 1))) {
       /* A hunk that only removes lines changes none that remain. */
       if (count) {
         hl_line_filter_add(lf, file, from, from + count - 1);
@@ -141,8 +142,18 @@ int hl_git_diff(const char *ref, hl_line_filter *lf, hl_strv *files, char **err)
   char *rev[] = {"git", "rev-parse", "--show-toplevel", NULL};
   if (run_git(rev, &top, err)) return -1;
   top[strcspn(top, "\n")] = 0;
-  char *diff[] = {"git", "-c", "core.quotepath=off", "diff", "-U0", "--no-color", "--no-ext-diff",
-                  "--src-prefix=a/", "--dst-prefix=b/", (char *)(ref ? ref : "HEAD"), "--", NULL};
+  char *diff[] = {"git",
+                  "-c",
+                  "core.quotepath=off",
+                  "diff",
+                  "-U0",
+                  "--no-color",
+                  "--no-ext-diff",
+                  "--src-prefix=a/",
+                  "--dst-prefix=b/",
+                  (char *)(ref ? ref : "HEAD"),
+                  "--",
+                  NULL};
   int rc = run_git(diff, &text, err);
   if (!rc) hl_git_diff_parse(text, top, lf, files);
   free(text);

@@ -32,8 +32,8 @@ hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
   if (!dot || (slash && dot < slash)) return HL_LANG_OTHER;
   const char *ext = dot + 1;
   /* clang's driver table (clang/Driver/Types.def) for what matters here. */
-  static const char *const cxx[] = {"cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "cppm", "ixx",
-                                    "ccm", "cxxm", "c++m", "hh", "hpp", "hxx", "H", "h++", "tcc", "inl"};
+  static const char *const cxx[] = {"cc",  "cp",   "cxx",  "cpp", "CPP", "c++", "C", "ii",  "cppm", "ixx",
+                                    "ccm", "cxxm", "c++m", "hh",  "hpp", "hxx", "H", "h++", "tcc",  "inl"};
   for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
     if (!strcmp(ext, cxx[i])) return HL_LANG_CXX;
   if (!strcmp(ext, "h")) return cxx_driver ? HL_LANG_CXX : HL_LANG_C;
@@ -79,8 +79,10 @@ static int check_source(const char *path, hl_strv *errs) {
 static const char *x_flag_in(char *const *flags, size_t n) {
   const char *x = NULL;
   for (size_t i = 0; i < n; i++) {
-    if (!strcmp(flags[i], "-x") && i + 1 < n) x = flags[++i];
-    else if (!strncmp(flags[i], "-x", 2) && flags[i][2]) x = flags[i] + 2;
+    if (!strcmp(flags[i], "-x") && i + 1 < n)
+      x = flags[++i];
+    else if (!strncmp(flags[i], "-x", 2) && flags[i][2])
+      x = flags[i] + 2;
   }
   return x;
 }
@@ -95,8 +97,8 @@ static int is_cxx_driver(const char *argv0) {
 /* Drops what only a real compile needs: output, dependency files, -c. */
 static int skip_arg(const char *a, int *skip_next) {
   static const char *const with_value[] = {"-o", "-MF", "-MT", "-MQ", "-MJ", "--serialize-diagnostics"};
-  static const char *const alone[] = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP",
-                                      "-fsyntax-only", "-save-temps"};
+  static const char *const alone[] = {
+      "-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-fsyntax-only", "-save-temps"};
   for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
     if (!strcmp(a, with_value[i])) {
       *skip_next = 1;
@@ -145,9 +147,12 @@ static void split_gnu(const char *t, size_t n, hl_strv *out) {
   for (size_t i = 0; i < n; i++) {
     char c = t[i];
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && i + 1 < n) hl_sb_putc(&w, t[++i]); /* in either quote, as GCC and clang */
-      else hl_sb_putc(&w, c);
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && i + 1 < n)
+        hl_sb_putc(&w, t[++i]); /* in either quote, as GCC and clang */
+      else
+        hl_sb_putc(&w, c);
     } else if (c == '"' || c == '\'') {
       quote = c, in_word = 1;
     } else if (c == '\\' && i + 1 < n) {
@@ -175,7 +180,7 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
     if (a[0] != '@' || !a[1]) continue;
     if (depth > 64) {
       hl_strv_addf(errs, "%s: cannot analyze: more than 64 response files, or one that includes itself, at '%s'",
-                  hl_display_path(j->file), a + 1);
+                   hl_display_path(j->file), a + 1);
       return -1;
     }
     char *path = j->directory ? resolve(j->directory, a + 1) : hl_xstrdup(a + 1);
@@ -186,7 +191,7 @@ static int expand_response_files(hl_job *j, hl_strv *errs, int depth) {
     if (e) {
       char *why = hl_read_failure(e, len, HL_RESPONSE_FILE_MAX, "a response file");
       hl_strv_addf(errs, "%s: cannot analyze: its response file '%s' cannot be read: %s", hl_display_path(j->file),
-                  a + 1, why);
+                   a + 1, why);
       free(why);
       return -1;
     }
@@ -305,7 +310,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
     /* A mixed C/C++ database is normal; only a file the user named is an error. */
     if (named)
       hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
-                  hl_display_path(listed), lang_name(j.lang));
+                   hl_display_path(listed), lang_name(j.lang));
     rc = named ? -1 : 0;
     goto drop;
   }
@@ -314,7 +319,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
   int e = hl_check_file(j.file);
   if (e) {
     hl_strv_addf(errs, "%s: cannot analyze: %s (listed in the compile database)", hl_display_path(listed),
-                hl_read_error(e));
+                 hl_read_error(e));
     goto drop;
   }
   /* g++ compiles foo.c as C++; libclang, given no driver, would not (nor a
@@ -350,7 +355,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
     if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
     if (lang != HL_LANG_CXX) {
       hl_strv_addf(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
-                  files[i], lang_name(lang), x ? "-x flag" : "extension");
+                   files[i], lang_name(lang), x ? "-x flag" : "extension");
       continue;
     }
     hl_job j = {0};
@@ -407,22 +412,22 @@ static json_t *check_db(const char *json_path, const char *text, size_t len, hl_
   size_t i;
   json_t *entry;
   json_array_foreach(root, i, entry) {
-    const char *missing = !json_is_object(entry)                                ? "an object"
-                          : !json_is_string(json_object_get(entry, "directory")) ? "\"directory\""
-                          : !json_is_string(json_object_get(entry, "file"))      ? "\"file\""
-                          : (!json_is_string(json_object_get(entry, "command")) &&
-                             !json_is_array(json_object_get(entry, "arguments")))
-                              ? "\"command\" or \"arguments\""
-                              : NULL;
+    const char *missing =
+        !json_is_object(entry)                                 ? "an object"
+        : !json_is_string(json_object_get(entry, "directory")) ? "\"directory\""
+        : !json_is_string(json_object_get(entry, "file"))      ? "\"file\""
+        : (!json_is_string(json_object_get(entry, "command")) && !json_is_array(json_object_get(entry, "arguments")))
+            ? "\"command\" or \"arguments\""
+            : NULL;
     if (!missing && !strings_only(json_object_get(entry, "arguments"))) {
       hl_strv_addf(errs, "%s: malformed compile database: entry %zu has \"arguments\" that are not all strings",
-                  json_path, i + 1);
+                   json_path, i + 1);
       json_decref(root);
       return NULL;
     }
     if (missing) {
       hl_strv_addf(errs, "%s: malformed compile database: entry %zu is not %s%s", json_path, i + 1,
-                  missing[0] == 'a' ? "" : "complete: it lacks ", missing);
+                   missing[0] == 'a' ? "" : "complete: it lacks ", missing);
       json_decref(root);
       return NULL;
     }
@@ -507,9 +512,9 @@ static int fix_entry(json_t *entry, const char *base) {
 /* A copy of the database with its entries fixed (fix_entry), for libclang
  * to load instead; removed (also by SIGINT, SIGTERM, SIGHUP) once loaded. */
 typedef struct db_copy {
-  char *dir;        /* NULL: no copy */
+  char *dir; /* NULL: no copy */
   char *path;
-  int slots[2];     /* hl_temp_track's */
+  int slots[2]; /* hl_temp_track's */
 } db_copy;
 
 static void db_copy_remove(db_copy *c) {
@@ -543,7 +548,7 @@ static int db_copy_make(db_copy *c, json_t *root, const char *json, hl_strv *err
   char *dir = hl_xasprintf("%s/heaplint-db-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) {
     hl_strv_addf(errs, "%s: cannot make a temporary copy of the compile database in %s: %s", json,
-                tmp && *tmp ? tmp : "/tmp", strerror(errno));
+                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
     free(dir);
     return -1;
   }
@@ -555,7 +560,7 @@ static int db_copy_make(db_copy *c, json_t *root, const char *json, hl_strv *err
   int ok = f && json_dumpf(root, f, JSON_COMPACT) == 0;
   if ((f && fclose(f) != 0) || !ok) {
     hl_strv_addf(errs, "%s: cannot write a temporary copy of the compile database to %s: %s", json, c->path,
-                strerror(errno));
+                 strerror(errno));
     db_copy_remove(c);
     return -1;
   }
@@ -613,7 +618,7 @@ static CXCompilationDatabase open_db(const char *dir, const char *json, hl_strv 
   if (e) {
     char *why = hl_read_failure(e, len, HL_READ_MAX, "a compile database");
     hl_strv_addf(errs, "%s: cannot read the compile database: %s%s", json, why,
-                e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
+                 e == ENOENT ? " (generate it with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear)" : "");
     free(why);
     return NULL;
   }
@@ -682,8 +687,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
       char *abs = hl_abspath(files[i]);
       CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
-      if (n == 0)
-        hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
+      if (n == 0) hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
       for (unsigned k = 0; k < n; k++) {
         add_db_command(jobs, clang_CompileCommands_getCommand(cmds, k), 1, errs);
         drop_duplicate(jobs, first, &seen, &hashes);
@@ -728,8 +732,10 @@ void hl_jobs_remove_args(hl_jobs *jobs, char *const *globs, size_t nglobs) {
       /* -working-directory's value is heaplint's own, never the user's. */
       if (!strcmp(j->args[k], "-working-directory") || (k > 0 && !strcmp(j->args[k - 1], "-working-directory")))
         drop = 0;
-      if (drop) free(j->args[k]);
-      else j->args[out++] = j->args[k];
+      if (drop)
+        free(j->args[k]);
+      else
+        j->args[out++] = j->args[k];
     }
     j->nargs = out;
   }

@@ -15,8 +15,10 @@ static hl_line_file *file_of(hl_line_filter *lf, const char *name) {
   hl_line_file f = {hl_xstrdup(name), 0, NULL, 0, 0};
   hl_hindex_add(&lf->names, h, lf->n);
   const char *base = strrchr(name, '/');
-  if (base) hl_hindex_add(&lf->bases, hl_hindex_hash(base + 1, strlen(base + 1)), lf->n);
-  else HL_PUSH(lf->plain, lf->nplain, lf->capplain, lf->n);
+  if (base)
+    hl_hindex_add(&lf->bases, hl_hindex_hash(base + 1, strlen(base + 1)), lf->n);
+  else
+    HL_PUSH(lf->plain, lf->nplain, lf->capplain, lf->n);
   HL_PUSH(lf->v, lf->n, lf->cap, f);
   return &lf->v[lf->n - 1];
 }
@@ -37,15 +39,18 @@ static const hl_line_file *entry_of(const hl_line_filter *lf, const char *path) 
 void hl_line_filter_add(hl_line_filter *lf, const char *name, unsigned from, unsigned to) {
   lf->active = 1;
   hl_line_file *f = file_of(lf, name);
-  if (!from) f->whole = 1;
-  else HL_PUSH(f->r, f->n, f->cap, ((hl_line_range){from, to}));
+  if (!from)
+    f->whole = 1;
+  else
+    HL_PUSH(f->r, f->n, f->cap, ((hl_line_range){from, to}));
 }
 
 /* One {"name": ..., "lines": [[a, b], ...]}. */
 static int parse_entry(hl_line_filter *lf, json_t *e, size_t i, char **err) {
   json_t *name = json_object_get(e, "name"), *lines = json_object_get(e, "lines");
   if (!json_is_object(e) || !json_is_string(name) || (lines && !json_is_array(lines))) {
-    *err = hl_xasprintf("-line-filter: entry %zu is not {\"name\": \"<file>\", \"lines\": [[<from>, <to>], ...]}", i + 1);
+    *err =
+        hl_xasprintf("-line-filter: entry %zu is not {\"name\": \"<file>\", \"lines\": [[<from>, <to>], ...]}", i + 1);
     return -1;
   }
   if (!lines) {
@@ -60,8 +65,8 @@ static int parse_entry(hl_line_filter *lf, json_t *e, size_t i, char **err) {
     json_int_t a = json_integer_value(json_array_get(r, 0)), b = json_integer_value(json_array_get(r, 1));
     if (!json_is_array(r) || json_array_size(r) != 2 || !json_is_integer(json_array_get(r, 0)) ||
         !json_is_integer(json_array_get(r, 1)) || a < 1 || b < a || b > 0xffffffffLL) {
-      *err = hl_xasprintf("-line-filter: entry %zu (\"%s\"): range %zu is not [<from>, <to>] with 1 <= from <= to", i + 1,
-                          json_string_value(name), k + 1);
+      *err = hl_xasprintf("-line-filter: entry %zu (\"%s\"): range %zu is not [<from>, <to>] with 1 <= from <= to",
+                          i + 1, json_string_value(name), k + 1);
       return -1;
     }
     hl_line_filter_add(lf, json_string_value(name), (unsigned)a, (unsigned)b);
@@ -121,8 +126,10 @@ int hl_line_filter_passes(const hl_line_filter *lf, const char *path, unsigned l
   size_t lo = 0, hi = f->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (f->r[mid].from <= line) lo = mid + 1;
-    else hi = mid;
+    if (f->r[mid].from <= line)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo > 0 && line <= f->r[lo - 1].to;
 }

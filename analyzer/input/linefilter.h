@@ -17,13 +17,13 @@ typedef struct hl_line_range {
 
 typedef struct hl_line_file {
   char *name;
-  int whole;            /* no "lines": every line */
-  hl_line_range *r;     /* sorted and merged by hl_line_filter_finish */
+  int whole;        /* no "lines": every line */
+  hl_line_range *r; /* sorted and merged by hl_line_filter_finish */
   size_t n, cap;
 } hl_line_file;
 
 typedef struct hl_line_filter {
-  int active;           /* a filter was given (an empty one passes nothing) */
+  int active; /* a filter was given (an empty one passes nothing) */
   hl_line_file *v;
   size_t n, cap;
   /* Lookups that stay linear in the number of files (a diff of many): v

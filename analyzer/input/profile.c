@@ -56,8 +56,8 @@ static int size_align(loader *L, yaml_node_t *node, const char *what, long *size
       if (!s) return -1;
       *desc = hl_xstrdup(s);
     } else {
-      *L->err = hl_yaml_error(&L->y, k, "unknown key '%s' in %s (expected size, align%s)", key, what,
-                              desc ? ", what" : "");
+      *L->err =
+          hl_yaml_error(&L->y, k, "unknown key '%s' in %s (expected size, align%s)", key, what, desc ? ", what" : "");
       return -1;
     }
   }
@@ -71,13 +71,17 @@ static int size_align(loader *L, yaml_node_t *node, const char *what, long *size
 static int requirement(loader *L, yaml_node_t *node, unsigned *req) {
   const char *s = hl_yaml_scalar(&L->y, node, "a requirement", L->err);
   if (!s) return -1;
-  if (!strcmp(s, "trivially-copyable")) *req |= HL_REQ_TRIVIALLY_COPYABLE;
-  else if (!strcmp(s, "nothrow-copy-constructible")) *req |= HL_REQ_NOTHROW_COPY;
-  else if (!strcmp(s, "nothrow-move-constructible")) *req |= HL_REQ_NOTHROW_MOVE;
+  if (!strcmp(s, "trivially-copyable"))
+    *req |= HL_REQ_TRIVIALLY_COPYABLE;
+  else if (!strcmp(s, "nothrow-copy-constructible"))
+    *req |= HL_REQ_NOTHROW_COPY;
+  else if (!strcmp(s, "nothrow-move-constructible"))
+    *req |= HL_REQ_NOTHROW_MOVE;
   else {
     *L->err = hl_yaml_error(&L->y, node,
                             "unknown requirement '%s' (expected trivially-copyable, "
-                            "nothrow-copy-constructible or nothrow-move-constructible)", s);
+                            "nothrow-copy-constructible or nothrow-move-constructible)",
+                            s);
     return -1;
   }
   return 0;
@@ -104,12 +108,16 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
     if (!key) return -1;
     if (!strcmp(key, "name") || !strcmp(key, "rule") || !strcmp(key, "source") || !strcmp(key, "replacement")) {
       if (!(s = hl_yaml_scalar(&L->y, v, key, L->err))) return -1;
-      char **dst = !strcmp(key, "name") ? &w->name : !strcmp(key, "rule") ? &w->rule
-                   : !strcmp(key, "source") ? &w->source : &w->replacement;
+      char **dst = !strcmp(key, "name")     ? &w->name
+                   : !strcmp(key, "rule")   ? &w->rule
+                   : !strcmp(key, "source") ? &w->source
+                                            : &w->replacement;
       free(*dst);
       *dst = hl_xstrdup(s);
-      w->given |= !strcmp(key, "rule") ? HL_W_RULE : !strcmp(key, "source") ? HL_W_SOURCE
-                  : !strcmp(key, "replacement") ? HL_W_REPLACEMENT : 0;
+      w->given |= !strcmp(key, "rule")          ? HL_W_RULE
+                  : !strcmp(key, "source")      ? HL_W_SOURCE
+                  : !strcmp(key, "replacement") ? HL_W_REPLACEMENT
+                                                : 0;
     } else if (!strcmp(key, "buffer")) {
       if (size_align(L, v, "buffer", &w->buffer_size, &w->buffer_align, NULL)) return -1;
       w->given |= HL_W_BUFFER;
@@ -137,7 +145,8 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
     } else {
       *L->err = hl_yaml_error(&L->y, k,
                               "unknown key '%s' in a wrapper (expected name, rule, buffer, header, "
-                              "max-align, requires, factories, emplace, replacement, source)", key);
+                              "max-align, requires, factories, emplace, replacement, source)",
+                              key);
       return -1;
     }
   }
@@ -177,8 +186,8 @@ int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_pr
 /* A mapping from the n names of names to counts, into out[index of the
  * name]: string.sso-capacity's character types, shared-state's makers.
  * noun is what a key is called in the error of an unknown one. */
-static int name_counts(loader *L, yaml_node_t *node, const char *what, const char *noun,
-                       const char *const *names, size_t n, long *out) {
+static int name_counts(loader *L, yaml_node_t *node, const char *what, const char *noun, const char *const *names,
+                       size_t n, long *out) {
   if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, what, L->err)) return -1;
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
     yaml_node_t *k = hl_yaml_node(&L->y, p->key);
@@ -187,8 +196,7 @@ static int name_counts(loader *L, yaml_node_t *node, const char *what, const cha
     size_t t = hl_str_index(key, names, n);
     if (t == n) {
       hl_sb expected = {0};
-      for (size_t i = 0; i < n; i++)
-        hl_sb_printf(&expected, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", names[i]);
+      for (size_t i = 0; i < n; i++) hl_sb_printf(&expected, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", names[i]);
       *L->err = hl_yaml_error(&L->y, k, "unknown %s '%s' in %s (expected %s)", noun, key, what, hl_sb_str(&expected));
       hl_sb_free(&expected);
       return -1;
@@ -292,7 +300,8 @@ static int profile_body(loader *L, hl_profile *P) {
     } else {
       *L->err = hl_yaml_error(&L->y, k,
                               "unknown key '%s' (expected heaplint-profile, library, description, "
-                              "detect, target, string, shared-state, wrappers)", key);
+                              "detect, target, string, shared-state, wrappers)",
+                              key);
       return -1;
     }
   }
@@ -330,9 +339,7 @@ void hl_profile_free(hl_profile *p) {
   free(p);
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
   DIR *d = opendir(dir);
@@ -390,8 +397,7 @@ static int path_ends_with_component(const char *path, const char *suffix) {
 const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path) {
   for (size_t i = 0; i < set->nextra + set->nbase; i++) {
     const hl_profile *p = i < set->nextra ? set->extra[i] : set->base[i - set->nextra];
-    if (p->detect_include && p->library && path_ends_with_component(included_path, p->detect_include))
-      return p;
+    if (p->detect_include && p->library && path_ends_with_component(included_path, p->detect_include)) return p;
   }
   return NULL;
 }
@@ -491,7 +497,11 @@ void hl_selection_overlay(hl_selection *sel, const hl_profile *p) {
     m->header_align = hdr->header_align;
     m->header_what = dup_opt(hdr->header_what);
     m->max_align = ((o->given & HL_W_MAX_ALIGN) ? o : b)->max_align;
-    m->requires = ((o->given & HL_W_REQUIRES) ? o : b)->requires;
+    m->
+      requires
+    = ((o->given & HL_W_REQUIRES) ? o : b)
+          ->
+        requires;
     const hl_wrapper *fa = (o->given & HL_W_FACTORIES) ? o : b, *em = (o->given & HL_W_EMPLACE) ? o : b;
     m->factories = dup_list(fa->factories, fa->nfactories);
     m->nfactories = fa->nfactories;

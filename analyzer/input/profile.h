@@ -25,9 +25,9 @@ void hl_profile_free(hl_profile *p);
 void hl_profile_unset_numbers(hl_profile *p);
 
 typedef struct hl_profile_set {
-  hl_profile **base;   /* shipped library profiles */
+  hl_profile **base; /* shipped library profiles */
   size_t nbase, capbase;
-  hl_profile **extra;  /* --profile files, applied on top in order */
+  hl_profile **extra; /* --profile files, applied on top in order */
   size_t nextra, capextra;
 } hl_profile_set;
 
@@ -49,12 +49,12 @@ const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *incl
 typedef struct hl_selection {
   const hl_wrapper **v;
   size_t n, cap;
-  hl_wrapper **owned;  /* merged overrides, freed with the selection */
+  hl_wrapper **owned; /* merged overrides, freed with the selection */
   size_t nowned, capowned;
-  const hl_profile *base; /* NULL when no base profile matches */
+  const hl_profile *base;  /* NULL when no base profile matches */
   const hl_profile **used; /* every profile that contributed, base first */
   size_t nused, capused;
-  hl_hindex names;     /* v by wrapper name: layering n entries over m takes n + m steps */
+  hl_hindex names; /* v by wrapper name: layering n entries over m takes n + m steps */
   /* basic_string's inline capacity per HL_SSO_* (-1: no profile states
    * it), and the profile that stated it (the last layer to). */
   long string_sso[HL_SSO_KINDS];

@@ -54,13 +54,15 @@ static int check_tokens(yaml_parser_t *parser, const char *name, char **err) {
       return -1;
     }
     switch (t.type) {
-    case YAML_FLOW_SEQUENCE_START_TOKEN: case YAML_FLOW_MAPPING_START_TOKEN:
-    case YAML_BLOCK_SEQUENCE_START_TOKEN: case YAML_BLOCK_MAPPING_START_TOKEN:
+    case YAML_FLOW_SEQUENCE_START_TOKEN:
+    case YAML_FLOW_MAPPING_START_TOKEN:
+    case YAML_BLOCK_SEQUENCE_START_TOKEN:
+    case YAML_BLOCK_MAPPING_START_TOKEN:
       if (++depth > MAX_DEPTH) *err = too_deep(name, &t.start_mark), rc = -1;
       break;
-    case YAML_FLOW_SEQUENCE_END_TOKEN: case YAML_FLOW_MAPPING_END_TOKEN: case YAML_BLOCK_END_TOKEN:
-      depth--;
-      break;
+    case YAML_FLOW_SEQUENCE_END_TOKEN:
+    case YAML_FLOW_MAPPING_END_TOKEN:
+    case YAML_BLOCK_END_TOKEN: depth--; break;
     case YAML_TAG_DIRECTIVE_TOKEN:
       if (++directives > MAX_TAG_DIRECTIVES)
         *err = error_at(name, &t.start_mark, "more than %d %%TAG directives, the most heaplint reads in a YAML file",
@@ -83,24 +85,24 @@ static int check_tokens(yaml_parser_t *parser, const char *name, char **err) {
  * reads the document. */
 typedef struct open_node {
   int node;
-  int key;          /* a mapping's key waiting for its value, or 0 */
+  int key; /* a mapping's key waiting for its value, or 0 */
 } open_node;
 
 typedef struct node_info {
-  size_t weight;    /* its nodes and bytes of text, aliases expanded */
-  int done;         /* complete, so that an alias may name it */
+  size_t weight; /* its nodes and bytes of text, aliases expanded */
+  int done;      /* complete, so that an alias may name it */
 } node_info;
 
 typedef struct composer {
   hl_yaml *y;
-  size_t budget;    /* what aliases may still add, in nodes and bytes of text */
+  size_t budget; /* what aliases may still add, in nodes and bytes of text */
   size_t max;
   const char *what;
   node_info *info; /* per node (index - 1) */
   size_t capinfo;
   open_node *stack;
   size_t depth, capstack;
-  char **anchors;   /* the anchors' names, and the node each names */
+  char **anchors; /* the anchors' names, and the node each names */
   int *anchored;
   size_t nanchors, capanchors, capanchored;
   hl_hindex anchor_ix;
@@ -152,9 +154,12 @@ static int attach(composer *c, int node) {
   c->info[top->node - 1].weight += c->info[node - 1].weight;
   yaml_node_t *parent = yaml_document_get_node(&c->y->doc, top->node);
   int ok = 1;
-  if (parent->type == YAML_SEQUENCE_NODE) ok = yaml_document_append_sequence_item(&c->y->doc, top->node, node);
-  else if (!top->key) top->key = node;
-  else ok = yaml_document_append_mapping_pair(&c->y->doc, top->node, top->key, node), top->key = 0;
+  if (parent->type == YAML_SEQUENCE_NODE)
+    ok = yaml_document_append_sequence_item(&c->y->doc, top->node, node);
+  else if (!top->key)
+    top->key = node;
+  else
+    ok = yaml_document_append_mapping_pair(&c->y->doc, top->node, top->key, node), top->key = 0;
   if (!ok) *c->err = hl_yaml_error(c->y, NULL, "cannot build the YAML document (out of memory)");
   return ok ? 0 : -1;
 }
@@ -189,9 +194,9 @@ static int open_collection(composer *c, const yaml_event_t *ev) {
     return -1;
   }
   int mapping = ev->type == YAML_MAPPING_START_EVENT;
-  int index = mapping ? yaml_document_add_mapping(&c->y->doc, ev->data.mapping_start.tag, ev->data.mapping_start.style)
-                      : yaml_document_add_sequence(&c->y->doc, ev->data.sequence_start.tag,
-                                                   ev->data.sequence_start.style);
+  int index = mapping
+                  ? yaml_document_add_mapping(&c->y->doc, ev->data.mapping_start.tag, ev->data.mapping_start.style)
+                  : yaml_document_add_sequence(&c->y->doc, ev->data.sequence_start.tag, ev->data.sequence_start.style);
   if (new_node(c, index, ev, mapping ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor, 1)) return -1;
   HL_PUSH(c->stack, c->depth, c->capstack, ((open_node){index, 0}));
   return 0;
@@ -224,9 +229,12 @@ static int compose(composer *c, const yaml_event_t *ev) {
     return 1;
   case YAML_SCALAR_EVENT: return scalar(c, ev) ? -1 : 1;
   case YAML_ALIAS_EVENT: return alias(c, ev) ? -1 : 1;
-  case YAML_SEQUENCE_START_EVENT: case YAML_MAPPING_START_EVENT: return open_collection(c, ev) ? -1 : 1;
-  case YAML_SEQUENCE_END_EVENT: case YAML_MAPPING_END_EVENT: return close_collection(c, ev) ? -1 : 1;
-  case YAML_DOCUMENT_END_EVENT: case YAML_STREAM_END_EVENT: return 0;
+  case YAML_SEQUENCE_START_EVENT:
+  case YAML_MAPPING_START_EVENT: return open_collection(c, ev) ? -1 : 1;
+  case YAML_SEQUENCE_END_EVENT:
+  case YAML_MAPPING_END_EVENT: return close_collection(c, ev) ? -1 : 1;
+  case YAML_DOCUMENT_END_EVENT:
+  case YAML_STREAM_END_EVENT: return 0;
   default: return 1;
   }
 }
@@ -360,8 +368,8 @@ static const char *type_name(yaml_node_type_t t) {
 
 int hl_yaml_expect(hl_yaml *y, yaml_node_t *node, yaml_node_type_t type, const char *what, char **err) {
   if (node && node->type == type) return 0;
-  *err = hl_yaml_error(y, node, "%s must be %s, not %s", what, type_name(type),
-                       node ? type_name(node->type) : "nothing");
+  *err =
+      hl_yaml_error(y, node, "%s must be %s, not %s", what, type_name(type), node ? type_name(node->type) : "nothing");
   return -1;
 }
 
@@ -426,7 +434,9 @@ int hl_yaml_emit_open(yaml_emitter_t *e, int mapping, int flow) {
 
 int hl_yaml_emit_close(yaml_emitter_t *e, int mapping) {
   yaml_event_t ev;
-  if (mapping) yaml_mapping_end_event_initialize(&ev);
-  else yaml_sequence_end_event_initialize(&ev);
+  if (mapping)
+    yaml_mapping_end_event_initialize(&ev);
+  else
+    yaml_sequence_end_event_initialize(&ev);
   return yaml_emitter_emit(e, &ev);
 }

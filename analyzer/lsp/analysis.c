@@ -17,13 +17,13 @@
 #define MAX_CRASHES 3
 
 struct lsp_unitstate {
-  hl_job job;                /* what unit was parsed from (an includer's, for a header) */
+  hl_job job; /* what unit was parsed from (an includer's, for a header) */
   int has_job;
-  hl_tu *unit;             /* NULL until parsed, after a failed reparse, and after a crash */
-  hl_strv reads;             /* the files its last parse read, sorted (snapshot.h) */
-  int crashes;               /* analyses that crashed in a row */
-  unsigned long saves;       /* lsp_server.saves at the last crash */
-  char *crash;               /* what crashed last */
+  hl_tu *unit;         /* NULL until parsed, after a failed reparse, and after a crash */
+  hl_strv reads;       /* the files its last parse read, sorted (snapshot.h) */
+  int crashes;         /* analyses that crashed in a row */
+  unsigned long saves; /* lsp_server.saves at the last crash */
+  char *crash;         /* what crashed last */
 };
 
 static void note(lsp_analyzer *A, int type, const char *fmt, ...) HL_PRINTF(3, 4);
@@ -72,8 +72,7 @@ static void tell(lsp_analyzer *A, const lsp_doc *d, lsp_source from, const char 
   if (from == LSP_FROM_INCLUDER)
     note(A, 3, "%s: not in a compile database; analyzed with %s", d->path, how);
   else
-    note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path,
-            how);
+    note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path, how);
 }
 
 /* d's unit parsed over the snapshot: reparsed when its compile command is
@@ -142,16 +141,19 @@ static char *errors_elsewhere(const lsp_doc *d, const hl_tu_result *res, const c
   for (size_t i = 0; i < res->findings.n; i++) {
     const hl_finding *f = res->findings.v[i];
     if (!hl_finding_is_compile_error(f)) continue;
-    if (!strcmp(f->loc.file, d->path)) shown++;
-    else hl_sb_printf(&b, "%s:%u:%u: error: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->message);
+    if (!strcmp(f->loc.file, d->path))
+      shown++;
+    else
+      hl_sb_printf(&b, "%s:%u:%u: error: %s\n", hl_display_path(f->loc.file), f->loc.line, f->loc.col, f->message);
   }
   if (shown >= res->compile_errors) {
     hl_sb_free(&b);
     return NULL;
   }
   hl_sb m = {0};
-  hl_sb_printf(&m, "heaplint: the translation unit has %u compile error%s outside this file; what libclang recovered "
-                   "is analyzed, and no fix is offered:\n%s%s",
+  hl_sb_printf(&m,
+               "heaplint: the translation unit has %u compile error%s outside this file; what libclang recovered "
+               "is analyzed, and no fix is offered:\n%s%s",
                res->compile_errors - shown, res->compile_errors - shown == 1 ? "" : "s", hl_sb_str(&b), log);
   hl_sb_free(&b);
   return hl_sb_take(&m);
@@ -187,9 +189,10 @@ static int suspended(lsp_unitstate *u, const lsp_snapshot *sn, lsp_result *r) {
     u->crashes = 0;
     return 0;
   }
-  char *m = hl_xasprintf("heaplint: not analyzed: its analysis crashed %d times in a row (the last time: %s); it is "
-                         "analyzed again once a file is saved",
-                         u->crashes, u->crash);
+  char *m = hl_xasprintf(
+      "heaplint: not analyzed: its analysis crashed %d times in a row (the last time: %s); it is "
+      "analyzed again once a file is saved",
+      u->crashes, u->crash);
   lsp_result_add_failure(r, m);
   free(m);
   return 1;
@@ -231,9 +234,10 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
   r->version = sn->version;
   if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
   if (sn->lost) {
-    lsp_result_add_failure(r, "heaplint: not analyzed: the editor sent a change whose range ends before it starts, "
-                              "which heaplint refused, so its copy of this file is not the editor's text; reopen the "
-                              "file");
+    lsp_result_add_failure(r,
+                           "heaplint: not analyzed: the editor sent a change whose range ends before it starts, "
+                           "which heaplint refused, so its copy of this file is not the editor's text; reopen the "
+                           "file");
     return r;
   }
   if (suspended(d->unit, sn, r)) return r;
@@ -254,11 +258,12 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
   lsp_result *r = hl_xcalloc(1, sizeof *r);
   r->gen = sn->gen;
   r->version = sn->version;
-  char *m = hl_xasprintf("heaplint: the analysis of %s crashed (%s): its diagnostics are lost until it changes, and "
-                         "its next analysis parses it afresh%s; the other files keep theirs. This is a bug in "
-                         "heaplint or libclang: please report it with this file",
-                         hl_display_path(d->path), u->crash,
-                         u->crashes >= MAX_CRASHES ? " once a file is saved (it crashed three times in a row)" : "");
+  char *m = hl_xasprintf(
+      "heaplint: the analysis of %s crashed (%s): its diagnostics are lost until it changes, and "
+      "its next analysis parses it afresh%s; the other files keep theirs. This is a bug in "
+      "heaplint or libclang: please report it with this file",
+      hl_display_path(d->path), u->crash,
+      u->crashes >= MAX_CRASHES ? " once a file is saved (it crashed three times in a row)" : "");
   lsp_result_add_failure(r, m);
   note(A, 1, "%s: %s", d->path, m);
   free(m);

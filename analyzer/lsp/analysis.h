@@ -37,8 +37,8 @@ typedef struct lsp_analyzer {
   hl_configs *configs;
   lsp_project *project;
   hl_run run;
-  hl_strv told;              /* files whose compile command was said (once) */
-  lsp_note *notes;           /* said by the analysis under way */
+  hl_strv told;    /* files whose compile command was said (once) */
+  lsp_note *notes; /* said by the analysis under way */
   size_t nnotes, capnotes;
 } lsp_analyzer;
 

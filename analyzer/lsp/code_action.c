@@ -44,8 +44,8 @@ static json_t *nolint_edit(const hl_finding *f, lsp_conv *c) {
   }
   lsp_pos p = lsp_pos_of(c, f->loc.file, f->loc.line, (unsigned)at + 1);
   char *uri = lsp_conv_uri(c, f->loc.file);
-  json_t *edit = json_pack("{s:{s:[{s:o, s:o}]}}", "changes", uri, "range", lsp_range_json(p, p), "newText",
-                           hl_json_text(text));
+  json_t *edit =
+      json_pack("{s:{s:[{s:o, s:o}]}}", "changes", uri, "range", lsp_range_json(p, p), "newText", hl_json_text(text));
   free(uri);
   free(text);
   return edit;
@@ -103,6 +103,4 @@ static void answer(lsp_server *S, json_t *id, json_t *params, const lsp_result *
   lsp_reply(S, id, out);
 }
 
-void lsp_on_code_action(lsp_server *S, json_t *id, json_t *params) {
-  lsp_with_document(S, id, params, answer);
-}
+void lsp_on_code_action(lsp_server *S, json_t *id, json_t *params) { lsp_with_document(S, id, params, answer); }

@@ -17,9 +17,9 @@ typedef struct indexed {
 struct lsp_conv {
   hl_sources *src;
   lsp_encoding enc;
-  char **paths, **uris;      /* the open documents */
+  char **paths, **uris; /* the open documents */
   size_t ndocs;
-  indexed *files;            /* the texts read so far */
+  indexed *files; /* the texts read so far */
   size_t nfiles, capfiles;
 };
 

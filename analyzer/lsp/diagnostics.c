@@ -26,9 +26,9 @@ static json_t *related(const hl_finding *f, lsp_conv *c) {
 void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, const lsp_options *o) {
   lsp_pos from, to;
   lsp_range_of(c, &f->loc, f->end_line, f->end_col, &from, &to);
-  json_t *d = json_pack("{s:o, s:i, s:s, s:s, s:o}", "range", lsp_range_json(from, to), "severity",
-                        severity(f->severity), "source", "heaplint", "code", f->rule, "message",
-                        hl_json_text(f->message));
+  json_t *d =
+      json_pack("{s:o, s:i, s:s, s:s, s:o}", "range", lsp_range_json(from, to), "severity", severity(f->severity),
+                "source", "heaplint", "code", f->rule, "message", hl_json_text(f->message));
   if (hl_rule_find(f->rule) && o->docs_url) {
     char *href = hl_xasprintf("%s%s.md", o->docs_url, f->rule);
     json_object_set_new(d, "codeDescription", json_pack("{s:o}", "href", hl_json_text(href)));

@@ -18,8 +18,10 @@ void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn 
   const char *uri = doc_uri(params);
   pthread_mutex_lock(&S->lock);
   lsp_doc *d = uri ? lsp_doc_find(S, uri) : NULL;
-  if (d) lsp_answer_or_wait(S, d, id, params, answer);
-  else answer(S, id, params, NULL);
+  if (d)
+    lsp_answer_or_wait(S, d, id, params, answer);
+  else
+    answer(S, id, params, NULL);
   pthread_mutex_unlock(&S->lock);
 }
 
@@ -84,7 +86,8 @@ static int apply_change(lsp_server *S, lsp_doc *d, json_t *change) {
   json_t *a = json_object_get(range, "start"), *b = json_object_get(range, "end");
   long l0 = number(a, "line"), c0 = number(a, "character"), l1 = number(b, "line"), c1 = number(b, "character");
   if (l1 < l0 || (l1 == l0 && c1 < c0)) {
-    lsp_log(S, 1, "%s: a change's range ends (line %ld, character %ld) before it starts (line %ld, character %ld): "
+    lsp_log(S, 1,
+            "%s: a change's range ends (line %ld, character %ld) before it starts (line %ld, character %ld): "
             "refused; the document is not analyzed until the editor sends its whole text (reopen it)",
             d->uri, l1, c1, l0, c0);
     d->lost = 1;

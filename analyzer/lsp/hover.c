@@ -64,7 +64,8 @@ static void answer(lsp_server *S, json_t *id, json_t *params, const lsp_result *
   for (size_t i = 0; r && i < r->nhovers; i++) {
     const lsp_hover *h = &r->hovers[i];
     if (!before(h->line0, h->char0, line, ch) || !before(line, ch, h->line1, h->char1)) continue;
-    if (!best || (before(best->line0, best->char0, h->line0, h->char0) && before(h->line1, h->char1, best->line1, best->char1)))
+    if (!best ||
+        (before(best->line0, best->char0, h->line0, h->char0) && before(h->line1, h->char1, best->line1, best->char1)))
       best = h;
   }
   if (!best) {
@@ -72,8 +73,9 @@ static void answer(lsp_server *S, json_t *id, json_t *params, const lsp_result *
     return;
   }
   lsp_pos from = {best->line0, best->char0}, to = {best->line1, best->char1};
-  lsp_reply(S, id, json_pack("{s:{s:s, s:o}, s:o}", "contents", "kind", "markdown", "value",
-                             hl_json_text(best->markdown), "range", lsp_range_json(from, to)));
+  lsp_reply(S, id,
+            json_pack("{s:{s:s, s:o}, s:o}", "contents", "kind", "markdown", "value", hl_json_text(best->markdown),
+                      "range", lsp_range_json(from, to)));
 }
 
 void lsp_on_hover(lsp_server *S, json_t *id, json_t *params) { lsp_with_document(S, id, params, answer); }

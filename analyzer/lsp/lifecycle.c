@@ -35,10 +35,10 @@ void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {
   S->watch_registration = json_is_true(json_object_get(
       json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"), "dynamicRegistration"));
   take_options(S, json_object_get(params, "initializationOptions"));
-  json_t *server_caps = json_pack(
-      "{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b}", "positionEncoding", S->enc == LSP_UTF8 ? "utf-8" : "utf-16",
-      "textDocumentSync", "openClose", 1, "change", 2, "save", "includeText", 0, "codeActionProvider",
-      "codeActionKinds", "quickfix", "hoverProvider", 1);
+  json_t *server_caps =
+      json_pack("{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b}", "positionEncoding",
+                S->enc == LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", "openClose", 1, "change", 2, "save",
+                "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix", "hoverProvider", 1);
   S->initialized = 1;
   lsp_reply(S, id,
             json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_caps, "serverInfo", "name", "heaplint", "version",
@@ -51,11 +51,12 @@ void lsp_on_initialized(lsp_server *S, json_t *id, json_t *params) {
   (void)id;
   (void)params;
   if (!S->watch_registration) return;
-  json_t *watchers = json_pack("[{s:s}, {s:s}]", "globPattern", "**/.heaplint.yaml", "globPattern",
-                               "**/compile_commands.json");
+  json_t *watchers =
+      json_pack("[{s:s}, {s:s}]", "globPattern", "**/.heaplint.yaml", "globPattern", "**/compile_commands.json");
   json_t *reg = json_pack("{s:[{s:s, s:s, s:{s:o}}]}", "registrations", "id", "heaplint-watch", "method",
                           "workspace/didChangeWatchedFiles", "registerOptions", "watchers", watchers);
-  json_t *m = json_pack("{s:s, s:s, s:o}", "id", "heaplint-watch", "method", "client/registerCapability", "params", reg);
+  json_t *m =
+      json_pack("{s:s, s:s, s:o}", "id", "heaplint-watch", "method", "client/registerCapability", "params", reg);
   lsp_send(S, m);
 }
 

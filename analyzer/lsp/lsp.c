@@ -38,21 +38,25 @@ static const char usage[] =
     "  -h, --help               print this help and exit\n";
 
 static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
-  static const char *const with_value[] = {"--compile-commands-dir", "-p", "--extra-arg", "--extra-arg-before",
-                                           "--config-file", "--profile", "--profile-dir", "--debounce", "--docs-url"};
+  static const char *const with_value[] = {
+      "--compile-commands-dir", "-p",         "--extra-arg", "--extra-arg-before", "--config-file", "--profile",
+      "--profile-dir",          "--debounce", "--docs-url"};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     int matched = 0;
     size_t k = 0;
-    for (; k < sizeof with_value / sizeof *with_value && !matched; k++) v = hl_option_value(argc, argv, &i, with_value[k], &matched);
+    for (; k < sizeof with_value / sizeof *with_value && !matched; k++)
+      v = hl_option_value(argc, argv, &i, with_value[k], &matched);
     k--;
     if (matched && !v) {
       *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
       return -1;
     }
     if (!matched) {
-      if (!strcmp(a, "-h") || !strcmp(a, "--help")) o->help = 1;
-      else if (!strcmp(a, "--version")) o->version = 1;
+      if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+        o->help = 1;
+      else if (!strcmp(a, "--version"))
+        o->version = 1;
       else {
         *err = hl_xasprintf("unknown argument '%s' (see heaplint lsp --help)", a);
         return -1;
@@ -60,13 +64,20 @@ static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
       continue;
     }
     const char *name = with_value[k];
-    if (!strcmp(name, "--compile-commands-dir") || !strcmp(name, "-p")) o->db_dir = v;
-    else if (!strcmp(name, "--extra-arg")) hl_strv_add(&o->extra_after, v);
-    else if (!strcmp(name, "--extra-arg-before")) hl_strv_add(&o->extra_before, v);
-    else if (!strcmp(name, "--config-file")) o->config_file = v;
-    else if (!strcmp(name, "--profile")) hl_strv_add(&o->profiles, v);
-    else if (!strcmp(name, "--profile-dir")) o->profile_dir = v;
-    else if (!strcmp(name, "--docs-url")) o->docs_url = hl_xstrdup(v);
+    if (!strcmp(name, "--compile-commands-dir") || !strcmp(name, "-p"))
+      o->db_dir = v;
+    else if (!strcmp(name, "--extra-arg"))
+      hl_strv_add(&o->extra_after, v);
+    else if (!strcmp(name, "--extra-arg-before"))
+      hl_strv_add(&o->extra_before, v);
+    else if (!strcmp(name, "--config-file"))
+      o->config_file = v;
+    else if (!strcmp(name, "--profile"))
+      hl_strv_add(&o->profiles, v);
+    else if (!strcmp(name, "--profile-dir"))
+      o->profile_dir = v;
+    else if (!strcmp(name, "--docs-url"))
+      o->docs_url = hl_xstrdup(v);
     else {
       char *end;
       o->debounce_ms = strtol(v, &end, 10);
@@ -185,8 +196,10 @@ int hl_lsp_main(int argc, char **argv) {
   if (parse_args(argc, argv, &S.opt, &err)) {
     fprintf(stderr, "heaplint lsp: error: %s\n", err);
   } else if (S.opt.help || S.opt.version) {
-    if (S.opt.help) fputs(usage, stdout);
-    else printf("heaplint %s\n", HEAPLINT_VERSION);
+    if (S.opt.help)
+      fputs(usage, stdout);
+    else
+      printf("heaplint %s\n", HEAPLINT_VERSION);
     status = 0;
   } else if (hl_profiles_load(&profiles, S.opt.profile_dir, S.opt.profiles.v, S.opt.profiles.n, &err)) {
     fprintf(stderr, "heaplint lsp: error: %s\n", err);

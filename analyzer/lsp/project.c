@@ -12,13 +12,13 @@
 #define MAX_SCANNED 2000
 
 typedef struct db {
-  char *json;        /* its compile_commands.json */
-  hl_jobs jobs;      /* every C++ entry */
+  char *json;   /* its compile_commands.json */
+  hl_jobs jobs; /* every C++ entry */
 } db;
 
 typedef struct includer {
   char *header;
-  char *unit;        /* the includer's file, or NULL: none */
+  char *unit; /* the includer's file, or NULL: none */
 } includer;
 
 struct lsp_project {
@@ -85,9 +85,12 @@ static char *find_db(const lsp_project *P, const char *path) {
   char *found = NULL;
   while (!found) {
     const char *base = strcmp(d, "/") ? d : "";
-    char *here = hl_xasprintf("%s/compile_commands.json", base), *below = hl_xasprintf("%s/build/compile_commands.json", base);
-    if (is_file(here)) found = hl_xstrdup(here);
-    else if (is_file(below)) found = hl_xstrdup(below);
+    char *here = hl_xasprintf("%s/compile_commands.json", base),
+         *below = hl_xasprintf("%s/build/compile_commands.json", base);
+    if (is_file(here))
+      found = hl_xstrdup(here);
+    else if (is_file(below))
+      found = hl_xstrdup(below);
     free(here);
     free(below);
     if (found || !strcmp(d, "/")) break;

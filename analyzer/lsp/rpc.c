@@ -139,9 +139,10 @@ static int read_body(lsp_reader *r, size_t length, json_t **msg, char **err) {
   json_error_t je;
   *msg = json_loadb(b, length, JSON_ALLOW_NUL, &je);
   if (!*msg) {
-    *err = hl_xasprintf("the message is not JSON: %s (line %d, column %d); what follows it up to the next "
-                        "Content-Length header is skipped",
-                        je.text, je.line, je.column);
+    *err = hl_xasprintf(
+        "the message is not JSON: %s (line %d, column %d); what follows it up to the next "
+        "Content-Length header is skipped",
+        je.text, je.line, je.column);
     r->lost = 1;
   }
   free(b);
@@ -170,9 +171,10 @@ int lsp_rpc_read(lsp_reader *r, json_t **msg, char **err) {
     return -1;
   }
   if ((unsigned long long)length > LSP_MAX_MESSAGE) {
-    *err = hl_xasprintf("the message's Content-Length, %lld bytes, is over the %zu MiB heaplint reads: its body is "
-                        "skipped",
-                        length, LSP_MAX_MESSAGE >> 20);
+    *err = hl_xasprintf(
+        "the message's Content-Length, %lld bytes, is over the %zu MiB heaplint reads: its body is "
+        "skipped",
+        length, LSP_MAX_MESSAGE >> 20);
     r->skip = (unsigned long long)length;
     return -1;
   }

@@ -27,8 +27,8 @@ typedef struct lsp_reader {
   FILE *in;
   char *again;
   size_t nagain, at;
-  unsigned long long skip;   /* bytes to drop: an oversized frame's body */
-  int lost;                  /* look for the next "Content-Length:" first */
+  unsigned long long skip; /* bytes to drop: an oversized frame's body */
+  int lost;                /* look for the next "Content-Length:" first */
 } lsp_reader;
 
 /* Reads one message. Returns 1 with *msg (the JSON value; strings may hold

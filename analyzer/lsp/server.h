@@ -20,13 +20,13 @@
 
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
-  const char *db_dir;        /* --compile-commands-dir or -p: the one compile database */
-  const char *config_file;   /* --config-file */
-  hl_strv profiles;          /* --profile */
-  const char *profile_dir;   /* --profile-dir */
+  const char *db_dir;                /* --compile-commands-dir or -p: the one compile database */
+  const char *config_file;           /* --config-file */
+  hl_strv profiles;                  /* --profile */
+  const char *profile_dir;           /* --profile-dir */
   hl_strv extra_before, extra_after; /* --extra-arg-before, --extra-arg */
-  long debounce_ms;          /* --debounce, or initializationOptions.debounce */
-  char *docs_url;            /* a rule's page is <docs_url><id>.md */
+  long debounce_ms;                  /* --debounce, or initializationOptions.debounce */
+  char *docs_url;                    /* a rule's page is <docs_url><id>.md */
   int help, version;
 } lsp_options;
 
@@ -34,9 +34,9 @@ typedef struct lsp_options {
  * positions in the negotiated encoding. */
 typedef struct lsp_item {
   long line0, char0, line1, char1;
-  json_t *diagnostic;        /* the Diagnostic */
-  json_t *fix;               /* the quick fix's WorkspaceEdit, or NULL */
-  json_t *suppress;          /* the NOLINT comment's WorkspaceEdit, or NULL */
+  json_t *diagnostic; /* the Diagnostic */
+  json_t *fix;        /* the quick fix's WorkspaceEdit, or NULL */
+  json_t *suppress;   /* the NOLINT comment's WorkspaceEdit, or NULL */
   char *title_fix, *title_suppress;
 } lsp_item;
 
@@ -60,10 +60,10 @@ typedef struct lsp_result {
 typedef struct lsp_unitstate lsp_unitstate; /* the worker's (analysis.c) */
 
 typedef struct lsp_doc {
-  char *uri, *path;          /* uri: as the client sent it; path: absolute, canonical */
-  int analyzed;              /* C++ (a C file is not heaplint's) */
-  lsp_text text;             /* the reader's; changed under lock */
-  long version;              /* the client's, as it sent it (it may go down: a re-open) */
+  char *uri, *path; /* uri: as the client sent it; path: absolute, canonical */
+  int analyzed;     /* C++ (a C file is not heaplint's) */
+  lsp_text text;    /* the reader's; changed under lock */
+  long version;     /* the client's, as it sent it (it may go down: a re-open) */
   /* The server's count of the texts it was given (lsp_server.gens): it
    * only grows, so "the analysis of this text or a later one" means what
    * it says whatever versions the client sends. */
@@ -73,9 +73,9 @@ typedef struct lsp_doc {
   int lost;
   /* under lock */
   int closed;
-  int pending;               /* an analysis is wanted ... */
-  double due;                /* ... from this time on (lsp_now) */
-  lsp_result *result;        /* the latest stored, or NULL */
+  int pending;        /* an analysis is wanted ... */
+  double due;         /* ... from this time on (lsp_now) */
+  lsp_result *result; /* the latest stored, or NULL */
   /* the worker's */
   lsp_unitstate *unit;
 } lsp_doc;
@@ -95,31 +95,31 @@ struct lsp_waiting {
 
 typedef struct lsp_server {
   FILE *in, *out;
-  FILE *err;                 /* the editor's server log (stderr), or NULL: where lsp_log also writes */
+  FILE *err; /* the editor's server log (stderr), or NULL: where lsp_log also writes */
   lsp_options opt;
   lsp_encoding enc;
   int initialized, shut_down, exiting;
-  int watch_registration;    /* the client lets the server register file watchers */
+  int watch_registration; /* the client lets the server register file watchers */
 
-  pthread_mutex_t lock;      /* what follows, and each document's shared fields */
-  pthread_cond_t wake;       /* the worker sleeps on it */
+  pthread_mutex_t lock; /* what follows, and each document's shared fields */
+  pthread_cond_t wake;  /* the worker sleeps on it */
   lsp_doc **docs;
   size_t ndocs, capdocs;
-  lsp_doc **closed;          /* for the worker to free */
+  lsp_doc **closed; /* for the worker to free */
   size_t nclosed, capclosed;
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
-  unsigned long gens;        /* the last generation given to a document's text */
-  unsigned long saves;       /* didSave notifications so far */
-  int reload;                /* configurations or compile databases changed: read them again */
-  int recheck;               /* a file was saved: reload if one of them changed on disk */
-  int quit;                  /* the worker stops */
-  int analyzing;             /* the worker is in an analysis (libclang cannot be stopped there) */
+  unsigned long gens;  /* the last generation given to a document's text */
+  unsigned long saves; /* didSave notifications so far */
+  int reload;          /* configurations or compile databases changed: read them again */
+  int recheck;         /* a file was saved: reload if one of them changed on disk */
+  int quit;            /* the worker stops */
+  int analyzing;       /* the worker is in an analysis (libclang cannot be stopped there) */
   pthread_t worker;
   int worker_started;
   void *worker_state;
 
-  pthread_mutex_t out_lock;  /* one message at a time on out */
+  pthread_mutex_t out_lock; /* one message at a time on out */
 } lsp_server;
 
 /* A server reading in and writing out, with no document and no worker. */

@@ -12,8 +12,10 @@ void lsp_paths_sort(hl_strv *paths) {
   qsort(paths->v, paths->n, sizeof *paths->v, by_name);
   size_t out = 1;
   for (size_t i = 1; i < paths->n; i++) {
-    if (strcmp(paths->v[i], paths->v[out - 1])) paths->v[out++] = paths->v[i];
-    else free(paths->v[i]);
+    if (strcmp(paths->v[i], paths->v[out - 1]))
+      paths->v[out++] = paths->v[i];
+    else
+      free(paths->v[i]);
   }
   paths->n = out;
   paths->v[out] = NULL;

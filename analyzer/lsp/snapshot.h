@@ -21,14 +21,14 @@
 #include "util/strv.h"
 
 typedef struct lsp_snapshot {
-  unsigned long gen;         /* the analyzed document's */
+  unsigned long gen; /* the analyzed document's */
   long version;
-  int lost;                  /* its text is not the editor's (document.c) */
-  unsigned long saves;       /* lsp_server.saves */
+  int lost;                    /* its text is not the editor's (document.c) */
+  unsigned long saves;         /* lsp_server.saves */
   struct CXUnsavedFile *files; /* files[0] is its text; Filename is the path */
   unsigned n;
   size_t cap;
-  char **paths, **uris;      /* every open document, the analyzed one first */
+  char **paths, **uris; /* every open document, the analyzed one first */
   size_t ndocs;
 } lsp_snapshot;
 

@@ -91,8 +91,10 @@ void lsp_text_position(const lsp_text *t, size_t offset, lsp_encoding enc, long 
   size_t lo = 0, hi = t->nlines - 1;
   while (lo < hi) {
     size_t mid = lo + (hi - lo + 1) / 2;
-    if (t->lines[mid] <= offset) lo = mid;
-    else hi = mid - 1;
+    if (t->lines[mid] <= offset)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   size_t start = t->lines[lo], n = lsp_line_length(t->s + start, t->len - start);
   *line = (long)lo;

@@ -14,9 +14,9 @@
 typedef enum lsp_encoding { LSP_UTF16, LSP_UTF8 } lsp_encoding;
 
 typedef struct lsp_text {
-  char *s;           /* NUL-terminated, len bytes */
+  char *s; /* NUL-terminated, len bytes */
   size_t len;
-  size_t *lines;     /* offset of each line's start; nlines >= 1 */
+  size_t *lines; /* offset of each line's start; nlines >= 1 */
   size_t nlines, caplines;
 } lsp_text;
 

@@ -30,10 +30,9 @@ typedef struct stamp {
 
 typedef struct worker {
   lsp_analyzer A;
-  stamp *stamps;             /* every configuration, profile and database read */
+  stamp *stamps; /* every configuration, profile and database read */
   size_t nstamps, capstamps;
 } worker;
-
 
 static void stamp_of(stamp *s) {
   struct stat st;

@@ -20,9 +20,10 @@ int hl_baseline_write(const char *path, const hl_findings *all, const char *root
     const hl_finding *f = all->v[i];
     /* A compile error is to be fixed, not accepted as the baseline. */
     if (hl_finding_is_compile_error(f)) continue;
-    json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o}", "rule", f->rule, "file",
-                                             hl_json_text(hl_relative_to(f->loc.file, root)), "fingerprint",
-                                             f->fingerprint ? f->fingerprint : "", "message", hl_json_text(f->message)));
+    json_array_append_new(
+        entries,
+        json_pack("{s:s, s:o, s:s, s:o}", "rule", f->rule, "file", hl_json_text(hl_relative_to(f->loc.file, root)),
+                  "fingerprint", f->fingerprint ? f->fingerprint : "", "message", hl_json_text(f->message)));
   }
   json_t *doc = json_pack("{s:i, s:s, s:o}", "heaplint-baseline", BASELINE_FORMAT, "note",
                           "findings recorded by heaplint --write-baseline; heaplint --baseline reports only others",
@@ -142,8 +143,10 @@ size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl
       continue;
     }
     dropped++;
-    if (held) hl_findings_add(held, f);
-    else hl_finding_free(f);
+    if (held)
+      hl_findings_add(held, f);
+    else
+      hl_finding_free(f);
   }
   all->n = out;
   return dropped;

@@ -18,18 +18,18 @@
 
 typedef struct hl_rule_info {
   const char *id;
-  const char *summary;      /* one line */
-  const char *description;  /* a paragraph: what, why, the fix */
+  const char *summary;     /* one line */
+  const char *description; /* a paragraph: what, why, the fix */
 } hl_rule_info;
 
 typedef struct hl_emit_info {
-  const char *version;          /* heaplint's */
-  const char *docs_url;         /* where docs/ is, ending with '/': <docs_url>rules/<id>.md is a rule's page */
-  const char *source_root;      /* absolute; file URIs are relative to it */
+  const char *version;     /* heaplint's */
+  const char *docs_url;    /* where docs/ is, ending with '/': <docs_url>rules/<id>.md is a rule's page */
+  const char *source_root; /* absolute; file URIs are relative to it */
   const hl_rule_info *rules;
   size_t nrules;
   size_t files_analyzed, files_failed;
-  const char *const *failed;    /* the files that could not be parsed */
+  const char *const *failed; /* the files that could not be parsed */
 } hl_emit_info;
 
 /* colour: in clang's colours (ANSI escapes). */

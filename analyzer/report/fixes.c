@@ -100,9 +100,10 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   size_t ndone = 0, capdone = 0;
   const char *bad = not_utf8(all, main_file, build_dir);
   if (bad) {
-    *err = hl_xasprintf("%s: cannot write the fixes: %s: the path or the edit is not valid UTF-8, which YAML "
-                        "cannot carry exactly",
-                        path, hl_display_path(bad));
+    *err = hl_xasprintf(
+        "%s: cannot write the fixes: %s: the path or the edit is not valid UTF-8, which YAML "
+        "cannot carry exactly",
+        path, hl_display_path(bad));
     return -1;
   }
   if (!yaml_emitter_initialize(&e)) {
@@ -114,24 +115,26 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   yaml_emitter_set_width(&e, -1);
   int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
            yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0) && yaml_emitter_emit(&e, &ev) &&
-           hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "MainSourceFile", 0) && scalar(&e, main_file ? main_file : "", 1) &&
-           scalar(&e, "Diagnostics", 0) && hl_yaml_emit_open(&e, 0, 0);
+           hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "MainSourceFile", 0) &&
+           scalar(&e, main_file ? main_file : "", 1) && scalar(&e, "Diagnostics", 0) && hl_yaml_emit_open(&e, 0, 0);
   for (size_t i = 0; ok && i < all->n; i++) {
     const hl_finding *f = all->v[i];
     if (!f->nedits) continue;
     ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "DiagnosticName", 0) && scalar(&e, f->rule, 0) &&
          scalar(&e, "DiagnosticMessage", 0) && hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "Message", 0) &&
          message(&e, f->message) && scalar(&e, "FilePath", 0) && scalar(&e, f->loc.file, 1) &&
-         scalar(&e, "FileOffset", 0) && hl_yaml_emit_number(&e, (long)f->loc.offset) && scalar(&e, "Replacements", 0) && hl_yaml_emit_open(&e, 0, 0);
+         scalar(&e, "FileOffset", 0) && hl_yaml_emit_number(&e, (long)f->loc.offset) && scalar(&e, "Replacements", 0) &&
+         hl_yaml_emit_open(&e, 0, 0);
     for (size_t k = 0; ok && k < f->nedits; k++) {
       const hl_edit *x = &f->edits[k];
       if (exported_before(done, ndone, x)) continue;
       HL_PUSH(done, ndone, capdone, x);
       char *merged = x->length == 0 ? merged_insertions(all, x, &done, &ndone, &capdone) : NULL;
       const char *text = merged ? merged : x->text;
-      ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "FilePath", 0) && scalar(&e, x->file, 1) && scalar(&e, "Offset", 0) &&
-           hl_yaml_emit_number(&e, (long)x->offset) && scalar(&e, "Length", 0) && hl_yaml_emit_number(&e, (long)x->length) &&
-           scalar(&e, "ReplacementText", 0) && scalar(&e, text, 1) && hl_yaml_emit_close(&e, 1);
+      ok = hl_yaml_emit_open(&e, 1, 0) && scalar(&e, "FilePath", 0) && scalar(&e, x->file, 1) &&
+           scalar(&e, "Offset", 0) && hl_yaml_emit_number(&e, (long)x->offset) && scalar(&e, "Length", 0) &&
+           hl_yaml_emit_number(&e, (long)x->length) && scalar(&e, "ReplacementText", 0) && scalar(&e, text, 1) &&
+           hl_yaml_emit_close(&e, 1);
       free(merged);
     }
     ok = ok && hl_yaml_emit_close(&e, 0) && hl_yaml_emit_close(&e, 1) && scalar(&e, "Level", 0) &&
@@ -143,8 +146,10 @@ int hl_fixes_export(const char *path, const hl_findings *all, const char *main_f
   yaml_emitter_delete(&e);
   free(done);
   int rc = -1;
-  if (!ok) *err = hl_xasprintf("%s: cannot write the fixes as YAML", path);
-  else rc = hl_write_file_atomic(path, hl_sb_str(&out), out.len, err);
+  if (!ok)
+    *err = hl_xasprintf("%s: cannot write the fixes as YAML", path);
+  else
+    rc = hl_write_file_atomic(path, hl_sb_str(&out), out.len, err);
   hl_sb_free(&out);
   return rc;
 }
@@ -270,9 +275,10 @@ static char *unfit(const file_changes *F, struct stat *st, char **content, size_
      * file it edits before a byte is copied. */
     for (size_t k = 0; k < F->n && !why; k++)
       if (!edit_fits(F->v[k].edit, *len))
-        why = hl_xasprintf("its edit of %s at offset %u (length %u) lies outside the file's %zu bytes; the "
-                           "result it came from is damaged",
-                           hl_display_path(F->path), F->v[k].edit->offset, F->v[k].edit->length, *len);
+        why = hl_xasprintf(
+            "its edit of %s at offset %u (length %u) lies outside the file's %zu bytes; the "
+            "result it came from is damaged",
+            hl_display_path(F->path), F->v[k].edit->offset, F->v[k].edit->length, *len);
   }
   return why;
 }
@@ -325,8 +331,10 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
   }
   for (size_t i = 0; i < all->n; i++) {
     if (!has_edits[i]) continue;
-    if (skipped[i]) res->findings_skipped++;
-    else res->findings_fixed++;
+    if (skipped[i])
+      res->findings_skipped++;
+    else
+      res->findings_fixed++;
   }
   for (size_t j = 0; j < nfiles; j++) {
     free(contents[j]);

@@ -18,13 +18,12 @@
 /* Writes the clang-apply-replacements YAML for every finding's edits to
  * path (atomically). main_file names the run's first source file. Returns 0,
  * or -1 with *err. */
-int hl_fixes_export(const char *path, const hl_findings *all, const char *main_file, const char *build_dir,
-                    char **err);
+int hl_fixes_export(const char *path, const hl_findings *all, const char *main_file, const char *build_dir, char **err);
 
 typedef struct hl_fix_result {
-  size_t findings_fixed;  /* findings whose every edit was applied */
+  size_t findings_fixed; /* findings whose every edit was applied */
   size_t files_written;
-  size_t findings_skipped;/* findings with an edit that could not be applied */
+  size_t findings_skipped; /* findings with an edit that could not be applied */
 } hl_fix_result;
 
 /* Applies the edits; problems are reported on log (naming the file and

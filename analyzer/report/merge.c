@@ -77,10 +77,10 @@ static const char *check_fixes(json_t *fixes) {
       const char *why = check_artifact(json_object_get(change, "artifactLocation"));
       if (why) return why;
       if (!json_is_array(reps) || !json_array_size(reps)) return "has an artifactChange without replacements";
-      json_array_foreach(reps, m, rep)
-        if (!json_is_object(json_object_get(rep, "deletedRegion")) ||
-            (why = check_region(json_object_get(rep, "deletedRegion"))))
-          return why ? why : "has a replacement without a deletedRegion";
+      json_array_foreach(reps, m, rep) if (!json_is_object(json_object_get(rep, "deletedRegion")) ||
+                                           (why = check_region(json_object_get(rep, "deletedRegion")))) return why
+          ? why
+          : "has a replacement without a deletedRegion";
     }
   }
   return NULL;
@@ -132,8 +132,8 @@ static char *check_log(json_t *log) {
   size_t i;
   json_t *rules = json_object_get(driver, "rules");
   if (rules && !json_is_array(rules)) return hl_xstrdup("runs[0].tool.driver.rules: not a list");
-  json_array_foreach(rules, i, x) if (!json_is_string(json_object_get(x, "id")))
-      return hl_xasprintf("runs[0].tool.driver.rules[%zu]: a rule needs a string id", i);
+  json_array_foreach(rules, i, x) if (!json_is_string(json_object_get(x, "id"))) return hl_xasprintf(
+      "runs[0].tool.driver.rules[%zu]: a rule needs a string id", i);
   if ((v = json_object_get(run, "results")) && !json_is_array(v)) return hl_xstrdup("runs[0].results: not a list");
   json_array_foreach(v, i, x) {
     const char *why = check_result(x);
@@ -169,9 +169,7 @@ static const char *rule_id(json_t *result) {
   return json_is_string(id) ? json_string_value(id) : str_at(result, "rule.id");
 }
 
-static json_t *first_location(json_t *result) {
-  return json_array_get(json_object_get(result, "locations"), 0);
-}
+static json_t *first_location(json_t *result) { return json_array_get(json_object_get(result, "locations"), 0); }
 
 static int result_order(const void *pa, const void *pb) {
   json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
@@ -264,7 +262,7 @@ static int read_log(merging *M, const char *path, char **err) {
   size_t k;
   json_t *x;
   json_array_foreach(json_object_get(inv, "toolExecutionNotifications"), k, x)
-    HL_PUSH(M->notes, M->nnotes, M->capnotes, json_incref(x));
+      HL_PUSH(M->notes, M->nnotes, M->capnotes, json_incref(x));
   json_array_foreach(json_object_get(r, "results"), k, x) HL_PUSH(M->all, M->nall, M->cap, json_incref(x));
   json_decref(log);
   return 0;
@@ -279,8 +277,10 @@ static void finish(merging *M) {
     if (i > 0 && result_order(&M->all[i - 1], &M->all[i]) == 0) continue;
     json_t *r = json_deep_copy(M->all[i]);
     long idx = rule_index(&M->rules, rule_id(r));
-    if (idx >= 0) json_object_set_new(r, "ruleIndex", json_integer((json_int_t)idx));
-    else json_object_del(r, "ruleIndex");
+    if (idx >= 0)
+      json_object_set_new(r, "ruleIndex", json_integer((json_int_t)idx));
+    else
+      json_object_del(r, "ruleIndex");
     json_array_append_new(results, r);
   }
   json_object_set_new(M->run, "results", results);
@@ -363,7 +363,8 @@ static int parse(int argc, char **argv, const char **output, char **logs, size_t
 static int output_is_log(const char *output, char *const *logs, size_t nlogs) {
   for (size_t i = 0; output && i < nlogs; i++)
     if (hl_same_file(output, logs[i])) {
-      fprintf(stderr, "heaplint: error: %s: refusing to write the merged log there: it is one of the logs merged (%s)\n",
+      fprintf(stderr,
+              "heaplint: error: %s: refusing to write the merged log there: it is one of the logs merged (%s)\n",
               output, logs[i]);
       return 1;
     }

@@ -25,9 +25,9 @@ static int input_error(char *err) {
  * --report-undecided, the summary counts them by reason. */
 typedef struct undecided {
   hl_findings sites;
-  size_t total;   /* sites stays with them only until json or sarif takes them */
+  size_t total; /* sites stays with them only until json or sarif takes them */
   hl_strv reasons;
-  size_t *count;  /* per reason */
+  size_t *count; /* per reason */
 } undecided;
 
 struct hl_pipeline {
@@ -38,12 +38,12 @@ struct hl_pipeline {
   int status;
   hl_sources *S;
   hl_output out;
-  FILE *f;            /* the report's stream, NULL when it cannot be written */
-  hl_strcount seen;   /* every finding given so far, by hl_finding_key */
+  FILE *f;          /* the report's stream, NULL when it cannot be written */
+  hl_strcount seen; /* every finding given so far, by hl_finding_key */
   hl_strcount fingerprints;
   hl_baseline *baseline;
-  hl_findings all;    /* the findings reported */
-  hl_findings held;   /* those the baseline held back, for --write-baseline */
+  hl_findings all;  /* the findings reported */
+  hl_findings held; /* those the baseline held back, for --write-baseline */
   size_t nolint, in_baseline;
   undecided u;
   const hl_line_filter *lines;
@@ -79,7 +79,8 @@ static void take_undecided(hl_findings *found, undecided *u, int verbose) {
 static void undecided_summary(const undecided *u, int verbose, hl_sb *line) {
   if (!u->total) return;
   hl_sb_printf(line, "; %zu site%s not decided: ", u->total, u->total == 1 ? "" : "s");
-  for (size_t r = 0; r < u->reasons.n; r++) hl_sb_printf(line, "%s%s (%zu)", r ? ", " : "", u->reasons.v[r], u->count[r]);
+  for (size_t r = 0; r < u->reasons.n; r++)
+    hl_sb_printf(line, "%s%s (%zu)", r ? ", " : "", u->reasons.v[r], u->count[r]);
   if (!verbose) hl_sb_puts(line, "; -v lists them");
 }
 
@@ -149,8 +150,10 @@ static void drop_seen(hl_pipeline *P, hl_findings *found) {
     char *key = hl_finding_key(found->v[i]);
     size_t *n = hl_strcount_at(&P->seen, key);
     free(key);
-    if ((*n)++) hl_finding_free(found->v[i]);
-    else found->v[kept++] = found->v[i];
+    if ((*n)++)
+      hl_finding_free(found->v[i]);
+    else
+      found->v[kept++] = found->v[i];
   }
   found->n = kept;
 }
@@ -203,10 +206,14 @@ static void emit(hl_pipeline *P, const hl_emit_info *info) {
   const hl_options *o = P->o;
   int rc = 0;
   if (!P->f) return;
-  if (!strcmp(o->format, "sarif")) rc = hl_emit_sarif(P->f, &P->all, info, P->S);
-  else if (!strcmp(o->format, "json")) rc = hl_emit_json(P->f, &P->all, info);
-  else if (!P->stream) hl_emit_text(P->f, &P->all, P->S, P->colour);
-  if (rc && o->output) fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
+  if (!strcmp(o->format, "sarif"))
+    rc = hl_emit_sarif(P->f, &P->all, info, P->S);
+  else if (!strcmp(o->format, "json"))
+    rc = hl_emit_json(P->f, &P->all, info);
+  else if (!P->stream)
+    hl_emit_text(P->f, &P->all, P->S, P->colour);
+  if (rc && o->output)
+    fprintf(stderr, "heaplint: error: %s: cannot write the report: %s\n", o->output, strerror(errno));
   if (hl_output_close(&P->out, rc == 0)) P->status = HL_EXIT_INPUT;
 }
 
@@ -247,7 +254,8 @@ static void apply_fixes(const hl_options *o, const hl_findings *all, const hl_pi
   for (size_t i = 0; i < all->n; i++)
     if (!all->v[i]->unit_has_errors || o->fix_errors) hl_findings_add(&some, all->v[i]);
   for (size_t i = 0; i < in->error_files.n && !o->fix_errors; i++)
-    fprintf(stderr, "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
+    fprintf(stderr,
+            "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
             hl_display_path(in->error_files.v[i]));
   hl_fixes_apply(&some, stderr, fixed);
   free(some.v);
@@ -285,7 +293,7 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
   /* The order of the documents, of the exported fixes and of --fix's
    * messages, streamed or not. */
   hl_findings_finish(&P->all);
-  hl_emit_info info = {HEAPLINT_VERSION, o->docs_url, P->root,    in->rules,
+  hl_emit_info info = {HEAPLINT_VERSION, o->docs_url,  P->root,    in->rules,
                        in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v};
   emit(P, &info);
   if (o->export_fixes) {

@@ -32,18 +32,18 @@ enum { HL_EXIT_RAN = 0, HL_EXIT_FINDINGS = 1, HL_EXIT_INPUT = 2, HL_EXIT_PARSE =
 
 /* What the analysis gives the report stage at the end. */
 typedef struct hl_pipeline_in {
-  hl_findings findings;       /* the units' not yet given to hl_pipeline_unit */
-  size_t analyzed, failed;    /* files */
-  size_t with_errors;         /* files analyzed despite compile errors */
-  hl_strv targets;            /* "libstdc++, x86_64": each once, for the summary */
-  hl_strv failed_files;       /* the files that could not be parsed */
-  hl_strv error_files;        /* the files with compile errors (analyzed as far as they parsed) */
-  hl_strv main_files;         /* the files analyzed */
-  const char *root;           /* the source root, absolute */
-  const char *first_file;     /* the first job's file ("" when none), for --export-fixes */
-  const hl_rule_info *rules;  /* every rule heaplint has */
+  hl_findings findings;      /* the units' not yet given to hl_pipeline_unit */
+  size_t analyzed, failed;   /* files */
+  size_t with_errors;        /* files analyzed despite compile errors */
+  hl_strv targets;           /* "libstdc++, x86_64": each once, for the summary */
+  hl_strv failed_files;      /* the files that could not be parsed */
+  hl_strv error_files;       /* the files with compile errors (analyzed as far as they parsed) */
+  hl_strv main_files;        /* the files analyzed */
+  const char *root;          /* the source root, absolute */
+  const char *first_file;    /* the first job's file ("" when none), for --export-fixes */
+  const hl_rule_info *rules; /* every rule heaplint has */
   size_t nrules;
-  int cached;                 /* a result cache was in use */
+  int cached;                      /* a result cache was in use */
   size_t cache_hits, cache_misses; /* units restored from it, units analyzed */
 } hl_pipeline_in;
 

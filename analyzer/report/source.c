@@ -49,8 +49,10 @@ static file *get(hl_sources *S, const char *path) {
   file *known = find(S, path);
   if (known) return known;
   file f = {hl_xstrdup(path), NULL, 0, NULL, 0};
-  if (hl_read_file(path, &f.data, &f.len) == 0) index_lines(&f);
-  else f.data = NULL;
+  if (hl_read_file(path, &f.data, &f.len) == 0)
+    index_lines(&f);
+  else
+    f.data = NULL;
   HL_PUSH(S->v, S->n, S->cap, f);
   return &S->v[S->n - 1];
 }

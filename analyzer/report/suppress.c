@@ -31,9 +31,7 @@ typedef struct file_marks {
 
 /* NOLINT(a,b*) names rule when a glob matches it; as in clang-tidy, a
  * negative glob there would only undo the suppression, and is ignored. */
-static int names_one(const char *glob, int negative, void *rule) {
-  return !negative && hl_glob_match(glob, rule);
-}
+static int names_one(const char *glob, int negative, void *rule) { return !negative && hl_glob_match(glob, rule); }
 
 static int names(const char *checks, const char *rule) {
   return !checks || hl_globs_each(checks, names_one, (void *)rule);
@@ -44,9 +42,12 @@ static void scan_line(file_marks *F, const char *p, size_t len, unsigned line) {
     if (memcmp(p + i, "NOLINT", 6)) continue;
     size_t j = i + 6;
     kind k = SAME_LINE;
-    if (j + 8 <= len && !memcmp(p + j, "NEXTLINE", 8)) k = NEXT_LINE, j += 8;
-    else if (j + 5 <= len && !memcmp(p + j, "BEGIN", 5)) k = BEGIN, j += 5;
-    else if (j + 3 <= len && !memcmp(p + j, "END", 3)) k = END, j += 3;
+    if (j + 8 <= len && !memcmp(p + j, "NEXTLINE", 8))
+      k = NEXT_LINE, j += 8;
+    else if (j + 5 <= len && !memcmp(p + j, "BEGIN", 5))
+      k = BEGIN, j += 5;
+    else if (j + 3 <= len && !memcmp(p + j, "END", 3))
+      k = END, j += 3;
     char *checks = NULL;
     if (j < len && p[j] == '(') {
       const char *close = memchr(p + j, ')', len - j);

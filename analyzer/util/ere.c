@@ -37,12 +37,12 @@ struct hl_ere {
 };
 
 typedef struct translation {
-  const char *p;     /* the ERE */
-  size_t i;          /* where it is read */
-  hl_sb out;         /* the PCRE2 pattern */
-  long atom;         /* where the last repeatable item starts in out, or -1 */
-  int repeated;      /* that item already has a repetition operator */
-  size_t *groups;    /* where each open group starts in out */
+  const char *p;  /* the ERE */
+  size_t i;       /* where it is read */
+  hl_sb out;      /* the PCRE2 pattern */
+  long atom;      /* where the last repeatable item starts in out, or -1 */
+  int repeated;   /* that item already has a repetition operator */
+  size_t *groups; /* where each open group starts in out */
   size_t ngroups, capgroups;
   char *err;
 } translation;
@@ -100,9 +100,12 @@ static int interval(translation *t) {
   if (lo < 0) lo = 0;
   if (hi >= 0 && hi < lo) return fail(t, "an interval {m,n} with n < m");
   char op[32];
-  if (!comma) snprintf(op, sizeof op, "{%ld}", lo);
-  else if (hi < 0) snprintf(op, sizeof op, "{%ld,}", lo);
-  else snprintf(op, sizeof op, "{%ld,%ld}", lo, hi);
+  if (!comma)
+    snprintf(op, sizeof op, "{%ld}", lo);
+  else if (hi < 0)
+    snprintf(op, sizeof op, "{%ld,}", lo);
+  else
+    snprintf(op, sizeof op, "{%ld,%ld}", lo, hi);
   if (repetition(t, op)) return -1;
   t->i = (size_t)(p - t->p) + 1; /* past the } */
   return 0;
@@ -164,8 +167,15 @@ static int escape(translation *t) {
   int atom = 0;
   switch (c) {
   case '\0': return fail(t, "a trailing backslash");
-  case 'w': case 'W': case 's': case 'S': atom = 1; op = same; break;
-  case 'b': case 'B': op = same; break;
+  case 'w':
+  case 'W':
+  case 's':
+  case 'S':
+    atom = 1;
+    op = same;
+    break;
+  case 'b':
+  case 'B': op = same; break;
   case '<': op = "\\b(?=\\w)"; break;
   case '>': op = "\\b(?<=\\w)"; break;
   case '`': op = "\\A"; break;
@@ -177,8 +187,10 @@ static int escape(translation *t) {
     t->i += 2;
     return 0;
   }
-  if (atom) start_atom(t);
-  else t->atom = -1;
+  if (atom)
+    start_atom(t);
+  else
+    t->atom = -1;
   hl_sb_puts(&t->out, op);
   t->i += 2;
   return 0;
@@ -192,7 +204,9 @@ static int translate(translation *t) {
     case '\\': rc = escape(t); break;
     case '[': rc = bracket(t); break;
     case '{': rc = interval(t); break;
-    case '*': case '+': case '?': {
+    case '*':
+    case '+':
+    case '?': {
       char op[2] = {c, 0};
       rc = repetition(t, op);
       t->i++;
@@ -211,7 +225,9 @@ static int translate(translation *t) {
       t->repeated = 0;
       t->i++;
       break;
-    case '|': case '^': case '$':
+    case '|':
+    case '^':
+    case '$':
       hl_sb_putc(&t->out, c);
       t->atom = -1;
       t->i++;
@@ -301,8 +317,8 @@ static int match(const hl_ere *re, const char *s) {
   size_t nws = 1024;
   int *ws = hl_xmalloc(nws * sizeof *ws);
   int rc;
-  while ((rc = pcre2_dfa_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, PCRE2_DFA_SHORTEST, md, re->match, ws,
-                               nws)) == PCRE2_ERROR_DFA_WSSIZE &&
+  while ((rc = pcre2_dfa_match(re->code, (PCRE2_SPTR)s, strlen(s), 0, PCRE2_DFA_SHORTEST, md, re->match, ws, nws)) ==
+             PCRE2_ERROR_DFA_WSSIZE &&
          nws < ((size_t)1 << 22)) {
     nws *= 4;
     ws = hl_xrealloc(ws, nws * sizeof *ws);

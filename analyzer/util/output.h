@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 typedef struct hl_output {
-  const char *path;  /* NULL: standard output */
-  const char *what;  /* in messages: "cannot write <what>" ("the report"), or NULL */
+  const char *path; /* NULL: standard output */
+  const char *what; /* in messages: "cannot write <what>" ("the report"), or NULL */
   FILE *f;
   char *buf;
   size_t len;

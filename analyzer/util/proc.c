@@ -54,8 +54,10 @@ static void start(hl_proc *p) {
       /* A path is run as it is: execvp would hand a program it cannot
        * run (ENOEXEC: one for another machine) to /bin/sh, whose syntax
        * errors would hide the cause. A bare name is looked up in PATH. */
-      if (strchr(p->argv[0], '/')) execv(p->argv[0], p->argv);
-      else execvp(p->argv[0], p->argv);
+      if (strchr(p->argv[0], '/'))
+        execv(p->argv[0], p->argv);
+      else
+        execvp(p->argv[0], p->argv);
       e = errno;
     }
     ssize_t w = write(fds[1], &e, sizeof e);
@@ -139,8 +141,10 @@ char *hl_proc_command(char *const *argv) {
     }
     hl_sb_putc(&b, '\'');
     for (const char *s = argv[i]; *s; s++)
-      if (*s == '\'') hl_sb_puts(&b, "'\\''");
-      else hl_sb_putc(&b, *s);
+      if (*s == '\'')
+        hl_sb_puts(&b, "'\\''");
+      else
+        hl_sb_putc(&b, *s);
     hl_sb_putc(&b, '\'');
   }
   return hl_sb_take(&b);

@@ -17,10 +17,10 @@ typedef struct hl_proc {
   unsigned timeout;     /* seconds; 0: none */
 
   pid_t pid;
-  int start_errno;      /* why it could not be started, or 0 */
-  int exited, code;     /* exited normally, with this status */
-  int signal;           /* or was killed by this signal */
-  int timed_out;        /* the signal was the time limit's */
+  int start_errno;  /* why it could not be started, or 0 */
+  int exited, code; /* exited normally, with this status */
+  int signal;       /* or was killed by this signal */
+  int timed_out;    /* the signal was the time limit's */
 } hl_proc;
 
 /* Runs procs[0..n) with at most jobs (>= 1) of them at a time, and waits

@@ -45,9 +45,7 @@ size_t hl_str_index(const char *s, const char *const *v, size_t n) {
   return i;
 }
 
-int hl_str_in(const char *s, const char *const *v, size_t n) {
-  return hl_str_index(s, v, n) < n;
-}
+int hl_str_in(const char *s, const char *const *v, size_t n) { return hl_str_index(s, v, n) < n; }
 
 size_t *hl_strcount_at(hl_strcount *m, const char *key) {
   size_t lo = 0, hi = m->n;
@@ -55,8 +53,10 @@ size_t *hl_strcount_at(hl_strcount *m, const char *key) {
     size_t mid = lo + (hi - lo) / 2;
     int c = strcmp(m->keys[mid], key);
     if (c == 0) return &m->counts[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (m->n == m->cap) {
     m->cap = m->cap ? 2 * m->cap : 16;

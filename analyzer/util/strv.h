@@ -10,7 +10,7 @@
 #include "util/util.h"
 
 typedef struct hl_strv {
-  char **v;  /* n strings, then NULL (v itself is NULL while empty) */
+  char **v; /* n strings, then NULL (v itself is NULL while empty) */
   size_t n, cap;
 } hl_strv;
 
@@ -32,7 +32,7 @@ int hl_str_in(const char *s, const char *const *v, size_t n);
 size_t hl_str_index(const char *s, const char *const *v, size_t n);
 
 typedef struct hl_strcount {
-  char **keys;      /* n owned copies, in strcmp order */
+  char **keys; /* n owned copies, in strcmp order */
   size_t *counts;
   size_t n, cap;
 } hl_strcount;

@@ -164,10 +164,14 @@ static int read_all(int fd, size_t max, char **data, size_t *len) {
   while (!err) {
     ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) err = errno;
-    else if (n == 0) break;
-    else if (b.len + (size_t)n > max) err = HL_READ_TOO_BIG, *len = b.len + (size_t)n; /* it grew while read */
-    else hl_sb_putn(&b, chunk, (size_t)n);
+    if (n < 0)
+      err = errno;
+    else if (n == 0)
+      break;
+    else if (b.len + (size_t)n > max)
+      err = HL_READ_TOO_BIG, *len = b.len + (size_t)n; /* it grew while read */
+    else
+      hl_sb_putn(&b, chunk, (size_t)n);
   }
   if (err) {
     hl_sb_free(&b);
@@ -225,8 +229,10 @@ void hl_size_text(char *buf, size_t n, unsigned long long v) {
   int u = 0;
   while (u < 2 && v >= (1024ULL << (10 * (u + 1)))) u++;
   unsigned long long unit = 1024ULL << (10 * u);
-  if (v % unit == 0) snprintf(buf, n, "%llu %s", v / unit, units[u]);
-  else snprintf(buf, n, "%.1f %s", (double)v / (double)unit, units[u]);
+  if (v % unit == 0)
+    snprintf(buf, n, "%llu %s", v / unit, units[u]);
+  else
+    snprintf(buf, n, "%.1f %s", (double)v / (double)unit, units[u]);
 }
 
 char *hl_read_failure(int code, size_t size, size_t max, const char *what) {
@@ -408,10 +414,11 @@ int hl_write_file_atomic_mode(const char *path, const char *data, size_t len, mo
   }
   if (!ok) {
     *err = saved == EEXIST ? hl_xasprintf("%s: cannot write: it is no longer a regular file", path)
-           : !owned        ? hl_xasprintf("%s: not replaced: its copy cannot keep the file's owner and group "
-                                          "(%ld:%ld): %s",
-                                          path, (long)st.st_uid, (long)st.st_gid, strerror(saved))
-                           : hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
+           : !owned        ? hl_xasprintf(
+                          "%s: not replaced: its copy cannot keep the file's owner and group "
+                                 "(%ld:%ld): %s",
+                          path, (long)st.st_uid, (long)st.st_gid, strerror(saved))
+                    : hl_xasprintf("%s: cannot write: %s", path, strerror(saved));
     unlink(tmp);
   }
   hl_temp_untrack(slot);
@@ -447,8 +454,10 @@ char *hl_uri_escape(const char *path) {
   hl_sb b = {0};
   hl_sb_puts(&b, "");
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if (isalnum(*p) || strchr("-._~/", *p)) hl_sb_putc(&b, (char)*p);
-    else hl_sb_printf(&b, "%%%02X", *p);
+    if (isalnum(*p) || strchr("-._~/", *p))
+      hl_sb_putc(&b, (char)*p);
+    else
+      hl_sb_printf(&b, "%%%02X", *p);
   }
   return hl_sb_take(&b);
 }
@@ -463,8 +472,10 @@ static char *lexical_normal(const char *path) {
     size_t n = strcspn(p, "/");
     int dot = n == 1 && p[0] == '.', dotdot = n == 2 && p[0] == '.' && p[1] == '.';
     char *last = dotdot ? strrchr(b.s, '/') : NULL;
-    if (last) *last = '\0', b.len = (size_t)(last - b.s);
-    else if (n && !dot && !dotdot) hl_sb_printf(&b, "/%.*s", (int)n, p);
+    if (last)
+      *last = '\0', b.len = (size_t)(last - b.s);
+    else if (n && !dot && !dotdot)
+      hl_sb_printf(&b, "/%.*s", (int)n, p);
     p += n;
   }
   if (!b.len) hl_sb_putc(&b, '/');
@@ -549,9 +560,7 @@ int hl_ends_with(const char *s, const char *suffix) {
   return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
-int hl_starts_with(const char *s, const char *prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+int hl_starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 unsigned long long hl_fnv1a_more(unsigned long long h, const void *data, size_t n) {
   const unsigned char *p = data;
@@ -570,16 +579,19 @@ static size_t utf8_sequence(const unsigned char *p) {
   if (p[0] < 0x80) return 1;
   size_t n;
   unsigned cp;
-  if (p[0] >= 0xC2 && p[0] <= 0xDF) n = 2, cp = p[0] & 0x1F;
-  else if (p[0] >= 0xE0 && p[0] <= 0xEF) n = 3, cp = p[0] & 0x0F;
-  else if (p[0] >= 0xF0 && p[0] <= 0xF4) n = 4, cp = p[0] & 0x07;
-  else return 0;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    n = 2, cp = p[0] & 0x1F;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+    n = 3, cp = p[0] & 0x0F;
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+    n = 4, cp = p[0] & 0x07;
+  else
+    return 0;
   for (size_t i = 1; i < n; i++) {
     if ((p[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
     cp = cp << 6 | (p[i] & 0x3F);
   }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   return n;
 }
 

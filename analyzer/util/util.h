@@ -30,10 +30,10 @@ FILE *hl_xmemstream(char **buf, size_t *len);
 
 /* Grows *arr (of *cap elements of size elem) so that it holds at least need. */
 void hl_grow(void **arr, size_t *cap, size_t need, size_t elem);
-#define HL_PUSH(arr, n, cap, item)                                              \
-  do {                                                                          \
-    hl_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr));                   \
-    (arr)[(n)++] = (item);                                                      \
+#define HL_PUSH(arr, n, cap, item)                            \
+  do {                                                        \
+    hl_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)); \
+    (arr)[(n)++] = (item);                                    \
   } while (0)
 
 typedef struct hl_sb {

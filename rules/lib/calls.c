@@ -45,7 +45,7 @@ static int names_std(CXCursor callee) {
     CXCursor set = clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef ? callee : clang_getNullCursor();
     if (clang_Cursor_isNull(set)) clang_visitChildren(callee, first_overloaded, &set);
     d = !clang_Cursor_isNull(set) && clang_getNumOverloadedDecls(set) > 0 ? clang_getOverloadedDecl(set, 0)
-                                                                           : clang_getNullCursor();
+                                                                          : clang_getNullCursor();
   }
   if (clang_Cursor_isNull(d)) return 0;
   char *name = hl_decl_name(d);
@@ -138,8 +138,7 @@ static CXCursor passed_parameter(const call_rec *r, int i) {
   CXCursor none = clang_getNullCursor();
   if (i < 0 || i >= clang_Cursor_getNumArguments(r->call)) return none;
   CXCursor e = hl_strip(clang_Cursor_getArgument(r->call, (unsigned)i));
-  for (int depth = 0; depth < 4 && clang_getCursorKind(e) == CXCursor_CallExpr &&
-                      clang_Cursor_getNumArguments(e) == 1;
+  for (int depth = 0; depth < 4 && clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 1;
        depth++) {
     CXSourceLocation loc;
     CXCursor callee = hl_strip(hl_first_child(e));
@@ -159,8 +158,8 @@ static CXCursor passed_parameter(const call_rec *r, int i) {
  * std::make_unique and emplace members pass theirs in order,
  * std::allocate_shared after its allocator. */
 static int library_argument(const call_rec *r, int i) {
-  static const char *const in_order[] = {"make_shared", "make_unique", "emplace_back", "emplace_front",
-                                         "emplace", "construct_at"};
+  static const char *const in_order[] = {"make_shared",   "make_unique", "emplace_back",
+                                         "emplace_front", "emplace",     "construct_at"};
   if (!r->std) return -1;
   if (!strcmp(r->name, "allocate_shared")) return i + 1;
   for (size_t k = 0; k < sizeof in_order / sizeof *in_order; k++)
@@ -211,6 +210,7 @@ size_t hl_calls_same_callee(const hl_calls *C, CXCursor call, CXCursor **out) {
   }
   fn = clang_getCanonicalCursor(fn);
   for (size_t i = 0; i < C->n; i++)
-    if (!clang_Cursor_isNull(C->v[i].callee) && clang_equalCursors(C->v[i].callee, fn)) HL_PUSH(*out, n, cap, C->v[i].call);
+    if (!clang_Cursor_isNull(C->v[i].callee) && clang_equalCursors(C->v[i].callee, fn))
+      HL_PUSH(*out, n, cap, C->v[i].call);
   return n;
 }

@@ -8,13 +8,13 @@
 #include "rules/lib/uses.h"
 
 typedef struct target {
-  CXCursor decl;         /* canonical VarDecl or FieldDecl */
-  int container;         /* the wrapper is its element (or mapped) type */
-  char *blocked;         /* why it cannot be retyped, or NULL */
+  CXCursor decl; /* canonical VarDecl or FieldDecl */
+  int container; /* the wrapper is its element (or mapped) type */
+  char *blocked; /* why it cannot be retyped, or NULL */
 } target;
 
 typedef struct alias {
-  CXCursor var;          /* a range-for variable bound to a container's elements */
+  CXCursor var; /* a range-for variable bound to a container's elements */
   int t;
 } alias;
 
@@ -30,21 +30,21 @@ struct hl_retype {
   size_t n, cap;
   alias *aliases;
   size_t naliases, capaliases;
-  CXCursor *stores;      /* calls that are stores of known callables */
+  CXCursor *stores; /* calls that are stores of known callables */
   size_t nstores, capstores;
   pending *uses;
   size_t nuses, capuses;
 };
 
-static const char *const store_methods[] = {"push_back", "push_front", "emplace_back", "emplace_front", "emplace",
-                                            "emplace_after", "emplace_hint", "insert", "try_emplace",
-                                            "insert_or_assign"};
-static const char *const read_methods[] = {"size", "empty", "clear", "reserve", "shrink_to_fit", "capacity",
-                                           "max_size", "pop_back", "pop_front"};
+static const char *const store_methods[] = {"push_back",   "push_front",      "emplace_back", "emplace_front",
+                                            "emplace",     "emplace_after",   "emplace_hint", "insert",
+                                            "try_emplace", "insert_or_assign"};
+static const char *const read_methods[] = {"size",     "empty",    "clear",    "reserve",  "shrink_to_fit",
+                                           "capacity", "max_size", "pop_back", "pop_front"};
 static const char *const element_methods[] = {"operator[]", "at", "front", "back"};
-static const char *const container_templates[] = {"std::vector", "std::deque", "std::list", "std::forward_list",
-                                                  "std::map", "std::multimap", "std::unordered_map",
-                                                  "std::unordered_multimap"};
+static const char *const container_templates[] = {
+    "std::vector", "std::deque",    "std::list",          "std::forward_list",
+    "std::map",    "std::multimap", "std::unordered_map", "std::unordered_multimap"};
 
 #define IN(s, v) hl_str_in((s), (v), sizeof(v) / sizeof *(v))
 
@@ -92,8 +92,10 @@ static int find(const hl_retype *R, CXCursor decl) {
 }
 
 static void block(hl_retype *R, int t, char *why) {
-  if (R->v[t].blocked) free(why);
-  else R->v[t].blocked = why;
+  if (R->v[t].blocked)
+    free(why);
+  else
+    R->v[t].blocked = why;
 }
 
 /* Another declaration of a variable in the main file (extern, then the
@@ -142,8 +144,9 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
     hl_loc loc;
     if (!hl_ctx_loc(ctx, clang_getCursorLocation(decl), &loc)) {
       if (strcmp(loc.file, hl_ctx_job(ctx)->file))
-        block(R, t, hl_xasprintf("it is declared in %s, which other translation units may include",
-                                 hl_display_path(loc.file)));
+        block(
+            R, t,
+            hl_xasprintf("it is declared in %s, which other translation units may include", hl_display_path(loc.file)));
       hl_loc_free(&loc);
     }
   }
@@ -153,7 +156,9 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
     hl_loc loc;
     if (!clang_Cursor_isNull(rw.found) && !hl_ctx_loc(ctx, clang_getCursorLocation(rw.found), &loc)) {
       char *at = hl_loc_where(&loc);
-      block(R, t, hl_xasprintf("it is declared more than once (again at %s), and heaplint retypes a single declaration only", at));
+      block(R, t,
+            hl_xasprintf("it is declared more than once (again at %s), and heaplint retypes a single declaration only",
+                         at));
       free(at);
       hl_loc_free(&loc);
     }
@@ -183,7 +188,8 @@ typedef struct init_walk {
 static enum CXChildVisitResult member_init(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   init_walk *w = d;
-  if (clang_getCursorKind(c) == CXCursor_MemberRef) w->last_ref = c;
+  if (clang_getCursorKind(c) == CXCursor_MemberRef)
+    w->last_ref = c;
   else if (clang_equalCursors(c, w->child)) {
     w->member = w->last_ref;
     return CXChildVisit_Break;
@@ -219,8 +225,10 @@ static char *written(const hl_ctx *ctx, CXCursor e) {
   hl_sb b = {0};
   for (unsigned i = bo; i < eo; i++) {
     int space = text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r';
-    if (!space) hl_sb_putc(&b, text[i]);
-    else if (b.len && b.s[b.len - 1] != ' ') hl_sb_putc(&b, ' ');
+    if (!space)
+      hl_sb_putc(&b, text[i]);
+    else if (b.len && b.s[b.len - 1] != ' ')
+      hl_sb_putc(&b, ' ');
   }
   return hl_sb_take(&b);
 }
@@ -233,16 +241,22 @@ static char *assign_why(const hl_ctx *ctx, CXCursor object) {
   enum CXCursorKind k = clang_getCursorKind(o);
   CXCursor d = clang_getCursorReferenced(o);
   char *what, *code = written(ctx, o);
-  if (k == CXCursor_ArraySubscriptExpr) what = hl_xstrdup("an element of an array");
-  else if (k == CXCursor_ConditionalOperator) what = hl_xstrdup("one of two objects a conditional chooses between");
-  else if (k == CXCursor_UnaryOperator) what = hl_xstrdup("an object reached through a pointer");
+  if (k == CXCursor_ArraySubscriptExpr)
+    what = hl_xstrdup("an element of an array");
+  else if (k == CXCursor_ConditionalOperator)
+    what = hl_xstrdup("one of two objects a conditional chooses between");
+  else if (k == CXCursor_UnaryOperator)
+    what = hl_xstrdup("an object reached through a pointer");
   else if (k == CXCursor_CallExpr) {
     char *f = hl_callee_phrase(o);
     what = hl_xasprintf("the object %s returns", f);
     free(f);
-  } else if (clang_getCursorKind(d) == CXCursor_ParmDecl) what = hl_xstrdup("a parameter, whose type its callers see");
-  else if (hl_is_ref(clang_getCursorType(d))) what = hl_xstrdup("a reference to a wrapper declared elsewhere");
-  else what = hl_xstrdup("an expression heaplint does not follow");
+  } else if (clang_getCursorKind(d) == CXCursor_ParmDecl)
+    what = hl_xstrdup("a parameter, whose type its callers see");
+  else if (hl_is_ref(clang_getCursorType(d)))
+    what = hl_xstrdup("a reference to a wrapper declared elsewhere");
+  else
+    what = hl_xstrdup("an expression heaplint does not follow");
   char *r = code ? hl_xasprintf("it is assigned to '%s', %s; heaplint retypes variables and members", code, what)
                  : hl_xasprintf("it is assigned to %s; heaplint retypes variables and members", what);
   free(code);
@@ -258,7 +272,8 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
     if (t < 0) *why = assign_why(ctx, hl_first_child(call));
   } else if (kind == HL_STORE_CONTAINER) {
     CXCursor callee = hl_first_child(call);
-    t = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? object_target(R, ctx, hl_first_child(callee), w, 1) : -1;
+    t = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? object_target(R, ctx, hl_first_child(callee), w, 1)
+                                                              : -1;
     if (t < 0) *why = hl_xstrdup("it goes into a container heaplint cannot retype");
   } else if (kind == HL_STORE_CONSTRUCT) {
     size_t k = 0;
@@ -321,8 +336,7 @@ static void direct_use(hl_retype *R, int t, const hl_use *u) {
   char *at = hl_loc_where(&u->loc);
   if (u->kind == HL_USE_MEMBER) {
     const char *m = u->method_name;
-    if (!strcmp(m, "operator()") || !strcmp(m, "operator bool") || !strcmp(m, "target") ||
-        !strcmp(m, "target_type")) {
+    if (!strcmp(m, "operator()") || !strcmp(m, "operator bool") || !strcmp(m, "target") || !strcmp(m, "target_type")) {
     } else if (!strcmp(m, "operator=")) {
       if (!is_store(R, u->call) && !assigns_null(u->call))
         block(R, t, hl_xasprintf("it is assigned another wrapper at %s, whose size heaplint does not know", at));
@@ -343,8 +357,7 @@ static void container_use(hl_retype *R, int t, const hl_use *u, int result_calle
       if (!is_store(R, u->call))
         block(R, t, hl_xasprintf("its %s() at %s stores something whose size heaplint does not know", m, at));
     } else if (IN(m, element_methods)) {
-      if (!result_called)
-        block(R, t, hl_xasprintf("an element is used through %s at %s", m, at));
+      if (!result_called) block(R, t, hl_xasprintf("an element is used through %s at %s", m, at));
     } else if (!IN(m, read_methods)) {
       block(R, t, hl_xasprintf("its %s() is called at %s", m, at));
     }
@@ -381,8 +394,10 @@ void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
 void hl_retype_finish(hl_retype *R) {
   for (size_t i = 0; i < R->nuses; i++) {
     pending *p = &R->uses[i];
-    if (p->direct) direct_use(R, p->t, &p->use);
-    else container_use(R, p->t, &p->use, p->result_called);
+    if (p->direct)
+      direct_use(R, p->t, &p->use);
+    else
+      container_use(R, p->t, &p->use, p->result_called);
   }
 }
 

@@ -16,10 +16,10 @@
 #include "engine/rule.h"
 
 typedef enum hl_store_kind {
-  HL_STORE_CONSTRUCT,  /* a converting constructor call */
-  HL_STORE_ASSIGN,     /* the wrapper's templated operator= */
-  HL_STORE_CONTAINER,  /* a container's emplacing member */
-  HL_STORE_OTHER,      /* anything else: not retyped */
+  HL_STORE_CONSTRUCT, /* a converting constructor call */
+  HL_STORE_ASSIGN,    /* the wrapper's templated operator= */
+  HL_STORE_CONTAINER, /* a container's emplacing member */
+  HL_STORE_OTHER,     /* anything else: not retyped */
 } hl_store_kind;
 
 typedef struct hl_retype hl_retype;

@@ -15,8 +15,8 @@ static const char *contents(hl_ctx *ctx, const char *path, CXFile *file, size_t 
 
 typedef struct refs {
   const char *name;
-  CXCursor found;    /* TemplateRef to the template */
-  CXCursor alias;    /* TypeRef to a typedef or alias */
+  CXCursor found; /* TemplateRef to the template */
+  CXCursor alias; /* TypeRef to a typedef or alias */
 } refs;
 
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData d) {
@@ -57,8 +57,10 @@ static enum CXChildVisitResult stmt_decl(CXCursor c, CXCursor parent, CXClientDa
   (void)parent;
   stmt_decls *s = d;
   if (clang_getCursorKind(c) != CXCursor_VarDecl) return CXChildVisit_Continue;
-  if (clang_equalCursors(c, s->decl)) s->has_decl = 1;
-  else if (clang_Cursor_isNull(s->other)) s->other = c;
+  if (clang_equalCursors(c, s->decl))
+    s->has_decl = 1;
+  else if (clang_Cursor_isNull(s->other))
+    s->other = c;
   return CXChildVisit_Continue;
 }
 
@@ -132,9 +134,9 @@ static int comment_in_name(const char *text, unsigned start) {
     before = open - 2;
     comment = 1;
   }
-  return comment && ((before >= 2 && text[before - 1] == ':' && text[before - 2] == ':') ||
-                     (text[start] == ':' && before > 0 &&
-                      (isalnum((unsigned char)text[before - 1]) || text[before - 1] == '_')));
+  return comment &&
+         ((before >= 2 && text[before - 1] == ':' && text[before - 2] == ':') ||
+          (text[start] == ':' && before > 0 && (isalnum((unsigned char)text[before - 1]) || text[before - 1] == '_')));
 }
 
 /* Forward from off (a template's name) over its template arguments to the
@@ -147,10 +149,14 @@ static unsigned template_args_end(const char *text, size_t size, unsigned off) {
   int angle = 0, paren = 0;
   for (; p < size; p++) {
     char ch = text[p];
-    if (ch == '(' || ch == '[' || ch == '{') paren++;
-    else if (ch == ')' || ch == ']' || ch == '}') paren--;
-    else if (paren == 0 && ch == '<') angle++;
-    else if (paren == 0 && ch == '>' && --angle == 0) return p + 1;
+    if (ch == '(' || ch == '[' || ch == '{')
+      paren++;
+    else if (ch == ')' || ch == ']' || ch == '}')
+      paren--;
+    else if (paren == 0 && ch == '<')
+      angle++;
+    else if (paren == 0 && ch == '>' && --angle == 0)
+      return p + 1;
   }
   return 0;
 }
@@ -221,7 +227,8 @@ int hl_rewrite_type(hl_ctx *ctx, CXCursor decl, const char *template_name, hl_ed
   char *alias = NULL;
   int r = hl_rewrite_template_range(ctx, decl, template_name, e, written, &alias, why);
   if (r == 1)
-    *why = hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
+    *why =
+        hl_xasprintf("its type is spelled through the alias '%s', which other code may use; retype the alias", alias);
   free(alias);
   return r == 0 ? 0 : -1;
 }
@@ -260,8 +267,9 @@ int hl_rewrite_extent(hl_ctx *ctx, CXCursor c, hl_edit *e, const char **text) {
   unsigned start, end;
   size_t size;
   memset(e, 0, sizeof *e);
-  if (!hl_rewrite_spelled_at(clang_getRangeStart(r), &f1, &start) || !hl_rewrite_spelled_at(clang_getRangeEnd(r), &f2, &end) ||
-      !clang_File_isEqual(f1, f2) || !(*text = clang_getFileContents(hl_ctx_tu(ctx), f1, &size)))
+  if (!hl_rewrite_spelled_at(clang_getRangeStart(r), &f1, &start) ||
+      !hl_rewrite_spelled_at(clang_getRangeEnd(r), &f2, &end) || !clang_File_isEqual(f1, f2) ||
+      !(*text = clang_getFileContents(hl_ctx_tu(ctx), f1, &size)))
     return -1;
   return hl_rewrite_span(ctx, f1, start, end, e);
 }
@@ -359,8 +367,10 @@ static int include_guarded(const char *text, size_t size) {
 static void track_comment(const char *line, size_t n, int *in_comment) {
   for (size_t i = 0; i + 1 < n; i++) {
     if (!*in_comment && line[i] == '/' && line[i + 1] == '/') break;
-    if (!*in_comment && line[i] == '/' && line[i + 1] == '*') *in_comment = 1, i++;
-    else if (*in_comment && line[i] == '*' && line[i + 1] == '/') *in_comment = 0, i++;
+    if (!*in_comment && line[i] == '/' && line[i + 1] == '*')
+      *in_comment = 1, i++;
+    else if (*in_comment && line[i] == '*' && line[i + 1] == '/')
+      *in_comment = 0, i++;
   }
 }
 

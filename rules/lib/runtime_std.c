@@ -14,19 +14,18 @@ static const struct {
   const char *header;
   long cplusplus;
 } needs[] = {
-    {"heaplint/inplace_function.hpp", 201103L},
-    {"heaplint/function_ref.hpp", 201103L},
-    {"heaplint/pool_allocator.hpp", 201103L},
-    {"heaplint/containers.hpp", 201103L},
+    {"heaplint/inplace_function.hpp", 201103L}, {"heaplint/function_ref.hpp", 201103L},
+    {"heaplint/pool_allocator.hpp", 201103L},   {"heaplint/containers.hpp", 201103L},
     {"heaplint/memory_resource.hpp", 201703L},
 };
 
 static char *blocked(hl_ctx *ctx, const char *what, long need) {
   long have = hl_ctx_cplusplus(ctx);
   if (have < 0)
-    return hl_xasprintf("%s needs %s, and heaplint cannot tell which C++ standard this translation unit is "
-                        "compiled in",
-                        what, hl_standard_name(need));
+    return hl_xasprintf(
+        "%s needs %s, and heaplint cannot tell which C++ standard this translation unit is "
+        "compiled in",
+        what, hl_standard_name(need));
   if (have < need)
     return hl_xasprintf("%s needs %s, and this translation unit is compiled as %s", what, hl_standard_name(need),
                         have ? hl_standard_name(have) : "C");

@@ -53,9 +53,12 @@ char *hl_callee_phrase(CXCursor call) {
   }
   char *n = clang_Cursor_isNull(fn) ? hl_xstrdup("") : hl_cxstring_take(clang_getCursorSpelling(fn));
   char *r = NULL;
-  if (!strcmp(n, "operator()")) r = call_operator(call);
-  else if (hl_starts_with(n, "operator")) r = hl_xstrdup(n);
-  else if (*n) r = hl_xasprintf("%s()", n);
+  if (!strcmp(n, "operator()"))
+    r = call_operator(call);
+  else if (hl_starts_with(n, "operator"))
+    r = hl_xstrdup(n);
+  else if (*n)
+    r = hl_xasprintf("%s()", n);
   free(n);
   if (r) return r;
   /* No function named: what the callee expression is. */
@@ -95,7 +98,8 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     CXCursor method = clang_getCursorReferenced(p);
     enum CXCursorKind mk = clang_getCursorKind(method);
     /* An implicit conversion (if (cb)) calls operator bool this way. */
-    if (clang_getCursorKind(q) == CXCursor_CallExpr && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
+    if (clang_getCursorKind(q) == CXCursor_CallExpr &&
+        (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
       member_use(u, q, m, method);
       return 0;
     }
@@ -107,7 +111,8 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
     enum CXCursorKind fk = clang_getCursorKind(fn);
     /* An operator called on it (cb(), cb = x, v[i], if (cb)): the object is
      * the call's first child. */
-    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(hl_first_child(p), below)) {
+    if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) &&
+        clang_equalCursors(hl_first_child(p), below)) {
       member_use(u, p, k, fn);
       return 0;
     }
@@ -120,8 +125,8 @@ int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u) {
         char *f = hl_callee_phrase(q);
         escape(u, hl_xasprintf("passed to %s", f));
         free(f);
-      }
-      else if (qk == CXCursor_ReturnStmt) escape(u, hl_xstrdup("returned"));
+      } else if (qk == CXCursor_ReturnStmt)
+        escape(u, hl_xstrdup("returned"));
       else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
         char *n = hl_cxstring_take(clang_getCursorSpelling(q));
         escape(u, hl_xasprintf("copied into '%s'", n));
@@ -192,8 +197,7 @@ CXCursor hl_loop_above(const hl_ctx *ctx, size_t from, CXCursor self) {
     case CXCursor_ConversionFunction:
     case CXCursor_FunctionTemplate:
     case CXCursor_TranslationUnit:
-    case CXCursor_InvalidFile:
-      return clang_getNullCursor();
+    case CXCursor_InvalidFile: return clang_getNullCursor();
     default:
       if (clang_Cursor_isNull(a)) return a;
       break;

@@ -17,8 +17,8 @@ typedef enum hl_use_kind {
 
 typedef struct hl_use {
   hl_use_kind kind;
-  CXCursor call;     /* HL_USE_MEMBER: the call */
-  CXCursor method;   /* HL_USE_MEMBER: the method called */
+  CXCursor call;   /* HL_USE_MEMBER: the call */
+  CXCursor method; /* HL_USE_MEMBER: the method called */
   char method_name[64];
   CXCursor loop_var; /* HL_USE_RANGE_FOR */
   size_t call_depth; /* HL_USE_MEMBER: the call is ancestor call_depth */

@@ -47,9 +47,8 @@ static enum CXChildVisitResult find_uses(CXCursor c, CXCursor parent, CXClientDa
       candidate(w, name, clang_getCursorType(decl));
       free(name);
     }
-  } else if (k == CXCursor_CXXThisExpr ||
-             (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c)) &&
-              clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)) {
+  } else if (k == CXCursor_CXXThisExpr || (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(hl_first_child(c)) &&
+                                           clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)) {
     CXType none = {CXType_Invalid, {0, 0}};
     candidate(w, "this", none);
   }
@@ -309,7 +308,7 @@ static enum CXVisitorResult lay_field(CXCursor f, CXClientData d) {
  * it, an unevaluated operand, a member call that may be static) the count
  * is not certain: bail. */
 typedef struct ref_walk {
-  cap_walk names;   /* only the range and the names are used */
+  cap_walk names; /* only the range and the names are used */
   char **explicit_names;
   size_t nexplicit;
   int this_used, bail;

@@ -33,8 +33,10 @@ static void requirements(const hl_wrapper *w, hl_sbo_verdict *v) {
     if (req[i].t->value == HL_NO) v->failed |= req[i].bit;
     if (req[i].t->value == HL_UNKNOWN) v->unknown |= req[i].bit;
   }
-  if (v->too_big || v->too_aligned || v->failed) v->allocates = HL_YES;
-  else v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
+  if (v->too_big || v->too_aligned || v->failed)
+    v->allocates = HL_YES;
+  else
+    v->allocates = v->unknown ? HL_UNKNOWN : HL_NO;
 }
 
 void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v) {
@@ -81,7 +83,9 @@ void hl_sbo_reasons(const hl_ctx *ctx, const hl_sbo_site *s, const hl_sbo_verdic
   const char *L = lib(ctx, s);
   if (v->too_big) {
     if (w->header_size > 0)
-      hl_sb_printf(b, "%ld bytes (align %ld) with %s's %ld-byte %s in front need %ld bytes, more than its inline buffer of %ld bytes",
+      hl_sb_printf(b,
+                   "%ld bytes (align %ld) with %s's %ld-byte %s in front need %ld bytes, more than its inline buffer "
+                   "of %ld bytes",
                    v->size, v->align, L, w->header_size, w->header_what ? w->header_what : "header", v->needed,
                    w->buffer_size);
     else

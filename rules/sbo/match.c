@@ -97,7 +97,7 @@ static int is_pair(CXType t) {
  * value) inside the library from the one value it is given: returns the
  * wrapper, its type and the type of the value it is built from. */
 static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType *wtype, CXType *stored) {
-  static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",       "emplace_after",
+  static const char *const emplacers[] = {"emplace_back", "emplace_front", "emplace",          "emplace_after",
                                           "emplace_hint", "try_emplace",   "insert_or_assign", "insert"};
   char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
   const hl_wrapper *w = NULL;
@@ -117,8 +117,8 @@ static const hl_wrapper *container_store(const hl_ctx *ctx, CXCursor fn, CXType 
       *stored = last;
       w = hl_ctx_wrapper_of_type(ctx, *wtype);
     }
-  } else if (map && (!strcmp(name, "insert") || !strcmp(name, "emplace") || !strcmp(name, "emplace_hint")) &&
-             np >= 1 && np <= 2 && is_pair(last)) {
+  } else if (map && (!strcmp(name, "insert") || !strcmp(name, "emplace") || !strcmp(name, "emplace_hint")) && np >= 1 &&
+             np <= 2 && is_pair(last)) {
     /* One pair (after a hint) whose second member becomes the mapped value:
      * m.insert(std::make_pair(k, f)), m.emplace(p). */
     *wtype = clang_Type_getTemplateArgumentAsType(ct, 1);
@@ -163,7 +163,8 @@ static char *signature_of(CXType wtype) {
 static CXType readable(CXType stored, CXCursor expr) {
   CXType cands[3] = {stored, clang_getCanonicalType(hl_unref(stored)), stored};
   size_t n = 2;
-  if (!clang_Cursor_isNull(expr) && same_type(clang_getCursorType(expr), stored)) cands[n++] = clang_getCursorType(expr);
+  if (!clang_Cursor_isNull(expr) && same_type(clang_getCursorType(expr), stored))
+    cands[n++] = clang_getCursorType(expr);
   CXType best = stored;
   size_t best_len = (size_t)-1;
   for (size_t i = 0; i < n; i++) {
@@ -331,7 +332,8 @@ size_t hl_sbo_init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
     /* A nested braced list is its own cursor, judged when visited. */
     if (!w || clang_getCursorKind(C.v[i]) == CXCursor_InitListExpr) continue;
     hl_sbo_site s;
-    if (hl_sbo_fill_site(ctx, &s, list, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i])) HL_PUSH(*out, n, cap, s);
+    if (hl_sbo_fill_site(ctx, &s, list, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i]))
+      HL_PUSH(*out, n, cap, s);
   }
   free(C.v);
   free(F.v);
@@ -371,12 +373,13 @@ size_t hl_sbo_tuple_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
     CXType elem = clang_Type_getTemplateArgumentAsType(ct, (unsigned)i);
     const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, elem);
     if (!w) continue;
-    CXType source = from_tuple ? clang_Type_getTemplateArgumentAsType(p0, (unsigned)i) : clang_getArgType(fty, (unsigned)i);
+    CXType source =
+        from_tuple ? clang_Type_getTemplateArgumentAsType(p0, (unsigned)i) : clang_getArgType(fty, (unsigned)i);
     int arg = from_tuple ? 0 : i;
     CXCursor expr = arg < nargs ? clang_Cursor_getArgument(c, (unsigned)arg) : clang_getNullCursor();
     hl_sbo_site s;
     if (hl_sbo_fill_site(ctx, &s, c, w, elem, source, from_tuple ? clang_getNullCursor() : expr,
-                  clang_Cursor_isNull(expr) ? c : expr))
+                         clang_Cursor_isNull(expr) ? c : expr))
       HL_PUSH(*out, n, cap, s);
   }
   return n;
@@ -427,8 +430,10 @@ static enum CXChildVisitResult list_ctor(CXCursor c, CXCursor parent, CXClientDa
   (void)parent;
   ctors *C = d;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_Constructor && C->n < 32) C->v[C->n++] = c;
-  else if (k == CXCursor_Constructor || (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
+  if (k == CXCursor_Constructor && C->n < 32)
+    C->v[C->n++] = c;
+  else if (k == CXCursor_Constructor ||
+           (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
     C->templated = 1;
   return CXChildVisit_Continue;
 }

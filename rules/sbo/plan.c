@@ -38,14 +38,16 @@ static char *throwing_move(const hl_sbo_site *sites, size_t n, int t, const hl_s
     const hl_trait *m = &verdicts[i].traits.nothrow_move;
     if (sites[i].target != t || m->value == HL_YES) continue;
     const hl_sbo_site *s = &sites[i];
-    char *what = s->decays ? hl_xstrdup("the pointer") : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
-                                                                                        : hl_type_spelling(s->stored);
+    char *what = s->decays                      ? hl_xstrdup("the pointer")
+                 : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
+                                                : hl_type_spelling(s->stored);
     char *why = !m->why ? hl_xstrdup(what) : m->why[0] == ' ' ? hl_xasprintf("%s%s", what, m->why) : hl_xstrdup(m->why);
     char *r = m->value == HL_NO ? hl_xasprintf("%s rejects a target whose move may throw, and %s's may: %s",
                                                wording->replacement(any), what, why)
-                                 : hl_xasprintf("%s rejects a target whose move may throw, and heaplint cannot tell "
-                                                "whether %s's may: %s",
-                                                wording->replacement(any), what, why);
+                                : hl_xasprintf(
+                                      "%s rejects a target whose move may throw, and heaplint cannot tell "
+                                      "whether %s's may: %s",
+                                      wording->replacement(any), what, why);
     free(what);
     free(why);
     return r;
@@ -83,8 +85,10 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
     if (!why) p->blocked = "heaplint cannot find where its type is written";
   } else {
     p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
-    if (!p->type.text) p->blocked = "heaplint cannot read its type as written";
-    else p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
+    if (!p->type.text)
+      p->blocked = "heaplint cannot read its type as written";
+    else
+      p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
   }
   free(written);
 }

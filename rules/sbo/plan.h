@@ -11,7 +11,7 @@
  * capacity that holds every callable stored into it. */
 typedef struct hl_sbo_plan {
   int made;
-  const char *blocked;   /* points into retype, or blocked_own */
+  const char *blocked; /* points into retype, or blocked_own */
   char *blocked_own;
   long capacity, align;
   hl_edit type, include;

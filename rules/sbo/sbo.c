@@ -66,10 +66,12 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
     made = NULL;
   }
   free(at_store);
-  if (made) hl_sb_printf(&m, "%s stores the %s made at %s on the heap%s: ", s->wrapper_spelling, noun, made,
-                         s->in_loop ? " on every iteration of the enclosing loop" : "");
-  else hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
-                    s->in_loop ? " on every iteration of the enclosing loop" : "");
+  if (made)
+    hl_sb_printf(&m, "%s stores the %s made at %s on the heap%s: ", s->wrapper_spelling, noun, made,
+                 s->in_loop ? " on every iteration of the enclosing loop" : "");
+  else
+    hl_sb_printf(&m, "%s stores this %s on the heap%s: ", s->wrapper_spelling, noun,
+                 s->in_loop ? " on every iteration of the enclosing loop" : "");
   free(made);
   hl_sbo_reasons(ctx, s, v, &m);
   hl_finding *f = hl_finding_new(S->rule, HL_SEV_WARNING, &s->loc, hl_sb_str(&m));
@@ -93,8 +95,9 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   char *caps = hl_sbo_captures_note(ctx, s, v);
   if (caps) hl_finding_note(f, &s->loc, caps);
   free(caps);
-  char *tname = s->decays ? hl_xstrdup("the pointer") : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
-                                                                                      : hl_type_spelling(s->stored);
+  char *tname = s->decays                      ? hl_xstrdup("the pointer")
+                : hl_type_is_lambda(s->stored) ? hl_xstrdup("the lambda")
+                                               : hl_type_spelling(s->stored);
   /* "the std::bind result (std::_Bind<...>)": what it is, then its type. */
   if (hl_starts_with(noun, "std::") && !s->decays) {
     char *named = hl_xasprintf("the %s (%s)", noun, tname);
@@ -166,7 +169,6 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
   HL_PUSH(S->sites, S->n, S->cap, *s);
 }
 
-
 void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
   hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
@@ -212,7 +214,8 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_site *cs = &S->sites[i];
     if (cs->convert) {
-      cs->probe = hl_probes_add_conversion(hl_ctx_probes(ctx), cs->convert_call, cs->expr, cs->convert_type, &cs->unprobed);
+      cs->probe =
+          hl_probes_add_conversion(hl_ctx_probes(ctx), cs->convert_call, cs->expr, cs->convert_type, &cs->unprobed);
       continue;
     }
     hl_sbo_verdict v;
@@ -338,8 +341,10 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   hl_sbo_verdict *verdicts = hl_xcalloc(S->n ? S->n : 1, sizeof *verdicts);
   int ntargets = 0;
   for (size_t i = 0; i < S->n; i++) {
-    if (S->sites[i].convert) verdicts[i].allocates = HL_UNKNOWN;
-    else hl_sbo_judge(ctx, &S->sites[i], 0, &verdicts[i]);
+    if (S->sites[i].convert)
+      verdicts[i].allocates = HL_UNKNOWN;
+    else
+      hl_sbo_judge(ctx, &S->sites[i], 0, &verdicts[i]);
     if (S->sites[i].target >= ntargets) ntargets = S->sites[i].target + 1;
   }
   hl_sbo_plan *plans = hl_xcalloc(ntargets ? (size_t)ntargets : 1, sizeof *plans);
@@ -363,8 +368,8 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
       judge_instantiations(ctx, S, s, p);
     } else if (v->allocates == HL_UNKNOWN) {
       const hl_trait *t = (v->unknown & HL_REQ_TRIVIALLY_COPYABLE) ? &v->traits.trivially_copyable
-                          : (v->unknown & HL_REQ_NOTHROW_COPY)    ? &v->traits.nothrow_copy
-                                                                  : &v->traits.nothrow_move;
+                          : (v->unknown & HL_REQ_NOTHROW_COPY)     ? &v->traits.nothrow_copy
+                                                                   : &v->traits.nothrow_move;
       const char *why = v->unknown && t->why ? t->why : "";
       hl_ctx_undecided(ctx, S->rule, &s->loc, undecided_reason(s, why), "%s%s%s",
                        v->unknown ? "the stored type" : "its layout is not known (a dependent type)",
@@ -382,4 +387,3 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   hl_retype_free(S->retype);
   free(S);
 }
-

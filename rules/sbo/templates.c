@@ -26,9 +26,7 @@ static const hl_wrapper *wrapper_of(hl_ctx *ctx, CXType t) {
 }
 
 /* Whether the expression's type depends on a template parameter. */
-static int is_dependent(CXCursor e) {
-  return hl_type_is_dependent(clang_getCursorType(e));
-}
+static int is_dependent(CXCursor e) { return hl_type_is_dependent(clang_getCursorType(e)); }
 
 static enum CXChildVisitResult find_overloaded_ref(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -186,7 +184,8 @@ static void deferred(hl_ctx *ctx, sites *out, CXCursor visited, const hl_wrapper
   CXCursor lambda = through_local(strip_moves(expr));
   long size, align;
   hl_types_learn(hl_ctx_types(ctx), wtype);
-  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr && !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align)) {
+  if (clang_getCursorKind(lambda) == CXCursor_LambdaExpr &&
+      !hl_sbo_template_lambda_layout(ctx, lambda, &size, &align)) {
     if (!hl_sbo_fill_site(ctx, &s, visited, w, wtype, clang_getCursorType(lambda), expr, expr)) return;
     s.size = size;
     s.align = align;
@@ -248,7 +247,6 @@ static int all_std(CXCursor set) {
   }
   return n > 0;
 }
-
 
 /* wrapper = value, with a value whose type depends on the template. */
 static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
@@ -401,7 +399,8 @@ static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
   if (!w) return;
   expr_children e = {clang_getNullCursor(), 0};
   clang_visitChildren(call, count_expr, &e);
-  if (e.n == 1 && is_dependent(e.last)) deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
+  if (e.n == 1 && is_dependent(e.last))
+    deferred(ctx, out, call, w, wtype, e.last, clang_getNullCursor(), HL_STORE_OTHER);
 }
 
 static const char *const pairs_and_tuples[] = {"std::pair", "std::tuple"};
@@ -512,8 +511,8 @@ int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit
 static int deduced_parameter(CXCursor fn, CXType t) {
   if (clang_getCursorKind(fn) != CXCursor_FunctionTemplate) return 0;
   unsigned own = 0;
-  for (CXCursor c = clang_getCursorSemanticParent(fn); !clang_Cursor_isNull(c) && !clang_isInvalid(clang_getCursorKind(c));
-       c = clang_getCursorSemanticParent(c)) {
+  for (CXCursor c = clang_getCursorSemanticParent(fn);
+       !clang_Cursor_isNull(c) && !clang_isInvalid(clang_getCursorKind(c)); c = clang_getCursorSemanticParent(c)) {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_TranslationUnit) break;
     own += k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
@@ -568,8 +567,7 @@ static int may_convert(hl_ctx *ctx, CXCursor set, int i, int nargs) {
     if (nargs > np) continue;
     CXType p = hl_unref(clang_getArgType(fty, (unsigned)i));
     if (wrapper_of(ctx, p)) return 1;
-    if (hl_type_is_dependent(p) && !deduced_parameter(fn, p) && unnamed_dependent(p))
-      return 1;
+    if (hl_type_is_dependent(p) && !deduced_parameter(fn, p) && unnamed_dependent(p)) return 1;
   }
   return 0;
 }
@@ -587,8 +585,8 @@ static int in_code(hl_ctx *ctx) {
     enum CXCursorKind ak = clang_getCursorKind(a);
     if (ak == CXCursor_CompoundStmt || ak == CXCursor_FieldDecl || hl_is_function_like(ak)) return 1;
     if (ak == CXCursor_ClassDecl || ak == CXCursor_StructDecl || ak == CXCursor_UnionDecl ||
-        ak == CXCursor_ClassTemplate || ak == CXCursor_ClassTemplatePartialSpecialization ||
-        ak == CXCursor_Namespace || ak == CXCursor_TranslationUnit || ak == CXCursor_TemplateTypeParameter ||
+        ak == CXCursor_ClassTemplate || ak == CXCursor_ClassTemplatePartialSpecialization || ak == CXCursor_Namespace ||
+        ak == CXCursor_TranslationUnit || ak == CXCursor_TemplateTypeParameter ||
         ak == CXCursor_NonTypeTemplateParameter || ak == CXCursor_TemplateTemplateParameter ||
         ak == CXCursor_TypeAliasDecl || ak == CXCursor_TypedefDecl || ak == CXCursor_TypeAliasTemplateDecl ||
         ak == CXCursor_StaticAssert)
@@ -652,7 +650,8 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
       w = cw;
     }
     if (!w) w = hl_sbo_built_wrapper(ctx, call, i, &wtype);
-    if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
+    if (w)
+      deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
     else if (!all_std(set) && may_convert(ctx, set, i, nargs) && in_code(ctx))
       conversion_site(ctx, out, call, call, arg, NULL);
   }
@@ -678,10 +677,14 @@ static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
 size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
   sites S = {0};
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl) template_init(ctx, &S, c);
-  else if (k == CXCursor_BinaryOperator) template_assign(ctx, &S, c);
-  else if (k == CXCursor_CallExpr) template_call(ctx, &S, c);
-  else if (k == CXCursor_ReturnStmt) template_return(ctx, &S, c);
+  if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl)
+    template_init(ctx, &S, c);
+  else if (k == CXCursor_BinaryOperator)
+    template_assign(ctx, &S, c);
+  else if (k == CXCursor_CallExpr)
+    template_call(ctx, &S, c);
+  else if (k == CXCursor_ReturnStmt)
+    template_return(ctx, &S, c);
   else if (k == CXCursor_Constructor ||
            (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
     template_member_inits(ctx, &S, c);

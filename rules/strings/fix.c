@@ -11,16 +11,39 @@
 /* The const members std::basic_string_view shares with std::basic_string,
  * with the same meaning and result types (not substr: it returns a view). */
 static const char *const view_members[] = {
-    "size",    "length",  "empty",         "data",         "begin",         "end",
-    "cbegin",  "cend",    "rbegin",        "rend",         "crbegin",       "crend",
-    "front",   "back",    "operator[]",    "at",           "find",          "rfind",
-    "find_first_of", "find_last_of", "find_first_not_of", "find_last_not_of", "compare", "starts_with",
-    "ends_with", "contains", "copy", "max_size",
+    "size",
+    "length",
+    "empty",
+    "data",
+    "begin",
+    "end",
+    "cbegin",
+    "cend",
+    "rbegin",
+    "rend",
+    "crbegin",
+    "crend",
+    "front",
+    "back",
+    "operator[]",
+    "at",
+    "find",
+    "rfind",
+    "find_first_of",
+    "find_last_of",
+    "find_first_not_of",
+    "find_last_not_of",
+    "compare",
+    "starts_with",
+    "ends_with",
+    "contains",
+    "copy",
+    "max_size",
 };
 
 /* Operators a view (and a const string) takes as well as a string. */
-static const char *const view_operators[] = {"operator==", "operator!=", "operator<",  "operator<=",
-                                             "operator>",  "operator>=", "operator<=>", "operator<<"};
+static const char *const view_operators[] = {
+    "operator==", "operator!=", "operator<", "operator<=", "operator>", "operator>=", "operator<=>", "operator<<"};
 
 static int listed(const char *name, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -101,8 +124,10 @@ static void in_call(hl_strfix *x, CXCursor p, CXCursor below, const hl_loc *at) 
   for (int k = 0; k < n && i < 0; k++)
     if (clang_equalCursors(clang_Cursor_getArgument(p, (unsigned)k), below)) i = k;
   CXCursor other = n == 2 && i >= 0 ? clang_Cursor_getArgument(p, (unsigned)(1 - i)) : clang_getNullCursor();
-  if (clang_Cursor_isNull(fn)) block_all(x, "it is passed to %s at %s", "a call heaplint cannot follow", at);
-  else argument(x, fn, i, other, at);
+  if (clang_Cursor_isNull(fn))
+    block_all(x, "it is passed to %s at %s", "a call heaplint cannot follow", at);
+  else
+    argument(x, fn, i, other, at);
 }
 
 void hl_strfix_use(hl_ctx *ctx, CXCursor ref, hl_strfix *x) {
@@ -162,7 +187,8 @@ static enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent, CXClientD
 /* text is "[const] [::]std::<alias>" (spaces between the tokens allowed). */
 static const char *match_type(const char *text, size_t n, int *is_const) {
   size_t p = 0;
-#define SKIP_SPACE() while (p < n && isspace((unsigned char)text[p])) p++
+#define SKIP_SPACE() \
+  while (p < n && isspace((unsigned char)text[p])) p++
 #define EAT(lit) (n - p >= sizeof lit - 1 && !memcmp(text + p, lit, sizeof lit - 1) ? (p += sizeof lit - 1, 1) : 0)
   SKIP_SPACE();
   *is_const = EAT("const") && p < n && isspace((unsigned char)text[p]);
@@ -192,7 +218,8 @@ int hl_strfix_type(hl_ctx *ctx, CXCursor decl, hl_edit *e, char **name, int *is_
     *why = hl_xstrdup("its type is deduced (auto)");
     return -1;
   }
-  if (clang_Cursor_isNull(ref) || !hl_rewrite_spelled_at(clang_getRangeStart(clang_getCursorExtent(decl)), &f1, &start) ||
+  if (clang_Cursor_isNull(ref) ||
+      !hl_rewrite_spelled_at(clang_getRangeStart(clang_getCursorExtent(decl)), &f1, &start) ||
       !hl_rewrite_spelled_at(clang_getRangeEnd(clang_getCursorExtent(ref)), &f2, &end) || !clang_File_isEqual(f1, f2) ||
       end <= start) {
     *why = hl_xstrdup("its type is not written as std::string outside a macro");

@@ -9,7 +9,6 @@
 /* How deep a std::string_view constant may be initialized from another. */
 #define MAX_VIEW_DEPTH 8
 
-
 /* The character type c is (const or not: a literal's elements are const;
  * libclang 14 has no clang_getUnqualifiedType), or NULL. */
 static const char *char_type_name(CXType c) {
@@ -75,8 +74,8 @@ static int may_hold_nul(hl_ctx *ctx, CXCursor lit) {
     /* A raw string (R before the quote) has no escapes. */
     const char *quote = strchr(s, '"');
     int raw = quote && memchr(s, 'R', (size_t)(quote - s));
-    nul = !quote || (!raw && (strstr(s, "\\0") || strstr(s, "\\x0") || strstr(s, "\\u0000") ||
-                              strstr(s, "\\U00000000")));
+    nul =
+        !quote || (!raw && (strstr(s, "\\0") || strstr(s, "\\x0") || strstr(s, "\\u0000") || strstr(s, "\\U00000000")));
   }
   hl_strv_free(&t);
   return nul;
@@ -139,8 +138,7 @@ static int view_construct(hl_ctx *ctx, CXCursor call, int depth, hl_strlen *out)
   if (n == 1 && clang_getCursorKind(a0) == CXCursor_StringLiteral) return literal(ctx, a0, 1, out);
   if (n == 1) return view(ctx, a0, depth + 1, out);
   long len;
-  if (n == 2 && clang_getCursorKind(a0) == CXCursor_StringLiteral &&
-      !count(clang_Cursor_getArgument(call, 1), &len)) {
+  if (n == 2 && clang_getCursorKind(a0) == CXCursor_StringLiteral && !count(clang_Cursor_getArgument(call, 1), &len)) {
     *out = (hl_strlen){len, 1, 1, "a string literal", clang_getNullCursor()};
     return 0;
   }
@@ -198,8 +196,7 @@ int hl_strlen_construct(hl_ctx *ctx, CXCursor call, hl_strlen *out) {
     return 0;
   }
   if (is_integer(p0) && n == 2 && char_type_name(param(fn, 1, NULL)) && !count(a0, &len)) {
-    *out = (hl_strlen){len, 1, is_constant(clang_Cursor_getArgument(call, 1)), "a fill",
-                       clang_getNullCursor()};
+    *out = (hl_strlen){len, 1, is_constant(clang_Cursor_getArgument(call, 1)), "a fill", clang_getNullCursor()};
     return 0;
   }
   if (is_view(p0) && n == 1) return view(ctx, a0, 0, out);
@@ -258,8 +255,7 @@ static int piece(hl_ctx *ctx, CXCursor e, hl_strlen *out) {
 
 static int concat(hl_ctx *ctx, CXCursor call, hl_strlen *out) {
   hl_strlen a, b;
-  if (piece(ctx, clang_Cursor_getArgument(call, 0), &a) || piece(ctx, clang_Cursor_getArgument(call, 1), &b))
-    return -1;
+  if (piece(ctx, clang_Cursor_getArgument(call, 0), &a) || piece(ctx, clang_Cursor_getArgument(call, 1), &b)) return -1;
   *out = (hl_strlen){a.min + b.min, a.exact && b.exact, a.constant && b.constant, "a concatenation",
                      clang_getNullCursor()};
   return 0;

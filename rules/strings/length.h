@@ -19,11 +19,11 @@
 const char *hl_string_char_type(CXType t, int *std_traits);
 
 typedef struct hl_strlen {
-  long min;          /* characters, at least */
-  int exact;         /* min is the length */
-  int constant;      /* every piece is a constant: the same string on every run */
-  const char *what;  /* static: "a string literal", "a concatenation", ... */
-  CXCursor literal;  /* the source is this one string literal (a plain one, no
+  long min;         /* characters, at least */
+  int exact;        /* min is the length */
+  int constant;     /* every piece is a constant: the same string on every run */
+  const char *what; /* static: "a string literal", "a concatenation", ... */
+  CXCursor literal; /* the source is this one string literal (a plain one, no
                         suffix), or a null cursor */
 } hl_strlen;
 

@@ -12,28 +12,40 @@
 typedef struct container {
   const char *name;
   unsigned allocator;
-  int node;           /* a node per insert; else a buffer (or deque's blocks) that grows */
+  int node; /* a node per insert; else a buffer (or deque's blocks) that grows */
 } container;
 
 static const container containers[] = {
-    {"std::list", 1, 1},          {"std::forward_list", 1, 1},     {"std::map", 3, 1},
-    {"std::multimap", 3, 1},      {"std::set", 2, 1},              {"std::multiset", 2, 1},
-    {"std::unordered_map", 4, 1}, {"std::unordered_multimap", 4, 1}, {"std::unordered_set", 3, 1},
-    {"std::unordered_multiset", 3, 1}, {"std::deque", 1, 0},        {"std::vector", 1, 0},
+    {"std::list", 1, 1},          {"std::forward_list", 1, 1},
+    {"std::map", 3, 1},           {"std::multimap", 3, 1},
+    {"std::set", 2, 1},           {"std::multiset", 2, 1},
+    {"std::unordered_map", 4, 1}, {"std::unordered_multimap", 4, 1},
+    {"std::unordered_set", 3, 1}, {"std::unordered_multiset", 3, 1},
+    {"std::deque", 1, 0},         {"std::vector", 1, 0},
     {"std::basic_string", 2, 0},
 };
 
 static const char *const inserters[] = {
-    "insert",       "emplace",    "emplace_hint",  "emplace_back",     "emplace_front", "push_back",
-    "push_front",   "emplace_after", "insert_after", "try_emplace",    "insert_or_assign", "operator[]",
-    "resize",       "reserve",    "assign",        "append",           "operator+=",    "replace",
-    "shrink_to_fit", "insert_range", "append_range", "prepend_range",
+    "insert",        "emplace",       "emplace_hint", "emplace_back",  "emplace_front",    "push_back",
+    "push_front",    "emplace_after", "insert_after", "try_emplace",   "insert_or_assign", "operator[]",
+    "resize",        "reserve",       "assign",       "append",        "operator+=",       "replace",
+    "shrink_to_fit", "insert_range",  "append_range", "prepend_range",
 };
 
 /* The C and C++ library functions that allocate. */
 static const char *const allocators[] = {
-    "malloc",  "calloc",  "realloc", "aligned_alloc", "posix_memalign", "memalign", "valloc",
-    "strdup",  "strndup", "std::make_unique", "std::make_unique_for_overwrite", "std::make_shared",
+    "malloc",
+    "calloc",
+    "realloc",
+    "aligned_alloc",
+    "posix_memalign",
+    "memalign",
+    "valloc",
+    "strdup",
+    "strndup",
+    "std::make_unique",
+    "std::make_unique_for_overwrite",
+    "std::make_shared",
     "std::make_shared_for_overwrite",
 };
 
@@ -167,9 +179,12 @@ static int placement(hl_ctx *ctx, CXCursor newx) {
   hl_strv t = hl_tokens(ctx, clang_getCursorExtent(newx));
   int placed = t.n > 1 && !strcmp(t.v[1], "("), depth = 0;
   for (size_t i = 2; placed && i < t.n; i++) {
-    if (!strcmp(t.v[i], "(")) depth++;
-    else if (!strcmp(t.v[i], ")") && depth-- == 0) break;
-    else if (!strcmp(t.v[i], "nothrow")) placed = 0;
+    if (!strcmp(t.v[i], "("))
+      depth++;
+    else if (!strcmp(t.v[i], ")") && depth-- == 0)
+      break;
+    else if (!strcmp(t.v[i], "nothrow"))
+      placed = 0;
   }
   hl_strv_free(&t);
   return placed;

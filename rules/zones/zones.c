@@ -13,11 +13,11 @@
 
 typedef struct zfile {
   CXFile f;
-  char *path;          /* absolute, when first needed */
+  char *path; /* absolute, when first needed */
 } zfile;
 
 typedef struct zfn {
-  CXCursor decl;       /* canonical */
+  CXCursor decl; /* canonical */
   CXCursor def;
   int file;
   unsigned start, end; /* the extent's offsets */
@@ -31,8 +31,8 @@ typedef struct zexpr {
   unsigned off;
   int classified;
   hl_zcall kind;
-  int callee;          /* FUNCTION: the callee's index in fns, or -1 (no definition) */
-  char *what;          /* ALLOCATES, UNSEEN: in words */
+  int callee; /* FUNCTION: the callee's index in fns, or -1 (no definition) */
+  char *what; /* ALLOCATES, UNSEEN: in words */
 } zexpr;
 
 /* A site another rule judged, placed in the zones' files: the index of
@@ -54,10 +54,10 @@ struct hl_zones {
   /* After the walk. */
   zother *others;
   size_t nothers, capothers;
-  int *slot;           /* fns by their declaration's hash (open addressing), nslots */
+  int *slot; /* fns by their declaration's hash (open addressing), nslots */
   size_t nslots;
   unsigned *mark, stamp; /* per fn: visited by the search of this stamp */
-  int *pred_fn;        /* per fn: whom the search came from, and by which expression */
+  int *pred_fn;          /* per fn: whom the search came from, and by which expression */
   size_t *pred_expr;
 };
 
@@ -135,8 +135,10 @@ static size_t lower_bound_expr(const hl_zones *Z, int file, unsigned off) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const zexpr *x = &Z->exprs[mid];
-    if (x->file < file || (x->file == file && x->off < off)) lo = mid + 1;
-    else hi = mid;
+    if (x->file < file || (x->file == file && x->off < off))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -147,8 +149,10 @@ static size_t lower_bound_other(const hl_zones *Z, int file, unsigned off) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const zother *x = &Z->others[mid];
-    if (x->file < file || (x->file == file && x->off < off)) lo = mid + 1;
-    else hi = mid;
+    if (x->file < file || (x->file == file && x->off < off))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -253,8 +257,8 @@ typedef struct zone_ctx {
   hl_zones *Z;
   const char *rule;
   const zfn *zone;
-  char *name;          /* the zone's, for messages */
-  hl_strv unseen;      /* "what (where)", each once */
+  char *name;     /* the zone's, for messages */
+  hl_strv unseen; /* "what (where)", each once */
 } zone_ctx;
 
 static void add_unseen(zone_ctx *zc, const zexpr *x) {
@@ -420,10 +424,11 @@ static void unseen_remark(zone_ctx *zc) {
   hl_loc l;
   if (hl_ctx_loc(zc->ctx, clang_getCursorLocation(zc->zone->def), &l)) return;
   hl_sb b = {0};
-  for (size_t i = 0; i < zc->unseen.n && i < MAX_UNSEEN_SHOWN; i++) hl_sb_printf(&b, "%s%s", i ? "; " : "", zc->unseen.v[i]);
+  for (size_t i = 0; i < zc->unseen.n && i < MAX_UNSEEN_SHOWN; i++)
+    hl_sb_printf(&b, "%s%s", i ? "; " : "", zc->unseen.v[i]);
   if (zc->unseen.n > MAX_UNSEEN_SHOWN) hl_sb_printf(&b, "; and %zu more", zc->unseen.n - MAX_UNSEEN_SHOWN);
-  hl_ctx_undecided(zc->ctx, zc->rule, &l, "not verified", "no-allocation zone '%s' calls what heaplint cannot see into: %s",
-                   zc->name, hl_sb_str(&b));
+  hl_ctx_undecided(zc->ctx, zc->rule, &l, "not verified",
+                   "no-allocation zone '%s' calls what heaplint cannot see into: %s", zc->name, hl_sb_str(&b));
   hl_sb_free(&b);
   hl_loc_free(&l);
 }

@@ -45,18 +45,18 @@ typedef struct source source;
  * hl::pool_allocator's inline free reads and writes. */
 typedef struct chunk {
   heap *owner;
-  unsigned char *free;   /* free blocks of this chunk, linked through their first word */
-  uint32_t used;         /* blocks handed out, or waiting in a thread's bin */
+  unsigned char *free; /* free blocks of this chunk, linked through their first word */
+  uint32_t used;       /* blocks handed out, or waiting in a thread's bin */
   uint32_t capacity;
-  unsigned char *bump;   /* blocks never handed out, carved lazily */
+  unsigned char *bump; /* blocks never handed out, carved lazily */
   unsigned char *end;
   struct chunk *next, *prev;   /* the class's partial list or the heap's empty list */
   struct chunk *anext, *aprev; /* all chunks of a private allocator (for destroy) */
   uint32_t stride;
   uint16_t cls;
   uint8_t kind, listed;
-  size_t large_size;  /* KIND_LARGE: bytes asked for */
-  size_t large_total; /* KIND_LARGE: bytes taken from the fallback */
+  size_t large_size;            /* KIND_LARGE: bytes asked for */
+  size_t large_total;           /* KIND_LARGE: bytes taken from the fallback */
   _Atomic unsigned char live[]; /* checked build: one bit per block */
 } chunk;
 
@@ -90,13 +90,13 @@ typedef struct cls {
 
 struct heap {
   source *src;
-  heap *next_heap;      /* every heap of the source */
-  heap *next_abandoned; /* heaps of exited threads, waiting for a new thread */
-  chunk *empty;         /* retained empty chunks */
+  heap *next_heap;       /* every heap of the source */
+  heap *next_abandoned;  /* heaps of exited threads, waiting for a new thread */
+  chunk *empty;          /* retained empty chunks */
   _Atomic size_t nempty; /* owner-written, read by statistics */
-  chunk *all;           /* private allocator: every chunk, for destroy */
-  int shared;           /* part of the process-wide allocator */
-  hl_tcache *tc;        /* the owner thread's bins and inline-free counts (under src->lock) */
+  chunk *all;            /* private allocator: every chunk, for destroy */
+  int shared;            /* part of the process-wide allocator */
+  hl_tcache *tc;         /* the owner thread's bins and inline-free counts (under src->lock) */
   cls cls[];
 };
 
@@ -152,13 +152,9 @@ static void stat_add(_Atomic uint64_t *c, uint64_t n) {
   atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n, memory_order_relaxed);
 }
 
-static void stat_set(_Atomic size_t *c, size_t v) {
-  atomic_store_explicit(c, v, memory_order_relaxed);
-}
+static void stat_set(_Atomic size_t *c, size_t v) { atomic_store_explicit(c, v, memory_order_relaxed); }
 
-static uint64_t stat_get(_Atomic uint64_t *c) {
-  return atomic_load_explicit(c, memory_order_relaxed);
-}
+static uint64_t stat_get(_Atomic uint64_t *c) { return atomic_load_explicit(c, memory_order_relaxed); }
 
 static size_t stat_getz(_Atomic size_t *c) { return atomic_load_explicit(c, memory_order_relaxed); }
 
@@ -242,8 +238,7 @@ const hl_fallback hl_fallback_system = {system_alloc, system_free, NULL};
 #endif
 
 /* Sets up everything but the lock and the arena from cfg (NULL: defaults). */
-static hl_status source_setup(source *s, const hl_allocator_config *cfg, int arena,
-                              const char *default_name) {
+static hl_status source_setup(source *s, const hl_allocator_config *cfg, int arena, const char *default_name) {
   hl_allocator_config def;
   if (!cfg) {
     hl_allocator_config_default(&def);
@@ -292,9 +287,7 @@ static hl_status source_setup(source *s, const hl_allocator_config *cfg, int are
 
 /* ---- chunks from the system or the arena -------------------------------- */
 
-static int in_arena(const source *s, uintptr_t a) {
-  return s->is_arena && a >= s->arena_lo && a < s->arena_top;
-}
+static int in_arena(const source *s, uintptr_t a) { return s->is_arena && a >= s->arena_lo && a < s->arena_top; }
 
 /* Checked build: where addr is (or would go) in the sorted registry. */
 static size_t reg_find(const source *s, uintptr_t addr) {
@@ -576,8 +569,7 @@ static void check_alloc(heap *h, chunk *k, unsigned char *b, size_t req, int fre
   unsigned char *first = (unsigned char *)k + h->src->header;
   if (!fresh) {
     uintptr_t next = (uintptr_t)link_get(b);
-    if (next && (next < (uintptr_t)first || next >= (uintptr_t)k->bump ||
-                 (next - (uintptr_t)first) % g->stride))
+    if (next && (next < (uintptr_t)first || next >= (uintptr_t)k->bump || (next - (uintptr_t)first) % g->stride))
       hl_dbg_fatal(g->name, g->size, b, "write after free to block");
   }
   if (hl_dbg_mark_live(k->live, (size_t)(b - first) / g->stride))
@@ -593,8 +585,7 @@ static HL_INLINE void high_water(heap *h, uint32_t ci, size_t live) {
 }
 
 /* Takes the block b of chunk k for class ci and counts it. */
-static HL_INLINE void *class_take(heap *h, chunk *k, uint32_t ci, unsigned char *b, size_t req,
-                                  int fresh) {
+static HL_INLINE void *class_take(heap *h, chunk *k, uint32_t ci, unsigned char *b, size_t req, int fresh) {
   cls *c = &h->cls[ci];
   k->used++;
   size_t live = stat_getz(&c->live) + 1;
@@ -739,8 +730,8 @@ static HL_NOINLINE void *large_alloc(source *s, heap *h, size_t size, size_t ali
   if (align < s->chunk_size && size <= SIZE_MAX - off - HL_GUARD_BYTES) {
     if ((k = large_cache_take(s, need)) != NULL) {
       need = k->large_total;
-    } else if ((k = s->fallback.alloc(s->fallback.ctx, need, s->chunk_size)) != NULL &&
-               HL_CHECKED && !in_arena(s, (uintptr_t)k) && !reg_add(s, (uintptr_t)k)) {
+    } else if ((k = s->fallback.alloc(s->fallback.ctx, need, s->chunk_size)) != NULL && HL_CHECKED &&
+               !in_arena(s, (uintptr_t)k) && !reg_add(s, (uintptr_t)k)) {
       s->fallback.free(s->fallback.ctx, k, need);
       k = NULL;
     }
@@ -761,14 +752,14 @@ static HL_NOINLINE void *large_alloc(source *s, heap *h, size_t size, size_t ali
   atomic_fetch_add(&s->large_allocations, 1);
   size_t in_use = atomic_fetch_add(&s->large_in_use, 1) + 1;
   size_t hw = atomic_load(&s->large_high_water);
-  while (in_use > hw && !atomic_compare_exchange_weak(&s->large_high_water, &hw, in_use)) {}
+  while (in_use > hw && !atomic_compare_exchange_weak(&s->large_high_water, &hw, in_use)) {
+  }
   if (HL_CHECKED) hl_dbg_on_alloc(s->name, k->bump, size, size + HL_GUARD_BYTES, size, 1);
   return k->bump;
 }
 
 static HL_NOINLINE void large_free(source *s, chunk *k) {
-  if (HL_CHECKED)
-    hl_dbg_on_free(s->name, k->bump, k->large_size, k->large_size + HL_GUARD_BYTES);
+  if (HL_CHECKED) hl_dbg_on_free(s->name, k->bump, k->large_size, k->large_size + HL_GUARD_BYTES);
   if (!k->owner->shared) all_unlink(k->owner, k);
   atomic_fetch_add(&s->large_frees, 1);
   atomic_fetch_sub(&s->large_in_use, 1);
@@ -815,8 +806,7 @@ static HL_NOINLINE void remote_free(chunk *k, unsigned char *b) {
   unsigned char *head = atomic_load_explicit(&c->remote, memory_order_relaxed);
   do {
     link_set(b, head);
-  } while (!atomic_compare_exchange_weak_explicit(&c->remote, &head, b, memory_order_release,
-                                                  memory_order_relaxed));
+  } while (!atomic_compare_exchange_weak_explicit(&c->remote, &head, b, memory_order_release, memory_order_relaxed));
   atomic_fetch_add_explicit(&c->remote_frees, 1, memory_order_relaxed);
 }
 
@@ -837,8 +827,7 @@ static void heap_free(source *s, heap *h, void *p) {
   } else if (k->owner->shared && (!h || h->shared)) {
     remote_free(k, p);
   } else {
-    hl_dbg_fatal(s->geom[k->cls].name, s->geom[k->cls].size, p,
-                 "free through the wrong allocator of block");
+    hl_dbg_fatal(s->geom[k->cls].name, s->geom[k->cls].size, p, "free through the wrong allocator of block");
   }
 }
 
@@ -1000,8 +989,7 @@ hl_status hl_allocator_create(hl_allocator **out, const hl_allocator_config *cfg
   return HL_OK;
 }
 
-hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_size,
-                                     const hl_allocator_config *cfg) {
+hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_size, const hl_allocator_config *cfg) {
   if (!mem) return HL_EINVAL;
   uintptr_t lo = (uintptr_t)mem, hi = lo + mem_size;
   if (hi < lo || mem_size < sizeof(hl_allocator) + 64) return HL_ENOSPC;
@@ -1186,7 +1174,6 @@ static void cache_fold(heap *h) {
   h->tc = NULL;
 }
 
-
 /* A thread exits: its bins go back to its heap, and the heap waits for the
  * next new thread. Blocks still in use stay valid; freeing them from any
  * thread (this one included, from here on) goes to the remote lists. */
@@ -1218,12 +1205,10 @@ static hl_status default_setup(const hl_allocator_config *cfg) {
     uintptr_t lo = (uintptr_t)cfg->arena, hi = lo + cfg->arena_size;
     g_src.arena_lo = g_src.arena_top = (lo + g_src.chunk_size - 1) & g_src.mask;
     g_src.meta = hi & ~(uintptr_t)63;
-    if (hi < lo || g_src.arena_lo < lo || g_src.meta < g_src.arena_lo ||
-        g_src.meta - g_src.arena_lo < g_src.chunk_size)
+    if (hi < lo || g_src.arena_lo < lo || g_src.meta < g_src.arena_lo || g_src.meta - g_src.arena_lo < g_src.chunk_size)
       return HL_ENOSPC;
   }
-  if (pthread_mutex_init(&g_src.lock, NULL) != 0 || pthread_key_create(&g_key, thread_exit) != 0)
-    return HL_ENOMEM;
+  if (pthread_mutex_init(&g_src.lock, NULL) != 0 || pthread_key_create(&g_key, thread_exit) != 0) return HL_ENOMEM;
   hl_tcache_chunk_mask = g_src.mask;
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atomic_store_explicit(&g_ready, 1, memory_order_release);
@@ -1232,8 +1217,7 @@ static hl_status default_setup(const hl_allocator_config *cfg) {
 
 hl_status hl_configure(const hl_allocator_config *cfg) {
   pthread_mutex_lock(&g_init_lock);
-  hl_status st =
-      atomic_load_explicit(&g_ready, memory_order_acquire) ? HL_EBUSY : default_setup(cfg);
+  hl_status st = atomic_load_explicit(&g_ready, memory_order_acquire) ? HL_EBUSY : default_setup(cfg);
   pthread_mutex_unlock(&g_init_lock);
   return st;
 }
@@ -1282,7 +1266,6 @@ void hl_tcache_free(size_t c, void *block) {
   if (block && tl_cache == CACHE_NONE && thread_heap()) cache_start(tl_heap);
   hl_free(block);
 }
-
 
 void *hl_malloc(size_t size) {
   heap *h = thread_heap();

@@ -13,13 +13,13 @@ struct block {
 
 struct hl_arena {
   char name[32];
-  unsigned char *cur, *end;      /* the region being filled */
-  unsigned char *first;          /* the first region: in the caller's buffer or the first block */
+  unsigned char *cur, *end; /* the region being filled */
+  unsigned char *first;     /* the first region: in the caller's buffer or the first block */
   size_t first_size;
-  struct block *blocks;          /* blocks in use after the first region, newest first */
-  struct block *spare;           /* the block kept by the last reset, not yet reused */
-  struct block *own;             /* growing mode: the block holding this struct and the first region */
-  size_t next_block;             /* size of the next block to take */
+  struct block *blocks; /* blocks in use after the first region, newest first */
+  struct block *spare;  /* the block kept by the last reset, not yet reused */
+  struct block *own;    /* growing mode: the block holding this struct and the first region */
+  size_t next_block;    /* size of the next block to take */
   hl_fallback upstream;
   hl_arena_stats st;
 };
@@ -48,9 +48,7 @@ static void set_name(hl_arena *a, const hl_arena_config *cfg) {
   a->st.name = a->name;
 }
 
-static size_t first_block_size(const hl_arena_config *cfg) {
-  return cfg && cfg->block_size ? cfg->block_size : 4096;
-}
+static size_t first_block_size(const hl_arena_config *cfg) { return cfg && cfg->block_size ? cfg->block_size : 4096; }
 
 hl_status hl_arena_create(hl_arena **out, const hl_arena_config *cfg) {
   *out = NULL;

@@ -9,8 +9,7 @@
 _Noreturn void hl_dbg_fatal(const char *pool, size_t block_size, const void *p, const char *what) {
   char line[320];
   if (block_size)
-    snprintf(line, sizeof line, "heaplint: %s %p (pool '%s', block size %zu)", what, p, pool,
-             block_size);
+    snprintf(line, sizeof line, "heaplint: %s %p (pool '%s', block size %zu)", what, p, pool, block_size);
   else
     snprintf(line, sizeof line, "heaplint: %s %p (pool '%s')", what, p, pool);
   hl_report_handler()(line);
@@ -33,8 +32,7 @@ size_t hl_dbg_requested(const unsigned char *b, size_t stride) {
   return req;
 }
 
-void hl_dbg_on_alloc(const char *pool, unsigned char *b, size_t usable, size_t stride, size_t req,
-                     int fresh) {
+void hl_dbg_on_alloc(const char *pool, unsigned char *b, size_t usable, size_t stride, size_t req, int fresh) {
   if (!fresh) {
     /* The first word holds the free-list link, so it is not checked. */
     if (!all_bytes(b + sizeof(void *), usable - sizeof(void *), HL_FILL_FREE))

@@ -33,8 +33,7 @@ _Noreturn void hl_dbg_fatal(const char *pool, size_t block_size, const void *p, 
 /* A block is being handed out: checks that a reused block was not written
  * since it was freed (fresh blocks were never filled), then fills it and its
  * guard and records req. */
-void hl_dbg_on_alloc(const char *pool, unsigned char *b, size_t usable, size_t stride, size_t req,
-                     int fresh);
+void hl_dbg_on_alloc(const char *pool, unsigned char *b, size_t usable, size_t stride, size_t req, int fresh);
 /* A block is being freed: checks its guard, fills it with HL_FILL_FREE. */
 void hl_dbg_on_free(const char *pool, unsigned char *b, size_t usable, size_t stride);
 /* The size recorded by hl_dbg_on_alloc (realloc copies no more). */

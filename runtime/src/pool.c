@@ -19,8 +19,8 @@ typedef struct chunk {
 } chunk;
 
 struct hl_pool {
-  unsigned char *free;     /* free blocks, linked through their first word */
-  unsigned char *bump;     /* blocks never handed out yet, carved lazily */
+  unsigned char *free; /* free blocks, linked through their first word */
+  unsigned char *bump; /* blocks never handed out yet, carved lazily */
   unsigned char *bump_end;
   size_t usable, stride, align;
   unsigned flags;
@@ -42,8 +42,7 @@ struct hl_pool {
 
 _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTES,
                "HL_POOL_CONTROL_BYTES must bound the control block");
-_Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES,
-               "pool.h and debug.h must agree on the guard size");
+_Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES, "pool.h and debug.h must agree on the guard size");
 
 static size_t bitmap_bytes(size_t blocks) { return HL_CHECKED ? (blocks + 7) / 8 : 0; }
 
@@ -58,8 +57,7 @@ static void unlock(hl_pool *p) {
 /* Validates cfg and fills the geometry and callbacks shared by both modes. */
 static hl_status setup(hl_pool *p, const hl_pool_config *cfg) {
   size_t align = cfg->align ? cfg->align : HL_MAX_ALIGN;
-  if (cfg->block_size == 0 || cfg->block_size > SIZE_MAX / 4 || !is_pow2(align) ||
-      align > SIZE_MAX / 4)
+  if (cfg->block_size == 0 || cfg->block_size > SIZE_MAX / 4 || !is_pow2(align) || align > SIZE_MAX / 4)
     return HL_EINVAL;
   memset(p, 0, sizeof *p);
   p->usable = cfg->block_size < sizeof(void *) ? sizeof(void *) : cfg->block_size;
@@ -80,9 +78,7 @@ static hl_status init_lock(hl_pool *p) {
 }
 
 /* Offset of the first block in a chunk holding n blocks. */
-static size_t chunk_offset(const hl_pool *p, size_t n) {
-  return align_up(sizeof(chunk) + bitmap_bytes(n), p->align);
-}
+static size_t chunk_offset(const hl_pool *p, size_t n) { return align_up(sizeof(chunk) + bitmap_bytes(n), p->align); }
 
 /* How many blocks fit in a chunk of the given size. */
 static size_t chunk_fit(const hl_pool *p, size_t bytes) {
@@ -101,7 +97,8 @@ static hl_status chunk_geometry(hl_pool *p, size_t want_blocks) {
   if (want_blocks) {
     if (want_blocks > CHUNK_MAX_BYTES / p->stride) return HL_EINVAL;
     size_t need = chunk_offset(p, want_blocks) + want_blocks * p->stride;
-    for (bytes = 64; bytes < need; bytes *= 2) {}
+    for (bytes = 64; bytes < need; bytes *= 2) {
+    }
   } else {
     while (bytes <= CHUNK_MAX_BYTES && chunk_fit(p, bytes) < 8) bytes *= 2;
   }
@@ -128,8 +125,7 @@ hl_status hl_pool_create(hl_pool **out, const hl_pool_config *cfg) {
   return HL_OK;
 }
 
-hl_status hl_pool_create_static(hl_pool **out, void *mem, size_t mem_size,
-                                const hl_pool_config *cfg) {
+hl_status hl_pool_create_static(hl_pool **out, void *mem, size_t mem_size, const hl_pool_config *cfg) {
   if (!mem) return HL_EINVAL;
   uintptr_t base = (uintptr_t)mem, end = base + mem_size;
   uintptr_t ctl = (base + HL_MAX_ALIGN - 1) & ~(uintptr_t)(HL_MAX_ALIGN - 1);
@@ -222,12 +218,10 @@ static void check_alloc(hl_pool *p, unsigned char *b, int fresh) {
   size_t index;
   if (!fresh) {
     void *next = link_get(b);
-    if (next && locate(p, next, &map, &index) != 1)
-      hl_dbg_fatal(p->name, p->usable, b, "write after free to block");
+    if (next && locate(p, next, &map, &index) != 1) hl_dbg_fatal(p->name, p->usable, b, "write after free to block");
   }
   locate(p, b, &map, &index);
-  if (hl_dbg_mark_live(map, index))
-    hl_dbg_fatal(p->name, p->usable, b, "free list corrupted: handed out twice: block");
+  if (hl_dbg_mark_live(map, index)) hl_dbg_fatal(p->name, p->usable, b, "free list corrupted: handed out twice: block");
   hl_dbg_on_alloc(p->name, b, p->usable, p->stride, p->usable, fresh);
 }
 

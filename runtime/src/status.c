@@ -18,8 +18,6 @@ const char *hl_strerror(int status) {
   }
 }
 
-hl_report_fn hl_set_report_handler(hl_report_fn fn) {
-  return atomic_exchange(&report_fn, fn ? fn : report_to_stderr);
-}
+hl_report_fn hl_set_report_handler(hl_report_fn fn) { return atomic_exchange(&report_fn, fn ? fn : report_to_stderr); }
 
 hl_report_fn hl_report_handler(void) { return atomic_load(&report_fn); }

@@ -125,8 +125,7 @@ static const store stores[] = {
     {"lambda capturing a lambda whose move may throw", 11, NULL, NULL,
      "hl_fx::MoveThrow m; auto inner = [m] { hl_fx::use(m); };", "[inner] { inner(); }", NULL},
     {"lambda variable copied", 11, NULL, NULL,
-     "long l1 = 1, l2 = 2, l3 = 3, l4 = 4; auto lam = [l1, l2, l3, l4] { hl_fx::use(l1, l2, l3, l4); };", "lam",
-     NULL},
+     "long l1 = 1, l2 = 2, l3 = 3, l4 = 4; auto lam = [l1, l2, l3, l4] { hl_fx::use(l1, l2, l3, l4); };", "lam", NULL},
     {"lambda variable moved", 11, NULL, NULL,
      "long l1 = 1, l2 = 2, l3 = 3, l4 = 4; auto lam = [l1, l2, l3, l4] { hl_fx::use(l1, l2, l3, l4); };",
      "std::move(lam)", NULL},
@@ -144,8 +143,7 @@ static const store stores[] = {
      "[a = std::array<char, 40>{}, n = 1L] { hl_fx::use(a, n); }", NULL},
     {"init capture copy may throw", 14, NULL, NULL, NULL, "[c = hl_fx::CopyThrow()] { hl_fx::use(c); }", NULL},
     /* C++17 on. */
-    {"lambda [*this] of 24 bytes", 17, NULL, NULL, NULL, "[*this] { hl_fx::use(m1); }",
-     "long m1 = 1, m2 = 2, m3 = 3;"},
+    {"lambda [*this] of 24 bytes", 17, NULL, NULL, NULL, "[*this] { hl_fx::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3;"},
     /* C++20 on. */
     {"template lambda 24 bytes", 20, "void(int)", "1", "long l1 = 1, l2 = 2, l3 = 3;",
      "[l1, l2, l3]<class T>(T x) { hl_fx::use(l1, l2, l3, x); }", NULL},
@@ -356,34 +354,44 @@ typedef struct node_site {
 } node_site;
 
 static const node_site node_sites[] = {
-    {"std::map subscript", "std::map<int, long> m;\n    for (int i = 0; i < 4; ++i) m[i] = i;\n"
-                           "    long s = 0;\n    for (const auto &e : m) s += e.second;\n    hl_fx::use(s);"},
-    {"std::map emplace", "std::map<int, long> m;\n    for (int i = 0; i < 4; ++i) m.emplace(i, 2L * i);\n"
-                         "    hl_fx::use(m.size());"},
-    {"std::map with a comparator", "std::map<int, long, std::greater<int>> m;\n"
-                                   "    for (int i = 0; i < 4; ++i) m.insert(std::make_pair(i, 1L));\n"
-                                   "    hl_fx::use(m.size());"},
-    {"std::map with std::string keys", "std::map<std::string, int> m;\n"
-                                       "    for (int i = 0; i < 4; ++i) m[std::to_string(i)] = i;\n"
-                                       "    hl_fx::use(m.size());"},
-    {"std::multimap insert", "std::multimap<int, int> m;\n"
-                             "    for (int i = 0; i < 4; ++i) m.insert(std::make_pair(i % 2, i));\n"
-                             "    hl_fx::use(m.size());"},
+    {"std::map subscript",
+     "std::map<int, long> m;\n    for (int i = 0; i < 4; ++i) m[i] = i;\n"
+     "    long s = 0;\n    for (const auto &e : m) s += e.second;\n    hl_fx::use(s);"},
+    {"std::map emplace",
+     "std::map<int, long> m;\n    for (int i = 0; i < 4; ++i) m.emplace(i, 2L * i);\n"
+     "    hl_fx::use(m.size());"},
+    {"std::map with a comparator",
+     "std::map<int, long, std::greater<int>> m;\n"
+     "    for (int i = 0; i < 4; ++i) m.insert(std::make_pair(i, 1L));\n"
+     "    hl_fx::use(m.size());"},
+    {"std::map with std::string keys",
+     "std::map<std::string, int> m;\n"
+     "    for (int i = 0; i < 4; ++i) m[std::to_string(i)] = i;\n"
+     "    hl_fx::use(m.size());"},
+    {"std::multimap insert",
+     "std::multimap<int, int> m;\n"
+     "    for (int i = 0; i < 4; ++i) m.insert(std::make_pair(i % 2, i));\n"
+     "    hl_fx::use(m.size());"},
     {"std::set insert", "std::set<int> s;\n    for (int i = 0; i < 4; ++i) s.insert(i);\n    hl_fx::use(s.size());"},
     {"std::multiset insert",
      "std::multiset<long> s;\n    for (int i = 0; i < 4; ++i) s.insert(i % 2);\n    hl_fx::use(s.size());"},
-    {"std::list push_back", "std::list<long> l;\n    for (int i = 0; i < 4; ++i) l.push_back(i);\n"
-                            "    long s = 0;\n    for (long x : l) s += x;\n    hl_fx::use(s);"},
+    {"std::list push_back",
+     "std::list<long> l;\n    for (int i = 0; i < 4; ++i) l.push_back(i);\n"
+     "    long s = 0;\n    for (long x : l) s += x;\n    hl_fx::use(s);"},
     {"std::forward_list push_front",
      "std::forward_list<long> l;\n    for (int i = 0; i < 4; ++i) l.push_front(i);\n    hl_fx::use(l.empty());"},
-    {"std::unordered_map emplace", "std::unordered_map<int, long> m;\n"
-                                   "    for (int i = 0; i < 4; ++i) m.emplace(i, 1L);\n    hl_fx::use(m.size());"},
-    {"std::unordered_set insert", "std::unordered_set<int> s;\n    for (int i = 0; i < 4; ++i) s.insert(i);\n"
-                                  "    hl_fx::use(s.size());"},
-    {"std::set filled in a range-for", "std::array<int, 4> src = {{1, 2, 3, 4}};\n    std::set<int> s;\n"
-                                       "    for (int x : src) s.insert(x);\n    hl_fx::use(s.size());"},
-    {"std::list filled in a while loop", "std::list<int> l;\n    int i = 0;\n    while (i < 4) l.push_back(i++);\n"
-                                         "    hl_fx::use(l.size());"},
+    {"std::unordered_map emplace",
+     "std::unordered_map<int, long> m;\n"
+     "    for (int i = 0; i < 4; ++i) m.emplace(i, 1L);\n    hl_fx::use(m.size());"},
+    {"std::unordered_set insert",
+     "std::unordered_set<int> s;\n    for (int i = 0; i < 4; ++i) s.insert(i);\n"
+     "    hl_fx::use(s.size());"},
+    {"std::set filled in a range-for",
+     "std::array<int, 4> src = {{1, 2, 3, 4}};\n    std::set<int> s;\n"
+     "    for (int x : src) s.insert(x);\n    hl_fx::use(s.size());"},
+    {"std::list filled in a while loop",
+     "std::list<int> l;\n    int i = 0;\n    while (i < 4) l.push_back(i++);\n"
+     "    hl_fx::use(l.size());"},
 };
 
 static const char node_tmpl[] =
@@ -497,8 +505,10 @@ static const char prelude[] =
     "  F_move_noexcept_copy_throw(F_move_noexcept_copy_throw &&o) noexcept : v(o.v) {}\n"
     "  void operator()() const {}\n"
     "};\n"
-    "struct F_copy_throw { long v = 1; F_copy_throw() {} F_copy_throw(const F_copy_throw &o) : v(o.v) {} void operator()() const {} };\n"
-    "struct F_copy_noexcept { long v = 1; F_copy_noexcept() {} F_copy_noexcept(const F_copy_noexcept &o) noexcept : v(o.v) {} void operator()() const {} };\n"
+    "struct F_copy_throw { long v = 1; F_copy_throw() {} F_copy_throw(const F_copy_throw &o) : v(o.v) {} void "
+    "operator()() const {} };\n"
+    "struct F_copy_noexcept { long v = 1; F_copy_noexcept() {} F_copy_noexcept(const F_copy_noexcept &o) noexcept : "
+    "v(o.v) {} void operator()() const {} };\n"
     "struct F_base_copy_throw : CopyThrow { void operator()() const {} };\n"
     "struct F_base_copy_noexcept : CopyNoexcept { void operator()() const {} };\n"
     "struct F_member_copy_throw { CopyThrow m; void operator()() const {} };\n"
@@ -548,14 +558,22 @@ static void site(gen *g, const char *tmpl, const char *label, const store *s, co
     while ((p[1 + len] >= 'A' && p[1 + len] <= 'Z') || p[1 + len] == '_') len++;
     const char *name = p + 1, *v = NULL;
 #define IS(lit) (len == sizeof lit - 1 && !memcmp(name, lit, len))
-    if (IS("N")) v = num;
-    else if (IS("LABEL")) v = label;
-    else if (IS("BODY")) v = body;
-    else if (s && IS("W")) v = wrapper.s;
-    else if (s && IS("CALL")) v = call.s;
-    else if (s && IS("EXPR")) v = s->expr;
-    else if (s && IS("SETUP")) v = s->setup ? s->setup : "";
-    else if (s && IS("SELF")) v = s->self ? s->self : "";
+    if (IS("N"))
+      v = num;
+    else if (IS("LABEL"))
+      v = label;
+    else if (IS("BODY"))
+      v = body;
+    else if (s && IS("W"))
+      v = wrapper.s;
+    else if (s && IS("CALL"))
+      v = call.s;
+    else if (s && IS("EXPR"))
+      v = s->expr;
+    else if (s && IS("SETUP"))
+      v = s->setup ? s->setup : "";
+    else if (s && IS("SELF"))
+      v = s->self ? s->self : "";
 #undef IS
     if (!v) {
       fprintf(stderr, "hl-fixcorpus: site '%s': unknown placeholder $%.*s\n", label, (int)len, name);
@@ -607,10 +625,11 @@ static int generate(const char *standard) {
 }
 
 static int counter(void) {
-  fputs("// Generated by hl-fixcorpus counter; do not edit.\n"
-        "#include <count_new.hpp>\n"
-        "unsigned long hl_fx_allocations() { return hl_count::allocations(); }\n",
-        stdout);
+  fputs(
+      "// Generated by hl-fixcorpus counter; do not edit.\n"
+      "#include <count_new.hpp>\n"
+      "unsigned long hl_fx_allocations() { return hl_count::allocations(); }\n",
+      stdout);
   return fflush(stdout) == 0 ? 0 : 2;
 }
 
@@ -651,8 +670,10 @@ static int read_measured(const char *path, result *r, int nsites, int after) {
   int bad = 0;
   for (char *line = text, *next; *line; line = next) {
     next = strchr(line, '\n');
-    if (next) *next++ = '\0';
-    else next = line + strlen(line);
+    if (next)
+      *next++ = '\0';
+    else
+      next = line + strlen(line);
     int site, used = 0;
     unsigned long count;
     if (sscanf(line, "%d %lu %n", &site, &count, &used) < 2 || used == 0 || site < 1 || site > nsites) {
@@ -750,8 +771,8 @@ static int compare(int argc, char **argv) {
              x->after == 1 ? "" : "s", x->before, label);
       disagreements++;
     } else if (!x->rewritten && x->after != x->before) {
-      printf("%s: site %d: not rewritten, but allocates %lu times instead of %lu [%s]\n", name, s, x->after,
-             x->before, label);
+      printf("%s: site %d: not rewritten, but allocates %lu times instead of %lu [%s]\n", name, s, x->after, x->before,
+             label);
       disagreements++;
     } else if (!x->rewritten && x->before > 0) {
       kept++;
@@ -772,9 +793,10 @@ int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "generate")) return generate(argv[2]);
   if (argc == 2 && !strcmp(argv[1], "counter")) return counter();
   if (argc >= 2 && !strcmp(argv[1], "compare")) return compare(argc - 2, argv + 2);
-  fputs("usage: hl-fixcorpus generate c++11|c++14|c++17|c++20\n"
-        "       hl-fixcorpus counter\n"
-        "       hl-fixcorpus compare [--min-rewritten N] <name> <before> <after> <fixed source>\n",
-        stderr);
+  fputs(
+      "usage: hl-fixcorpus generate c++11|c++14|c++17|c++20\n"
+      "       hl-fixcorpus counter\n"
+      "       hl-fixcorpus compare [--min-rewritten N] <name> <before> <after> <fixed source>\n",
+      stderr);
   return 2;
 }

@@ -69,17 +69,20 @@ static const char string_prelude[] =
 static const char s_copy_init[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  $W s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "@  $W s = $EXPR;\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_direct_init[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  $W s($EXPR);\n" END "  hl_gt::use(s);\n"
+    "@  $W s($EXPR);\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_brace_init[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  $W s{$EXPR};\n" END "  hl_gt::use(s);\n"
+    "@  $W s{$EXPR};\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_argument[] =
     "void site_$N() {\n"
@@ -88,7 +91,8 @@ static const char s_argument[] =
 static const char s_cast[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  auto n = $W($EXPR).size();\n" END "  hl_gt::use(n);\n"
+    "@  auto n = $W($EXPR).size();\n" END
+    "  hl_gt::use(n);\n"
     "}\n";
 static const char s_returned[] =
     "static $W make_$N() {\n"
@@ -96,7 +100,8 @@ static const char s_returned[] =
     "}\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  $W s = make_$N();\n" END "  hl_gt::use(s);\n"
+    "  $W s = make_$N();\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_member_default[] =
     "struct holder_$N {\n"
@@ -104,7 +109,8 @@ static const char s_member_default[] =
     "};\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "  holder_$N h;\n" END
+    "  hl_gt::use(h);\n"
     "}\n";
 static const char s_member_init[] =
     "struct holder_$N {\n"
@@ -114,7 +120,8 @@ static const char s_member_init[] =
     "};\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "  holder_$N h;\n" END
+    "  hl_gt::use(h);\n"
     "}\n";
 static const char s_in_loop[] =
     "void site_$N() {\n"
@@ -127,25 +134,29 @@ static const char s_assign[] =
     "void site_$N() {\n"
     "  $W s;\n"
     "  hl_gt::begin();\n"
-    "@  s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "@  s = $EXPR;\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_assign_member[] =
     "void site_$N() {\n"
     "  $W s;\n"
     "  hl_gt::begin();\n"
-    "@  s.assign($EXPR);\n" END "  hl_gt::use(s);\n"
+    "@  s.assign($EXPR);\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_setup_copy_init[] =
     "void site_$N() {\n"
     "  $SETUP\n"
     "  hl_gt::begin();\n"
-    "@  $W s = $EXPR;\n" END "  hl_gt::use(s);\n"
+    "@  $W s = $EXPR;\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 static const char s_setup_direct_init[] =
     "void site_$N() {\n"
     "  $SETUP\n"
     "  hl_gt::begin();\n"
-    "@  $W s($EXPR);\n" END "  hl_gt::use(s);\n"
+    "@  $W s($EXPR);\n" END
+    "  hl_gt::use(s);\n"
     "}\n";
 
 typedef struct place {
@@ -153,10 +164,17 @@ typedef struct place {
 } place;
 
 static const place string_places[] = {
-    {"copy-init", s_copy_init},   {"direct-init", s_direct_init},       {"brace-init", s_brace_init},
-    {"argument", s_argument},     {"functional cast", s_cast},          {"returned", s_returned},
-    {"member default", s_member_default}, {"member init", s_member_init}, {"in a loop", s_in_loop},
-    {"assigned", s_assign},       {"assign()", s_assign_member},
+    {"copy-init", s_copy_init},
+    {"direct-init", s_direct_init},
+    {"brace-init", s_brace_init},
+    {"argument", s_argument},
+    {"functional cast", s_cast},
+    {"returned", s_returned},
+    {"member default", s_member_default},
+    {"member init", s_member_init},
+    {"in a loop", s_in_loop},
+    {"assigned", s_assign},
+    {"assign()", s_assign_member},
 };
 
 typedef struct char_kind {
@@ -165,10 +183,8 @@ typedef struct char_kind {
 } char_kind;
 
 static const char_kind char_kinds[] = {
-    {"std::string", "", "char", {15, 16, 22, 23, 0}},
-    {"std::wstring", "L", "wchar_t", {3, 4, 5, 0}},
-    {"std::u8string", "u8", "char8_t", {15, 16, 22, 23, 0}},
-    {"std::u16string", "u", "char16_t", {7, 8, 10, 11, 0}},
+    {"std::string", "", "char", {15, 16, 22, 23, 0}},        {"std::wstring", "L", "wchar_t", {3, 4, 5, 0}},
+    {"std::u8string", "u8", "char8_t", {15, 16, 22, 23, 0}}, {"std::u16string", "u", "char16_t", {7, 8, 10, 11, 0}},
     {"std::u32string", "U", "char32_t", {3, 4, 5, 0}},
 };
 
@@ -182,7 +198,7 @@ static char *literal(const char *prefix, int n) {
 }
 
 static void typed_site(gen *g, const char *tmpl, const char *type, const char *label, const char *setup,
-                        const char *expr) {
+                       const char *expr) {
   store st = {label, NULL, setup, expr, NULL, NULL, NULL};
   site(g, tmpl, type, &st);
 }
@@ -283,8 +299,7 @@ static const char shared_prelude[] =
     "#include <memory>\n"
     "#include <new>\n"
     "\n"
-    "namespace hl_gt {\n"
-    MALLOC_ALLOC_CPP
+    "namespace hl_gt {\n" MALLOC_ALLOC_CPP
     "unsigned long start, own_start;\n"
     "void begin() {\n"
     "  own_start = own_calls;\n"
@@ -330,17 +345,20 @@ static const char m_direct[] =
     "void site_$N() {\n"
     "  $SETUP\n"
     "  hl_gt::begin();\n"
-    "@  $W p($EXPR);\n" END "  hl_gt::use(p);\n"
+    "@  $W p($EXPR);\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_brace[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  $W p{$EXPR};\n" END "  hl_gt::use(p);\n"
+    "@  $W p{$EXPR};\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_cast[] =
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "@  auto p = $W($EXPR);\n" END "  hl_gt::use(p);\n"
+    "@  auto p = $W($EXPR);\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_argument[] =
     "void site_$N() {\n"
@@ -350,13 +368,15 @@ static const char m_reset[] =
     "void site_$N() {\n"
     "  $W p;\n"
     "  hl_gt::begin();\n"
-    "@  p.reset($EXPR);\n" END "  hl_gt::use(p);\n"
+    "@  p.reset($EXPR);\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_assign[] =
     "void site_$N() {\n"
     "  $W p;\n"
     "  hl_gt::begin();\n"
-    "@  p = $W($EXPR);\n" END "  hl_gt::use(p);\n"
+    "@  p = $W($EXPR);\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_returned[] =
     "static $W make_$N() {\n"
@@ -364,7 +384,8 @@ static const char m_returned[] =
     "}\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  auto p = make_$N();\n" END "  hl_gt::use(p);\n"
+    "  auto p = make_$N();\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 static const char m_member[] =
     "struct holder_$N {\n"
@@ -374,7 +395,8 @@ static const char m_member[] =
     "};\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  holder_$N h;\n" END "  hl_gt::use(h);\n"
+    "  holder_$N h;\n" END
+    "  hl_gt::use(h);\n"
     "}\n";
 static const char m_loop[] =
     "void site_$N() {\n"
@@ -385,8 +407,8 @@ static const char m_loop[] =
     "  }\n" END "}\n";
 
 static const place shared_places[] = {
-    {"direct-init", m_direct}, {"brace-init", m_brace}, {"functional cast", m_cast},
-    {"argument", m_argument},  {"reset", m_reset},      {"assigned", m_assign},
+    {"direct-init", m_direct}, {"brace-init", m_brace},   {"functional cast", m_cast},
+    {"argument", m_argument},  {"reset", m_reset},        {"assigned", m_assign},
     {"returned", m_returned},  {"member init", m_member}, {"in a loop", m_loop},
 };
 
@@ -411,14 +433,16 @@ static const shared_site shared_others[] = {
     {"new W with braces", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W{6}", NULL},
     {"new with a class operator new", "std::shared_ptr<hl_gt::Own>", NULL, "new hl_gt::Own", "own-allocator"},
     {"new with a deleter function", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(7), hl_gt::drop", NULL},
-    {"new with a deleter lambda", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(8), [](hl_gt::W *w) { delete w; }", NULL},
+    {"new with a deleter lambda", "std::shared_ptr<hl_gt::W>", NULL, "new hl_gt::W(8), [](hl_gt::W *w) { delete w; }",
+     NULL},
     {"new array with default_delete", "std::shared_ptr<hl_gt::W>", NULL,
      "new hl_gt::W[2], std::default_delete<hl_gt::W[]>()", NULL},
     {"new array into shared_ptr of an array", "std::shared_ptr<hl_gt::W[]>", NULL, "new hl_gt::W[2]", NULL},
     {"make_shared", "std::shared_ptr<hl_gt::W>", NULL, "std::make_shared<hl_gt::W>(9)", NULL},
     {"allocate_shared over malloc", "std::shared_ptr<hl_gt::W>", NULL,
      "std::allocate_shared<hl_gt::W>(hl_gt::malloc_alloc<hl_gt::W>(), 10)", "own-allocator"},
-    {"a unique_ptr moved in", "std::shared_ptr<hl_gt::W>", "auto u = std::make_unique<hl_gt::W>(11);", "std::move(u)", NULL},
+    {"a unique_ptr moved in", "std::shared_ptr<hl_gt::W>", "auto u = std::make_unique<hl_gt::W>(11);", "std::move(u)",
+     NULL},
     {"a pointer made before", "std::shared_ptr<hl_gt::W>", "auto *raw = new hl_gt::W(12);", "raw", NULL},
     {"nullptr", "std::shared_ptr<hl_gt::W>", NULL, "nullptr", NULL},
     {"a copy", "std::shared_ptr<hl_gt::W>", "auto other = std::make_shared<hl_gt::W>(13);", "other", NULL},
@@ -431,7 +455,8 @@ static const char m_private[] =
     "}\n"
     "void site_$N() {\n"
     "  hl_gt::begin();\n"
-    "  auto p = hl_gt::Hidden::make();\n" END "  hl_gt::use(p);\n"
+    "  auto p = hl_gt::Hidden::make();\n" END
+    "  hl_gt::use(p);\n"
     "}\n";
 
 static void corpus_make_shared(gen *g) {
@@ -553,7 +578,8 @@ static const char z_rethrow[] =
     "  } catch (...) {\n"
     "    hl_gt::begin();\n"
     "    zone_$N();\n"
-    "  " END "  }\n"
+    "  " END
+    "  }\n"
     "}\n";
 /* Matched by the config's no-alloc-functions: ["hl_zone::*"]. */
 static const char z_glob[] =
@@ -590,8 +616,8 @@ static const zone_site zone_sites[] = {
     {"list push_back", "std::list<int> &l", "std::list<int> l;", "l.push_back(1)", "l"},
     {"map operator[]", "std::map<int, int> &m", "std::map<int, int> m;", "m[1] = 2", "m"},
     {"map emplace", "std::map<int, int> &m", "std::map<int, int> m;", "m.emplace(1, 2)", "m"},
-    {"unordered_map insert", "std::unordered_map<int, int> &m", "std::unordered_map<int, int> m;",
-     "m.insert({1, 2})", "m"},
+    {"unordered_map insert", "std::unordered_map<int, int> &m", "std::unordered_map<int, int> m;", "m.insert({1, 2})",
+     "m"},
     {"string from a long literal", "", "", "std::string s = \"0123456789012345678901234567890\"", ""},
     {"function with a big lambda", "long a, long b, long c", "long a = 1, b = 2, c = 3;",
      "std::function<void()> f = [a, b, c] { hl_gt::use(a + b + c); }", "a, b, c"},
@@ -623,19 +649,23 @@ static void corpus_no_alloc(gen *g) {
   put(g, zone_prelude);
   g->rule = "no-alloc";
   g->cat = "HEAPLINT_NO_ALLOC";
-  for (size_t i = 0; i < COUNT(zone_sites); i++) zone_site_at(g, z_statement, "HEAPLINT_NO_ALLOC", &zone_sites[i], "marked HEAPLINT_NO_ALLOC");
+  for (size_t i = 0; i < COUNT(zone_sites); i++)
+    zone_site_at(g, z_statement, "HEAPLINT_NO_ALLOC", &zone_sites[i], "marked HEAPLINT_NO_ALLOC");
   static const zone_site lambda_sites[] = {
       {"new", "", "", "hl_gt::use(new hl_gt::W)", ""},
       {"call of a function that news", "", "", "hl_gt::use(hl_gt::make_w())", ""},
       {"arithmetic", "", "", "hl_gt::use(1 + 2)", ""},
   };
   g->cat = "lambda";
-  for (size_t i = 0; i < COUNT(lambda_sites); i++) zone_site_at(g, z_lambda, "HEAPLINT_NO_ALLOC", &lambda_sites[i], "a lambda marked HEAPLINT_NO_ALLOC");
+  for (size_t i = 0; i < COUNT(lambda_sites); i++)
+    zone_site_at(g, z_lambda, "HEAPLINT_NO_ALLOC", &lambda_sites[i], "a lambda marked HEAPLINT_NO_ALLOC");
   /* g++ does not know clang's attribute and ignores it (-w): the zone is
    * heaplint's all the same. */
   g->cat = "nonblocking";
-  for (size_t i = 0; i < 3; i++) zone_site_at(g, z_trailing, "[[clang::nonblocking]]", &zone_sites[i], "marked [[clang::nonblocking]]");
-  for (size_t i = 0; i < 3; i++) zone_site_at(g, z_trailing, "[[clang::nonallocating]]", &zone_sites[i], "marked [[clang::nonallocating]]");
+  for (size_t i = 0; i < 3; i++)
+    zone_site_at(g, z_trailing, "[[clang::nonblocking]]", &zone_sites[i], "marked [[clang::nonblocking]]");
+  for (size_t i = 0; i < 3; i++)
+    zone_site_at(g, z_trailing, "[[clang::nonallocating]]", &zone_sites[i], "marked [[clang::nonallocating]]");
   g->cat = "glob";
   zone_site_at(g, z_glob, "", &zone_sites[0], "listed in no-alloc-functions");
   zone_site_at(g, z_glob, "", &zone_sites[COUNT(zone_sites) - 4], "listed in no-alloc-functions");
@@ -665,8 +695,7 @@ static const char shared_state_prelude[] =
     "#include <new>\n"
     "#include <thread>\n"
     "\n"
-    "namespace hl_gt {\n"
-    MALLOC_ALLOC_CPP
+    "namespace hl_gt {\n" MALLOC_ALLOC_CPP
     "unsigned long start, own_start, new_start;\n"
     "void begin() {\n"
     "  own_start = own_calls;\n"
@@ -702,24 +731,29 @@ typedef struct shared_case {
 static const shared_case shared_cases[] = {
     {"promise of int", "std::promise", "", "std::promise<int> p; hl_gt::use(p)"},
     {"promise of void", "std::promise", "", "std::promise<void> p; hl_gt::use(p)"},
-    {"packaged_task of a function", "std::packaged_task", "", "std::packaged_task<int(int)> t(hl_gt::work); hl_gt::use(t)"},
-    {"packaged_task of a lambda", "std::packaged_task", "", "std::packaged_task<int()> t([] { return 1; }); hl_gt::use(t)"},
+    {"packaged_task of a function", "std::packaged_task", "",
+     "std::packaged_task<int(int)> t(hl_gt::work); hl_gt::use(t)"},
+    {"packaged_task of a lambda", "std::packaged_task", "",
+     "std::packaged_task<int()> t([] { return 1; }); hl_gt::use(t)"},
     {"async with launch::async", "std::async", "", "std::async(std::launch::async, hl_gt::work, i).get()"},
     {"async with the default policy", "std::async", "", "std::async(hl_gt::work, i).get()"},
-    {"async with launch::deferred", "std::async-deferred", "", "std::async(std::launch::deferred, hl_gt::work, i).get()"},
+    {"async with launch::deferred", "std::async-deferred", "",
+     "std::async(std::launch::deferred, hl_gt::work, i).get()"},
     {"thread of a function", "std::thread", "", "std::thread t(hl_gt::work, i); t.join()"},
     {"thread of a lambda", "std::thread", "", "std::thread t([] {}); t.join()"},
     {"thread of a big functor", "std::thread", "", "std::thread t(hl_gt::Big{}); t.join()"},
     /* Silent: no shared state made in the loop. */
     {"future share", "none", "std::promise<int> p; auto f = p.get_future();", "hl_gt::use(f.share())"},
-    {"shared_future copy", "none", "std::promise<int> p; auto s = p.get_future().share();", "auto c = s; hl_gt::use(c)"},
+    {"shared_future copy", "none", "std::promise<int> p; auto s = p.get_future().share();",
+     "auto c = s; hl_gt::use(c)"},
     {"promise with a malloc allocator", "own-allocator", "",
      "std::promise<int> p(std::allocator_arg, hl_gt::malloc_alloc<int>()); hl_gt::use(p)"},
     {"promise moved", "none", "std::promise<int> q;", "std::promise<int> p(std::move(q)); hl_gt::use(p)"},
     {"default packaged_task", "none", "", "std::packaged_task<int()> t; hl_gt::use(t)"},
     {"default thread", "none", "", "std::thread t; hl_gt::use(t)"},
     {"thread moved", "none", "std::thread th([] {});", "std::thread t(std::move(th)); t.join()"},
-    {"set_value and get", "none", "std::promise<int> p; auto f = p.get_future();", "p.set_value(1); hl_gt::use(f.get())"},
+    {"set_value and get", "none", "std::promise<int> p; auto f = p.get_future();",
+     "p.set_value(1); hl_gt::use(f.get())"},
 };
 
 static void corpus_shared_state(gen *g) {
@@ -735,10 +769,15 @@ static void corpus_shared_state(gen *g) {
 }
 
 int alloc_corpus(gen *g, const char *which) {
-  if (!strcmp(which, "string-sso")) corpus_string_sso(g);
-  else if (!strcmp(which, "make-shared")) corpus_make_shared(g);
-  else if (!strcmp(which, "no-alloc")) corpus_no_alloc(g);
-  else if (!strcmp(which, "shared-state")) corpus_shared_state(g);
-  else return -1;
+  if (!strcmp(which, "string-sso"))
+    corpus_string_sso(g);
+  else if (!strcmp(which, "make-shared"))
+    corpus_make_shared(g);
+  else if (!strcmp(which, "no-alloc"))
+    corpus_no_alloc(g);
+  else if (!strcmp(which, "shared-state"))
+    corpus_shared_state(g);
+  else
+    return -1;
   return 0;
 }

@@ -57,19 +57,19 @@ typedef struct store {
  * counted anyway; where malloc is counted too (HL_COUNT_MALLOC), its calls
  * are counted apart in own_calls (a class's own operator new adds to it as
  * well) and a site prints them as own=N, beside the count without them. */
-#define MALLOC_ALLOC_CPP \
-  "unsigned long own_calls;\n" \
-  "template <class T> struct malloc_alloc {\n" \
-  "  using value_type = T;\n" \
-  "  malloc_alloc() = default;\n" \
-  "  template <class U> malloc_alloc(const malloc_alloc<U> &) noexcept {}\n" \
-  "  T *allocate(std::size_t n) {\n" \
-  "    own_calls++;\n" \
-  "    if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);\n" \
-  "    throw std::bad_alloc();\n" \
-  "  }\n" \
-  "  void deallocate(T *p, std::size_t) noexcept { std::free(p); }\n" \
-  "  friend bool operator==(const malloc_alloc &, const malloc_alloc &) { return true; }\n" \
+#define MALLOC_ALLOC_CPP                                                                     \
+  "unsigned long own_calls;\n"                                                               \
+  "template <class T> struct malloc_alloc {\n"                                               \
+  "  using value_type = T;\n"                                                                \
+  "  malloc_alloc() = default;\n"                                                            \
+  "  template <class U> malloc_alloc(const malloc_alloc<U> &) noexcept {}\n"                 \
+  "  T *allocate(std::size_t n) {\n"                                                         \
+  "    own_calls++;\n"                                                                       \
+  "    if (void *p = std::malloc(n * sizeof(T))) return static_cast<T *>(p);\n"              \
+  "    throw std::bad_alloc();\n"                                                            \
+  "  }\n"                                                                                    \
+  "  void deallocate(T *p, std::size_t) noexcept { std::free(p); }\n"                        \
+  "  friend bool operator==(const malloc_alloc &, const malloc_alloc &) { return true; }\n"  \
   "  friend bool operator!=(const malloc_alloc &, const malloc_alloc &) { return false; }\n" \
   "};\n"
 

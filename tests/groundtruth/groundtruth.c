@@ -586,13 +586,13 @@ static const char prelude[] =
     "template <class... T> void use(const T &...) {}\n"
     "\n"
     "// Node containers take their memory from malloc, so that only the\n"
-    "// wrapper's own allocations are counted.\n"
-    MALLOC_ALLOC_CPP
+    "// wrapper's own allocations are counted.\n" MALLOC_ALLOC_CPP
     "template <class W> using list = std::list<W, malloc_alloc<W>>;\n"
     "template <class W> using deque = std::deque<W, malloc_alloc<W>>;\n"
     "template <class W> using map = std::map<int, W, std::less<int>, malloc_alloc<std::pair<const int, W>>>;\n"
     "template <class W>\n"
-    "using umap = std::unordered_map<int, W, std::hash<int>, std::equal_to<int>, malloc_alloc<std::pair<const int, W>>>;\n"
+    "using umap = std::unordered_map<int, W, std::hash<int>, std::equal_to<int>, malloc_alloc<std::pair<const int, "
+    "W>>>;\n"
     "\n"
     "// Made before any site runs: the sites copy it.\n"
     "std::shared_ptr<int> shared = std::make_shared<int>(1);\n"
@@ -719,8 +719,10 @@ static void char_capture_sites(gen *g, const char *wrapper) {
 static void table_sites(gen *g, const char *family, int callable, const store *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     buf w = {0};
-    if (callable) buf_printf(&w, "%s<%s>", family, v[i].sig ? v[i].sig : "void()");
-    else buf_puts(&w, family);
+    if (callable)
+      buf_printf(&w, "%s<%s>", family, v[i].sig ? v[i].sig : "void()");
+    else
+      buf_puts(&w, family);
     site(g, v[i].self ? in_member : copy_init, w.s, &v[i]);
     free(w.s);
   }
@@ -743,30 +745,54 @@ static const char function_types[] =
     "namespace hl_gt {\n"
     "// Functors differing in one trait; 8 bytes unless the name says otherwise.\n"
     "struct F_plain { long x = 1; void operator()() const {} };\n"
-    "struct F_copy_noexcept { long x = 1; F_copy_noexcept() = default; F_copy_noexcept(const F_copy_noexcept &o) noexcept : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_noexcept_true { long x = 1; F_copy_noexcept_true() = default; F_copy_noexcept_true(const F_copy_noexcept_true &o) noexcept(true) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_noexcept_false { long x = 1; F_copy_noexcept_false() = default; F_copy_noexcept_false(const F_copy_noexcept_false &o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_noexcept_cond_true { long x = 1; F_copy_noexcept_cond_true() = default; F_copy_noexcept_cond_true(const F_copy_noexcept_cond_true &o) noexcept(sizeof(int) == 4) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_noexcept_cond_false { long x = 1; F_copy_noexcept_cond_false() = default; F_copy_noexcept_cond_false(const F_copy_noexcept_cond_false &o) noexcept(sizeof(int) == 8) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_throw0 { long x = 1; F_copy_throw0() = default; F_copy_throw0(const F_copy_throw0 &o) throw() : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_nospec { long x = 1; F_copy_nospec() = default; F_copy_nospec(const F_copy_nospec &o) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_default { long x = 1; F_copy_default() = default; F_copy_default(const F_copy_default &) = default; void operator()() const {} };\n"
-    "struct F_copy_default_outside { long x = 1; F_copy_default_outside() = default; F_copy_default_outside(const F_copy_default_outside &); void operator()() const {} };\n"
+    "struct F_copy_noexcept { long x = 1; F_copy_noexcept() = default; F_copy_noexcept(const F_copy_noexcept &o) "
+    "noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_true { long x = 1; F_copy_noexcept_true() = default; F_copy_noexcept_true(const "
+    "F_copy_noexcept_true &o) noexcept(true) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_false { long x = 1; F_copy_noexcept_false() = default; F_copy_noexcept_false(const "
+    "F_copy_noexcept_false &o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_cond_true { long x = 1; F_copy_noexcept_cond_true() = default; "
+    "F_copy_noexcept_cond_true(const F_copy_noexcept_cond_true &o) noexcept(sizeof(int) == 4) : x(o.x) {} void "
+    "operator()() const {} };\n"
+    "struct F_copy_noexcept_cond_false { long x = 1; F_copy_noexcept_cond_false() = default; "
+    "F_copy_noexcept_cond_false(const F_copy_noexcept_cond_false &o) noexcept(sizeof(int) == 8) : x(o.x) {} void "
+    "operator()() const {} };\n"
+    "struct F_copy_throw0 { long x = 1; F_copy_throw0() = default; F_copy_throw0(const F_copy_throw0 &o) throw() : "
+    "x(o.x) {} void operator()() const {} };\n"
+    "struct F_copy_nospec { long x = 1; F_copy_nospec() = default; F_copy_nospec(const F_copy_nospec &o) : x(o.x) {} "
+    "void operator()() const {} };\n"
+    "struct F_copy_default { long x = 1; F_copy_default() = default; F_copy_default(const F_copy_default &) = default; "
+    "void operator()() const {} };\n"
+    "struct F_copy_default_outside { long x = 1; F_copy_default_outside() = default; F_copy_default_outside(const "
+    "F_copy_default_outside &); void operator()() const {} };\n"
     "F_copy_default_outside::F_copy_default_outside(const F_copy_default_outside &) = default;\n"
-    "struct F_copy_default_arg { long x = 1; F_copy_default_arg() = default; F_copy_default_arg(const F_copy_default_arg &o, int = 0) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_template_ctor { long x = 1; F_template_ctor() = default; template <class T> F_template_ctor(const T &) {} void operator()() const {} };\n"
+    "struct F_copy_default_arg { long x = 1; F_copy_default_arg() = default; F_copy_default_arg(const "
+    "F_copy_default_arg &o, int = 0) : x(o.x) {} void operator()() const {} };\n"
+    "struct F_template_ctor { long x = 1; F_template_ctor() = default; template <class T> F_template_ctor(const T &) "
+    "{} void operator()() const {} };\n"
     "struct F_dtor { long x = 1; ~F_dtor() {} void operator()() const {} };\n"
-    "struct F_dtor_noexcept_false { long x = 1; ~F_dtor_noexcept_false() noexcept(false) {} void operator()() const {} };\n"
-    "struct F_copy_assign { long x = 1; F_copy_assign &operator=(const F_copy_assign &o) { x = o.x; return *this; } void operator()() const {} };\n"
-    "struct F_move_assign { long x = 1; F_move_assign() = default; F_move_assign(const F_move_assign &) = default; F_move_assign &operator=(F_move_assign &&o) noexcept { x = o.x; return *this; } void operator()() const {} };\n"
-    "struct F_deleted_assign { long x = 1; F_deleted_assign() = default; F_deleted_assign(const F_deleted_assign &) = default; F_deleted_assign &operator=(const F_deleted_assign &) = delete; void operator()() const {} };\n"
-    "struct F_copy_noexcept_move_throw { long x = 1; F_copy_noexcept_move_throw() = default; F_copy_noexcept_move_throw(const F_copy_noexcept_move_throw &o) noexcept : x(o.x) {} F_copy_noexcept_move_throw(F_copy_noexcept_move_throw &&o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
-    "struct F_copy_throw_move_noexcept { long x = 1; F_copy_throw_move_noexcept() = default; F_copy_throw_move_noexcept(const F_copy_throw_move_noexcept &o) : x(o.x) {} F_copy_throw_move_noexcept(F_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct F_dtor_noexcept_false { long x = 1; ~F_dtor_noexcept_false() noexcept(false) {} void operator()() const {} "
+    "};\n"
+    "struct F_copy_assign { long x = 1; F_copy_assign &operator=(const F_copy_assign &o) { x = o.x; return *this; } "
+    "void operator()() const {} };\n"
+    "struct F_move_assign { long x = 1; F_move_assign() = default; F_move_assign(const F_move_assign &) = default; "
+    "F_move_assign &operator=(F_move_assign &&o) noexcept { x = o.x; return *this; } void operator()() const {} };\n"
+    "struct F_deleted_assign { long x = 1; F_deleted_assign() = default; F_deleted_assign(const F_deleted_assign &) = "
+    "default; F_deleted_assign &operator=(const F_deleted_assign &) = delete; void operator()() const {} };\n"
+    "struct F_copy_noexcept_move_throw { long x = 1; F_copy_noexcept_move_throw() = default; "
+    "F_copy_noexcept_move_throw(const F_copy_noexcept_move_throw &o) noexcept : x(o.x) {} "
+    "F_copy_noexcept_move_throw(F_copy_noexcept_move_throw &&o) noexcept(false) : x(o.x) {} void operator()() const {} "
+    "};\n"
+    "struct F_copy_throw_move_noexcept { long x = 1; F_copy_throw_move_noexcept() = default; "
+    "F_copy_throw_move_noexcept(const F_copy_throw_move_noexcept &o) : x(o.x) {} "
+    "F_copy_throw_move_noexcept(F_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
     "struct F_virtual { long x = 1; virtual void operator()() const {} };\n"
     "struct VBase { long v = 1; };\n"
     "struct F_virtual_base : virtual VBase { void operator()() const {} };\n"
-    "struct CopyThrowBase { long b = 1; CopyThrowBase() = default; CopyThrowBase(const CopyThrowBase &o) : b(o.b) {} };\n"
-    "struct CopyNoexceptBase { long b = 1; CopyNoexceptBase() = default; CopyNoexceptBase(const CopyNoexceptBase &o) noexcept : b(o.b) {} };\n"
+    "struct CopyThrowBase { long b = 1; CopyThrowBase() = default; CopyThrowBase(const CopyThrowBase &o) : b(o.b) {} "
+    "};\n"
+    "struct CopyNoexceptBase { long b = 1; CopyNoexceptBase() = default; CopyNoexceptBase(const CopyNoexceptBase &o) "
+    "noexcept : b(o.b) {} };\n"
     "struct F_base_copy_throw : CopyThrowBase { void operator()() const {} };\n"
     "struct F_base_copy_noexcept : CopyNoexceptBase { void operator()() const {} };\n"
     "struct F_member_copy_throw { CopyThrowBase m; void operator()() const {} };\n"
@@ -784,8 +810,10 @@ static const char function_types[] =
     "struct __attribute__((packed)) F_packed25 { char c = 0; long l[3] = {}; void operator()() const {} };\n"
     "struct Pred { bool operator()() const { return true; } };\n"
     "// The same traits at the sizes around libc++'s 24 bytes.\n"
-    "struct F_copy_noexcept_24 { long x[3] = {}; F_copy_noexcept_24() = default; F_copy_noexcept_24(const F_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
-    "struct F_copy_noexcept_32 { long x[4] = {}; F_copy_noexcept_32() = default; F_copy_noexcept_32(const F_copy_noexcept_32 &) noexcept {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_24 { long x[3] = {}; F_copy_noexcept_24() = default; F_copy_noexcept_24(const "
+    "F_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
+    "struct F_copy_noexcept_32 { long x[4] = {}; F_copy_noexcept_32() = default; F_copy_noexcept_32(const "
+    "F_copy_noexcept_32 &) noexcept {} void operator()() const {} };\n"
     "struct F_dtor_24 { long x[3] = {}; ~F_dtor_24() {} void operator()() const {} };\n"
     "struct F_virtual_24 { long x[2] = {}; virtual void operator()() const {} };\n"
     "struct F_virtual_32 { long x[3] = {}; virtual void operator()() const {} };\n"
@@ -812,8 +840,8 @@ static const store function_stores[] = {
     {"captureless lambda", NULL, NULL, "[] {}", NULL, NULL, NULL},
     {"lambda [l1] 8 bytes", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
     {"lambda [l1, l2] 16 bytes", NULL, "long l1 = 1, l2 = 2;", "[l1, l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
-    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
-     NULL, NULL, NULL},
+    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }", NULL,
+     NULL, NULL},
     {"lambda [l1..l4] 32 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
      "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
     {"lambda [l1..l6] 48 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4, l5 = 5, l6 = 6;",
@@ -830,8 +858,8 @@ static const store function_stores[] = {
     {"lambda [&l1, &l2]", NULL, "long l1 = 1, l2 = 2;", "[&l1, &l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
     {"lambda [&l1, &l2, &l3]", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[&l1, &l2, &l3] { hl_gt::use(l1, l2, l3); }",
      NULL, NULL, NULL},
-    {"lambda [r] copying through a reference", NULL, "long l1 = 1; long &r = l1;", "[r] { hl_gt::use(r); }", NULL,
-     NULL, NULL},
+    {"lambda [r] copying through a reference", NULL, "long l1 = 1; long &r = l1;", "[r] { hl_gt::use(r); }", NULL, NULL,
+     NULL},
     {"lambda [&] using 3", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[&] { hl_gt::use(l1, l2, l3); }", NULL, NULL, NULL},
     {"lambda [=] using 3", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[=] { hl_gt::use(l1, l2, l3); }", NULL, NULL, NULL},
     {"lambda [=] using a char between longs", NULL, "char c1 = 1; long l1 = 1, l2 = 2;",
@@ -839,8 +867,8 @@ static const store function_stores[] = {
     {"lambda [=] reading a constant it need not capture", "long()", "const long k = 5; long l1 = 1, l2 = 2;",
      "[=] { return l1 + l2 + k; }", NULL, NULL, NULL},
     /* Init-captures. */
-    {"lambda [x, y, z] init-captured 24", NULL, NULL, "[x = 1L, y = 2L, z = 3L] { hl_gt::use(x, y, z); }", NULL,
-     NULL, NULL},
+    {"lambda [x, y, z] init-captured 24", NULL, NULL, "[x = 1L, y = 2L, z = 3L] { hl_gt::use(x, y, z); }", NULL, NULL,
+     NULL},
     {"lambda [s = std::string]", NULL, NULL, "[s = std::string(\"abc\")] { hl_gt::use(s); }", NULL, NULL, NULL},
     {"lambda [p = shared_ptr]", NULL, NULL, "[p = hl_gt::shared] { hl_gt::use(p); }", NULL, NULL, NULL},
     /* Library types. */
@@ -866,8 +894,8 @@ static const store function_stores[] = {
     {"lambda [inner, l3] capturing a lambda and a long", NULL,
      "long l1 = 1, l2 = 2, l3 = 3; auto inner = [l1, l2] { hl_gt::use(l1, l2); };",
      "[inner, l3] { inner(); hl_gt::use(l3); }", NULL, NULL, NULL},
-    {"lambda with a lambda in its body", NULL, "long l1 = 1;",
-     "[l1] { auto in = [l1] { hl_gt::use(l1); }; in(); }", NULL, NULL, NULL},
+    {"lambda with a lambda in its body", NULL, "long l1 = 1;", "[l1] { auto in = [l1] { hl_gt::use(l1); }; in(); }",
+     NULL, NULL, NULL},
     /* Lambdas as variables, mutable, generic, with other signatures. */
     {"lambda variable copied, 24 bytes", NULL,
      "long l1 = 1, l2 = 2, l3 = 3; auto lam = [l1, l2, l3] { hl_gt::use(l1, l2, l3); };", "lam", NULL, NULL, NULL},
@@ -956,24 +984,21 @@ static const store function_stores[] = {
     {"std::bind with 2 bound ints", NULL, NULL, "std::bind(&hl_gt::g2, 1, 2)", NULL, NULL, NULL},
     {"std::bind with 3 bound ints", NULL, NULL, "std::bind(&hl_gt::g3, 1, 2, 3)", NULL, NULL, NULL},
     {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
-    {"std::bind with a placeholder", "void(int)", NULL, "std::bind(&hl_gt::g2, std::placeholders::_1, 2)", NULL,
-     NULL, NULL},
-    {"std::bind of a member function and a pointer", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, &ms)",
-     NULL, NULL, NULL},
-    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL,
-     NULL, NULL},
-    {"std::bind with a bound std::string", NULL, NULL, "std::bind(&hl_gt::gs, std::string(\"abc\"))", NULL, NULL,
+    {"std::bind with a placeholder", "void(int)", NULL, "std::bind(&hl_gt::g2, std::placeholders::_1, 2)", NULL, NULL,
      NULL},
-    {"std::bind of a lambda with a bound int", NULL, "auto lam = [](int) {};", "std::bind(lam, 1)", NULL, NULL,
+    {"std::bind of a member function and a pointer", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, &ms)", NULL,
+     NULL, NULL},
+    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL, NULL,
      NULL},
+    {"std::bind with a bound std::string", NULL, NULL, "std::bind(&hl_gt::gs, std::string(\"abc\"))", NULL, NULL, NULL},
+    {"std::bind of a lambda with a bound int", NULL, "auto lam = [](int) {};", "std::bind(lam, 1)", NULL, NULL, NULL},
     /* std::ref, std::cref. */
     {"std::ref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::ref(big)", NULL, NULL, NULL},
     {"std::cref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::cref(big)", NULL, NULL, NULL},
     {"std::ref of a lambda", NULL, "long l1 = 1, l2 = 2, l3 = 3; auto lam = [l1, l2, l3] { hl_gt::use(l1, l2, l3); };",
      "std::ref(lam)", NULL, NULL, NULL},
     /* Other library adaptors. */
-    {"std::mem_fn of a member function", "void(hl_gt::MemS &)", NULL, "std::mem_fn(&hl_gt::MemS::m)", NULL, NULL,
-     NULL},
+    {"std::mem_fn of a member function", "void(hl_gt::MemS &)", NULL, "std::mem_fn(&hl_gt::MemS::m)", NULL, NULL, NULL},
     {"std::not_fn of a functor", "bool()", NULL, "std::not_fn(hl_gt::Pred{})", NULL, NULL, NULL},
     /* Function pointers. */
     {"function pointer &g0", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
@@ -1034,23 +1059,37 @@ static const char any_types[] =
     "struct AS25 { char c[25] = {}; };\n"
     "struct AS32 { long x[4] = {}; };\n"
     "// Move and copy.\n"
-    "struct AS_move_throw { int x = 1; AS_move_throw() = default; AS_move_throw(const AS_move_throw &) = default; AS_move_throw(AS_move_throw &&o) noexcept(false) : x(o.x) {} };\n"
-    "struct AS_move_noexcept { int x = 1; AS_move_noexcept() = default; AS_move_noexcept(const AS_move_noexcept &) = default; AS_move_noexcept(AS_move_noexcept &&o) noexcept : x(o.x) {} };\n"
-    "struct AS_move_nospec { int x = 1; AS_move_nospec() = default; AS_move_nospec(const AS_move_nospec &) = default; AS_move_nospec(AS_move_nospec &&o) : x(o.x) {} };\n"
-    "struct AS_move_throw0 { int x = 1; AS_move_throw0() = default; AS_move_throw0(const AS_move_throw0 &) = default; AS_move_throw0(AS_move_throw0 &&o) throw() : x(o.x) {} };\n"
-    "struct AS_move_cond_false { int x = 1; AS_move_cond_false() = default; AS_move_cond_false(const AS_move_cond_false &) = default; AS_move_cond_false(AS_move_cond_false &&o) noexcept(sizeof(int) == 8) : x(o.x) {} };\n"
-    "struct AS_move_default { int x = 1; AS_move_default() = default; AS_move_default(const AS_move_default &) = default; AS_move_default(AS_move_default &&) = default; };\n"
-    "struct AS_move_default_member_throw { AS_move_throw m; AS_move_default_member_throw() = default; AS_move_default_member_throw(const AS_move_default_member_throw &) = default; AS_move_default_member_throw(AS_move_default_member_throw &&) = default; };\n"
+    "struct AS_move_throw { int x = 1; AS_move_throw() = default; AS_move_throw(const AS_move_throw &) = default; "
+    "AS_move_throw(AS_move_throw &&o) noexcept(false) : x(o.x) {} };\n"
+    "struct AS_move_noexcept { int x = 1; AS_move_noexcept() = default; AS_move_noexcept(const AS_move_noexcept &) = "
+    "default; AS_move_noexcept(AS_move_noexcept &&o) noexcept : x(o.x) {} };\n"
+    "struct AS_move_nospec { int x = 1; AS_move_nospec() = default; AS_move_nospec(const AS_move_nospec &) = default; "
+    "AS_move_nospec(AS_move_nospec &&o) : x(o.x) {} };\n"
+    "struct AS_move_throw0 { int x = 1; AS_move_throw0() = default; AS_move_throw0(const AS_move_throw0 &) = default; "
+    "AS_move_throw0(AS_move_throw0 &&o) throw() : x(o.x) {} };\n"
+    "struct AS_move_cond_false { int x = 1; AS_move_cond_false() = default; AS_move_cond_false(const "
+    "AS_move_cond_false &) = default; AS_move_cond_false(AS_move_cond_false &&o) noexcept(sizeof(int) == 8) : x(o.x) "
+    "{} };\n"
+    "struct AS_move_default { int x = 1; AS_move_default() = default; AS_move_default(const AS_move_default &) = "
+    "default; AS_move_default(AS_move_default &&) = default; };\n"
+    "struct AS_move_default_member_throw { AS_move_throw m; AS_move_default_member_throw() = default; "
+    "AS_move_default_member_throw(const AS_move_default_member_throw &) = default; "
+    "AS_move_default_member_throw(AS_move_default_member_throw &&) = default; };\n"
     "struct AS_member_move_throw { AS_move_throw m; };\n"
     "struct AS_base_move_throw : AS_move_throw {};\n"
-    "struct AS_copy_throw { int x = 1; AS_copy_throw() = default; AS_copy_throw(const AS_copy_throw &o) : x(o.x) {} };\n"
-    "struct AS_copy_noexcept { int x = 1; AS_copy_noexcept() = default; AS_copy_noexcept(const AS_copy_noexcept &o) noexcept : x(o.x) {} };\n"
-    "struct AS_copy_throw_move_noexcept { int x = 1; AS_copy_throw_move_noexcept() = default; AS_copy_throw_move_noexcept(const AS_copy_throw_move_noexcept &o) : x(o.x) {} AS_copy_throw_move_noexcept(AS_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} };\n"
+    "struct AS_copy_throw { int x = 1; AS_copy_throw() = default; AS_copy_throw(const AS_copy_throw &o) : x(o.x) {} "
+    "};\n"
+    "struct AS_copy_noexcept { int x = 1; AS_copy_noexcept() = default; AS_copy_noexcept(const AS_copy_noexcept &o) "
+    "noexcept : x(o.x) {} };\n"
+    "struct AS_copy_throw_move_noexcept { int x = 1; AS_copy_throw_move_noexcept() = default; "
+    "AS_copy_throw_move_noexcept(const AS_copy_throw_move_noexcept &o) : x(o.x) {} "
+    "AS_copy_throw_move_noexcept(AS_copy_throw_move_noexcept &&o) noexcept : x(o.x) {} };\n"
     "struct AS_dtor { int x = 1; ~AS_dtor() {} };\n"
     "struct AS_dtor_noexcept_false { int x = 1; ~AS_dtor_noexcept_false() noexcept(false) {} };\n"
     "struct DtorThrows { ~DtorThrows() noexcept(false) {} };\n"
     "struct AS_member_dtor_noexcept_false { int x = 1; DtorThrows m; };\n"
-    "struct AS_copy_assign { int x = 1; AS_copy_assign &operator=(const AS_copy_assign &o) { x = o.x; return *this; } };\n"
+    "struct AS_copy_assign { int x = 1; AS_copy_assign &operator=(const AS_copy_assign &o) { x = o.x; return *this; } "
+    "};\n"
     "struct AS_virtual { int x = 1; virtual ~AS_virtual() = default; };\n"
     "struct AS_virtual_base : virtual AS8 {};\n"
     "struct AS_string_member { std::string s; };\n"
@@ -1205,20 +1244,33 @@ static const char mofunc_types[] =
     "namespace hl_gt {\n"
     "// Functors differing in how they move; 8 bytes unless the name says otherwise.\n"
     "struct M_plain { long x = 1; void operator()() const {} };\n"
-    "struct M_move_noexcept { long x = 1; M_move_noexcept() = default; M_move_noexcept(const M_move_noexcept &) = default; M_move_noexcept(M_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_noexcept_false { long x = 1; M_move_noexcept_false() = default; M_move_noexcept_false(const M_move_noexcept_false &) = default; M_move_noexcept_false(M_move_noexcept_false &&o) noexcept(false) : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_nospec { long x = 1; M_move_nospec() = default; M_move_nospec(const M_move_nospec &) = default; M_move_nospec(M_move_nospec &&o) : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_cond_false { long x = 1; M_move_cond_false() = default; M_move_cond_false(M_move_cond_false &&o) noexcept(sizeof(int) == 8) : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_cond_true { long x = 1; M_move_cond_true() = default; M_move_cond_true(M_move_cond_true &&o) noexcept(sizeof(int) == 4) : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_default { long x = 1; M_move_default() = default; M_move_default(M_move_default &&) = default; void operator()() const {} };\n"
-    "struct M_move_default_member_throw { M_move_nospec m; M_move_default_member_throw() = default; M_move_default_member_throw(M_move_default_member_throw &&) = default; void operator()() const {} };\n"
+    "struct M_move_noexcept { long x = 1; M_move_noexcept() = default; M_move_noexcept(const M_move_noexcept &) = "
+    "default; M_move_noexcept(M_move_noexcept &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_noexcept_false { long x = 1; M_move_noexcept_false() = default; M_move_noexcept_false(const "
+    "M_move_noexcept_false &) = default; M_move_noexcept_false(M_move_noexcept_false &&o) noexcept(false) : x(o.x) {} "
+    "void operator()() const {} };\n"
+    "struct M_move_nospec { long x = 1; M_move_nospec() = default; M_move_nospec(const M_move_nospec &) = default; "
+    "M_move_nospec(M_move_nospec &&o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_cond_false { long x = 1; M_move_cond_false() = default; M_move_cond_false(M_move_cond_false &&o) "
+    "noexcept(sizeof(int) == 8) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_cond_true { long x = 1; M_move_cond_true() = default; M_move_cond_true(M_move_cond_true &&o) "
+    "noexcept(sizeof(int) == 4) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_default { long x = 1; M_move_default() = default; M_move_default(M_move_default &&) = default; void "
+    "operator()() const {} };\n"
+    "struct M_move_default_member_throw { M_move_nospec m; M_move_default_member_throw() = default; "
+    "M_move_default_member_throw(M_move_default_member_throw &&) = default; void operator()() const {} };\n"
     "struct M_member_move_throw { M_move_nospec m; void operator()() const {} };\n"
-    "struct M_copy_only_noexcept { long x = 1; M_copy_only_noexcept() = default; M_copy_only_noexcept(const M_copy_only_noexcept &o) noexcept : x(o.x) {} void operator()() const {} };\n"
-    "struct M_copy_only_throw { long x = 1; M_copy_only_throw() = default; M_copy_only_throw(const M_copy_only_throw &o) : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_only { long x = 1; M_move_only() = default; M_move_only(const M_move_only &) = delete; M_move_only(M_move_only &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
-    "struct M_move_only_throw { long x = 1; M_move_only_throw() = default; M_move_only_throw(const M_move_only_throw &) = delete; M_move_only_throw(M_move_only_throw &&o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_copy_only_noexcept { long x = 1; M_copy_only_noexcept() = default; M_copy_only_noexcept(const "
+    "M_copy_only_noexcept &o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_copy_only_throw { long x = 1; M_copy_only_throw() = default; M_copy_only_throw(const M_copy_only_throw "
+    "&o) : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_only { long x = 1; M_move_only() = default; M_move_only(const M_move_only &) = delete; "
+    "M_move_only(M_move_only &&o) noexcept : x(o.x) {} void operator()() const {} };\n"
+    "struct M_move_only_throw { long x = 1; M_move_only_throw() = default; M_move_only_throw(const M_move_only_throw "
+    "&) = delete; M_move_only_throw(M_move_only_throw &&o) : x(o.x) {} void operator()() const {} };\n"
     "struct M_dtor { long x = 1; ~M_dtor() {} void operator()() const {} };\n"
-    "struct M_dtor_noexcept_false { long x = 1; ~M_dtor_noexcept_false() noexcept(false) {} void operator()() const {} };\n"
+    "struct M_dtor_noexcept_false { long x = 1; ~M_dtor_noexcept_false() noexcept(false) {} void operator()() const {} "
+    "};\n"
     "struct MDtorThrows { ~MDtorThrows() noexcept(false) {} };\n"
     "struct M_member_dtor_noexcept_false { long x = 1; MDtorThrows m; void operator()() const {} };\n"
     "struct M_virtual_16 { long x = 1; virtual void operator()() const {} };\n"
@@ -1226,7 +1278,8 @@ static const char mofunc_types[] =
     "struct M_virtual_32 { long x[3] = {}; virtual void operator()() const {} };\n"
     "struct MVBase { long v = 1; };\n"
     "struct M_virtual_base : virtual MVBase { void operator()() const {} };\n"
-    "struct M_copy_noexcept_24 { long x[3] = {}; M_copy_noexcept_24() = default; M_copy_noexcept_24(const M_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
+    "struct M_copy_noexcept_24 { long x[3] = {}; M_copy_noexcept_24() = default; M_copy_noexcept_24(const "
+    "M_copy_noexcept_24 &) noexcept {} void operator()() const {} };\n"
     "struct M_string_member { std::string s; void operator()() const {} };\n"
     "struct M_bits24 { unsigned long long a : 40, b : 40, c : 40; void operator()() const {} };\n"
     "} // namespace hl_gt\n"
@@ -1236,8 +1289,8 @@ static const store mofunc_stores[] = {
     {"captureless lambda", NULL, NULL, "[] {}", NULL, NULL, NULL},
     {"lambda [l1] 8 bytes", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
     {"lambda [l1, l2] 16 bytes", NULL, "long l1 = 1, l2 = 2;", "[l1, l2] { hl_gt::use(l1, l2); }", NULL, NULL, NULL},
-    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
-     NULL, NULL, NULL},
+    {"lambda [l1..l3] 24 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }", NULL,
+     NULL, NULL},
     {"lambda [l1..l4] 32 bytes", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
      "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
     {"lambda [c1, l1, l2, c2] padded to 32", NULL, "char c1 = 1, c2 = 2; long l1 = 1, l2 = 2;",
@@ -1253,8 +1306,8 @@ static const store mofunc_stores[] = {
      NULL},
     {"lambda [*this] of 32 bytes", NULL, NULL, "[*this] { hl_gt::use(m1); }", "long m1 = 1, m2 = 2, m3 = 3, m4 = 4;",
      NULL, NULL},
-    {"lambda [p = unique_ptr]", NULL, "std::unique_ptr<int> up;", "[p = std::move(up)] { hl_gt::use(p); }", NULL,
-     NULL, NULL},
+    {"lambda [p = unique_ptr]", NULL, "std::unique_ptr<int> up;", "[p = std::move(up)] { hl_gt::use(p); }", NULL, NULL,
+     NULL},
     {"lambda [p1, p2, l1] unique_ptrs 24 bytes", NULL, "std::unique_ptr<int> u1, u2; long l1 = 1;",
      "[p1 = std::move(u1), p2 = std::move(u2), l1] { hl_gt::use(p1, p2, l1); }", NULL, NULL, NULL},
     {"lambda [p1, p2, l1, l2] unique_ptrs 32 bytes", NULL, "std::unique_ptr<int> u1, u2; long l1 = 1, l2 = 2;",
@@ -1310,8 +1363,8 @@ static const store mofunc_stores[] = {
     {"std::bind with 2 bound ints", NULL, NULL, "std::bind(&hl_gt::g2, 1, 2)", NULL, NULL, NULL},
     {"std::bind with 3 bound ints", NULL, NULL, "std::bind(&hl_gt::g3, 1, 2, 3)", NULL, NULL, NULL},
     {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
-    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL,
-     NULL, NULL},
+    {"std::bind of a member function and a copy", NULL, "hl_gt::MemS ms;", "std::bind(&hl_gt::MemS::m, ms)", NULL, NULL,
+     NULL},
     {"std::ref of a 48-byte functor", NULL, "hl_gt::FA8_48 big{};", "std::ref(big)", NULL, NULL, NULL},
     {"function pointer", NULL, NULL, "&hl_gt::g0", NULL, NULL, NULL},
     {"function name", NULL, NULL, "hl_gt::g0", NULL, NULL, NULL},
@@ -1444,8 +1497,7 @@ static const char tm_ctor_init[] =
     "static void site_$N() {\n"
     "  hl_gt::begin();\n"
     "  tm_$N<int> h;\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 /* A member function template of a plain class. */
 static const char tm_member_template[] =
@@ -1475,10 +1527,9 @@ static const store tm_stores[] = {
     {"[this] 8 bytes", NULL, NULL, "[this] { hl_gt::use(a); }", NULL, NULL, NULL},
     {"[x = a, y = b] 16 bytes", NULL, NULL, "[x = a, y = b] { hl_gt::use(x, y); }", NULL, NULL, NULL},
     {"[this, x = a, y = b] 24 bytes", NULL, NULL, "[this, x = a, y = b] { hl_gt::use(x, y); }", NULL, NULL, NULL},
-    {"[this, x = a, y = b, z = c] 32 bytes", NULL, NULL, "[this, x = a, y = b, z = c] { hl_gt::use(x, y, z); }",
-     NULL, NULL, NULL},
-    {"[this, s = std::string] 40 bytes", NULL, NULL, "[this, s = std::string()] { hl_gt::use(s); }", NULL, NULL,
-     NULL},
+    {"[this, x = a, y = b, z = c] 32 bytes", NULL, NULL, "[this, x = a, y = b, z = c] { hl_gt::use(x, y, z); }", NULL,
+     NULL, NULL},
+    {"[this, s = std::string] 40 bytes", NULL, NULL, "[this, s = std::string()] { hl_gt::use(s); }", NULL, NULL, NULL},
     {"[this, sp = shared_ptr] 24 bytes", NULL, NULL, "[this, sp = hl_gt::shared] { hl_gt::use(sp); }", NULL, NULL,
      NULL},
     {"std::bind(&self::fire, this, 1)", NULL, NULL, "std::bind(&self::fire, this, 1)", NULL, NULL, NULL},
@@ -1547,33 +1598,30 @@ static const store ft_stores[] = {
 /* Sinks: a template stores the caller's callable (marked '!'); heaplint
  * should report the caller's line, where the type is concrete. SINK_SITE:
  * the caller, handing its value to sink_$N. */
-#define SINK_SITE                   \
-  "static void site_$N() {\n"       \
-  "  $SETUP\n"                      \
-  "  hl_gt::begin();\n"             \
-  "@  sink_$N($EXPR);\n"            \
+#define SINK_SITE             \
+  "static void site_$N() {\n" \
+  "  $SETUP\n"                \
+  "  hl_gt::begin();\n"       \
+  "@  sink_$N($EXPR);\n"      \
   "  " TEND "}\n"
 static const char sink_value[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N(std::move(f));\n"
-    "}\n"
-    SINK_SITE;
+    "}\n" SINK_SITE;
 
 static const char sink_forward[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F &&f) {\n"
     "!  take_$N(std::forward<F>(f));\n"
-    "}\n"
-    SINK_SITE;
+    "}\n" SINK_SITE;
 
 static const char sink_two_levels[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void inner_$N(F f) {\n"
     "!  take_$N(std::move(f));\n"
     "}\n"
-    "template <class F> void sink_$N(F &&f) { inner_$N(std::forward<F>(f)); }\n"
-    SINK_SITE;
+    "template <class F> void sink_$N(F &&f) { inner_$N(std::forward<F>(f)); }\n" SINK_SITE;
 
 static const char sink_member[] =
     "struct reg_$N {\n"
@@ -1587,8 +1635,7 @@ static const char sink_member[] =
     "  reg_$N r;\n"
     "  hl_gt::begin();\n"
     "@  r.on($EXPR);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char sink_class_template[] =
     "template <class Sig> struct slot_$N {\n"
@@ -1603,22 +1650,19 @@ static const char sink_class_template[] =
     "  slot_$N<void()> s;\n"
     "  hl_gt::begin();\n"
     "@  s.connect($EXPR);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char sink_wrapping_lambda[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N([f] { f(); });\n"
-    "}\n"
-    SINK_SITE;
+    "}\n" SINK_SITE;
 
 static const char sink_bind[] =
     "static void take_$N($W f) { hl_gt::use(f); }\n"
     "template <class F> void sink_$N(F f) {\n"
     "!  take_$N(std::bind(f, 1L));\n"
-    "}\n"
-    SINK_SITE;
+    "}\n" SINK_SITE;
 
 static const char sink_return[] =
     "template <class F> $W make_$N(F &&f) {\n"
@@ -1628,8 +1672,7 @@ static const char sink_return[] =
     "  $SETUP\n"
     "  hl_gt::begin();\n"
     "@  $W w = make_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 /* A pair or tuple built in the template from the caller's value: the
  * library's constructor builds the wrapper element from it. */
@@ -1646,15 +1689,13 @@ static const char sink_tuple[] =
     "  queue_$N q;\n"
     "  hl_gt::begin();\n"
     "@  q.enqueue(1, $EXPR);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char sink_pair[] =
     "template <class F> void sink_$N(F f) {\n"
     "!  std::pair<$W, int> p(std::move(f), 2);\n"
     "  hl_gt::use(p.first);\n"
-    "}\n"
-    SINK_SITE;
+    "}\n" SINK_SITE;
 
 static const context sink_contexts[] = {
     {"sink by value", sink_value, 0},
@@ -1672,13 +1713,12 @@ static const context sink_contexts[] = {
 /* Generic lambdas, so that std::bind(f, 1L) can call them too. */
 static const store sink_stores[] = {
     {"8-byte lambda", NULL, "long a = 1;", "[a](auto &&...) { hl_gt::use(a); }", NULL, NULL, NULL},
-    {"24-byte lambda", NULL, "long a = 1, b = 2, c = 3;", "[a, b, c](auto &&...) { hl_gt::use(a, b, c); }", NULL,
-     NULL, NULL},
-    {"32-byte lambda", NULL, "long a = 1, b = 2, c = 3, d = 4;",
-     "[a, b, c, d](auto &&...) { hl_gt::use(a, b, c, d); }", NULL, NULL, NULL},
-    {"24-byte lambda variable (an lvalue)", NULL,
-     "long a = 1, b = 2, c = 3; auto lam = [a, b, c](auto &&...) { hl_gt::use(a, b, c); };", "lam", NULL, NULL,
+    {"24-byte lambda", NULL, "long a = 1, b = 2, c = 3;", "[a, b, c](auto &&...) { hl_gt::use(a, b, c); }", NULL, NULL,
      NULL},
+    {"32-byte lambda", NULL, "long a = 1, b = 2, c = 3, d = 4;", "[a, b, c, d](auto &&...) { hl_gt::use(a, b, c, d); }",
+     NULL, NULL, NULL},
+    {"24-byte lambda variable (an lvalue)", NULL,
+     "long a = 1, b = 2, c = 3; auto lam = [a, b, c](auto &&...) { hl_gt::use(a, b, c); };", "lam", NULL, NULL, NULL},
 };
 
 /* A shared_ptr (or a value) of a type declared in the function. */
@@ -1689,8 +1729,7 @@ static const char local_plain[] =
     "  $SETUP\n"
     "  hl_gt::begin();\n"
     "@  $W w = $EXPR;\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char local_arg[] =
     "static void take_$N($W w) { hl_gt::use(w); }\n"
@@ -1700,8 +1739,7 @@ static const char local_arg[] =
     "  $SETUP\n"
     "  hl_gt::begin();\n"
     "@  take_$N($EXPR);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const context local_contexts[] = {
     {"local type, local variable", local_plain, 0},
@@ -1729,8 +1767,7 @@ static const char copy_construct[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  $W w = src;\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_direct[] =
     "static void site_$N() {\n"
@@ -1740,8 +1777,7 @@ static const char copy_direct[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  $W w(src);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_assign[] =
     "static void site_$N() {\n"
@@ -1752,8 +1788,7 @@ static const char copy_assign[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  w = src;\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_arg[] =
     "static void take_$N($W w) { hl_gt::use(w); }\n"
@@ -1764,8 +1799,7 @@ static const char copy_arg[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  take_$N(src);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_push_back[] =
     "static void site_$N() {\n"
@@ -1777,8 +1811,7 @@ static const char copy_push_back[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  v.push_back(src);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_capture[] =
     "static void site_$N() {\n"
@@ -1814,8 +1847,7 @@ static const char copy_in_loop[] =
     "  for (int i = 0; i < 3; ++i) {\n"
     "@    $W w = src;\n"
     "  }\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 /* The source is a by-value parameter, moved in (no allocation there). */
 static const char copy_from_value_param[] =
@@ -1849,8 +1881,7 @@ static const char copy_member_return[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "  $W w = o.get();\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 /* A copy in a class template's member. */
 static const char copy_in_class_template[] =
@@ -1896,8 +1927,7 @@ static const char copy_not_move[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  $W w = std::move(src);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const char copy_not_cref[] =
     "static void take_$N(const $W &w) { hl_gt::use(w); }\n"
@@ -1908,8 +1938,7 @@ static const char copy_not_cref[] =
     "  " TSRC_END
     "  hl_gt::begin();\n"
     "@  take_$N(src);\n"
-    "  " TEND
-    "}\n";
+    "  " TEND "}\n";
 
 static const context copy_contexts[] = {
     {"copy construction", copy_construct, 0},
@@ -1930,8 +1959,8 @@ static const context copy_contexts[] = {
 
 static const store copy_stores[] = {
     {"8-byte lambda target", NULL, "long l1 = 1;", "[l1] { hl_gt::use(l1); }", NULL, NULL, NULL},
-    {"24-byte lambda target", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }",
-     NULL, NULL, NULL},
+    {"24-byte lambda target", NULL, "long l1 = 1, l2 = 2, l3 = 3;", "[l1, l2, l3] { hl_gt::use(l1, l2, l3); }", NULL,
+     NULL, NULL},
     {"32-byte lambda target", NULL, "long l1 = 1, l2 = 2, l3 = 3, l4 = 4;",
      "[l1, l2, l3, l4] { hl_gt::use(l1, l2, l3, l4); }", NULL, NULL, NULL},
     {"std::bind with 4 bound longs", NULL, NULL, "std::bind(&hl_gt::g4, 1L, 2L, 3L, 4L)", NULL, NULL, NULL},
@@ -1982,8 +2011,8 @@ static void corpus_templates(gen *g, int libstdcxx) {
                  COUNT(ft_stores));
   template_sites(g, libstdcxx, "sink", "function-sbo", sink_contexts, COUNT(sink_contexts), sink_stores,
                  COUNT(sink_stores));
-  template_sites(g, libstdcxx, "local-shared-ptr", "function-sbo", local_contexts, COUNT(local_contexts),
-                 local_stores, COUNT(local_stores));
+  template_sites(g, libstdcxx, "local-shared-ptr", "function-sbo", local_contexts, COUNT(local_contexts), local_stores,
+                 COUNT(local_stores));
   template_sites(g, libstdcxx, "copy", "function-copy", copy_contexts, COUNT(copy_contexts), copy_stores,
                  COUNT(copy_stores));
 }
@@ -1998,7 +2027,10 @@ static int generate(const char *which) {
   } else if (!strcmp(which, "templates-libstdc++") || !strcmp(which, "templates-libc++")) {
     corpus_templates(&g, !strcmp(which, "templates-libstdc++"));
   } else if (alloc_corpus(&g, which)) {
-    fprintf(stderr, "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++, move_only_function, templates-libstdc++, templates-libc++ or %s)\n", which, ALLOC_CORPORA);
+    fprintf(stderr,
+            "hl-groundtruth: unknown corpus '%s' (libstdc++, libc++, move_only_function, templates-libstdc++, "
+            "templates-libc++ or %s)\n",
+            which, ALLOC_CORPORA);
     return 2;
   }
   put(&g, "\nint main() {\n");
@@ -2015,12 +2047,12 @@ typedef struct measured {
   int line;
   unsigned long count;
   char *label;
-  char *rule;   /* the rule heaplint should report it under; NULL: any */
-  char *cat;    /* its category; NULL: none */
-  long expect;  /* the recorded count; -2: none recorded (the older corpora) */
-  int store;    /* the store inside a template a sink site reaches; 0: none */
+  char *rule;        /* the rule heaplint should report it under; NULL: any */
+  char *cat;         /* its category; NULL: none */
+  long expect;       /* the recorded count; -2: none recorded (the older corpora) */
+  int store;         /* the store inside a template a sink site reaches; 0: none */
   unsigned long own; /* heap calls of the site's own allocator, not in count */
-  int warned;   /* heaplint warned on the line under the site's rule */
+  int warned;        /* heaplint warned on the line under the site's rule */
   int wrong_rule, warned_at_store, undecided;
 } measured;
 
@@ -2115,14 +2147,19 @@ static int parse_measurement(const char *s, measured *out) {
     size_t klen = (size_t)(eq - p);
     const char *v = eq + 1;
     size_t vlen = (size_t)(sp - v);
-    if (klen == 4 && !strncmp(p, "rule", 4)) out->rule = xstrndup(v, vlen);
-    else if (klen == 3 && !strncmp(p, "cat", 3)) out->cat = xstrndup(v, vlen);
-    else if (klen == 6 && !strncmp(p, "expect", 6)) out->expect = strtol(v, NULL, 10);
-    else if (klen == 5 && !strncmp(p, "store", 5)) out->store = (int)strtol(v, NULL, 10);
-    else if (klen == 3 && !strncmp(p, "own", 3)) out->own = strtoul(v, NULL, 10);
+    if (klen == 4 && !strncmp(p, "rule", 4))
+      out->rule = xstrndup(v, vlen);
+    else if (klen == 3 && !strncmp(p, "cat", 3))
+      out->cat = xstrndup(v, vlen);
+    else if (klen == 6 && !strncmp(p, "expect", 6))
+      out->expect = strtol(v, NULL, 10);
+    else if (klen == 5 && !strncmp(p, "store", 5))
+      out->store = (int)strtol(v, NULL, 10);
+    else if (klen == 3 && !strncmp(p, "own", 3))
+      out->own = strtoul(v, NULL, 10);
     else if (klen == 3 && !strncmp(p, "new", 3)) {
-    }
-    else break;
+    } else
+      break;
     p = sp + 1;
   }
   out->label = xstrndup(p, strlen(p));
@@ -2130,8 +2167,10 @@ static int parse_measurement(const char *s, measured *out) {
 }
 
 static void print_pct(const char *what, size_t num, size_t den) {
-  if (den) printf("%s %.1f%% (%zu/%zu)", what, 100.0 * (double)num / (double)den, num, den);
-  else printf("%s n/a", what);
+  if (den)
+    printf("%s %.1f%% (%zu/%zu)", what, 100.0 * (double)num / (double)den, num, den);
+  else
+    printf("%s n/a", what);
 }
 
 /* Precision and recall of one kind of site (constructions or copies). */
@@ -2188,14 +2227,18 @@ static void add_stray(strays *st, int line, const char *rule) {
   for (size_t j = 0; j < st->lines.n; j++)
     if (st->lines.v[j] == line) return;
   size_t n = rule ? strlen(rule) : 0;
-  if (n > 5 && !strcmp(rule + n - 5, "-copy")) st->copies++;
-  else st->constructions++;
+  if (n > 5 && !strcmp(rule + n - 5, "-copy"))
+    st->copies++;
+  else
+    st->constructions++;
   lines_add(&st->lines, line);
 }
 
 static void credit(measured *hit, const char *rule) {
-  if (!hit->rule || (rule && !strcmp(rule, hit->rule))) hit->warned = 1;
-  else hit->wrong_rule = 1;
+  if (!hit->rule || (rule && !strcmp(rule, hit->rule)))
+    hit->warned = 1;
+  else
+    hit->wrong_rule = 1;
 }
 
 /* The line a note "stored at <file>:<line> as ..." names; 0: another note. */
@@ -2241,8 +2284,10 @@ static void read_diagnostics(FILE *hf, measured *m, size_t nm, strays *st) {
       for (size_t k = 0; k < nm && !hit; k++)
         if (m[k].store == line) hit = &m[k];
       if (hit) {
-        if (remark) hit->undecided = 1;
-        else hit->warned_at_store = 1;
+        if (remark)
+          hit->undecided = 1;
+        else
+          hit->warned_at_store = 1;
         continue;
       }
     }
@@ -2320,8 +2365,8 @@ static int compare(int argc, char **argv) {
       printf("%s: line %d: no allocation count is recorded for the site; it made %lu [%s]\n", name, m[k].line,
              m[k].count, m[k].label);
     else
-      printf("%s: line %d: allocated %lu time%s, but %ld is recorded for the site [%s]\n", name, m[k].line,
-             m[k].count, m[k].count == 1 ? "" : "s", m[k].expect, m[k].label);
+      printf("%s: line %d: allocated %lu time%s, but %ld is recorded for the site [%s]\n", name, m[k].line, m[k].count,
+             m[k].count == 1 ? "" : "s", m[k].expect, m[k].label);
     bad = 1;
   }
 
@@ -2345,8 +2390,7 @@ static int compare(int argc, char **argv) {
              m[k].own ? " (only the site's own allocator did)" : "", m[k].label);
       disagreements++;
     } else if (m[k].wrong_rule) {
-      printf("%s: line %d: heaplint warns under another rule than %s [%s]\n", name, m[k].line, m[k].rule,
-             m[k].label);
+      printf("%s: line %d: heaplint warns under another rule than %s [%s]\n", name, m[k].line, m[k].rule, m[k].label);
       disagreements++;
     } else if (m[k].warned_at_store) {
       printf("%s: line %d: heaplint warns at line %d, inside the template, not at the site [%s]\n", name, m[k].line,
@@ -2421,9 +2465,12 @@ int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "generate")) return generate(argv[2]);
   if (argc >= 2 && !strcmp(argv[1], "compare")) return compare(argc - 2, argv + 2);
   if (argc == 4 && !strcmp(argv[1], "record")) return record(argv[2], argv[3]);
-  fputs("usage: hl-groundtruth generate libstdc++|libc++|move_only_function|templates-libstdc++|templates-libc++|" ALLOC_CORPORA_BAR "\n"
-        "       hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured> <heaplint output>\n"
-        "       hl-groundtruth record <measured templates-libstdc++> <measured templates-libc++>\n",
-        stderr);
+  fputs(
+      "usage: hl-groundtruth generate "
+      "libstdc++|libc++|move_only_function|templates-libstdc++|templates-libc++|" ALLOC_CORPORA_BAR
+      "\n"
+      "       hl-groundtruth compare [--min-sites N] [--report-only] <name> <measured> <heaplint output>\n"
+      "       hl-groundtruth record <measured templates-libstdc++> <measured templates-libc++>\n",
+      stderr);
   return 2;
 }

@@ -49,8 +49,7 @@ static char *apply_one(const fixture *F, unsigned offset, unsigned length, const
                        char **log) {
   hl_loc at = {F->path, 1, 1, 0};
   hl_finding *f = hl_finding_new("function-sbo", HL_SEV_WARNING, &at, "m");
-  hl_edit e = {hl_xstrdup(F->path), offset, length, 1, 1, hl_xstrdup(text),
-               hl_fnv1a(original, sizeof original - 1)};
+  hl_edit e = {hl_xstrdup(F->path), offset, length, 1, 1, hl_xstrdup(text), hl_fnv1a(original, sizeof original - 1)};
   HL_PUSH(f->edits, f->nedits, f->capedits, e);
   hl_findings all = {0};
   hl_findings_add(&all, f);

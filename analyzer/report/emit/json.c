@@ -14,8 +14,8 @@ static const char *severity_name(hl_severity s) {
 }
 
 static json_t *location(const hl_loc *l, const char *root) {
-  return json_pack("{s:o, s:I, s:I}", "file", hl_json_text(hl_relative_to(l->file, root)), "line", (json_int_t)l->line, "column",
-                   (json_int_t)l->col);
+  return json_pack("{s:o, s:I, s:I}", "file", hl_json_text(hl_relative_to(l->file, root)), "line", (json_int_t)l->line,
+                   "column", (json_int_t)l->col);
 }
 
 int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info) {
@@ -46,10 +46,11 @@ int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info) {
   json_t *failed = json_array();
   for (size_t i = 0; i < info->files_failed; i++)
     json_array_append_new(failed, hl_json_text(hl_relative_to(info->failed[i], info->source_root)));
-  json_t *root = json_pack("{s:i, s:{s:s, s:s}, s:o, s:{s:I, s:I, s:I, s:I, s:o}}", "version", 1, "tool", "name",
-                           "heaplint", "version", info->version, "findings", findings, "summary", "warnings",
-                           (json_int_t)warnings, "errors", (json_int_t)errors, "files", (json_int_t)info->files_analyzed,
-                           "not_parsed", (json_int_t)info->files_failed, "not_parsed_files", failed);
+  json_t *root =
+      json_pack("{s:i, s:{s:s, s:s}, s:o, s:{s:I, s:I, s:I, s:I, s:o}}", "version", 1, "tool", "name", "heaplint",
+                "version", info->version, "findings", findings, "summary", "warnings", (json_int_t)warnings, "errors",
+                (json_int_t)errors, "files", (json_int_t)info->files_analyzed, "not_parsed",
+                (json_int_t)info->files_failed, "not_parsed_files", failed);
   int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
   json_decref(root);
   return rc;

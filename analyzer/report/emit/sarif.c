@@ -37,7 +37,8 @@ static json_t *artifact(const char *file, const char *root) {
 
 /* A text region: start and, when known (end_line > 0), end; columns in
  * UTF-16 code units. */
-static json_t *region(hl_sources *S, const char *file, unsigned line, unsigned col, unsigned end_line, unsigned end_col) {
+static json_t *region(hl_sources *S, const char *file, unsigned line, unsigned col, unsigned end_line,
+                      unsigned end_col) {
   json_t *r = json_pack("{s:I, s:I}", "startLine", (json_int_t)line, "startColumn",
                         (json_int_t)hl_source_utf16_col(S, file, line, col));
   if (end_line) {
@@ -86,7 +87,8 @@ static json_t *fix(const hl_finding *f, const char *root, hl_sources *S) {
     if (first < i) continue;
     json_t *replacements = json_array();
     for (size_t k = i; k < f->nedits; k++)
-      if (!strcmp(f->edits[k].file, f->edits[i].file)) json_array_append_new(replacements, replacement(S, &f->edits[k]));
+      if (!strcmp(f->edits[k].file, f->edits[i].file))
+        json_array_append_new(replacements, replacement(S, &f->edits[k]));
     json_array_append_new(changes, json_pack("{s:o, s:o}", "artifactLocation", artifact(f->edits[i].file, root),
                                              "replacements", replacements));
   }
@@ -122,11 +124,11 @@ static json_t *driver(const hl_emit_info *info) {
                             r->description, r->id, page);
     char *text = hl_xasprintf("%s\n\nSee %s for the libraries' rules, examples and the fix.", r->description, page);
     char *name = pascal_case(r->id);
-    json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:s, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
-                                           "id", r->id, "name", name, "shortDescription", "text", r->summary,
-                                           "fullDescription", "text", r->description, "helpUri", page, "help",
-                                           "text", text, "markdown", md, "defaultConfiguration", "level", "warning",
-                                           "properties", "tags", "performance"));
+    json_array_append_new(
+        rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:s, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}", "id", r->id, "name",
+                         name, "shortDescription", "text", r->summary, "fullDescription", "text", r->description,
+                         "helpUri", page, "help", "text", text, "markdown", md, "defaultConfiguration", "level",
+                         "warning", "properties", "tags", "performance"));
     free(name);
     free(text);
     free(md);
@@ -156,7 +158,8 @@ static json_t *result(const hl_finding *f, const hl_emit_info *info, hl_sources 
                         physical(&f->loc, f->end_line, f->end_col, root, S), "relatedLocations", related);
   int idx = rule_index(info, f->rule);
   if (idx >= 0) json_object_set_new(r, "ruleIndex", json_integer(idx));
-  if (f->fingerprint) json_object_set_new(r, "partialFingerprints", json_pack("{s:s}", FINGERPRINT_KEY, f->fingerprint));
+  if (f->fingerprint)
+    json_object_set_new(r, "partialFingerprints", json_pack("{s:s}", FINGERPRINT_KEY, f->fingerprint));
   if (f->nedits) json_object_set_new(r, "fixes", fix(f, root, S));
   return r;
 }
@@ -166,16 +169,18 @@ int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info, h
   for (size_t i = 0; i < all->n; i++) json_array_append_new(results, result(all->v[i], info, S));
   json_t *notifications = json_array();
   for (size_t i = 0; i < info->files_failed; i++) {
-    char *m = hl_xasprintf("%s could not be parsed and was not analyzed", hl_relative_to(info->failed[i], info->source_root));
-    json_array_append_new(notifications, json_pack("{s:s, s:{s:o}}", "level", "error", "message", "text", hl_json_text(m)));
+    char *m =
+        hl_xasprintf("%s could not be parsed and was not analyzed", hl_relative_to(info->failed[i], info->source_root));
+    json_array_append_new(notifications,
+                          json_pack("{s:s, s:{s:o}}", "level", "error", "message", "text", hl_json_text(m)));
     free(m);
   }
   char *root_esc = hl_uri_escape(info->source_root);
   char *root_uri = hl_xasprintf("file://%s/", root_esc);
   json_t *run = json_pack("{s:{s:o}, s:{s:{s:s}}, s:s, s:[{s:b, s:o}], s:o}", "tool", "driver", driver(info),
-                          "originalUriBaseIds", ROOT_ID, "uri", root_uri, "columnKind", "utf16CodeUnits",
-                          "invocations", "executionSuccessful", info->files_failed == 0,
-                          "toolExecutionNotifications", notifications, "results", results);
+                          "originalUriBaseIds", ROOT_ID, "uri", root_uri, "columnKind", "utf16CodeUnits", "invocations",
+                          "executionSuccessful", info->files_failed == 0, "toolExecutionNotifications", notifications,
+                          "results", results);
   free(root_esc);
   free(root_uri);
   json_t *log = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);

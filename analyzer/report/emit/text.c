@@ -69,7 +69,8 @@ static void context(FILE *out, hl_sources *S, const hl_loc *loc, const paint *c)
     }
   }
   int w = gutter(loc->line);
-  fprintf(out, "%*u | %s\n%*s | %s%s^%s\n", w, loc->line, hl_sb_str(&line), w, "", c->caret, hl_sb_str(&caret), c->reset);
+  fprintf(out, "%*u | %s\n%*s | %s%s^%s\n", w, loc->line, hl_sb_str(&line), w, "", c->caret, hl_sb_str(&caret),
+          c->reset);
   hl_sb_free(&line);
   hl_sb_free(&caret);
 }

@@ -44,15 +44,15 @@ extern const hl_fallback hl_fallback_system; /* posix_memalign/free; absent with
 #define HL_ALLOC_LOCKED 1u /* a private instance shared between threads (one mutex) */
 
 typedef struct hl_allocator_config {
-  const char *name;      /* shown in statistics and debug reports (copied, 31 chars) */
-  size_t chunk_size;     /* power of two, 4 KiB .. 16 MiB */
-  size_t max_class;      /* largest request served by a size class, <= chunk_size / 4 */
-  size_t retain_chunks;  /* empty chunks each heap keeps for reuse instead of releasing;
+  const char *name;     /* shown in statistics and debug reports (copied, 31 chars) */
+  size_t chunk_size;    /* power of two, 4 KiB .. 16 MiB */
+  size_t max_class;     /* largest request served by a size class, <= chunk_size / 4 */
+  size_t retain_chunks; /* empty chunks each heap keeps for reuse instead of releasing;
                             freed large blocks are kept up to retain_chunks * chunk_size bytes */
-  void *arena;           /* static mode: all chunks come from [arena, arena + arena_size) */
+  void *arena;          /* static mode: all chunks come from [arena, arena + arena_size) */
   size_t arena_size;
   const hl_fallback *fallback; /* NULL: system in chunk mode, none in static mode */
-  unsigned flags;        /* HL_ALLOC_* */
+  unsigned flags;              /* HL_ALLOC_* */
   hl_exhausted_fn on_exhausted;
   void *on_exhausted_ctx;
 } hl_allocator_config;
@@ -69,8 +69,7 @@ hl_status hl_allocator_create(hl_allocator **out, const hl_allocator_config *cfg
 /* Static mode: everything, the instance included, lives in
  * [mem, mem + mem_size), which must stay untouched until destroy. Requests
  * above max_class fail unless cfg->fallback says otherwise. */
-hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_size,
-                                     const hl_allocator_config *cfg);
+hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_size, const hl_allocator_config *cfg);
 /* Releases all chunks; blocks still in use become invalid. */
 void hl_allocator_destroy(hl_allocator *a);
 

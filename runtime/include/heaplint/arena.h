@@ -41,7 +41,7 @@ typedef struct hl_arena_stats {
   size_t capacity;   /* bytes of the regions the arena holds now */
   size_t blocks;     /* blocks held from the upstream */
   size_t resets;
-  size_t failures;   /* requests answered with NULL */
+  size_t failures; /* requests answered with NULL */
 } hl_arena_stats;
 
 /* Growing arena: its control block and every region come from the upstream

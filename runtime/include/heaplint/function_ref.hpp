@@ -26,30 +26,36 @@
 
 namespace hl {
 
-template <class Sig> class function_ref;
+template <class Sig>
+class function_ref;
 
 namespace detail {
 
 // What a function_ref refers to: an object, or a function (whose pointer
 // may not round-trip through void*).
 union bound_entity {
-  const void* obj;
+  const void *obj;
   void (*fn)();
 };
 
 struct bound_object {
   using object = bound_entity;
-  template <class T> static T& get(bound_entity e) noexcept {
-    return *static_cast<T*>(const_cast<void*>(e.obj));
+  template <class T>
+  static T &get(bound_entity e) noexcept {
+    return *static_cast<T *>(const_cast<void *>(e.obj));
   }
 };
 
 struct bound_function {
   using object = bound_entity;
-  template <class Fn> static Fn& get(bound_entity e) noexcept { return *reinterpret_cast<Fn*>(e.fn); }
+  template <class Fn>
+  static Fn &get(bound_entity e) noexcept {
+    return *reinterpret_cast<Fn *>(e.fn);
+  }
 };
 
-template <class T> struct is_nontype : std::false_type {};
+template <class T>
+struct is_nontype : std::false_type {};
 
 // Function pointers are taken by value (the F* constructor), never by
 // reference to the pointer.
@@ -63,30 +69,39 @@ struct is_function_pointer
 #if defined(__cpp_nontype_template_parameter_auto)
 // A callable known at compile time (C++26's std::nontype): a function_ref
 // built from one calls it directly, with no pointer to it stored.
-template <auto F> struct nontype_t {
+template <auto F>
+struct nontype_t {
   explicit nontype_t() = default;
 };
-template <auto F> constexpr nontype_t<F> nontype{};
+template <auto F>
+constexpr nontype_t<F> nontype{};
 
 namespace detail {
 
-template <auto F> struct is_nontype<nontype_t<F>> : std::true_type {};
+template <auto F>
+struct is_nontype<nontype_t<F>> : std::true_type {};
 
 // The calls of a function_ref built from nontype<F>: F alone, F on a bound
 // object (called with the signature's cv), F on a bound pointer.
-template <auto F> struct call_constant {
-  template <class R, class... A, class... P> static R call(bound_entity, P&&... p) {
+template <auto F>
+struct call_constant {
+  template <class R, class... A, class... P>
+  static R call(bound_entity, P &&...p) {
     return invoke_r<R>::call(F, std::forward<P>(p)...);
   }
 };
-template <auto F, class T> struct call_constant_on {
-  template <class R, class... A, class... P> static R call(bound_entity e, P&&... p) {
-    return invoke_r<R>::call(F, *static_cast<T*>(const_cast<void*>(e.obj)), std::forward<P>(p)...);
+template <auto F, class T>
+struct call_constant_on {
+  template <class R, class... A, class... P>
+  static R call(bound_entity e, P &&...p) {
+    return invoke_r<R>::call(F, *static_cast<T *>(const_cast<void *>(e.obj)), std::forward<P>(p)...);
   }
 };
-template <auto F, class T> struct call_constant_through {
-  template <class R, class... A, class... P> static R call(bound_entity e, P&&... p) {
-    return invoke_r<R>::call(F, static_cast<T*>(const_cast<void*>(e.obj)), std::forward<P>(p)...);
+template <auto F, class T>
+struct call_constant_through {
+  template <class R, class... A, class... P>
+  static R call(bound_entity e, P &&...p) {
+    return invoke_r<R>::call(F, static_cast<T *>(const_cast<void *>(e.obj)), std::forward<P>(p)...);
   }
 };
 
@@ -96,40 +111,40 @@ template <auto F, class T> struct call_constant_through {
 template <class Sig>
 class function_ref : public detail::sig<Sig>::template call_base<function_ref<Sig>> {
   using traits = detail::sig<Sig>;
-  static_assert(!traits::has_ref,
-                "hl::function_ref: the signature takes no ref-qualifier (as std::function_ref)");
+  static_assert(!traits::has_ref, "hl::function_ref: the signature takes no ref-qualifier (as std::function_ref)");
   friend typename traits::template call_base<function_ref>;
 
   // cv T&, with cv the signature's: const for R(Args...) const.
-  template <class T> using callable = typename traits::template callable_ref<T>;
+  template <class T>
+  using callable = typename traits::template callable_ref<T>;
 
  public:
   // A function, or a pointer to one (which must not be null).
   template <class Fn, detail::enable_if_t<std::is_function<Fn>::value && callable<Fn>::value, int> = 0>
-  function_ref(Fn* f) noexcept : call_(&traits::template invoke_as<detail::bound_function, Fn>) {
+  function_ref(Fn *f) noexcept : call_(&traits::template invoke_as<detail::bound_function, Fn>) {
     e_.fn = reinterpret_cast<void (*)()>(f);
   }
 
   // Any other callable object (lambda, functor, std::function, another
   // function_ref's signature); not a member pointer, as in C++26.
-  template <class F, class T = typename std::remove_reference<F>::type,
-            detail::enable_if_t<!std::is_same<detail::remove_cvref_t<F>, function_ref>::value &&
-                                    !std::is_member_pointer<T>::value && !std::is_function<T>::value &&
-                                    !detail::is_function_pointer<detail::remove_cvref_t<F>>::value &&
-                                    callable<T>::value,
-                                int> = 0>
-  function_ref(F&& f) noexcept : call_(&traits::template invoke_as<detail::bound_object, T>) {
-    e_.obj = static_cast<const void*>(std::addressof(f));
+  template <
+      class F, class T = typename std::remove_reference<F>::type,
+      detail::enable_if_t<!std::is_same<detail::remove_cvref_t<F>, function_ref>::value &&
+                              !std::is_member_pointer<T>::value && !std::is_function<T>::value &&
+                              !detail::is_function_pointer<detail::remove_cvref_t<F>>::value && callable<T>::value,
+                          int> = 0>
+  function_ref(F &&f) noexcept : call_(&traits::template invoke_as<detail::bound_object, T>) {
+    e_.obj = static_cast<const void *>(std::addressof(f));
   }
 
   // A function named directly (not through a pointer).
   template <class F, class T = typename std::remove_reference<F>::type,
             detail::enable_if_t<std::is_function<T>::value && callable<T>::value, int> = 0>
-  function_ref(F&& f) noexcept : function_ref(&f) {}
+  function_ref(F &&f) noexcept : function_ref(&f) {}
 
 #if defined(__cpp_nontype_template_parameter_auto)
   // nontype<f>: calls f (a function, member pointer or constant object).
-  template <auto F, detail::enable_if_t<traits::template invocable_with<const decltype(F)&>::value, int> = 0>
+  template <auto F, detail::enable_if_t<traits::template invocable_with<const decltype(F) &>::value, int> = 0>
   function_ref(nontype_t<F>) noexcept
       : call_(&traits::template forward_to<detail::call_constant<F>, detail::bound_entity>) {
     e_.obj = nullptr;
@@ -138,35 +153,35 @@ class function_ref : public detail::sig<Sig>::template call_base<function_ref<Si
   // nontype<f> and an lvalue obj: calls f(obj, args...), obj as the
   // signature's cv says (e.g. nontype<&Timer::fire> and a Timer).
   template <auto F, class U, class T = typename std::remove_reference<U>::type,
-            detail::enable_if_t<!std::is_rvalue_reference<U&&>::value &&
-                                    traits::template invocable_with<const decltype(F)&,
-                                                                     typename traits::template target<T>>::value,
-                                int> = 0>
-  function_ref(nontype_t<F>, U&& obj) noexcept
+            detail::enable_if_t<
+                !std::is_rvalue_reference<U &&>::value &&
+                    traits::template invocable_with<const decltype(F) &, typename traits::template target<T>>::value,
+                int> = 0>
+  function_ref(nontype_t<F>, U &&obj) noexcept
       : call_(&traits::template forward_to<
               detail::call_constant_on<F, typename std::remove_reference<typename traits::template target<T>>::type>,
               detail::bound_entity>) {
-    e_.obj = static_cast<const void*>(std::addressof(obj));
+    e_.obj = static_cast<const void *>(std::addressof(obj));
   }
 
   // nontype<f> and a pointer: calls f(ptr, args...).
   template <auto F, class T,
-            detail::enable_if_t<traits::template invocable_with<const decltype(F)&, T*>::value, int> = 0>
-  function_ref(nontype_t<F>, T* obj) noexcept
+            detail::enable_if_t<traits::template invocable_with<const decltype(F) &, T *>::value, int> = 0>
+  function_ref(nontype_t<F>, T *obj) noexcept
       : call_(&traits::template forward_to<detail::call_constant_through<F, T>, detail::bound_entity>) {
-    e_.obj = static_cast<const void*>(obj);
+    e_.obj = static_cast<const void *>(obj);
   }
 #endif
 
-  function_ref(const function_ref&) noexcept = default;
-  function_ref& operator=(const function_ref&) noexcept = default;
+  function_ref(const function_ref &) noexcept = default;
+  function_ref &operator=(const function_ref &) noexcept = default;
 
   // Rebinding to anything but another function_ref (or a function pointer)
   // would most often keep a reference to a temporary: deleted, as in C++26.
-  template <class T, detail::enable_if_t<!std::is_same<T, function_ref>::value &&
-                                             !std::is_pointer<T>::value && !detail::is_nontype<T>::value,
+  template <class T, detail::enable_if_t<!std::is_same<T, function_ref>::value && !std::is_pointer<T>::value &&
+                                             !detail::is_nontype<T>::value,
                                          int> = 0>
-  function_ref& operator=(T) = delete;
+  function_ref &operator=(T) = delete;
 
  private:
   typename traits::template invoker<detail::bound_entity> erased_invoker() const noexcept { return call_; }
@@ -178,7 +193,7 @@ class function_ref : public detail::sig<Sig>::template call_base<function_ref<Si
 
 #if defined(__cpp_deduction_guides)
 template <class Fn, detail::enable_if_t<std::is_function<Fn>::value, int> = 0>
-function_ref(Fn*) -> function_ref<Fn>;
+function_ref(Fn *) -> function_ref<Fn>;
 #endif
 
 }  // namespace hl

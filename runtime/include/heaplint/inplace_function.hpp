@@ -42,55 +42,71 @@
 
 namespace hl {
 
-template <class Sig, std::size_t Capacity = 4 * sizeof(void*),
-          std::size_t Alignment = alignof(std::max_align_t), bool Copyable = true>
+template <class Sig, std::size_t Capacity = 4 * sizeof(void *), std::size_t Alignment = alignof(std::max_align_t),
+          bool Copyable = true>
 class inplace_function;
 
-template <class Sig, std::size_t Capacity = 4 * sizeof(void*),
-          std::size_t Alignment = alignof(std::max_align_t)>
+template <class Sig, std::size_t Capacity = 4 * sizeof(void *), std::size_t Alignment = alignof(std::max_align_t)>
 using inplace_move_function = inplace_function<Sig, Capacity, Alignment, false>;
 
 // Wrappers that own a target on the heap. hl::inplace_function refuses
 // them as targets: the wrapper would fit, and its heap block would live on
 // inside. Specialize it (as std::true_type) for your own such wrappers.
-template <class T> struct owns_heap_target : std::false_type {};
-template <class Sig> struct owns_heap_target<std::function<Sig>> : std::true_type {};
+template <class T>
+struct owns_heap_target : std::false_type {};
+template <class Sig>
+struct owns_heap_target<std::function<Sig>> : std::true_type {};
 #if defined(__cpp_lib_any)
-template <> struct owns_heap_target<std::any> : std::true_type {};
+template <>
+struct owns_heap_target<std::any> : std::true_type {};
 #endif
 #if defined(__cpp_lib_move_only_function)
-template <class Sig> struct owns_heap_target<std::move_only_function<Sig>> : std::true_type {};
+template <class Sig>
+struct owns_heap_target<std::move_only_function<Sig>> : std::true_type {};
 #endif
 #if defined(__cpp_lib_copyable_function)
-template <class Sig> struct owns_heap_target<std::copyable_function<Sig>> : std::true_type {};
+template <class Sig>
+struct owns_heap_target<std::copyable_function<Sig>> : std::true_type {};
 #endif
 
 namespace detail {
 
 // Carriers of the numbers a failed static_assert shows.
-template <std::size_t N> struct target_size {};
-template <std::size_t N> struct capacity {};
-template <std::size_t N> struct target_alignment {};
-template <std::size_t N> struct alignment {};
-template <std::size_t N> struct source_capacity {};
-template <std::size_t N> struct source_alignment {};
+template <std::size_t N>
+struct target_size {};
+template <std::size_t N>
+struct capacity {};
+template <std::size_t N>
+struct target_alignment {};
+template <std::size_t N>
+struct alignment {};
+template <std::size_t N>
+struct source_capacity {};
+template <std::size_t N>
+struct source_alignment {};
 // value is declared here, not inherited, so that compilers name fits<...>
 // (and with it the numbers) when the assertion fails.
-template <class Need, class Have> struct fits;
-template <std::size_t N, std::size_t C> struct fits<target_size<N>, capacity<C>> {
+template <class Need, class Have>
+struct fits;
+template <std::size_t N, std::size_t C>
+struct fits<target_size<N>, capacity<C>> {
   static constexpr bool value = N <= C;
 };
-template <std::size_t N, std::size_t C> struct fits<target_alignment<N>, alignment<C>> {
+template <std::size_t N, std::size_t C>
+struct fits<target_alignment<N>, alignment<C>> {
   static constexpr bool value = N <= C && C % N == 0;
 };
-template <std::size_t N, std::size_t C> struct fits<source_capacity<N>, capacity<C>> {
+template <std::size_t N, std::size_t C>
+struct fits<source_capacity<N>, capacity<C>> {
   static constexpr bool value = N <= C;
 };
-template <std::size_t N, std::size_t C> struct fits<source_alignment<N>, alignment<C>> {
+template <std::size_t N, std::size_t C>
+struct fits<source_alignment<N>, alignment<C>> {
   static constexpr bool value = N <= C && C % N == 0;
 };
 
-template <class T> T* launder_ptr(T* p) noexcept {
+template <class T>
+T *launder_ptr(T *p) noexcept {
 #if defined(__cpp_lib_launder)
   return std::launder(p);
 #else
@@ -98,61 +114,89 @@ template <class T> T* launder_ptr(T* p) noexcept {
 #endif
 }
 // target<void>() names these; there is nothing to launder.
-inline void* launder_ptr(void* p) noexcept { return p; }
-inline const void* launder_ptr(const void* p) noexcept { return p; }
+inline void *launder_ptr(void *p) noexcept { return p; }
+inline const void *launder_ptr(const void *p) noexcept { return p; }
 
 // One table per target type and signature: how to call, copy, move and
 // destroy it. Null copy/relocate mean "copy the bytes" (trivially copyable
 // targets with data: an empty class has no initialized byte to copy, and
 // g++ would warn about reading one), null destroy "nothing to do"; size 0
 // marks the empty table.
-template <class Invoker> struct inplace_vtable {
+template <class Invoker>
+struct inplace_vtable {
   Invoker invoke;
-  void (*copy)(void* dst, const void* src);
-  void (*relocate)(void* dst, void* src);  // move to dst, destroy src
-  void (*destroy)(void* p);
+  void (*copy)(void *dst, const void *src);
+  void (*relocate)(void *dst, void *src);  // move to dst, destroy src
+  void (*destroy)(void *p);
   std::size_t size;
 #if HEAPLINT_RTTI
-  const std::type_info* type;
+  const std::type_info *type;
 #endif
 };
 
 // Finds the target in the buffer, for sig<...>::invoke_as.
 struct in_buffer {
-  using object = void*;
-  template <class F> static F& get(void* p) noexcept { return *detail::launder_ptr(static_cast<F*>(p)); }
+  using object = void *;
+  template <class F>
+  static F &get(void *p) noexcept {
+    return *detail::launder_ptr(static_cast<F *>(p));
+  }
 };
 
-template <class F> void copy_target(void* dst, const void* src) {
-  ::new (dst) F(*detail::launder_ptr(static_cast<const F*>(src)));
+template <class F>
+void copy_target(void *dst, const void *src) {
+  ::new (dst) F(*detail::launder_ptr(static_cast<const F *>(src)));
 }
 
-template <class F> void relocate_target(void* dst, void* src) {
-  F* from = detail::launder_ptr(static_cast<F*>(src));
+template <class F>
+void relocate_target(void *dst, void *src) {
+  F *from = detail::launder_ptr(static_cast<F *>(src));
   ::new (dst) F(std::move(*from));
   from->~F();
 }
 
-template <class F> void destroy_target(void* p) { detail::launder_ptr(static_cast<F*>(p))->~F(); }
+template <class F>
+void destroy_target(void *p) {
+  detail::launder_ptr(static_cast<F *>(p))->~F();
+}
 
-using copy_fn = void (*)(void*, const void*);
-using relocate_fn = void (*)(void*, void*);
-using destroy_fn = void (*)(void*);
+using copy_fn = void (*)(void *, const void *);
+using relocate_fn = void (*)(void *, void *);
+using destroy_fn = void (*)(void *);
 
 // Only a copyable inplace function names (and so instantiates) the copy.
-template <class F> constexpr copy_fn copier(std::true_type) { return &copy_target<F>; }
-template <class F> constexpr copy_fn copier(std::false_type) { return nullptr; }
-template <class F> constexpr relocate_fn relocator(std::true_type) { return &relocate_target<F>; }
-template <class F> constexpr relocate_fn relocator(std::false_type) { return nullptr; }
-template <class F> constexpr destroy_fn destroyer(std::true_type) { return &destroy_target<F>; }
-template <class F> constexpr destroy_fn destroyer(std::false_type) { return nullptr; }
+template <class F>
+constexpr copy_fn copier(std::true_type) {
+  return &copy_target<F>;
+}
+template <class F>
+constexpr copy_fn copier(std::false_type) {
+  return nullptr;
+}
+template <class F>
+constexpr relocate_fn relocator(std::true_type) {
+  return &relocate_target<F>;
+}
+template <class F>
+constexpr relocate_fn relocator(std::false_type) {
+  return nullptr;
+}
+template <class F>
+constexpr destroy_fn destroyer(std::true_type) {
+  return &destroy_target<F>;
+}
+template <class F>
+constexpr destroy_fn destroyer(std::false_type) {
+  return nullptr;
+}
 
-template <class Sig> using vtable_for = inplace_vtable<typename sig<Sig>::template invoker<void*>>;
+template <class Sig>
+using vtable_for = inplace_vtable<typename sig<Sig>::template invoker<void *>>;
 
-template <class Sig, class F, bool Copyable> struct target_vtable {
-  static const vtable_for<Sig>* get() noexcept {
-    using trivial = std::integral_constant<bool, std::is_trivially_copyable<F>::value &&
-                                                     !std::is_empty<F>::value>;
+template <class Sig, class F, bool Copyable>
+struct target_vtable {
+  static const vtable_for<Sig> *get() noexcept {
+    using trivial = std::integral_constant<bool, std::is_trivially_copyable<F>::value && !std::is_empty<F>::value>;
     static constexpr vtable_for<Sig> table = {
         &sig<Sig>::template invoke_as<in_buffer, F>,
         copier<F>(std::integral_constant<bool, Copyable && !trivial::value>()),
@@ -167,10 +211,15 @@ template <class Sig, class F, bool Copyable> struct target_vtable {
   }
 };
 
-template <class Sig> struct empty_vtable {
-  static const vtable_for<Sig>* get() noexcept {
+template <class Sig>
+struct empty_vtable {
+  static const vtable_for<Sig> *get() noexcept {
     static constexpr vtable_for<Sig> table = {
-        &sig<Sig>::template empty_call<void*>, nullptr, nullptr, nullptr, 0,
+        &sig<Sig>::template empty_call<void *>,
+        nullptr,
+        nullptr,
+        nullptr,
+        0,
 #if HEAPLINT_RTTI
         &typeid(void),
 #endif
@@ -182,16 +231,17 @@ template <class Sig> struct empty_vtable {
 // The target's bytes and its table: Capacity + one pointer. The copy and
 // move logic lives here so that inplace_function can default its special
 // members (and copy_guard can delete the copies of the move-only variant).
-template <class Sig, std::size_t Capacity, std::size_t Alignment> struct inplace_storage {
+template <class Sig, std::size_t Capacity, std::size_t Alignment>
+struct inplace_storage {
   alignas(Alignment) mutable unsigned char bytes[Capacity];
-  const vtable_for<Sig>* ops;
+  const vtable_for<Sig> *ops;
 
   inplace_storage() noexcept : ops(empty_vtable<Sig>::get()) {}
-  inplace_storage(const inplace_storage& o) : ops(empty_vtable<Sig>::get()) { copy_from(o); }
-  inplace_storage(inplace_storage&& o) noexcept : ops(empty_vtable<Sig>::get()) { move_from(o); }
+  inplace_storage(const inplace_storage &o) : ops(empty_vtable<Sig>::get()) { copy_from(o); }
+  inplace_storage(inplace_storage &&o) noexcept : ops(empty_vtable<Sig>::get()) { move_from(o); }
   ~inplace_storage() { reset(); }
 
-  inplace_storage& operator=(const inplace_storage& o) {
+  inplace_storage &operator=(const inplace_storage &o) {
     if (this != &o) {
       inplace_storage copy(o);
       *this = std::move(copy);
@@ -199,7 +249,7 @@ template <class Sig, std::size_t Capacity, std::size_t Alignment> struct inplace
     return *this;
   }
 
-  inplace_storage& operator=(inplace_storage&& o) noexcept {
+  inplace_storage &operator=(inplace_storage &&o) noexcept {
     if (this != &o) {
       reset();
       move_from(o);
@@ -207,7 +257,8 @@ template <class Sig, std::size_t Capacity, std::size_t Alignment> struct inplace
     return *this;
   }
 
-  template <class Other> void copy_from(const Other& o) {
+  template <class Other>
+  void copy_from(const Other &o) {
     if (o.ops->copy)
       o.ops->copy(bytes, o.bytes);
     else
@@ -215,7 +266,8 @@ template <class Sig, std::size_t Capacity, std::size_t Alignment> struct inplace
     ops = o.ops;
   }
 
-  template <class Other> void move_from(Other& o) noexcept {
+  template <class Other>
+  void move_from(Other &o) noexcept {
     if (o.ops->relocate)
       o.ops->relocate(bytes, o.bytes);
     else
@@ -232,37 +284,48 @@ template <class Sig, std::size_t Capacity, std::size_t Alignment> struct inplace
 
 // Deletes the copy operations of the move-only variant, so that
 // std::is_copy_constructible tells the truth.
-template <bool Copyable> struct copy_guard {};
-template <> struct copy_guard<false> {
+template <bool Copyable>
+struct copy_guard {};
+template <>
+struct copy_guard<false> {
   copy_guard() = default;
-  copy_guard(const copy_guard&) = delete;
-  copy_guard(copy_guard&&) = default;
-  copy_guard& operator=(const copy_guard&) = delete;
-  copy_guard& operator=(copy_guard&&) = default;
+  copy_guard(const copy_guard &) = delete;
+  copy_guard(copy_guard &&) = default;
+  copy_guard &operator=(const copy_guard &) = delete;
+  copy_guard &operator=(copy_guard &&) = default;
 };
 
 // Whether T is an inplace function of signature Sig (any capacity).
-template <class T, class Sig> struct is_inplace_of : std::false_type {};
+template <class T, class Sig>
+struct is_inplace_of : std::false_type {};
 template <class Sig, std::size_t C, std::size_t A, bool K>
 struct is_inplace_of<inplace_function<Sig, C, A, K>, Sig> : std::true_type {};
 
-template <class F> bool is_null_target(const F&, std::false_type) noexcept { return false; }
-template <class F> bool is_null_target(const F& f, std::true_type) noexcept { return f == nullptr; }
+template <class F>
+bool is_null_target(const F &, std::false_type) noexcept {
+  return false;
+}
+template <class F>
+bool is_null_target(const F &f, std::true_type) noexcept {
+  return f == nullptr;
+}
 
 // The signature of F's call operator, for inplace_function_for: from a
 // function pointer, or from the one non-template operator() of a class.
-template <class M> struct member_signature {};
-#define HEAPLINT_DETAIL_MEMBER_SIG(QUALS)                                      \
-  template <class R, class C, class... A> struct member_signature<R (C::*)(A...) QUALS> { \
-    using type = R(A...);                                                     \
+template <class M>
+struct member_signature {};
+#define HEAPLINT_DETAIL_MEMBER_SIG(QUALS)         \
+  template <class R, class C, class... A>         \
+  struct member_signature<R (C::*)(A...) QUALS> { \
+    using type = R(A...);                         \
   };
-#define HEAPLINT_DETAIL_MEMBER_SIGS(NOEX)          \
-  HEAPLINT_DETAIL_MEMBER_SIG(NOEX)                 \
-  HEAPLINT_DETAIL_MEMBER_SIG(const NOEX)           \
-  HEAPLINT_DETAIL_MEMBER_SIG(& NOEX)               \
-  HEAPLINT_DETAIL_MEMBER_SIG(const& NOEX)          \
-  HEAPLINT_DETAIL_MEMBER_SIG(&& NOEX)              \
-  HEAPLINT_DETAIL_MEMBER_SIG(const&& NOEX)
+#define HEAPLINT_DETAIL_MEMBER_SIGS(NOEX) \
+  HEAPLINT_DETAIL_MEMBER_SIG(NOEX)        \
+  HEAPLINT_DETAIL_MEMBER_SIG(const NOEX)  \
+  HEAPLINT_DETAIL_MEMBER_SIG(&NOEX)       \
+  HEAPLINT_DETAIL_MEMBER_SIG(const &NOEX) \
+  HEAPLINT_DETAIL_MEMBER_SIG(&&NOEX)      \
+  HEAPLINT_DETAIL_MEMBER_SIG(const &&NOEX)
 HEAPLINT_DETAIL_MEMBER_SIGS()
 #if HEAPLINT_NOEXCEPT_SIGNATURES
 HEAPLINT_DETAIL_MEMBER_SIGS(noexcept)
@@ -270,8 +333,10 @@ HEAPLINT_DETAIL_MEMBER_SIGS(noexcept)
 #undef HEAPLINT_DETAIL_MEMBER_SIGS
 #undef HEAPLINT_DETAIL_MEMBER_SIG
 
-template <class F, class = void> struct deduced_signature {};
-template <class R, class... A> struct deduced_signature<R (*)(A...), void> {
+template <class F, class = void>
+struct deduced_signature {};
+template <class R, class... A>
+struct deduced_signature<R (*)(A...), void> {
   using type = R(A...);
 };
 template <class F>
@@ -288,7 +353,8 @@ class inplace_function
                 "hl::inplace_function: Alignment must be a power of two");
 
   using traits = detail::sig<Sig>;
-  template <class, std::size_t, std::size_t, bool> friend class inplace_function;
+  template <class, std::size_t, std::size_t, bool>
+  friend class inplace_function;
   friend typename traits::template call_base<inplace_function>;
 
   // A target type D (decayed) this inplace_function can be built from: an
@@ -296,22 +362,21 @@ class inplace_function
   // heap-owning wrapper is let in only to be refused with a reason.
   template <class D>
   using accepts = std::integral_constant<bool, !detail::is_inplace_of<D, Sig>::value &&
-                                                   (owns_heap_target<D>::value ||
-                                                    traits::template callable<D>::value)>;
+                                                   (owns_heap_target<D>::value || traits::template callable<D>::value)>;
 
  public:
   using result_type = typename traits::result;
 
   inplace_function() noexcept = default;
   inplace_function(std::nullptr_t) noexcept {}
-  inplace_function(const inplace_function&) = default;
-  inplace_function(inplace_function&&) noexcept = default;
-  inplace_function& operator=(const inplace_function&) = default;
-  inplace_function& operator=(inplace_function&&) noexcept = default;
+  inplace_function(const inplace_function &) = default;
+  inplace_function(inplace_function &&) noexcept = default;
+  inplace_function &operator=(const inplace_function &) = default;
+  inplace_function &operator=(inplace_function &&) noexcept = default;
   ~inplace_function() = default;
 
   template <class F, class D = detail::decay_t<F>, detail::enable_if_t<accepts<D>::value, int> = 0>
-  inplace_function(F&& f) {
+  inplace_function(F &&f) {
     static_assert(!owns_heap_target<D>::value,
                   "hl::inplace_function: the target is a std::function, std::any, "
                   "std::move_only_function or another wrapper that keeps its own target on the "
@@ -321,11 +386,10 @@ class inplace_function
                   "hl::inplace_function: target too large: sizeof(target) exceeds Capacity "
                   "(the numbers are in fits<target_size<sizeof(target)>, capacity<Capacity>>); "
                   "raise Capacity or capture less");
-    static_assert(
-        detail::fits<detail::target_alignment<alignof(D)>, detail::alignment<Alignment>>::value,
-        "hl::inplace_function: target over-aligned: alignof(target) exceeds Alignment (the "
-        "numbers are in fits<target_alignment<alignof(target)>, alignment<Alignment>>); raise "
-        "Alignment");
+    static_assert(detail::fits<detail::target_alignment<alignof(D)>, detail::alignment<Alignment>>::value,
+                  "hl::inplace_function: target over-aligned: alignof(target) exceeds Alignment (the "
+                  "numbers are in fits<target_alignment<alignof(target)>, alignment<Alignment>>); raise "
+                  "Alignment");
     static_assert(std::is_nothrow_move_constructible<D>::value,
                   "hl::inplace_function: the target's move constructor may throw (a class "
                   "without one is moved by its copy constructor); inplace functions move "
@@ -333,26 +397,25 @@ class inplace_function
     static_assert(!Copyable || std::is_copy_constructible<D>::value,
                   "hl::inplace_function: the target is not copyable; use "
                   "hl::inplace_move_function for move-only targets");
-    construct<D>(std::forward<F>(f),
-                 std::integral_constant<bool, !owns_heap_target<D>::value && sizeof(D) <= Capacity &&
-                                                  Alignment % alignof(D) == 0 &&
-                                                  std::is_nothrow_move_constructible<D>::value &&
-                                                  (!Copyable || std::is_copy_constructible<D>::value)>());
+    construct<D>(
+        std::forward<F>(f),
+        std::integral_constant<bool, !owns_heap_target<D>::value && sizeof(D) <= Capacity &&
+                                         Alignment % alignof(D) == 0 && std::is_nothrow_move_constructible<D>::value &&
+                                         (!Copyable || std::is_copy_constructible<D>::value)>());
   }
 
   // From an inplace function of the same signature and no larger capacity
   // or alignment (a copyable one may become move-only, not the reverse).
   template <std::size_t C, std::size_t A, bool K,
             detail::enable_if_t<(C != Capacity || A != Alignment) && (K || !Copyable), int> = 0>
-  inplace_function(const inplace_function<Sig, C, A, K>& other) {
+  inplace_function(const inplace_function<Sig, C, A, K> &other) {
     check_source<C, A>();
     s_.copy_from(other.s_);
   }
 
   template <std::size_t C, std::size_t A, bool K,
-            detail::enable_if_t<(C != Capacity || A != Alignment || K != Copyable) && (K || !Copyable),
-                                int> = 0>
-  inplace_function(inplace_function<Sig, C, A, K>&& other) noexcept {
+            detail::enable_if_t<(C != Capacity || A != Alignment || K != Copyable) && (K || !Copyable), int> = 0>
+  inplace_function(inplace_function<Sig, C, A, K> &&other) noexcept {
     check_source<C, A>();
     s_.move_from(other.s_);
   }
@@ -361,44 +424,44 @@ class inplace_function
             detail::enable_if_t<!std::is_same<D, inplace_function>::value &&
                                     (accepts<D>::value || detail::is_inplace_of<D, Sig>::value),
                                 int> = 0>
-  inplace_function& operator=(F&& f) {
+  inplace_function &operator=(F &&f) {
     inplace_function tmp(std::forward<F>(f));
     s_ = std::move(tmp.s_);
     return *this;
   }
 
-  inplace_function& operator=(std::nullptr_t) noexcept {
+  inplace_function &operator=(std::nullptr_t) noexcept {
     s_.reset();
     return *this;
   }
 
   explicit operator bool() const noexcept { return s_.ops->size != 0; }
 
-  void swap(inplace_function& other) noexcept {
+  void swap(inplace_function &other) noexcept {
     inplace_function tmp(std::move(other));
     other = std::move(*this);
     *this = std::move(tmp);
   }
 
-  friend void swap(inplace_function& a, inplace_function& b) noexcept { a.swap(b); }
-  friend bool operator==(const inplace_function& f, std::nullptr_t) noexcept { return !f; }
-  friend bool operator==(std::nullptr_t, const inplace_function& f) noexcept { return !f; }
-  friend bool operator!=(const inplace_function& f, std::nullptr_t) noexcept { return !!f; }
-  friend bool operator!=(std::nullptr_t, const inplace_function& f) noexcept { return !!f; }
+  friend void swap(inplace_function &a, inplace_function &b) noexcept { a.swap(b); }
+  friend bool operator==(const inplace_function &f, std::nullptr_t) noexcept { return !f; }
+  friend bool operator==(std::nullptr_t, const inplace_function &f) noexcept { return !f; }
+  friend bool operator!=(const inplace_function &f, std::nullptr_t) noexcept { return !!f; }
+  friend bool operator!=(std::nullptr_t, const inplace_function &f) noexcept { return !!f; }
 
 #if HEAPLINT_RTTI
-  const std::type_info& target_type() const noexcept { return *s_.ops->type; }
+  const std::type_info &target_type() const noexcept { return *s_.ops->type; }
 
-  template <class T> T* target() noexcept {
-    return s_.ops->size != 0 && *s_.ops->type == typeid(T)
-               ? detail::launder_ptr(reinterpret_cast<T*>(s_.bytes))
-               : nullptr;
+  template <class T>
+  T *target() noexcept {
+    return s_.ops->size != 0 && *s_.ops->type == typeid(T) ? detail::launder_ptr(reinterpret_cast<T *>(s_.bytes))
+                                                           : nullptr;
   }
 
-  template <class T> const T* target() const noexcept {
-    return s_.ops->size != 0 && *s_.ops->type == typeid(T)
-               ? detail::launder_ptr(reinterpret_cast<const T*>(s_.bytes))
-               : nullptr;
+  template <class T>
+  const T *target() const noexcept {
+    return s_.ops->size != 0 && *s_.ops->type == typeid(T) ? detail::launder_ptr(reinterpret_cast<const T *>(s_.bytes))
+                                                           : nullptr;
   }
 #endif
 
@@ -406,28 +469,31 @@ class inplace_function
   static constexpr std::size_t alignment() noexcept { return Alignment; }
 
  private:
-  template <std::size_t C, std::size_t A> static void check_source() noexcept {
+  template <std::size_t C, std::size_t A>
+  static void check_source() noexcept {
     static_assert(detail::fits<detail::source_capacity<C>, detail::capacity<Capacity>>::value,
                   "hl::inplace_function: the source's Capacity is larger than this one's");
     static_assert(detail::fits<detail::source_alignment<A>, detail::alignment<Alignment>>::value,
                   "hl::inplace_function: the source's Alignment is larger than this one's");
   }
 
-  template <class D, class F> void construct(F&& f, std::true_type) {
+  template <class D, class F>
+  void construct(F &&f, std::true_type) {
     // A null function or member pointer leaves it empty; a function passed
     // by reference is never null (and g++ warns about testing it).
     using G = detail::remove_cvref_t<F>;
     if (detail::is_null_target(
             f, std::integral_constant<bool, std::is_pointer<G>::value || std::is_member_pointer<G>::value>()))
       return;
-    ::new (static_cast<void*>(s_.bytes)) D(std::forward<F>(f));
+    ::new (static_cast<void *>(s_.bytes)) D(std::forward<F>(f));
     s_.ops = detail::target_vtable<Sig, D, Copyable>::get();
   }
   // A target refused by a static_assert above: nothing more to say about it.
-  template <class D, class F> void construct(F&&, std::false_type) noexcept {}
+  template <class D, class F>
+  void construct(F &&, std::false_type) noexcept {}
 
-  typename traits::template invoker<void*> erased_invoker() const noexcept { return s_.ops->invoke; }
-  void* erased_object() const noexcept { return s_.bytes; }
+  typename traits::template invoker<void *> erased_invoker() const noexcept { return s_.ops->invoke; }
+  void *erased_object() const noexcept { return s_.bytes; }
 
   detail::inplace_storage<Sig, Capacity, Alignment> s_;
 };
@@ -437,9 +503,8 @@ class inplace_function
 // call operator (or function pointer type), unqualified; give Sig for a
 // generic lambda, an overloaded operator(), or qualifiers.
 template <class F, class Sig = typename detail::deduced_signature<detail::decay_t<F>>::type>
-using inplace_function_for =
-    inplace_function<Sig, sizeof(detail::decay_t<F>), alignof(detail::decay_t<F>),
-                     std::is_copy_constructible<detail::decay_t<F>>::value>;
+using inplace_function_for = inplace_function<Sig, sizeof(detail::decay_t<F>), alignof(detail::decay_t<F>),
+                                              std::is_copy_constructible<detail::decay_t<F>>::value>;
 
 }  // namespace hl
 

@@ -31,11 +31,11 @@ namespace detail {
 // can be given back with it (hl_fallback.free has no alignment). Exceptions
 // stop here: the C code sees NULL, and the resource throws std::bad_alloc.
 struct pmr_source {
-  std::pmr::memory_resource* resource;
+  std::pmr::memory_resource *resource;
   std::size_t align;
 
-  static void* alloc(void* ctx, std::size_t size, std::size_t align) noexcept {
-    auto* s = static_cast<pmr_source*>(ctx);
+  static void *alloc(void *ctx, std::size_t size, std::size_t align) noexcept {
+    auto *s = static_cast<pmr_source *>(ctx);
     if (align > s->align) return nullptr;
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     try {
@@ -48,8 +48,8 @@ struct pmr_source {
 #endif
   }
 
-  static void free(void* ctx, void* p, std::size_t size) noexcept {
-    auto* s = static_cast<pmr_source*>(ctx);
+  static void free(void *ctx, void *p, std::size_t size) noexcept {
+    auto *s = static_cast<pmr_source *>(ctx);
     s->resource->deallocate(p, size, s->align);
   }
 
@@ -68,13 +68,13 @@ class pool_resource final : public std::pmr::memory_resource {
   // The process-wide allocator (hl_malloc's).
   pool_resource() noexcept = default;
   // One allocator instance, which must outlive the resource.
-  explicit pool_resource(hl_allocator* a) noexcept : a_(a) {}
+  explicit pool_resource(hl_allocator *a) noexcept : a_(a) {}
   // Pools of its own in `bytes` taken from upstream once, here (at least 32
   // KiB; rounded down to 16 KiB chunks); what the pools cannot serve (larger
   // than 1 KiB, or when they are full) goes to upstream itself, as with
   // std::pmr's pool resources. Everything goes back to upstream at
   // destruction.
-  pool_resource(std::size_t bytes, std::pmr::memory_resource* upstream) : upstream_(upstream) {
+  pool_resource(std::size_t bytes, std::pmr::memory_resource *upstream) : upstream_(upstream) {
     bytes_ = bytes / chunk * chunk;
     if (bytes_ < 2 * chunk) detail::throw_bad_alloc();
     region_ = upstream_->allocate(bytes_, chunk);
@@ -87,8 +87,8 @@ class pool_resource final : public std::pmr::memory_resource {
       detail::throw_bad_alloc();
     }
   }
-  pool_resource(const pool_resource&) = delete;
-  pool_resource& operator=(const pool_resource&) = delete;
+  pool_resource(const pool_resource &) = delete;
+  pool_resource &operator=(const pool_resource &) = delete;
   ~pool_resource() override {
     if (region_) {
       hl_allocator_destroy(a_);
@@ -96,27 +96,27 @@ class pool_resource final : public std::pmr::memory_resource {
     }
   }
 
-  hl_allocator* get() const noexcept { return a_; }
+  hl_allocator *get() const noexcept { return a_; }
   // The upstream of a pool_resource with pools of its own, else nullptr.
-  std::pmr::memory_resource* upstream_resource() const noexcept { return upstream_; }
+  std::pmr::memory_resource *upstream_resource() const noexcept { return upstream_; }
 
  private:
   static constexpr std::size_t chunk = 16 * 1024;
 
-  bool in_region(void* p) const noexcept {
-    auto* b = static_cast<unsigned char*>(p);
-    auto* r = static_cast<unsigned char*>(region_);
-    return std::less_equal<unsigned char*>()(r, b) && std::less<unsigned char*>()(b, r + bytes_);
+  bool in_region(void *p) const noexcept {
+    auto *b = static_cast<unsigned char *>(p);
+    auto *r = static_cast<unsigned char *>(region_);
+    return std::less_equal<unsigned char *>()(r, b) && std::less<unsigned char *>()(b, r + bytes_);
   }
 
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
-    void* p = a_ ? hl_allocator_aligned_alloc(a_, align, bytes) : hl_aligned_alloc(align, bytes);
+  void *do_allocate(std::size_t bytes, std::size_t align) override {
+    void *p = a_ ? hl_allocator_aligned_alloc(a_, align, bytes) : hl_aligned_alloc(align, bytes);
     if (!p && upstream_) return upstream_->allocate(bytes, align);
     if (!p) detail::throw_bad_alloc();
     return p;
   }
 
-  void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+  void do_deallocate(void *p, std::size_t bytes, std::size_t align) override {
     if (upstream_ && !in_region(p))
       upstream_->deallocate(p, bytes, align);
     else if (a_)
@@ -125,24 +125,24 @@ class pool_resource final : public std::pmr::memory_resource {
       hl_free(p);
   }
 
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+  bool do_is_equal(const std::pmr::memory_resource &other) const noexcept override {
     if (this == &other) return true;
 #if defined(__cpp_rtti) || defined(__GXX_RTTI)
-    auto* o = dynamic_cast<const pool_resource*>(&other);
+    auto *o = dynamic_cast<const pool_resource *>(&other);
     return o && o->a_ == a_;
 #else
     return false;
 #endif
   }
 
-  hl_allocator* a_ = nullptr;
-  std::pmr::memory_resource* upstream_ = nullptr;
-  void* region_ = nullptr;
+  hl_allocator *a_ = nullptr;
+  std::pmr::memory_resource *upstream_ = nullptr;
+  void *region_ = nullptr;
   std::size_t bytes_ = 0;
 };
 
 // A resource for the process-wide allocator that lives as long as the program.
-inline pool_resource* default_pool_resource() noexcept {
+inline pool_resource *default_pool_resource() noexcept {
   static pool_resource resource;
   return &resource;
 }
@@ -156,7 +156,7 @@ inline pool_resource* default_pool_resource() noexcept {
 class arena_resource final : public std::pmr::memory_resource {
  public:
   // Everything from upstream, the first block `initial_size` bytes.
-  explicit arena_resource(std::pmr::memory_resource* upstream = std::pmr::get_default_resource(),
+  explicit arena_resource(std::pmr::memory_resource *upstream = std::pmr::get_default_resource(),
                           std::size_t initial_size = 4096)
       : source_{upstream, HL_ARENA_BLOCK_ALIGN} {
     hl_fallback fb = source_.fallback();
@@ -166,39 +166,36 @@ class arena_resource final : public std::pmr::memory_resource {
 
   // The first region is [buffer, buffer + size) (which also holds the
   // arena's own bookkeeping, about 150 bytes); then blocks from upstream.
-  arena_resource(void* buffer, std::size_t size,
-                 std::pmr::memory_resource* upstream = std::pmr::get_default_resource())
+  arena_resource(void *buffer, std::size_t size, std::pmr::memory_resource *upstream = std::pmr::get_default_resource())
       : source_{upstream, HL_ARENA_BLOCK_ALIGN} {
     hl_fallback fb = source_.fallback();
     hl_arena_config cfg = {"hl::arena_resource", size, &fb};
     if (hl_arena_create_static(&a_, buffer, size, &cfg) != HL_OK) detail::throw_bad_alloc();
   }
 
-  arena_resource(const arena_resource&) = delete;
-  arena_resource& operator=(const arena_resource&) = delete;
+  arena_resource(const arena_resource &) = delete;
+  arena_resource &operator=(const arena_resource &) = delete;
   ~arena_resource() override { hl_arena_destroy(a_); }
 
   // Every allocation from this resource becomes invalid.
   void reset() noexcept { hl_arena_reset(a_); }
 
-  std::pmr::memory_resource* upstream_resource() const noexcept { return source_.resource; }
-  hl_arena* get() const noexcept { return a_; }
+  std::pmr::memory_resource *upstream_resource() const noexcept { return source_.resource; }
+  hl_arena *get() const noexcept { return a_; }
 
  private:
-  void* do_allocate(std::size_t bytes, std::size_t align) override {
-    void* p = hl_arena_alloc(a_, bytes, align);
+  void *do_allocate(std::size_t bytes, std::size_t align) override {
+    void *p = hl_arena_alloc(a_, bytes, align);
     if (!p) detail::throw_bad_alloc();
     return p;
   }
 
-  void do_deallocate(void*, std::size_t, std::size_t) override {}
+  void do_deallocate(void *, std::size_t, std::size_t) override {}
 
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
-    return this == &other;
-  }
+  bool do_is_equal(const std::pmr::memory_resource &other) const noexcept override { return this == &other; }
 
   detail::pmr_source source_;
-  hl_arena* a_ = nullptr;
+  hl_arena *a_ = nullptr;
 };
 
 }  // namespace hl

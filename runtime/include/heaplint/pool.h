@@ -41,26 +41,26 @@ typedef struct hl_pool hl_pool;
 typedef void (*hl_exhausted_fn)(void *ctx, const char *pool_name, size_t request);
 
 typedef struct hl_pool_config {
-  const char *name;         /* shown in statistics and debug reports (copied, 31 chars) */
-  size_t block_size;        /* bytes per block, >= 1 */
-  size_t align;             /* power of two; 0 means alignof(max_align_t) */
-  size_t chunk_blocks;      /* chunk mode: blocks per chunk; 0 fills 64 KiB */
-  size_t max_chunks;        /* chunk mode: growth limit; 0 means none */
-  unsigned flags;           /* HL_POOL_* */
+  const char *name;    /* shown in statistics and debug reports (copied, 31 chars) */
+  size_t block_size;   /* bytes per block, >= 1 */
+  size_t align;        /* power of two; 0 means alignof(max_align_t) */
+  size_t chunk_blocks; /* chunk mode: blocks per chunk; 0 fills 64 KiB */
+  size_t max_chunks;   /* chunk mode: growth limit; 0 means none */
+  unsigned flags;      /* HL_POOL_* */
   hl_exhausted_fn on_exhausted;
   void *on_exhausted_ctx;
 } hl_pool_config;
 
 typedef struct hl_pool_stats {
   const char *name;
-  size_t block_size;   /* usable bytes per block */
-  size_t in_use;       /* blocks handed out and not freed */
-  size_t high_water;   /* the largest in_use seen */
-  size_t capacity;     /* blocks the pool holds now, free or in use */
-  size_t chunks;       /* chunks held (static mode: 0) */
+  size_t block_size; /* usable bytes per block */
+  size_t in_use;     /* blocks handed out and not freed */
+  size_t high_water; /* the largest in_use seen */
+  size_t capacity;   /* blocks the pool holds now, free or in use */
+  size_t chunks;     /* chunks held (static mode: 0) */
   uint64_t allocations;
   uint64_t frees;
-  uint64_t failures;   /* allocations that returned NULL */
+  uint64_t failures; /* allocations that returned NULL */
 } hl_pool_stats;
 
 /* Chunk mode. On success *out is the new pool and HL_OK is returned. */
@@ -107,14 +107,11 @@ size_t hl_pool_static_size(size_t block_size, size_t align, size_t count);
 #define HL_POOL_BITMAP_BYTES(count) 0
 #endif
 #define HL_ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
-#define HL_POOL_STRIDE(block_size, align)                                                          \
-  HL_ALIGN_UP(((block_size) < sizeof(void *) ? sizeof(void *) : (block_size)) + HL_POOL_GUARD_BYTES, \
-              (align))
-#define HL_POOL_STATIC_BYTES_ALIGNED(block_size, align, count)                                \
-  (HL_POOL_CONTROL_BYTES + HL_POOL_BITMAP_BYTES(count) + (align) +                            \
-   (count) * HL_POOL_STRIDE(block_size, align))
-#define HL_POOL_STATIC_BYTES(block_size, count) \
-  HL_POOL_STATIC_BYTES_ALIGNED(block_size, HL_MAX_ALIGN, count)
+#define HL_POOL_STRIDE(block_size, align) \
+  HL_ALIGN_UP(((block_size) < sizeof(void *) ? sizeof(void *) : (block_size)) + HL_POOL_GUARD_BYTES, (align))
+#define HL_POOL_STATIC_BYTES_ALIGNED(block_size, align, count) \
+  (HL_POOL_CONTROL_BYTES + HL_POOL_BITMAP_BYTES(count) + (align) + (count) * HL_POOL_STRIDE(block_size, align))
+#define HL_POOL_STATIC_BYTES(block_size, count) HL_POOL_STATIC_BYTES_ALIGNED(block_size, HL_MAX_ALIGN, count)
 
 #ifdef __cplusplus
 }

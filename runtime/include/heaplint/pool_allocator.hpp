@@ -49,7 +49,8 @@ namespace detail {
 #endif
 }
 
-template <class T> std::size_t array_bytes(std::size_t n) {
+template <class T>
+std::size_t array_bytes(std::size_t n) {
   if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     throw std::bad_array_new_length();
@@ -70,11 +71,11 @@ constexpr std::size_t class_of(std::size_t bytes) {
   return bytes <= 64 ? (bytes + 7) / 8 - 1
                      : 8 + (floor_log2(bytes - 1) - 6) * 4 + (((bytes - 1) >> (floor_log2(bytes - 1) - 2)) & 3);
 }
-template <class T> struct node_class {
+template <class T>
+struct node_class {
   static constexpr std::size_t unit = alignof(T) > 8 ? alignof(T) : 8;
   static constexpr std::size_t bytes = (sizeof(T) + unit - 1) / unit * unit;
-  using inline_path = std::integral_constant<bool, HL_TCACHE_INLINE && alignof(T) <= 16 &&
-                                                       bytes <= HL_TCACHE_MAX_SIZE>;
+  using inline_path = std::integral_constant<bool, HL_TCACHE_INLINE && alignof(T) <= 16 && bytes <= HL_TCACHE_MAX_SIZE>;
   using index = std::integral_constant<std::size_t, class_of(bytes)>;
 };
 
@@ -83,11 +84,11 @@ template <class T> struct node_class {
 
 // A block off the thread's bin for class c; an empty bin is refilled from
 // the thread's heap.
-inline void* node_allocate(std::size_t c) {
-  hl_tcache& t = hl_tcache_tls;
-  void* p = t.bin[c];
+inline void *node_allocate(std::size_t c) {
+  hl_tcache &t = hl_tcache_tls;
+  void *p = t.bin[c];
   if (HEAPLINT_LIKELY(p != nullptr)) {
-    std::memcpy(&t.bin[c], p, sizeof(void*));
+    std::memcpy(&t.bin[c], p, sizeof(void *));
     return p;
   }
   p = hl_tcache_refill(c);
@@ -98,15 +99,15 @@ inline void* node_allocate(std::size_t c) {
 // Onto the bin when it is of the chunk the class carves from; else onto its
 // chunk's free list when this thread owns the chunk and the chunk becomes
 // neither empty nor (from full) free again: those need its lists.
-inline void node_deallocate(std::size_t c, void* p) noexcept {
-  hl_tcache& t = hl_tcache_tls;
-  hl_chunk_head* k = reinterpret_cast<hl_chunk_head*>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
+inline void node_deallocate(std::size_t c, void *p) noexcept {
+  hl_tcache &t = hl_tcache_tls;
+  hl_chunk_head *k = reinterpret_cast<hl_chunk_head *>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
   // A block of the chunk the class carves from goes back onto the bin: a
   // block in a bin counts as handed out, as the block did, so the chunk does
   // not change; the statistics count a free and the allocation to come.
   // (That chunk keeps blocks of class c while one is live, this one included.)
   if (HEAPLINT_LIKELY(k == t.cur[c])) {
-    std::memcpy(p, &t.bin[c], sizeof(void*));
+    std::memcpy(p, &t.bin[c], sizeof(void *));
     t.bin[c] = p;
     __atomic_store_n(&t.recycled[c], t.recycled[c] + 1, __ATOMIC_RELAXED);
     return;
@@ -117,7 +118,7 @@ inline void node_deallocate(std::size_t c, void* p) noexcept {
   if (HEAPLINT_LIKELY(k->owner == t.heap)) {
     std::uint32_t was = k->used;
     if (HEAPLINT_LIKELY(was - 2u < k->capacity - 2u)) {
-      std::memcpy(p, &k->free, sizeof(void*));
+      std::memcpy(p, &k->free, sizeof(void *));
       k->free = p;
       k->used = was - 1;
       __atomic_store_n(&t.freed[c], t.freed[c] + 1, __ATOMIC_RELAXED);
@@ -127,45 +128,54 @@ inline void node_deallocate(std::size_t c, void* p) noexcept {
   hl_tcache_free(c, p);
 }
 
-template <class T> T* pooled_allocate(std::true_type) {
-  return static_cast<T*>(node_allocate(node_class<T>::index::value));
+template <class T>
+T *pooled_allocate(std::true_type) {
+  return static_cast<T *>(node_allocate(node_class<T>::index::value));
 }
-template <class T> void pooled_deallocate(T* p, std::true_type) noexcept {
+template <class T>
+void pooled_deallocate(T *p, std::true_type) noexcept {
   node_deallocate(node_class<T>::index::value, p);
 }
 #endif
 
-template <class T> T* pooled_allocate(std::false_type) {
-  void* p = hl_aligned_alloc(alignof(T), sizeof(T));
+template <class T>
+T *pooled_allocate(std::false_type) {
+  void *p = hl_aligned_alloc(alignof(T), sizeof(T));
   if (!p) throw_bad_alloc();
-  return static_cast<T*>(p);
+  return static_cast<T *>(p);
 }
-template <class T> void pooled_deallocate(T* p, std::false_type) noexcept { hl_free(p); }
+template <class T>
+void pooled_deallocate(T *p, std::false_type) noexcept {
+  hl_free(p);
+}
 
 }  // namespace detail
 
-template <class T> class pool_allocator {
+template <class T>
+class pool_allocator {
  public:
   using value_type = T;
   using size_type = std::size_t;
   using difference_type = std::ptrdiff_t;
   using propagate_on_container_move_assignment = std::true_type;
   using is_always_equal = std::true_type;
-  template <class U> struct rebind {
+  template <class U>
+  struct rebind {
     using other = pool_allocator<U>;
   };
 
   pool_allocator() noexcept = default;
-  template <class U> pool_allocator(const pool_allocator<U>&) noexcept {}
+  template <class U>
+  pool_allocator(const pool_allocator<U> &) noexcept {}
 
-  HEAPLINT_NODISCARD T* allocate(std::size_t n) {
+  HEAPLINT_NODISCARD T *allocate(std::size_t n) {
     if (n == 1) return detail::pooled_allocate<T>(typename detail::node_class<T>::inline_path());
-    void* p = hl_aligned_alloc(alignof(T), detail::array_bytes<T>(n));
+    void *p = hl_aligned_alloc(alignof(T), detail::array_bytes<T>(n));
     if (!p) detail::throw_bad_alloc();
-    return static_cast<T*>(p);
+    return static_cast<T *>(p);
   }
 
-  void deallocate(T* p, std::size_t n) noexcept {
+  void deallocate(T *p, std::size_t n) noexcept {
     if (n == 1)
       detail::pooled_deallocate(p, typename detail::node_class<T>::inline_path());
     else
@@ -176,16 +186,17 @@ template <class T> class pool_allocator {
 };
 
 template <class T, class U>
-bool operator==(const pool_allocator<T>&, const pool_allocator<U>&) noexcept {
+bool operator==(const pool_allocator<T> &, const pool_allocator<U> &) noexcept {
   return true;
 }
 
 template <class T, class U>
-bool operator!=(const pool_allocator<T>&, const pool_allocator<U>&) noexcept {
+bool operator!=(const pool_allocator<T> &, const pool_allocator<U> &) noexcept {
   return false;
 }
 
-template <class T> class bound_allocator {
+template <class T>
+class bound_allocator {
  public:
   using value_type = T;
   using size_type = std::size_t;
@@ -197,39 +208,41 @@ template <class T> class bound_allocator {
   using propagate_on_container_move_assignment = std::false_type;
   using propagate_on_container_swap = std::false_type;
   using is_always_equal = std::false_type;
-  template <class U> struct rebind {
+  template <class U>
+  struct rebind {
     using other = bound_allocator<U>;
   };
 
-  explicit bound_allocator(hl_allocator* a) noexcept : a_(a) {}
-  template <class U> bound_allocator(const bound_allocator<U>& other) noexcept : a_(other.get()) {}
+  explicit bound_allocator(hl_allocator *a) noexcept : a_(a) {}
+  template <class U>
+  bound_allocator(const bound_allocator<U> &other) noexcept : a_(other.get()) {}
 
-  HEAPLINT_NODISCARD T* allocate(std::size_t n) {
-    void* p = hl_allocator_aligned_alloc(a_, alignof(T), detail::array_bytes<T>(n));
+  HEAPLINT_NODISCARD T *allocate(std::size_t n) {
+    void *p = hl_allocator_aligned_alloc(a_, alignof(T), detail::array_bytes<T>(n));
     if (!p) detail::throw_bad_alloc();
-    return static_cast<T*>(p);
+    return static_cast<T *>(p);
   }
 
-  void deallocate(T* p, std::size_t) noexcept { hl_allocator_free(a_, p); }
+  void deallocate(T *p, std::size_t) noexcept { hl_allocator_free(a_, p); }
 
   std::size_t max_size() const noexcept { return std::numeric_limits<std::size_t>::max() / sizeof(T); }
 
   // A copy of a container uses the same instance.
   bound_allocator select_on_container_copy_construction() const noexcept { return *this; }
 
-  hl_allocator* get() const noexcept { return a_; }
+  hl_allocator *get() const noexcept { return a_; }
 
  private:
-  hl_allocator* a_;
+  hl_allocator *a_;
 };
 
 template <class T, class U>
-bool operator==(const bound_allocator<T>& a, const bound_allocator<U>& b) noexcept {
+bool operator==(const bound_allocator<T> &a, const bound_allocator<U> &b) noexcept {
   return a.get() == b.get();
 }
 
 template <class T, class U>
-bool operator!=(const bound_allocator<T>& a, const bound_allocator<U>& b) noexcept {
+bool operator!=(const bound_allocator<T> &a, const bound_allocator<U> &b) noexcept {
   return a.get() != b.get();
 }
 
@@ -237,7 +250,8 @@ bool operator!=(const bound_allocator<T>& a, const bound_allocator<U>& b) noexce
 // Requests above max_class (by default ChunkSize / 16) fail with
 // std::bad_alloc, as does running out of chunks. Give it static storage
 // duration or make it a member next to the container that uses it.
-template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_arena {
+template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024>
+class static_arena {
   static_assert(ChunkSize >= 4096 && (ChunkSize & (ChunkSize - 1)) == 0,
                 "hl::static_arena: ChunkSize must be a power of two of at least 4096");
   static_assert(Bytes >= 2 * ChunkSize,
@@ -245,7 +259,7 @@ template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_are
                 "allocator's own bookkeeping)");
 
  public:
-  explicit static_arena(const char* name = "hl::static_arena", std::size_t max_class = 0) {
+  explicit static_arena(const char *name = "hl::static_arena", std::size_t max_class = 0) {
     hl_allocator_config cfg;
     hl_allocator_config_default(&cfg);
     cfg.name = name;
@@ -253,11 +267,11 @@ template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_are
     cfg.max_class = max_class;
     if (hl_allocator_create_static(&a_, bytes_, Bytes, &cfg) != HL_OK) detail::throw_bad_alloc();
   }
-  static_arena(const static_arena&) = delete;
-  static_arena& operator=(const static_arena&) = delete;
+  static_arena(const static_arena &) = delete;
+  static_arena &operator=(const static_arena &) = delete;
   ~static_arena() { hl_allocator_destroy(a_); }
 
-  hl_allocator* get() const noexcept { return a_; }
+  hl_allocator *get() const noexcept { return a_; }
 #if defined(__cpp_lib_byte)
   template <class T = std::byte>
 #else
@@ -266,11 +280,14 @@ template <std::size_t Bytes, std::size_t ChunkSize = 16 * 1024> class static_are
   bound_allocator<T> allocator() const noexcept {
     return bound_allocator<T>(a_);
   }
-  template <class T> operator bound_allocator<T>() const noexcept { return bound_allocator<T>(a_); }
+  template <class T>
+  operator bound_allocator<T>() const noexcept {
+    return bound_allocator<T>(a_);
+  }
 
  private:
   alignas(ChunkSize) unsigned char bytes_[Bytes];
-  hl_allocator* a_ = nullptr;
+  hl_allocator *a_ = nullptr;
 };
 
 }  // namespace hl

@@ -28,11 +28,11 @@ extern "C" {
 #define HL_TCACHE_MAX_SIZE 256
 
 typedef struct hl_tcache {
-  void *heap;      /* the thread's heap; NULL until it first allocates, and after it exits */
-  void *bin[HL_TCACHE_BINS];       /* blocks taken from the heap, linked through their first word */
-  void *cur[HL_TCACHE_BINS];       /* the chunk each class of the heap carves from, as of its last
+  void *heap;                        /* the thread's heap; NULL until it first allocates, and after it exits */
+  void *bin[HL_TCACHE_BINS];         /* blocks taken from the heap, linked through their first word */
+  void *cur[HL_TCACHE_BINS];         /* the chunk each class of the heap carves from, as of its last
                                       refill (NULL: none); its blocks are freed into the bin */
-  uint64_t freed[HL_TCACHE_BINS];  /* blocks freed inline, per class (read by the statistics) */
+  uint64_t freed[HL_TCACHE_BINS];    /* blocks freed inline, per class (read by the statistics) */
   uint64_t recycled[HL_TCACHE_BINS]; /* blocks freed into the bin: counted by the statistics as a
                                         free and as the allocation that takes the block again */
 } hl_tcache;
