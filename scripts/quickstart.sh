@@ -24,7 +24,7 @@ example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libj
 # And what the tests need besides. libclang-14 (Debian 12's default) is
 # built against too, to keep the CINDEX_VERSION guards honest.
 test_packages="$example_packages python3
-  clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
+  clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 clang-format-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
   libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace
