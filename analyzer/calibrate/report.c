@@ -107,6 +107,19 @@ static void cell_out(FILE *out, const char *s, size_t width, int right) {
   fprintf(out, right ? "| %*s " : "| %-*s ", (int)width, s);
 }
 
+/* The table's columns: heading, and whether numbers align right. */
+static const char *const head[NCOLS] = {"wrapper",
+                                        "probe",
+                                        "size",
+                                        "align",
+                                        "traits",
+                                        "allocations per construction",
+                                        "stored",
+                                        "construct ns -O0",
+                                        "construct ns -O2",
+                                        "call ns -O2"};
+static const int right[NCOLS] = {0, 0, 1, 1, 0, 1, 0, 1, 1, 1};
+
 int hl_cal_report(hl_cal *c, FILE *out) {
   rows v = {0};
   choose_rows(c, &v);
@@ -136,17 +149,6 @@ int hl_cal_report(hl_cal *c, FILE *out) {
   }
   fputc('\n', out);
 
-  static const char *const head[NCOLS] = {"wrapper",
-                                          "probe",
-                                          "size",
-                                          "align",
-                                          "traits",
-                                          "allocations per construction",
-                                          "stored",
-                                          "construct ns -O0",
-                                          "construct ns -O2",
-                                          "call ns -O2"};
-  static const int right[NCOLS] = {0, 0, 1, 1, 0, 1, 0, 1, 1, 1};
   char **cell = hl_xcalloc((n + 1) * NCOLS, sizeof *cell);
   size_t width[NCOLS];
   for (int k = 0; k < NCOLS; k++) {
