@@ -18,6 +18,7 @@
 #include "input/jobs.h"
 #include "input/linefilter.h"
 #include "input/profile.h"
+#include "index/db.h"
 #include "report/baseline.h"
 #include "report/pipeline.h"
 #include "util/output.h"
@@ -278,6 +279,7 @@ static void analyze_all(check *c) {
   /* The files each unit read: for the cache, and to check that no output
    * is one of them (read_outputs). */
   run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes;
+  run.summaries = 1;
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
   hl_run_hooks hooks = {c, restore_hook, analyzed_hook, done_hook};
@@ -286,6 +288,77 @@ static void analyze_all(check *c) {
   hl_strv_free(&run.warned);
   for (size_t i = 0; i < c->ncaches; i++)
     if (c->caches[i]) hl_cache_finish(c->caches[i], &c->cache_stats);
+}
+
+/* The index's file: --index, else the first result cache's directory's
+ * index.sqlite, else none (NULL: in memory, for this run). */
+static char *index_path(check *c) {
+  if (c->o.index) return hl_xstrdup(c->o.index);
+  for (size_t i = 0; i < c->ncaches; i++)
+    if (c->caches[i]) return hl_xasprintf("%s/index.sqlite", c->cache_dirs[i]);
+  return NULL;
+}
+
+/* The summary of job i: its result's, or with --link-only the index's. */
+static hl_summary *summary_of(check *c, hl_index *X, size_t i, hl_summary **owned, char **err) {
+  *owned = NULL;
+  if (!c->o.link_only) return c->results[i].summary;
+  return *owned = hl_index_zones(X, c->jobs.v[i].file, err);
+}
+
+/* Every enabled rule's link step over each unit of the run, once per file,
+ * judged by the unit's config. */
+static int link_units(check *c, hl_index *X, hl_findings *out) {
+  hl_index_lookup ix = hl_index_lookups(X);
+  hl_strv done = {0};
+  for (size_t i = 0; i < c->jobs.n; i++) {
+    char *err = NULL;
+    hl_summary *owned, *s = hl_strv_add_unique(&done, c->jobs.v[i].file) ? summary_of(c, X, i, &owned, &err) : NULL;
+    if (err) {
+      fprintf(stderr, "heaplint: error: %s\n", err);
+      free(err);
+      hl_strv_free(&done);
+      return HL_EXIT_INPUT;
+    }
+    hl_findings found = {0};
+    for (size_t r = 0; s && hl_rules[r]; r++)
+      if (hl_rules[r]->link && hl_config_enabled(c->job_config[i], hl_rules[r]->id)) hl_rules[r]->link(&ix, s, &found);
+    hl_apply_config(c->job_config[i], &c->jobs.v[i], &found);
+    hl_findings_take(out, &found);
+    hl_findings_free(&found);
+    if (s) hl_summary_free(owned);
+  }
+  hl_strv_free(&done);
+  return HL_EXIT_RAN;
+}
+
+/* The run's summaries into the project index, then (unless this run is a
+ * shard: a slice cannot judge what crosses into the others) the link step:
+ * its findings into out. */
+static int index_and_link(check *c, hl_findings *out) {
+  char *path = index_path(c), *err = NULL;
+  hl_index *X = hl_index_open(path, &err);
+  free(path);
+  int rc = X ? 0 : -1;
+  if (X && !c->o.link_only) {
+    rc = hl_index_begin(X, &err);
+    for (size_t i = 0; !rc && i < c->jobs.n; i++)
+      if (c->results[i].summary) rc = hl_index_put(X, c->jobs.v[i].file, c->results[i].summary, &err);
+    if (!rc) rc = hl_index_commit(X, &err);
+  }
+  if (rc) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    hl_index_close(X, &err);
+    return HL_EXIT_INPUT;
+  }
+  int status = c->o.shard_n ? HL_EXIT_RAN : link_units(c, X, out);
+  if (hl_index_close(X, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    status = HL_EXIT_INPUT;
+  }
+  return status;
 }
 
 /* No output may be a file the units read (a header of theirs): checked
@@ -311,7 +384,10 @@ static void gather(check *c, hl_pipeline_in *in) {
   memset(in, 0, sizeof *in);
   for (size_t i = 0; i < c->jobs.n; i++) {
     hl_tu_result *r = &c->results[i];
-    if (r->result == HL_ANALYZED) {
+    if (c->o.link_only) {
+      /* Judged over the index: nothing was parsed. */
+      in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
+    } else if (r->result == HL_ANALYZED) {
       hl_sb t = {0};
       hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
       if (r->nprofiles > 1) {
@@ -354,13 +430,21 @@ static int run(check *c) {
     return dumped != HL_EXIT_RAN ? dumped : status;
   }
   c->report = hl_pipeline_new(&c->o, c->root, &c->lines);
-  analyze_all(c);
-  if (outputs_read(c)) {
+  if (!c->o.link_only)
+    analyze_all(c);
+  else
+    c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
+  hl_findings linked = {0};
+  int linked_status = outputs_read(c) ? HL_EXIT_INPUT : index_and_link(c, &linked);
+  if (linked_status != HL_EXIT_RAN) {
+    hl_findings_free(&linked);
     hl_pipeline_discard(c->report);
-    return HL_EXIT_INPUT;
+    return linked_status;
   }
   hl_pipeline_in in;
   gather(c, &in);
+  hl_findings_take(&in.findings, &linked);
+  hl_findings_free(&linked);
   return hl_pipeline_finish(c->report, &in, status);
 }
 

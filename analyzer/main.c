@@ -1,5 +1,5 @@
 /* heaplint: the command-line tool. main() only picks the subcommand:
- * 'heaplint merge-sarif ...', 'heaplint calibrate ...', 'heaplint lsp' (the
+ * 'heaplint merge-sarif ...', 'heaplint merge-index ...', 'heaplint calibrate ...', 'heaplint lsp' (the
  * language server, lsp/lsp.h), and otherwise the
  * check of the files named (check.h), which runs the stages input ->
  * engine -> report (docs/architecture.md). */
@@ -7,6 +7,7 @@
 
 #include "calibrate/calibrate.h"
 #include "check.h"
+#include "index/merge.h"
 #include "lsp/lsp.h"
 #include "report/merge.h"
 
@@ -15,6 +16,7 @@ static const struct subcommand {
   int (*main)(int argc, char **argv); /* argv[0] is the subcommand's name */
 } subcommands[] = {
     {"merge-sarif", hl_merge_sarif_main},
+    {"merge-index", hl_merge_index_main},
     {"calibrate", hl_calibrate_main},
     {"lsp", hl_lsp_main},
 };

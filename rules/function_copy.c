@@ -1392,5 +1392,5 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_function_copy = {
-    "function-copy", NULL, begin, visit, prepare, end, 0,
+    "function-copy", NULL, begin, visit, prepare, end, 0, NULL, /* no link step */
 };

@@ -93,4 +93,5 @@ const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inp
 
 const hl_rule hl_rule_function_sbo = {
     "function-sbo", &hl_function_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0,
+    NULL, /* no link step */
 };

@@ -15,6 +15,7 @@
 
 #include "util/util.h"
 #include "rules/lib/tokens.h"
+#include "rules/zones/link.h"
 #include "rules/zones/zones.h"
 
 #define RULE "no-alloc"
@@ -111,6 +112,11 @@ static void end(hl_ctx *ctx, void *st) {
   hl_zones_free(st);
 }
 
+/* The zones' calls into other units, over the project index. */
+static void link(const hl_index_lookup *ix, const hl_summary *unit, hl_findings *out) {
+  hl_zones_link(ix, unit, RULE, out);
+}
+
 const hl_rule hl_rule_no_alloc = {
     RULE,
     NULL,
@@ -119,4 +125,5 @@ const hl_rule hl_rule_no_alloc = {
     NULL,
     end, /* end waits for the other rules' verdicts */
     HL_RULE_REVIEWS | HL_RULE_ERRORS,
+    link,
 };

@@ -466,5 +466,5 @@ static void end(hl_ctx *ctx, void *st) {
 
 const hl_rule hl_rule_node_container = {
     RULE, NULL, begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
-    0,
+    0,    NULL,                          /* no link step */
 };

@@ -347,5 +347,5 @@ static void end(hl_ctx *ctx, void *st) {
 
 const hl_rule hl_rule_string_sso = {
     RULE, NULL, begin, visit, NULL, end, /* lengths and capacities are known after the walk */
-    0,
+    0,    NULL,                          /* no link step */
 };

@@ -18,7 +18,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # engine/instances: template instantiations read from clang's AST (without
 # them the analyzer builds all the same, and some stores inside templates
 # stay "not decided"). Nothing else.
-example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev
+example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev libsqlite3-dev
   llvm-19-dev libclang-cpp19-dev"
 
 # And what the tests need besides. libclang-14 (Debian 12's default) is

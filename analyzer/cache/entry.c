@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/rule.h"
+#include "index/serial.h"
 #include "util/util.h"
 
 #define MAGIC "heaplint-cache "
@@ -94,6 +95,11 @@ json_t *hl_entry_pack(const hl_tu_result *res, const char *log, size_t len) {
                         (json_int_t)res->compile_errors, "profiles", profiles, "log", hl_entry_text(text), "findings",
                         findings);
   free(text);
+  if (res->summary) {
+    char *s = hl_summary_json(res->summary);
+    json_object_set_new(o, "summary", json_string(s));
+    free(s);
+  }
   return o;
 }
 
@@ -359,6 +365,15 @@ int hl_entry_unpack(const json_t *doc, hl_entry_intern intern, void *data, hl_tu
     f->unit_has_errors = res->compile_errors > 0;
     hl_findings_add(&res->findings, f);
     inside = finding_in(res, f);
+  }
+  const json_t *summary = json_object_get(j, "summary");
+  if (ok && inside && summary) {
+    char *ignored = NULL;
+    res->summary = json_is_string(summary)
+                       ? hl_summary_parse(json_string_value(summary), json_string_length(summary), &ignored)
+                       : NULL;
+    ok = res->summary != NULL;
+    free(ignored);
   }
   if (!ok || !inside) {
     *why = hl_xstrdup(!inside ? "its result names places outside the files the unit read" : "its result is malformed");

@@ -130,6 +130,7 @@ void hl_warn_unprofiled(hl_run *run, const hl_job *job, const hl_tu_result *res,
 }
 
 void hl_tu_result_free(hl_tu_result *res) {
+  hl_summary_free(res->summary);
   free(res->library);
   free(res->arch);
   for (size_t i = 0; i < res->nprofiles; i++) free(res->profiles[i]);
@@ -144,7 +145,7 @@ void hl_tu_result_free(hl_tu_result *res) {
 /* The config's verdict on what the rules found: a severity per rule, and
  * headers the header filters leave out are left out. Compile errors stay
  * as they are, as in clang-tidy. */
-static void apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found) {
+void hl_apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found) {
   size_t out = 0;
   for (size_t i = 0; i < found->n; i++) {
     hl_finding *f = found->v[i];
@@ -419,6 +420,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   res->compile_errors = hl_diag_errors(&ctx, &res->findings, log);
   ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
   ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
+  if (run->summaries) ctx.summary = res->summary = hl_xcalloc(1, sizeof *res->summary);
 
   hl_selection sel;
   select_wrappers(run, cfg, &ctx, &sel, res);
@@ -435,7 +437,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   ctx.reach = hl_reach_new();
 
   run_rules(&ctx, cfg, res->compile_errors > 0);
-  apply_config(cfg, job, &res->findings);
+  hl_apply_config(cfg, job, &res->findings);
   for (size_t i = 0; i < res->findings.n && res->compile_errors; i++) res->findings.v[i]->unit_has_errors = 1;
   if (run->record_inputs) record_inputs(u->tu, job, res);
 

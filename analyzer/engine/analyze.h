@@ -17,6 +17,7 @@
 #include "input/config.h"
 #include "engine/finding.h"
 #include "engine/layout.h"
+#include "engine/summary.h"
 #include "input/jobs.h"
 #include "input/profile.h"
 #include "engine/typeinfo.h"
@@ -32,6 +33,7 @@ typedef struct hl_run {
   int verbose;
   int layouts;       /* the front end shows layouts: collect them (hl_tu_result) */
   int record_inputs; /* fill hl_tu_result's inputs (for a result cache) */
+  int summaries;     /* fill hl_tu_result's summary (for the project index) */
   pthread_mutex_t lock;
   hl_strv warned; /* "no profile for ..." said once per library and width */
 } hl_run;
@@ -67,6 +69,9 @@ typedef struct hl_tu_result {
   hl_tu_input *inputs;
   size_t ninputs;
   long long read_at;
+  /* With run->summaries, of an analyzed unit: what it tells the project
+   * index (engine/summary.h). */
+  hl_summary *summary;
 } hl_tu_result;
 
 /* Analyzes job with index (one per thread), under the job's config.
@@ -99,6 +104,11 @@ void hl_tu_files(const hl_tu *u, hl_strv *out);
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_free(hl_tu *u);
 void hl_tu_result_free(hl_tu_result *res);
+
+/* The config's verdict on findings of job's (the rules' and the link
+ * step's): each rule's severity; a header the header filters leave out is
+ * left out. */
+void hl_apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found);
 
 /* The warning that job's library has no profile for its target width (its
  * wrappers are not checked), when res says so: once per library and width

@@ -111,6 +111,7 @@ CXCursor hl_ctx_opaque_ancestor(const hl_ctx *ctx, size_t *k, CXCursor self, CXC
 }
 
 CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx) { return ctx->unit.tu; }
+hl_summary *hl_ctx_summary(const hl_ctx *ctx) { return ctx->summary; }
 const hl_job *hl_ctx_job(const hl_ctx *ctx) { return ctx->unit.job; }
 int hl_ctx_pointer_width(const hl_ctx *ctx) { return ctx->pointer_width; }
 hl_types *hl_ctx_types(const hl_ctx *ctx) { return ctx->types; }

@@ -14,11 +14,15 @@
 #include "engine/instprobe.h"
 #include "engine/job.h"
 #include "engine/layout.h"
+#include "engine/summary.h"
 #include "engine/typeinfo.h"
 #include "engine/wrapper.h"
 
 typedef struct hl_ctx hl_ctx;
 
+/* What the unit tells the project index (engine/summary.h), filled by the
+ * rules' end; NULL when the front end keeps no index. */
+hl_summary *hl_ctx_summary(const hl_ctx *ctx);
 /* The translation unit, and the job it was parsed from. */
 CXTranslationUnit hl_ctx_tu(const hl_ctx *ctx);
 const hl_job *hl_ctx_job(const hl_ctx *ctx);

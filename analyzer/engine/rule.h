@@ -31,6 +31,10 @@ typedef struct hl_rule {
   void (*prepare)(hl_ctx *ctx, void *state);
   void (*end)(hl_ctx *ctx, void *state);
   unsigned flags; /* HL_RULE_* */
+  /* May be NULL. After every unit is analyzed (or restored), with the
+   * project index: the findings of what unit's summary left open (each
+   * unit of the run once; the front end applies the unit's config). */
+  void (*link)(const hl_index_lookup *ix, const hl_summary *unit, hl_findings *out);
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

@@ -35,6 +35,11 @@ const char hl_cli_usage[] =
     "                           $HEAPLINT_CACHE_DIR, else the config's cache-dir)\n"
     "  --cache-max-size=<size>  trim the cache to <size> bytes (K, M, G: KiB, MiB, GiB;\n"
     "                           default 1G), least recently used first\n"
+    "  --index=<file>           the project index (SQLite): every unit's summary, kept\n"
+    "                           and updated per unit (default: <cache-dir>/index.sqlite\n"
+    "                           with a result cache, else in memory for the run)\n"
+    "  --link-only              analyze nothing: judge what crosses units over the\n"
+    "                           --index (after 'heaplint merge-index' of the shards')\n"
     "  --diff[=<ref>]           only findings on lines 'git diff -U0 <ref>' shows changed\n"
     "                           (default HEAD: what is not committed), in the changed files\n"
     "rules and configuration:\n"
@@ -148,6 +153,8 @@ typedef enum opt_id {
   O_HELP,
   O_CACHE_DIR,
   O_CACHE_MAX_SIZE,
+  O_INDEX,
+  O_LINK_ONLY,
   O_DOCS_URL,
   O_COLOR,
   O_NO_EFFECT,
@@ -202,6 +209,8 @@ static const opt options[] = {
     {"color", VALUE, O_COLOR, NULL},
     {"cache-dir", VALUE, O_CACHE_DIR, NULL},
     {"cache-max-size", VALUE, O_CACHE_MAX_SIZE, NULL},
+    {"index", VALUE, O_INDEX, NULL},
+    {"link-only", FLAG, O_LINK_ONLY, NULL},
     {"docs-url", VALUE, O_DOCS_URL, NULL},
     {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, NULL},
     {"version", FLAG, O_VERSION, NULL},
@@ -288,6 +297,7 @@ static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
   case O_EXPORT_FIXES: o->export_fixes = v; break;
   case O_NO_EFFECT: no_effect(o, op); break;
   case O_CACHE_DIR: o->cache_dir = v; break;
+  case O_INDEX: o->index = v; break;
   case O_DOCS_URL: o->docs_url = v; break;
   case O_COLOR:
     if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
@@ -335,6 +345,7 @@ static void set_flag(hl_options *o, const opt *op, int on) {
   /* heaplint's notes carry no fixes of their own: -fix-notes is -fix. */
   case O_FIX_NOTES: o->fix = on; break;
   case O_WERROR: o->werror = on; break;
+  case O_LINK_ONLY: o->link_only = on; break;
   case O_QUIET: o->quiet = on; break;
   case O_VERBOSE: o->verbose = on; break;
   case O_USE_COLOR: o->color = on; break;

@@ -39,6 +39,8 @@ typedef struct hl_options {
   int fix, fix_errors;               /* --fix; --fix-errors: also in translation units with compile errors */
   unsigned jobs;                     /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
+  const char *index; /* --index: the project index's file; NULL: the default */
+  int link_only;     /* --link-only */
   int werror, verbose, quiet, list_rules, version, help, dump_config;
   int list_checks, explain_config, verify_config, allow_no_checks;
   int color;            /* -use-color[=bool]: -1 not given (decide by the terminal), 0 never, 1 always */

@@ -164,11 +164,12 @@ hl_zcall hl_zone_call(CXCursor call, CXCursor *callee, char **what) {
       ((k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_CXXMethod) &&
        clang_CXXMethod_isDefaulted(fn)))
     return HL_ZCALL_NONE;
-  if (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) {
+  if (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn) && clang_Cursor_isDynamicCall(call)) {
     char *n = hl_decl_name(fn);
     *what = hl_xasprintf("%s(), a virtual function (its overriders are not followed)", n);
     free(n);
-    return HL_ZCALL_UNSEEN;
+    *callee = clang_getCanonicalCursor(fn);
+    return HL_ZCALL_VIRTUAL;
   }
   *callee = canonical_callee(fn);
   return HL_ZCALL_FUNCTION;

@@ -20,6 +20,7 @@ typedef enum hl_zcall {
   HL_ZCALL_ALLOCATES, /* *what says how */
   HL_ZCALL_FUNCTION,  /* a call of a function of the user's code: *callee (canonical) */
   HL_ZCALL_UNSEEN,    /* a call heaplint does not follow: *what says which */
+  HL_ZCALL_VIRTUAL,   /* a virtual call: *callee (canonical) or any of its overriders; *what as for UNSEEN */
 } hl_zcall;
 
 /* What the call (a CallExpr) is. *what (to free) is set for ALLOCATES and

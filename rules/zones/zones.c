@@ -33,6 +33,10 @@ typedef struct zexpr {
   hl_zcall kind;
   int callee; /* FUNCTION: the callee's index in fns, or -1 (no definition) */
   char *what; /* ALLOCATES, UNSEEN: in words */
+  /* With an index: a call of a function the unit has no body of (UNSEEN),
+   * or a virtual call (VIRTUAL): the callee's USR and name, for the index
+   * to follow. NULL otherwise. */
+  char *usr, *name;
 } zexpr;
 
 /* A site another rule judged, placed in the zones' files: the index of
@@ -59,6 +63,8 @@ struct hl_zones {
   unsigned *mark, stamp; /* per fn: visited by the search of this stamp */
   int *pred_fn;          /* per fn: whom the search came from, and by which expression */
   size_t *pred_expr;
+  int *queue;          /* the search's */
+  hl_summary *summary; /* the unit's, when the front end keeps an index: NULL otherwise */
 };
 
 hl_zones *hl_zones_new(void) { return hl_xcalloc(1, sizeof(hl_zones)); }
@@ -66,7 +72,11 @@ hl_zones *hl_zones_new(void) { return hl_xcalloc(1, sizeof(hl_zones)); }
 void hl_zones_free(hl_zones *Z) {
   for (size_t i = 0; i < Z->nfiles; i++) free(Z->files[i].path);
   for (size_t i = 0; i < Z->nfns; i++) free(Z->fns[i].why);
-  for (size_t i = 0; i < Z->nexprs; i++) free(Z->exprs[i].what);
+  for (size_t i = 0; i < Z->nexprs; i++) {
+    free(Z->exprs[i].what);
+    free(Z->exprs[i].usr);
+    free(Z->exprs[i].name);
+  }
   free(Z->files);
   free(Z->fns);
   free(Z->exprs);
@@ -75,6 +85,7 @@ void hl_zones_free(hl_zones *Z) {
   free(Z->mark);
   free(Z->pred_fn);
   free(Z->pred_expr);
+  free(Z->queue);
   free(Z);
 }
 
@@ -110,7 +121,7 @@ void hl_zones_function(hl_zones *Z, CXCursor fn, const char *why) {
 }
 
 void hl_zones_expr(hl_zones *Z, CXCursor e) {
-  zexpr x = {e, 0, 0, 0, HL_ZCALL_NONE, -1, NULL};
+  zexpr x = {e, 0, 0, 0, HL_ZCALL_NONE, -1, NULL, NULL, NULL};
   x.file = position(Z, clang_getCursorLocation(e), &x.off);
   if (x.file >= 0) HL_PUSH(Z->exprs, Z->nexprs, Z->capexprs, x);
 }
@@ -203,6 +214,7 @@ static void index_all(hl_ctx *ctx, hl_zones *Z, const char *rule) {
   Z->mark = hl_xcalloc(Z->nfns ? Z->nfns : 1, sizeof *Z->mark);
   Z->pred_fn = hl_xcalloc(Z->nfns ? Z->nfns : 1, sizeof *Z->pred_fn);
   Z->pred_expr = hl_xcalloc(Z->nfns ? Z->nfns : 1, sizeof *Z->pred_expr);
+  Z->queue = hl_xcalloc(Z->nfns ? Z->nfns : 1, sizeof *Z->queue);
   place_others(ctx, Z, rule);
 }
 
@@ -210,6 +222,18 @@ static int find_fn(const hl_zones *Z, CXCursor decl) {
   for (size_t s = hash_slot(Z, decl); Z->slot[s] >= 0; s = (s + 1) % Z->nslots)
     if (clang_equalCursors(Z->fns[Z->slot[s]].decl, decl)) return Z->slot[s];
   return -1;
+}
+
+/* The callee of a call the index follows: its USR and name. */
+static void named(zexpr *x, CXCursor callee) {
+  char *usr = hl_cxstring_take(clang_getCursorUSR(callee)), *n = hl_decl_name(callee);
+  if (*usr) {
+    x->usr = usr;
+    x->name = hl_xasprintf("%s()", n);
+  } else {
+    free(usr);
+  }
+  free(n);
 }
 
 /* What expression i is, judged once. */
@@ -226,12 +250,16 @@ static zexpr *classify(hl_ctx *ctx, hl_zones *Z, size_t i) {
     break;
   default: x->kind = hl_zone_call(x->c, &callee, &x->what); break;
   }
+  /* Without an index a virtual call is one heaplint cannot follow. */
+  if (x->kind == HL_ZCALL_VIRTUAL && Z->summary) named(x, callee);
+  if (x->kind == HL_ZCALL_VIRTUAL && !x->usr) x->kind = HL_ZCALL_UNSEEN;
   if (x->kind == HL_ZCALL_FUNCTION) x->callee = find_fn(Z, callee);
   if (x->kind == HL_ZCALL_FUNCTION && x->callee < 0) {
     char *n = hl_decl_name(callee);
     x->what = hl_xasprintf("%s(), whose body is not in this translation unit", n);
     free(n);
     x->kind = HL_ZCALL_UNSEEN;
+    if (Z->summary) named(x, callee);
   }
   return x;
 }
@@ -257,8 +285,10 @@ typedef struct zone_ctx {
   hl_zones *Z;
   const char *rule;
   const zfn *zone;
-  char *name;     /* the zone's, for messages */
-  hl_strv unseen; /* "what (where)", each once */
+  char *name;       /* the zone's, for messages */
+  hl_strv unseen;   /* "what (where)", each once */
+  hl_sexits *exits; /* with an index: the calls the search leaves the unit by (NULL: unseen) */
+  hl_szone *open;   /* with an index: the zone's calls whose search left the unit */
 } zone_ctx;
 
 static void add_unseen(zone_ctx *zc, const zexpr *x) {
@@ -298,6 +328,46 @@ typedef struct reach {
   size_t expr;         /* or one of the zones' expressions */
 } reach;
 
+/* The calls the search made from its start down to function u, as hops. */
+static void path_to(zone_ctx *zc, int u, hl_spath *out) {
+  hl_zones *Z = zc->Z;
+  int path[64];
+  size_t np = 0;
+  for (int v = u; v >= 0 && np < sizeof path / sizeof *path; v = Z->pred_fn[v]) path[np++] = v;
+  for (size_t k = np; k-- > 1;) {
+    hl_loc at;
+    if (hl_ctx_loc(zc->ctx, clang_getCursorLocation(Z->exprs[Z->pred_expr[path[k - 1]]].c), &at)) continue;
+    char *caller = fn_name(zc->ctx, &Z->fns[path[k]]), *callee = fn_name(zc->ctx, &Z->fns[path[k - 1]]);
+    hl_spath_add(out, caller, callee, &at);
+    free(caller);
+    free(callee);
+    hl_loc_free(&at);
+  }
+}
+
+/* A call the search cannot follow in the unit, made by function u: with an
+ * index, an exit (once per callee) that the index follows; else unseen. */
+static void leave(zone_ctx *zc, int u, const zexpr *x) {
+  if (!zc->exits || !x->usr) {
+    add_unseen(zc, x);
+    return;
+  }
+  for (size_t i = 0; i < zc->exits->n; i++)
+    if (!strcmp(zc->exits->v[i].usr, x->usr)) return;
+  hl_sexit e = {hl_xstrdup(x->usr), hl_xstrdup(x->name), x->kind == HL_ZCALL_VIRTUAL, {0}, {0}};
+  if (hl_ctx_loc(zc->ctx, clang_getCursorLocation(x->c), &e.at)) {
+    hl_sexit_free(&e);
+    return;
+  }
+  if (u >= 0) {
+    path_to(zc, u, &e.path);
+    char *caller = fn_name(zc->ctx, &zc->Z->fns[u]);
+    hl_spath_add(&e.path, caller, x->name, &e.at);
+    free(caller);
+  }
+  HL_PUSH(zc->exits->v, zc->exits->n, zc->exits->cap, e);
+}
+
 /* Function u's own allocation: the first of the other rules' sites in it,
  * else the first of its expressions that allocates. Its calls are queued. */
 static int own_allocation(zone_ctx *zc, int u, reach *r, int *queue, size_t *qn) {
@@ -314,7 +384,7 @@ static int own_allocation(zone_ctx *zc, int u, reach *r, int *queue, size_t *qn)
       *r = (reach){u, NULL, i};
       return 1;
     }
-    if (x->kind == HL_ZCALL_UNSEEN) add_unseen(zc, x);
+    if (x->kind == HL_ZCALL_UNSEEN || x->kind == HL_ZCALL_VIRTUAL) leave(zc, u, x);
     if (x->kind == HL_ZCALL_FUNCTION && Z->mark[x->callee] != Z->stamp) {
       Z->mark[x->callee] = Z->stamp;
       Z->pred_fn[x->callee] = u;
@@ -329,14 +399,13 @@ static int own_allocation(zone_ctx *zc, int u, reach *r, int *queue, size_t *qn)
 static reach search(zone_ctx *zc, int start) {
   hl_zones *Z = zc->Z;
   reach r = {-1, NULL, 0};
-  int *queue = hl_xcalloc(Z->nfns, sizeof *queue);
+  int *queue = Z->queue; /* each function is queued once per search */
   size_t qh = 0, qn = 0;
   Z->stamp++;
   Z->mark[start] = Z->stamp;
   Z->pred_fn[start] = -1;
   queue[qn++] = start;
   while (qh < qn && !own_allocation(zc, queue[qh], &r, queue, &qn)) qh++;
-  free(queue);
   return r;
 }
 
@@ -386,6 +455,35 @@ static void chain_error(zone_ctx *zc, const zexpr *call, int callee, const reach
   hl_loc_free(&at);
 }
 
+/* A call of the zone whose search left the unit by the exits ex (taken):
+ * kept for the index. */
+static void open_call(zone_ctx *zc, const zexpr *x, const char *callee, hl_sexits *ex) {
+  hl_szcall c = {{0}, 0, 0, hl_xstrdup(callee), *ex};
+  *ex = (hl_sexits){0};
+  if (hl_ctx_loc(zc->ctx, clang_getCursorLocation(x->c), &c.at)) {
+    free(c.callee);
+    hl_sexits_free(&c.exits);
+    return;
+  }
+  hl_ctx_range_end(zc->ctx, &c.at, x->c, &c.end_line, &c.end_col);
+  HL_PUSH(zc->open->calls, zc->open->ncalls, zc->open->capcalls, c);
+}
+
+/* A call in the zone itself that the unit cannot follow: with an index,
+ * an open call with one exit; else unseen. */
+static void direct_exit(zone_ctx *zc, const zexpr *x) {
+  if (!zc->open || !x->usr) {
+    add_unseen(zc, x);
+    return;
+  }
+  hl_sexits ex = {0};
+  zc->exits = &ex;
+  leave(zc, -1, x);
+  zc->exits = NULL;
+  if (ex.n) open_call(zc, x, x->name, &ex);
+  hl_sexits_free(&ex);
+}
+
 /* The zone's own sites: the other rules' first, then its expressions
  * (one that coincides with another rule's site is said once). */
 static void zone_sites(zone_ctx *zc) {
@@ -406,15 +504,25 @@ static void zone_sites(zone_ctx *zc) {
     zexpr *x = classify(zc->ctx, Z, i);
     int said = 0;
     for (size_t o = o0; o < o1 && !said; o++) said = Z->others[o].off == x->off;
-    if (x->kind == HL_ZCALL_UNSEEN) add_unseen(zc, x);
+    if (x->kind == HL_ZCALL_UNSEEN || x->kind == HL_ZCALL_VIRTUAL) direct_exit(zc, x);
     if (x->kind == HL_ZCALL_ALLOCATES && !said) {
       hl_loc l;
       if (hl_ctx_loc(zc->ctx, clang_getCursorLocation(x->c), &l)) continue;
       error_at(zc, &l, x->what);
       hl_loc_free(&l);
     } else if (x->kind == HL_ZCALL_FUNCTION) {
+      hl_sexits ex = {0};
+      zc->exits = zc->open ? &ex : NULL;
       reach r = search(zc, x->callee);
-      if (r.fn >= 0) chain_error(zc, x, x->callee, &r);
+      zc->exits = NULL;
+      if (r.fn >= 0) {
+        chain_error(zc, x, x->callee, &r);
+      } else if (ex.n) {
+        char *cn = fn_name(zc->ctx, &Z->fns[x->callee]);
+        open_call(zc, x, cn, &ex);
+        free(cn);
+      }
+      hl_sexits_free(&ex);
     }
   }
 }
@@ -433,15 +541,95 @@ static void unseen_remark(zone_ctx *zc) {
   hl_loc_free(&l);
 }
 
+/* With an index: the zone's open calls and what it could not follow, for
+ * the index to decide (its remark is the index's to make). */
+static void keep_zone(zone_ctx *zc, hl_szone *open) {
+  if ((!open->ncalls && !zc->unseen.n) || hl_ctx_loc(zc->ctx, clang_getCursorLocation(zc->zone->def), &open->at)) {
+    hl_szone_free(open);
+    return;
+  }
+  open->rule = hl_xstrdup(zc->rule);
+  open->name = hl_xstrdup(zc->name);
+  open->why = hl_xstrdup(zc->zone->why);
+  open->unseen = zc->unseen;
+  zc->unseen = (hl_strv){0};
+  hl_summary *S = zc->Z->summary;
+  HL_PUSH(S->zones, S->nzones, S->capzones, *open);
+}
+
+/* Whether other units may call f by name: an external function that is
+ * not inline (an inline one is seen where it is called), or any virtual
+ * method (its callers may see only the base class). */
+static int exported(const zfn *f) {
+  enum CXCursorKind k = clang_getCursorKind(f->def);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor && k != CXCursor_Destructor &&
+      k != CXCursor_ConversionFunction)
+    return 0;
+  if (clang_getCursorLinkage(f->def) != CXLinkage_External) return 0;
+  return !clang_Cursor_isFunctionInlined(f->def) || (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(f->def));
+}
+
+static void overrides(hl_summary *S, const zfn *f, const char *usr) {
+  if (clang_getCursorKind(f->def) != CXCursor_CXXMethod) return;
+  CXCursor *ov = NULL;
+  unsigned n = 0;
+  clang_getOverriddenCursors(f->def, &ov, &n);
+  for (unsigned k = 0; k < n; k++) {
+    char *o = hl_cxstring_take(clang_getCursorUSR(clang_getCanonicalCursor(ov[k])));
+    if (*o) {
+      hl_strv_add(&S->overrides, usr);
+      hl_strv_add(&S->overridden, o);
+    }
+    free(o);
+  }
+  if (ov) clang_disposeOverriddenCursors(ov);
+}
+
+/* Function i's reach in the unit, for the index: its first allocation with
+ * the chain of calls, else where it leaves the unit. */
+static void summarize(hl_ctx *ctx, hl_zones *Z, const char *rule, size_t i) {
+  const zfn *f = &Z->fns[i];
+  hl_sfn s = {0};
+  s.usr = hl_cxstring_take(clang_getCursorUSR(f->decl));
+  if (!*s.usr || hl_ctx_loc(ctx, clang_getCursorLocation(f->def), &s.loc)) {
+    free(s.usr);
+    return;
+  }
+  s.name = fn_name(ctx, f);
+  zone_ctx zc = {ctx, Z, rule, NULL, NULL, {0}, &s.exits, NULL};
+  reach r = search(&zc, (int)i);
+  if (r.fn >= 0) {
+    const hl_allocation *other = r.other ? verdict(ctx, r.other) : NULL;
+    int placed = other ? (s.alloc_at = hl_loc_copy(&other->loc), 1)
+                       : !hl_ctx_loc(ctx, clang_getCursorLocation(Z->exprs[r.expr].c), &s.alloc_at);
+    if (placed) {
+      s.allocates = 1;
+      s.alloc_what = hl_xstrdup(other ? other->what : Z->exprs[r.expr].what);
+      hl_sexits_free(&s.exits);
+      path_to(&zc, r.fn, &s.chain);
+    }
+  }
+  s.unseen = zc.unseen;
+  overrides(Z->summary, f, s.usr);
+  HL_PUSH(Z->summary->fns, Z->summary->nfns, Z->summary->capfns, s);
+}
+
 void hl_zones_report(hl_zones *Z, hl_ctx *ctx, const char *rule) {
-  if (!Z->nzones) return;
+  Z->summary = hl_ctx_summary(ctx);
+  if (!Z->nzones && !Z->summary) return;
   index_all(ctx, Z, rule);
   for (size_t i = 0; i < Z->nfns; i++) {
     if (!Z->fns[i].why) continue;
-    zone_ctx zc = {ctx, Z, rule, &Z->fns[i], fn_name(ctx, &Z->fns[i]), {0}};
+    hl_szone open = {0};
+    zone_ctx zc = {ctx, Z, rule, &Z->fns[i], fn_name(ctx, &Z->fns[i]), {0}, NULL, Z->summary ? &open : NULL};
     zone_sites(&zc);
-    unseen_remark(&zc);
+    if (Z->summary)
+      keep_zone(&zc, &open);
+    else
+      unseen_remark(&zc);
     free(zc.name);
     hl_strv_free(&zc.unseen);
   }
+  for (size_t i = 0; Z->summary && i < Z->nfns; i++)
+    if (exported(&Z->fns[i])) summarize(ctx, Z, rule, i);
 }

@@ -21,7 +21,7 @@ MAX_FUNCTION_LINES = 80
 
 # The engine's core: what rules/ see through rule.h.
 ENGINE_CORE = ["engine/ast", "engine/unit", "engine/typeinfo", "engine/instprobe", "engine/standard", "engine/context", "engine/layout", "engine/reach", "engine/instances",
-               "engine/finding", "engine/job", "engine/wrapper", "engine/rule"]
+               "engine/finding", "engine/job", "engine/wrapper", "engine/rule", "engine/summary"]
 
 # (module prefix, the include prefixes it may use); the first match wins.
 # Module names are paths without the extension, relative to analyzer/ (or
@@ -33,7 +33,9 @@ LAYERS = [
     ("engine/", ["util/", "engine/", "input/"]),
     ("input/", ["util/", "engine/", "input/"]),
     ("report/", ["util/", "engine/finding", "report/", "input/"]),
-    ("cache/", ["util/", "engine/analyze", "engine/finding", "engine/job", "engine/rule", "input/", "cache/"]),
+    ("cache/", ["util/", "engine/analyze", "engine/finding", "engine/job", "engine/rule", "input/", "cache/", "index/serial"]),
+    # The project index: summaries in, lookups out; it knows no rule.
+    ("index/", ["util/", "engine/summary", "engine/finding", "index/"]),
     ("calibrate/", ["util/", "engine/wrapper", "input/profile", "calibrate/"]),
     # The language server: a front end like check.c, never the rules.
     ("lsp/", ["util/", "engine/", "input/", "report/", "lsp/"]),

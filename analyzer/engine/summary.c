@@ -1,0 +1,73 @@
+#include "engine/summary.h"
+
+#include <stdlib.h>
+
+#include "util/util.h"
+
+void hl_spath_add(hl_spath *p, const char *caller, const char *callee, const hl_loc *at) {
+  hl_shop h = {hl_xstrdup(caller), hl_xstrdup(callee), hl_loc_copy(at)};
+  HL_PUSH(p->v, p->n, p->cap, h);
+}
+
+void hl_spath_append(hl_spath *p, const hl_spath *tail) {
+  for (size_t i = 0; i < tail->n; i++) hl_spath_add(p, tail->v[i].caller, tail->v[i].callee, &tail->v[i].at);
+}
+
+void hl_spath_free(hl_spath *p) {
+  for (size_t i = 0; i < p->n; i++) {
+    free(p->v[i].caller);
+    free(p->v[i].callee);
+    hl_loc_free(&p->v[i].at);
+  }
+  free(p->v);
+  *p = (hl_spath){0};
+}
+
+void hl_sexit_free(hl_sexit *e) {
+  free(e->usr);
+  free(e->name);
+  hl_spath_free(&e->path);
+  hl_loc_free(&e->at);
+}
+
+void hl_sexits_free(hl_sexits *x) {
+  for (size_t i = 0; i < x->n; i++) hl_sexit_free(&x->v[i]);
+  free(x->v);
+  *x = (hl_sexits){0};
+}
+
+void hl_sfn_free(hl_sfn *f) {
+  free(f->usr);
+  free(f->name);
+  hl_loc_free(&f->loc);
+  hl_spath_free(&f->chain);
+  hl_loc_free(&f->alloc_at);
+  free(f->alloc_what);
+  hl_sexits_free(&f->exits);
+  hl_strv_free(&f->unseen);
+}
+
+void hl_szone_free(hl_szone *z) {
+  free(z->rule);
+  free(z->name);
+  free(z->why);
+  hl_loc_free(&z->at);
+  for (size_t i = 0; i < z->ncalls; i++) {
+    hl_loc_free(&z->calls[i].at);
+    free(z->calls[i].callee);
+    hl_sexits_free(&z->calls[i].exits);
+  }
+  free(z->calls);
+  hl_strv_free(&z->unseen);
+}
+
+void hl_summary_free(hl_summary *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->nfns; i++) hl_sfn_free(&s->fns[i]);
+  for (size_t i = 0; i < s->nzones; i++) hl_szone_free(&s->zones[i]);
+  free(s->fns);
+  free(s->zones);
+  hl_strv_free(&s->overrides);
+  hl_strv_free(&s->overridden);
+  free(s);
+}

@@ -1,0 +1,265 @@
+#include "index/db.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/serial.h"
+#include "util/util.h"
+
+/* 'HLIX': what makes a SQLite file a heaplint index. */
+#define APPLICATION_ID 0x484c4958
+/* The layout of the tables below; another is refused. */
+#define SCHEMA 1
+
+static const char *const schema_sql =
+    "CREATE TABLE IF NOT EXISTS units(name TEXT PRIMARY KEY, digest TEXT NOT NULL, zones TEXT NOT NULL)"
+    " WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS functions(usr TEXT NOT NULL, unit TEXT NOT NULL, body TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS functions_usr ON functions(usr);"
+    "CREATE INDEX IF NOT EXISTS functions_unit ON functions(unit);"
+    "CREATE TABLE IF NOT EXISTS overrides(usr TEXT NOT NULL, overridden TEXT NOT NULL, unit TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS overrides_of ON overrides(overridden);"
+    "CREATE INDEX IF NOT EXISTS overrides_unit ON overrides(unit);";
+
+struct hl_index {
+  sqlite3 *db;
+  char *name; /* for messages: the file, or "the index in memory" */
+  sqlite3_stmt *fn, *ov;
+};
+
+static int fail(hl_index *X, const char *doing, char **err) {
+  *err = hl_xasprintf("%s: %s: %s", X->name, doing, sqlite3_errmsg(X->db));
+  return -1;
+}
+
+static int exec(hl_index *X, const char *sql, const char *doing, char **err) {
+  return sqlite3_exec(X->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(X, doing, err);
+}
+
+/* A pragma's integer value in schema db ("main", "src"). */
+static int pragma(hl_index *X, const char *db, const char *name, long long *v) {
+  char *sql = hl_xasprintf("PRAGMA %s.%s", db, name);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(X->db, sql, -1, &st, NULL);
+  free(sql);
+  if (rc != SQLITE_OK) return -1;
+  rc = sqlite3_step(st);
+  *v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Schema db is a heaplint index of this version, or empty (new: fresh
+ * may make it one). */
+static int recognize(hl_index *X, const char *db, const char *file, int fresh, char **err) {
+  long long app, version, tables = 0;
+  if (pragma(X, db, "application_id", &app) || pragma(X, db, "user_version", &version)) {
+    *err = hl_xasprintf("%s: not a heaplint index (%s)", file, sqlite3_errmsg(X->db));
+    return -1;
+  }
+  char *sql = hl_xasprintf("SELECT count(*) FROM %s.sqlite_master", db);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    tables = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  free(sql);
+  if (app == 0 && version == 0 && tables == 0 && fresh) {
+    char *init = hl_xasprintf("PRAGMA application_id=%d; PRAGMA user_version=%d;", APPLICATION_ID, SCHEMA);
+    int rc = exec(X, init, "creating the index", err);
+    free(init);
+    return rc;
+  }
+  if (app != APPLICATION_ID) {
+    *err = hl_xasprintf("%s: not a heaplint index (a SQLite database of another program%s)", file,
+                        tables ? "" : ", or an empty one");
+    return -1;
+  }
+  if (version != SCHEMA) {
+    *err = hl_xasprintf(
+        "%s: a heaplint index of another version (schema %lld, this heaplint reads %d): remove it, "
+        "the next run builds it again",
+        file, version, SCHEMA);
+    return -1;
+  }
+  return 0;
+}
+
+static int fn_lookup(void *data, const char *usr, hl_sfn *out);
+static void ov_lookup(void *data, const char *usr, hl_strv *out);
+
+hl_index *hl_index_open(const char *path, char **err) {
+  *err = NULL;
+  hl_index *X = hl_xcalloc(1, sizeof *X);
+  X->name = hl_xstrdup(path ? path : "the index in memory");
+  int flags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI;
+  if (sqlite3_open_v2(path ? path : ":memory:", &X->db, flags, NULL) != SQLITE_OK) {
+    *err = hl_xasprintf("%s: cannot open the index: %s", X->name, X->db ? sqlite3_errmsg(X->db) : "out of memory");
+    char *ignored = NULL;
+    hl_index_close(X, &ignored);
+    free(ignored);
+    return NULL;
+  }
+  sqlite3_busy_timeout(X->db, 60000); /* runs that share it wait for each other */
+  if (recognize(X, "main", X->name, 1, err) || exec(X, schema_sql, "creating the index", err) ||
+      sqlite3_prepare_v2(X->db, "SELECT body FROM functions WHERE usr=?1 ORDER BY unit LIMIT 1", -1, &X->fn, NULL) ||
+      sqlite3_prepare_v2(X->db, "SELECT DISTINCT usr FROM overrides WHERE overridden=?1 ORDER BY usr", -1, &X->ov,
+                         NULL)) {
+    if (!*err) fail(X, "reading the index", err);
+    char *ignored = NULL;
+    hl_index_close(X, &ignored);
+    free(ignored);
+    return NULL;
+  }
+  return X;
+}
+
+int hl_index_begin(hl_index *X, char **err) { return exec(X, "BEGIN IMMEDIATE", "writing", err); }
+int hl_index_commit(hl_index *X, char **err) { return exec(X, "COMMIT", "writing", err); }
+
+/* Runs sql with text parameters (NULL-terminated); 0 or -1. */
+static int run(hl_index *X, const char *sql, const char *const *args, char **err) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(X, "writing", err);
+  for (int i = 0; args[i]; i++) sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(X, "writing", err);
+}
+
+/* The digest the index holds of unit, or NULL. */
+static char *digest_of(hl_index *X, const char *unit) {
+  sqlite3_stmt *st;
+  char *d = NULL;
+  if (sqlite3_prepare_v2(X->db, "SELECT digest FROM units WHERE name=?1", -1, &st, NULL) != SQLITE_OK) return NULL;
+  sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) d = hl_xstrdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return d;
+}
+
+static int put_rows(hl_index *X, const char *unit, const hl_summary *s, const char *digest, char **err) {
+  char *zones = hl_szones_json(s->zones, s->nzones);
+  int rc = run(X, "DELETE FROM functions WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
+           run(X, "DELETE FROM overrides WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
+           run(X, "INSERT OR REPLACE INTO units(name, digest, zones) VALUES(?1, ?2, ?3)",
+               (const char *[]){unit, digest, zones, NULL}, err);
+  free(zones);
+  for (size_t i = 0; !rc && i < s->nfns; i++) {
+    char *body = hl_sfn_json(&s->fns[i]);
+    rc = run(X, "INSERT INTO functions(usr, unit, body) VALUES(?1, ?2, ?3)",
+             (const char *[]){s->fns[i].usr, unit, body, NULL}, err);
+    free(body);
+  }
+  for (size_t i = 0; !rc && i < s->overrides.n; i++)
+    rc = run(X, "INSERT INTO overrides(usr, overridden, unit) VALUES(?1, ?2, ?3)",
+             (const char *[]){s->overrides.v[i], s->overridden.v[i], unit, NULL}, err);
+  return rc ? -1 : 0;
+}
+
+int hl_index_put(hl_index *X, const char *unit, const hl_summary *s, char **err) {
+  char *json = hl_summary_json(s);
+  char *digest = hl_xasprintf("%016llx", hl_fnv1a(json, strlen(json)));
+  free(json);
+  char *had = digest_of(X, unit);
+  int rc = had && !strcmp(had, digest) ? 0 : put_rows(X, unit, s, digest, err);
+  free(had);
+  free(digest);
+  return rc;
+}
+
+/* path as a read-only file: URI (never created when missing). */
+static char *ro_uri(const char *path) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+    if (*p == '%' || *p == '?' || *p == '#' || *p < 0x21 || *p > 0x7e)
+      hl_sb_printf(&b, "%%%02X", *p);
+    else
+      hl_sb_printf(&b, "%c", *p);
+  hl_sb_puts(&b, "?mode=ro");
+  char *r = hl_xstrdup(hl_sb_str(&b));
+  hl_sb_free(&b);
+  return r;
+}
+
+int hl_index_merge(hl_index *X, const char *path, char **err) {
+  *err = NULL;
+  char *uri = ro_uri(path);
+  int rc = run(X, "ATTACH ?1 AS src", (const char *[]){uri, NULL}, err);
+  free(uri);
+  if (rc) {
+    free(*err);
+    *err = hl_xasprintf("%s: not a heaplint index (%s)", path, sqlite3_errmsg(X->db));
+    return -1;
+  }
+  rc = recognize(X, "src", path, 0, err) || hl_index_begin(X, err) ||
+       exec(X,
+            "DELETE FROM main.functions WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.overrides WHERE unit IN (SELECT name FROM src.units);"
+            "INSERT OR REPLACE INTO main.units SELECT name, digest, zones FROM src.units;"
+            "INSERT INTO main.functions SELECT usr, unit, body FROM src.functions;"
+            "INSERT INTO main.overrides SELECT usr, overridden, unit FROM src.overrides;",
+            "merging", err) ||
+       hl_index_commit(X, err);
+  if (rc) sqlite3_exec(X->db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_exec(X->db, "DETACH src", NULL, NULL, NULL);
+  return rc ? -1 : 0;
+}
+
+hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err) {
+  sqlite3_stmt *st;
+  hl_summary *s = NULL;
+  if (sqlite3_prepare_v2(X->db, "SELECT zones FROM units WHERE name=?1", -1, &st, NULL) != SQLITE_OK) {
+    fail(X, "reading", err);
+    return NULL;
+  }
+  sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    char *why = NULL;
+    s = hl_szones_parse(t ? t : "", t ? (size_t)sqlite3_column_bytes(st, 0) : 0, &why);
+    if (!s) *err = hl_xasprintf("%s: the zones of %s: %s", X->name, unit, why);
+    free(why);
+  }
+  sqlite3_finalize(st);
+  return s;
+}
+
+static int fn_lookup(void *data, const char *usr, hl_sfn *out) {
+  hl_index *X = data;
+  int found = 0;
+  sqlite3_reset(X->fn);
+  sqlite3_bind_text(X->fn, 1, usr, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(X->fn) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(X->fn, 0);
+    char *why = NULL;
+    /* A row that cannot be read is a function the index does not know. */
+    found = t && hl_sfn_parse(t, (size_t)sqlite3_column_bytes(X->fn, 0), out, &why) == 0;
+    free(why);
+  }
+  sqlite3_reset(X->fn);
+  return found;
+}
+
+static void ov_lookup(void *data, const char *usr, hl_strv *out) {
+  hl_index *X = data;
+  sqlite3_reset(X->ov);
+  sqlite3_bind_text(X->ov, 1, usr, -1, SQLITE_TRANSIENT);
+  while (sqlite3_step(X->ov) == SQLITE_ROW) hl_strv_add(out, (const char *)sqlite3_column_text(X->ov, 0));
+  sqlite3_reset(X->ov);
+}
+
+hl_index_lookup hl_index_lookups(hl_index *X) { return (hl_index_lookup){X, fn_lookup, ov_lookup}; }
+
+int hl_index_close(hl_index *X, char **err) {
+  if (!X) return 0;
+  sqlite3_finalize(X->fn);
+  sqlite3_finalize(X->ov);
+  int rc = sqlite3_close(X->db) == SQLITE_OK ? 0 : -1;
+  if (rc) *err = hl_xasprintf("%s: closing the index: %s", X->name, sqlite3_errmsg(X->db));
+  free(X->name);
+  free(X);
+  return rc;
+}
