@@ -20,7 +20,6 @@
 
 #include "util/strv.h"
 #include "util/util.h"
-#include "rules/lib/calls.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/uses.h"
 #include "rules/sbo/judge.h"

@@ -14,6 +14,8 @@
 
 #include "engine/ast.h"
 #include "engine/context.h"
+#include "engine/flow/calls.h"
+#include "engine/loops.h"
 #include "engine/standard.h"
 
 enum {
