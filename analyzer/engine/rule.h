@@ -14,7 +14,7 @@
 
 #include "engine/ast.h"
 #include "engine/context.h"
-#include "engine/flow/calls.h"
+#include "engine/flow/flow.h"
 #include "engine/loops.h"
 #include "engine/standard.h"
 

@@ -43,7 +43,11 @@ LAYERS = [
 ]
 
 # The context's definition: the engine builds it, rules see it opaque.
-PRIVATE = {"engine/context_impl": ["engine/context", "engine/analyze"]}
+PRIVATE = {
+    "engine/context_impl": ["engine/context", "engine/analyze"],
+    # The flow's definition: its own modules build it, rules see it opaque.
+    "engine/flow/flow_impl": ["engine/flow/flow", "engine/flow/decls", "engine/flow/copies", "engine/flow/instantiated"],
+}
 
 # libclang calls that crash on some inputs, each with the only module that
 # may make it (the guard every other module goes through).
