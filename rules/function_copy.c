@@ -22,10 +22,6 @@
 #include "rules/sbo/sbo.h"
 #include "rules/sbo/templates.h"
 
-/* The two rules whose wrappers can be copied word what is stored. */
-extern const hl_sbo_wording hl_function_sbo_wording;
-extern const hl_sbo_wording hl_any_sbo_wording;
-
 /* A store the sbo engine matched, as the flow keeps it, and its verdict. */
 typedef struct judged_store {
   hl_sbo_site site;
@@ -197,15 +193,9 @@ static int const_ref_edits(hl_ctx *ctx, const state *S, const hl_flow_copy *c, h
   return ok;
 }
 
-static const hl_sbo_wording *wording_of(const hl_wrapper *w) {
-  if (!strcmp(w->rule, "function-sbo")) return &hl_function_sbo_wording;
-  if (!strcmp(w->rule, "any-sbo")) return &hl_any_sbo_wording;
-  return NULL;
-}
-
 static void report(hl_ctx *ctx, const state *S, const hl_flow_copy *c, const judged_store *o, const hl_loc *via) {
   const hl_sbo_site *s = &o->site;
-  const hl_sbo_wording *wd = wording_of(s->wrapper);
+  const hl_sbo_wording *wd = hl_sbo_wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
   const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
   char *m = hl_xasprintf("copying this %s allocates again%s: its target (a %s, %ld bytes) is stored on the heap by %s",
@@ -307,7 +297,7 @@ static void judge_class_copy(hl_ctx *ctx, const state *S, size_t i) {
   hl_loc at, copy, call;
   if (hl_ctx_loc(ctx, clang_getCursorLocation(cc->cls), &at)) return;
   const hl_sbo_site *s = &o->site;
-  const hl_sbo_wording *wd = wording_of(s->wrapper);
+  const hl_sbo_wording *wd = hl_sbo_wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
   const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
   char *cls = hl_type_spelling(clang_getCursorType(cc->cls)),

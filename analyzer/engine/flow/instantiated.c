@@ -138,8 +138,9 @@ static enum CXChildVisitResult copies_param(CXCursor c, CXCursor parent, CXClien
 /* A call of a template's specialization handing it, by const reference, a
  * temporary its argument builds with a converting constructor of a class
  * of the project that stores into a wrapper member; the specialization's
- * instantiated body copies that parameter whole. The store is judged with
- * the others; the copy is reported when it allocates. */
+ * instantiated body copies that parameter whole. The member's store joins
+ * the flow's stores, which the owner judges; the copy matters when it
+ * allocates. */
 void hl_flow_class_copy_call(hl_ctx *ctx, hl_flow *F, CXCursor call) {
   CXCursor fn = clang_getCursorReferenced(call);
   enum CXCursorKind fk = clang_getCursorKind(fn);
