@@ -36,8 +36,9 @@ static char *probed_noun(const char *type) {
   return hl_xasprintf("value of type '%s'", type);
 }
 
-/* Not static: function-copy words the targets it follows the same way. */
-const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun, 0};
+/* function-copy words the targets it follows the same way, through this
+ * rule's data (hl_sbo_wording_of). */
+static const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun, 0};
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo", &hl_any_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0, NULL, /* no link step */

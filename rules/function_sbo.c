@@ -84,12 +84,13 @@ static char *probed_noun(const char *type) {
   return hl_xasprintf("functor '%s'", type);
 }
 
-/* Not static: function-copy words the targets it follows the same way.
+/* function-copy words the targets it follows the same way, through this
+ * rule's data (hl_sbo_wording_of).
  * hl::inplace_function (and hl::inplace_move_function) relocate the target
  * on every move of the wrapper, with no heap to fall back to: they reject a
  * target whose move may throw (docs/runtime.md). */
-const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp",
-                                                fix,  probed_noun, HL_REQ_NOTHROW_MOVE};
+static const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heaplint/inplace_function.hpp",
+                                                       fix,  probed_noun, HL_REQ_NOTHROW_MOVE};
 
 const hl_rule hl_rule_function_sbo = {
     "function-sbo", &hl_function_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0,

@@ -14,6 +14,8 @@
 
 #include "engine/ast.h"
 #include "engine/context.h"
+#include "engine/flow/flow.h"
+#include "engine/loops.h"
 #include "engine/standard.h"
 
 enum {

@@ -41,15 +41,6 @@ char *hl_callee_phrase(CXCursor call);
 int hl_use_of(const hl_ctx *ctx, CXCursor ref, hl_use *u);
 void hl_use_free(hl_use *u);
 
-/* The innermost loop (for, while, do, range-for) whose body holds self,
- * the cursor being visited, within its function: a lambda or function
- * boundary stops the search (a lambda's body runs when it is called, not
- * per iteration). A null cursor when there is none. */
-CXCursor hl_loop_around(const hl_ctx *ctx, CXCursor self);
-/* The same for the ancestor at depth from - 1 (self), the search starting
- * at depth from: the loop around a lambda's creation, seen from inside it. */
-CXCursor hl_loop_above(const hl_ctx *ctx, size_t from, CXCursor self);
-
 /* For a member call that returns an element (operator[], front): whether
  * the element is only called — v[i]() — or tested as a bool. */
 int hl_use_result_is_called(const hl_ctx *ctx, const hl_use *u);

@@ -387,3 +387,8 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
   hl_retype_free(S->retype);
   free(S);
 }
+
+const hl_sbo_wording *hl_sbo_wording_of(const hl_wrapper *w) {
+  const hl_rule *r = hl_rule_find(w->rule);
+  return r && r->visit == hl_sbo_visit ? r->data : NULL;
+}

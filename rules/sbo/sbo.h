@@ -27,4 +27,9 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c);
 void hl_sbo_prepare(hl_ctx *ctx, void *state);
 void hl_sbo_end(hl_ctx *ctx, void *state);
 
+/* The wording of the small-buffer rule that reports w (its hl_rule's
+ * data), for another rule that words what w stores; NULL when w's rule is
+ * not a small-buffer rule. */
+const hl_sbo_wording *hl_sbo_wording_of(const hl_wrapper *w);
+
 #endif

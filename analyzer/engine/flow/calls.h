@@ -4,10 +4,13 @@
  * template's parameter: a parameter passed on by name at each level, or
  * through std::make_shared and the containers' emplace members, which
  * hand their arguments to a constructor in order. */
-#ifndef HEAPLINT_RULES_CALLS_H
-#define HEAPLINT_RULES_CALLS_H
+#ifndef HEAPLINT_ENGINE_FLOW_CALLS_H
+#define HEAPLINT_ENGINE_FLOW_CALLS_H
 
-#include "engine/rule.h"
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "engine/context.h"
 
 typedef struct hl_calls hl_calls;
 

@@ -1,8 +1,9 @@
-#include "rules/lib/calls.h"
+#include "engine/flow/calls.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/ast.h"
 #include "util/util.h"
 
 typedef struct call_rec {
