@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "engine/rule.h"
-#include "lsp/code_action.h"
+#include "lsp/actions.h"
 #include "lsp/convert.h"
 #include "report/jsontext.h"
 #include "util/util.h"

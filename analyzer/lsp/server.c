@@ -156,6 +156,17 @@ void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, l
   HL_PUSH(S->waiting, S->nwaiting, S->capwaiting, w);
 }
 
+void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer) {
+  const char *uri = lsp_json_string(json_object_get(json_object_get(params, "textDocument"), "uri"));
+  pthread_mutex_lock(&S->lock);
+  lsp_doc *d = uri ? lsp_doc_find(S, uri) : NULL;
+  if (d)
+    lsp_answer_or_wait(S, d, id, params, answer);
+  else
+    answer(S, id, params, NULL);
+  pthread_mutex_unlock(&S->lock);
+}
+
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri) {
   size_t kept = 0;
   for (size_t i = 0; i < S->nwaiting; i++) {

@@ -166,6 +166,10 @@ void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
 /* With lock held: answers the request now when d's analysis is of its
  * current text, else when it is (lsp_waiting_answer). */
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer);
+/* For a request about params.textDocument: answer now, or when the
+ * analysis of the document's current version is stored; null for a
+ * document that is not open. Takes the lock. */
+void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer);
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri);
