@@ -388,7 +388,7 @@ static void check_free(check *c) {
   free(c->ids);
   hl_line_filter_free(&c->lines);
   hl_strv_free(&c->changed);
-  hl_cli_free(&c->o);
+  hl_options_free(&c->o);
 }
 
 int hl_check_main(int argc, char **argv) {
