@@ -98,8 +98,9 @@ case "${1:-}" in
     (cd build && ctest --output-on-failure -j "$jobs")
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over every lit suite of the
-    # analyzer (HEAPLINT_LIT_SUITES in tests/CMakeLists.txt: the rules', cli,
-    # ci, fixes, fixcorpus, groundtruth, calibrate): the same site
+    # analyzer (ctest's lit.* tests, HEAPLINT_LIT_SUITES in tests/CMakeLists.txt:
+    # the rules' of rules/rules.def, cli, ci, fixes, fixcorpus, groundtruth,
+    # calibrate, instances): the same site
     # configuration with this heaplint and its own output folder. What the
     # suites run besides heaplint stays build/'s, uninstrumented: the corpus
     # generators (hl-groundtruth, hl-fixcorpus), the compilers that build and
@@ -113,8 +114,8 @@ case "${1:-}" in
         -e "s|^config.heaplint_obj_root = .*|config.heaplint_obj_root = \"$top/build-asan\"|" \
         build/tests/lit.site.cfg.py > build-asan/lit.site.cfg.py
     lit=$(sed -n 's/^HEAPLINT_LIT:FILEPATH=//p' build/CMakeCache.txt)
-    suites=$(sed -n 's/^ *set(HEAPLINT_LIT_SUITES \(.*\))$/\1/p' tests/CMakeLists.txt)
-    [ -n "$suites" ] || { echo "quickstart: no HEAPLINT_LIT_SUITES in tests/CMakeLists.txt" >&2; exit 1; }
+    suites=$(cd build && ctest -N -R '^lit[.]' | sed -n 's/^ *Test *#[0-9]*: lit[.]//p')
+    [ -n "$suites" ] || { echo "quickstart: build/ has no lit.* tests (HEAPLINT_LIT_SUITES)" >&2; exit 1; }
     # shellcheck disable=SC2046 # one argument per suite
     python3 "$lit" -s -j "$jobs" --param heaplint_site_config="$top/build-asan/lit.site.cfg.py" \
       $(for s in $suites; do echo "tests/$s"; done)
