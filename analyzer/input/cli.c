@@ -100,10 +100,7 @@ static int check_input(const hl_options *o, char **err) {
   if (o->help || o->version || o->list_rules || o->list_checks || o->explain_config || o->verify_config ||
       (o->dump_config && !o->build_path && o->files.n == 0))
     return 0;
-  if (o->config.file && o->config.text) {
-    *err = hl_xstrdup("--config-file and --config are mutually exclusive: give one of them");
-    return -1;
-  }
+  if (hl_options_one_config(o, err)) return -1;
   if (!o->build_path && o->files.n == 0 && !o->diff) {
     *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
     return -1;
@@ -112,7 +109,7 @@ static int check_input(const hl_options *o, char **err) {
 }
 
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err) {
-  if (hl_options_parse(argc, argv, o, err)) return -1;
+  if (hl_options_parse(argc, argv, HL_FRONT_CHECK, o, err)) return -1;
   const char *env = getenv("HEAPLINT_CACHE_DIR");
   if (!o->cache_dir && env && *env) o->cache_dir = env;
   return check_input(o, err);

@@ -11,7 +11,7 @@
 #include "input/options.h"
 #include "input/profile.h"
 
-/* The check's options, $HEAPLINT_CACHE_DIR, and that
+/* The check's options (HL_FRONT_CHECK), $HEAPLINT_CACHE_DIR, and that
  * there is an input. Returns 0, or -1 with *err (caller frees). */
 int hl_cli_parse(int argc, char **argv, hl_options *o, char **err);
 

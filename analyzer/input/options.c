@@ -60,70 +60,78 @@ typedef enum opt_id {
   O_CACHE_MAX_SIZE,
   O_DOCS_URL,
   O_COLOR,
+  O_DEBOUNCE,
   O_NO_EFFECT,
 } opt_id;
+
+/* Which front ends take an option (HL_FRONT_*): what the check and the
+ * language server share means the same in both. */
+enum { CHECK = HL_FRONT_CHECK, LSP = HL_FRONT_LSP, BOTH = HL_FRONT_CHECK | HL_FRONT_LSP };
 
 typedef struct opt {
   const char *name;
   arity arity;
   opt_id id;
+  unsigned fronts;
   const char *note; /* O_NO_EFFECT: why heaplint has nothing to do for it */
 } opt;
 
 static const opt options[] = {
-    {"p", VALUE, O_P, NULL},
-    {"extra-arg", VALUE, O_EXTRA_ARG, NULL},
-    {"extra-arg-before", VALUE, O_EXTRA_ARG_BEFORE, NULL},
-    {"remove-arg", VALUE, O_REMOVE_ARG, NULL},
-    {"j", VALUE, O_J, NULL},
-    {"shard", VALUE, O_SHARD, NULL},
-    {"config-file", VALUE, O_CONFIG_FILE, NULL},
-    {"config", TEXT, O_CONFIG, NULL},
-    {"dump-config", BOOL, O_DUMP_CONFIG, NULL},
-    {"profile", VALUE, O_PROFILE, NULL},
-    {"profile-dir", VALUE, O_PROFILE_DIR, NULL},
-    {"list-rules", FLAG, O_LIST_RULES, NULL},
-    {"list-checks", BOOL, O_LIST_CHECKS, NULL},
-    {"explain-config", BOOL, O_EXPLAIN_CONFIG, NULL},
-    {"verify-config", BOOL, O_VERIFY_CONFIG, NULL},
-    {"checks", TEXT, O_CHECKS, NULL},
-    {"warnings-as-errors", TEXT, O_WARNINGS_AS_ERRORS, NULL},
-    {"header-filter", TEXT, O_HEADER_FILTER, NULL},
-    {"exclude-header-filter", TEXT, O_EXCLUDE_HEADER_FILTER, NULL},
-    {"line-filter", TEXT, O_LINE_FILTER, NULL},
-    {"system-headers", BOOL, O_SYSTEM_HEADERS, NULL},
-    {"diff", OPTIONAL, O_DIFF, NULL},
-    {"format", VALUE, O_FORMAT, NULL},
-    {"o", VALUE, O_OUTPUT, NULL},
-    {"source-root", VALUE, O_SOURCE_ROOT, NULL},
-    {"baseline", VALUE, O_BASELINE, NULL},
-    {"write-baseline", VALUE, O_WRITE_BASELINE, NULL},
-    {"report-undecided", FLAG, O_REPORT_UNDECIDED, NULL},
-    {"fix", BOOL, O_FIX, NULL},
-    {"fix-errors", BOOL, O_FIX_ERRORS, NULL},
-    {"fix-notes", BOOL, O_FIX_NOTES, NULL},
-    {"export-fixes", VALUE, O_EXPORT_FIXES, NULL},
-    {"werror", FLAG, O_WERROR, NULL},
-    {"q", FLAG, O_QUIET, NULL},
-    {"quiet", BOOL, O_QUIET, NULL},
-    {"v", FLAG, O_VERBOSE, NULL},
-    {"verbose", FLAG, O_VERBOSE, NULL},
-    {"use-color", BOOL, O_USE_COLOR, NULL},
-    {"color", VALUE, O_COLOR, NULL},
-    {"cache-dir", VALUE, O_CACHE_DIR, NULL},
-    {"cache-max-size", VALUE, O_CACHE_MAX_SIZE, NULL},
-    {"docs-url", VALUE, O_DOCS_URL, NULL},
-    {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, NULL},
-    {"version", FLAG, O_VERSION, NULL},
-    {"h", FLAG, O_HELP, NULL},
-    {"help", FLAG, O_HELP, NULL},
-    {"help-hidden", FLAG, O_HELP, NULL},
-    {"help-list", FLAG, O_HELP, NULL},
-    {"help-list-hidden", FLAG, O_HELP, NULL},
-    {"format-style", TEXT, O_NO_EFFECT,
+    {"p", VALUE, O_P, BOTH, NULL},
+    {"compile-commands-dir", VALUE, O_P, LSP, NULL},
+    {"extra-arg", VALUE, O_EXTRA_ARG, BOTH, NULL},
+    {"extra-arg-before", VALUE, O_EXTRA_ARG_BEFORE, BOTH, NULL},
+    {"remove-arg", VALUE, O_REMOVE_ARG, CHECK, NULL},
+    {"j", VALUE, O_J, CHECK, NULL},
+    {"shard", VALUE, O_SHARD, CHECK, NULL},
+    {"config-file", VALUE, O_CONFIG_FILE, BOTH, NULL},
+    {"config", TEXT, O_CONFIG, BOTH, NULL},
+    {"dump-config", BOOL, O_DUMP_CONFIG, CHECK, NULL},
+    {"profile", VALUE, O_PROFILE, BOTH, NULL},
+    {"profile-dir", VALUE, O_PROFILE_DIR, BOTH, NULL},
+    {"list-rules", FLAG, O_LIST_RULES, CHECK, NULL},
+    {"list-checks", BOOL, O_LIST_CHECKS, CHECK, NULL},
+    {"explain-config", BOOL, O_EXPLAIN_CONFIG, CHECK, NULL},
+    {"verify-config", BOOL, O_VERIFY_CONFIG, CHECK, NULL},
+    {"checks", TEXT, O_CHECKS, BOTH, NULL},
+    {"warnings-as-errors", TEXT, O_WARNINGS_AS_ERRORS, BOTH, NULL},
+    {"header-filter", TEXT, O_HEADER_FILTER, BOTH, NULL},
+    {"exclude-header-filter", TEXT, O_EXCLUDE_HEADER_FILTER, BOTH, NULL},
+    {"line-filter", TEXT, O_LINE_FILTER, CHECK, NULL},
+    {"system-headers", BOOL, O_SYSTEM_HEADERS, BOTH, NULL},
+    {"diff", OPTIONAL, O_DIFF, CHECK, NULL},
+    {"format", VALUE, O_FORMAT, CHECK, NULL},
+    {"o", VALUE, O_OUTPUT, CHECK, NULL},
+    {"source-root", VALUE, O_SOURCE_ROOT, CHECK, NULL},
+    {"baseline", VALUE, O_BASELINE, CHECK, NULL},
+    {"write-baseline", VALUE, O_WRITE_BASELINE, CHECK, NULL},
+    {"report-undecided", FLAG, O_REPORT_UNDECIDED, CHECK, NULL},
+    {"fix", BOOL, O_FIX, CHECK, NULL},
+    {"fix-errors", BOOL, O_FIX_ERRORS, CHECK, NULL},
+    {"fix-notes", BOOL, O_FIX_NOTES, CHECK, NULL},
+    {"export-fixes", VALUE, O_EXPORT_FIXES, CHECK, NULL},
+    {"werror", FLAG, O_WERROR, CHECK, NULL},
+    {"q", FLAG, O_QUIET, CHECK, NULL},
+    {"quiet", BOOL, O_QUIET, CHECK, NULL},
+    {"v", FLAG, O_VERBOSE, CHECK, NULL},
+    {"verbose", FLAG, O_VERBOSE, CHECK, NULL},
+    {"use-color", BOOL, O_USE_COLOR, CHECK, NULL},
+    {"color", VALUE, O_COLOR, CHECK, NULL},
+    {"cache-dir", VALUE, O_CACHE_DIR, CHECK, NULL},
+    {"cache-max-size", VALUE, O_CACHE_MAX_SIZE, CHECK, NULL},
+    {"docs-url", VALUE, O_DOCS_URL, BOTH, NULL},
+    {"debounce", VALUE, O_DEBOUNCE, LSP, NULL},
+    {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, CHECK, NULL},
+    {"version", FLAG, O_VERSION, BOTH, NULL},
+    {"h", FLAG, O_HELP, BOTH, NULL},
+    {"help", FLAG, O_HELP, BOTH, NULL},
+    {"help-hidden", FLAG, O_HELP, BOTH, NULL},
+    {"help-list", FLAG, O_HELP, BOTH, NULL},
+    {"help-list-hidden", FLAG, O_HELP, BOTH, NULL},
+    {"format-style", TEXT, O_NO_EFFECT, CHECK,
      "heaplint writes its fixes as they are and does not run clang-format over them"},
-    {"allow-enabling-analyzer-alpha-checkers", BOOL, O_NO_EFFECT, "heaplint has no clang-analyzer checks"},
-    {"enable-module-headers-parsing", BOOL, O_NO_EFFECT, "no heaplint rule looks at macros"},
+    {"allow-enabling-analyzer-alpha-checkers", BOOL, O_NO_EFFECT, CHECK, "heaplint has no clang-analyzer checks"},
+    {"enable-module-headers-parsing", BOOL, O_NO_EFFECT, CHECK, "no heaplint rule looks at macros"},
 };
 
 /* clang-tidy's options heaplint cannot honour: an error, never a silent
@@ -169,6 +177,16 @@ static int shard(hl_options *o, const char *v, char **err) {
   return bad ? -1 : 0;
 }
 
+static int debounce(hl_options *o, const char *v, char **err) {
+  char *end;
+  o->debounce_ms = strtol(v, &end, 10);
+  if (end == v || *end || o->debounce_ms < 0 || o->debounce_ms > 60000) {
+    *err = hl_xasprintf("--debounce takes milliseconds from 0 to 60000, not '%s'", v);
+    return -1;
+  }
+  return 0;
+}
+
 static void no_effect(hl_options *o, const opt *op) {
   hl_strv_addf(&o->notes, "-%s is accepted and has no effect: %s", op->name, op->note);
 }
@@ -199,6 +217,7 @@ static int set_value(hl_options *o, const opt *op, const char *v, char **err) {
   case O_NO_EFFECT: no_effect(o, op); break;
   case O_CACHE_DIR: o->cache_dir = v; break;
   case O_DOCS_URL: o->docs_url = v; break;
+  case O_DEBOUNCE: return debounce(o, v, err);
   case O_COLOR:
     if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never")) {
       *err = hl_xasprintf("--color takes auto, always or never, not '%s'", v);
@@ -264,33 +283,40 @@ static int parse_bool(const char *v, int *on) {
   return -1;
 }
 
-static const opt *find_option(const char *name, size_t n) {
+/* The option spelled name (n bytes) that one of fronts takes. */
+static const opt *find_option(const char *name, size_t n, unsigned fronts) {
   for (size_t k = 0; k < sizeof options / sizeof *options; k++)
-    if (strlen(options[k].name) == n && !strncmp(options[k].name, name, n)) return &options[k];
+    if ((options[k].fronts & fronts) && strlen(options[k].name) == n && !strncmp(options[k].name, name, n))
+      return &options[k];
   return NULL;
 }
 
-/* Neither heaplint's nor a clang-tidy option it honours: say which. */
-static char *not_an_option(const char *a, const char *name, size_t n) {
+/* Not an option front takes, nor a clang-tidy option it honours: say
+ * which (the check's options are the language server's unknown ones too,
+ * with a word on why). */
+static char *not_an_option(const char *a, const char *name, size_t n, unsigned front) {
   for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
     if (strlen(refused[k].name) == n && !strncmp(refused[k].name, name, n))
       return hl_xasprintf("clang-tidy's option '%.*s' is not supported: %s", (int)(name + n - a), a, refused[k].why);
-  return hl_xasprintf("unknown option '%s' (see heaplint --help)", a);
+  if (front == HL_FRONT_LSP && find_option(name, n, HL_FRONT_CHECK))
+    return hl_xasprintf("heaplint lsp does not take '%.*s': it is an option of the check (see heaplint --help)",
+                        (int)(name + n - a), a);
+  return hl_xasprintf("unknown option '%s' (see %s --help)", a, front == HL_FRONT_LSP ? "heaplint lsp" : "heaplint");
 }
 
-/* One option at argv[*i] (which starts with '-'). Returns 0, or -1 with
- * *err. */
-static int parse_option(int argc, char **argv, int *i, hl_options *o, char **err) {
+/* One option at argv[*i] (which starts with '-'), if front takes it.
+ * Returns 0, or -1 with *err. */
+static int parse_option(int argc, char **argv, int *i, unsigned front, hl_options *o, char **err) {
   const char *a = argv[*i];
   const char *name = a + (a[1] == '-' ? 2 : 1);
   const char *eq = strchr(name, '=');
   size_t n = eq ? (size_t)(eq - name) : strlen(name);
-  const opt *op = find_option(name, n);
+  const opt *op = find_option(name, n, front);
   const char *v = eq ? eq + 1 : NULL;
   /* -p<dir>, -j<n>, -o<file>, as heaplint always took them. */
-  if (!op && a[1] != '-' && strchr("pjo", name[0]) && name[1] && (op = find_option(name, 1))) v = name + 1;
+  if (!op && a[1] != '-' && strchr("pjo", name[0]) && name[1] && (op = find_option(name, 1, front))) v = name + 1;
   if (!op) {
-    *err = not_an_option(a, name, n);
+    *err = not_an_option(a, name, n, front);
     return -1;
   }
   int on = 1;
@@ -314,14 +340,19 @@ static int parse_option(int argc, char **argv, int *i, hl_options *o, char **err
   return set_value(o, op, v, err);
 }
 
-int hl_options_parse(int argc, char **argv, hl_options *o, char **err) {
+int hl_options_parse(int argc, char **argv, unsigned front, hl_options *o, char **err) {
   memset(o, 0, sizeof *o);
   o->format = "text";
   o->color = -1;
   o->config.system_headers = -1;
+  o->debounce_ms = -1;
   *err = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (front == HL_FRONT_LSP && (a[0] != '-' || !strcmp(a, "-") || !strcmp(a, "--"))) {
+      *err = hl_xasprintf("unknown argument '%s' (see heaplint lsp --help)", a);
+      return -1;
+    }
     if (!strcmp(a, "--")) {
       o->dashdash = 1;
       for (int k = i + 1; k < argc; k++) hl_strv_add(&o->flags, argv[k]);
@@ -329,11 +360,30 @@ int hl_options_parse(int argc, char **argv, hl_options *o, char **err) {
     }
     if (a[0] != '-' || !strcmp(a, "-"))
       hl_strv_add(&o->files, a);
-    else if (parse_option(argc, argv, &i, o, err))
+    else if (parse_option(argc, argv, &i, front, o, err))
       return -1;
   }
   return 0;
 }
+
+int hl_options_one_config(const hl_options *o, char **err) {
+  if (!o->config.file || !o->config.text) return 0;
+  *err = hl_xstrdup("--config-file and --config are mutually exclusive: give one of them");
+  return -1;
+}
+
+char *hl_docs_default_url(void) {
+  if (*HEAPLINT_DOCS_URL)
+    return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
+  char *dir = hl_exe_relative("../share/doc/heaplint", HEAPLINT_INSTALL_DOC_DIR);
+  char *esc = hl_uri_escape(dir);
+  char *url = hl_xasprintf("file://%s/", esc);
+  free(esc);
+  free(dir);
+  return url;
+}
+
+char *hl_rule_page_url(const char *docs_url, const char *id) { return hl_xasprintf("%srules/%s.md", docs_url, id); }
 
 void hl_options_free(hl_options *o) {
   hl_strv_free(&o->files);

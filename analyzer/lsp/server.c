@@ -43,9 +43,7 @@ void lsp_server_free(lsp_server *S) {
   pthread_cond_destroy(&S->wake);
   pthread_mutex_destroy(&S->lock);
   pthread_mutex_destroy(&S->out_lock);
-  hl_strv_free(&S->opt.profiles);
-  hl_strv_free(&S->opt.extra_before);
-  hl_strv_free(&S->opt.extra_after);
+  hl_options_free(&S->opt.cli);
   free(S->opt.docs_url);
 }
 

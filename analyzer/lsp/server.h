@@ -15,19 +15,18 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "input/options.h"
 #include "lsp/text.h"
-#include "util/strv.h"
 
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
-  const char *db_dir;                /* --compile-commands-dir or -p: the one compile database */
-  const char *config_file;           /* --config-file */
-  hl_strv profiles;                  /* --profile */
-  const char *profile_dir;           /* --profile-dir */
-  hl_strv extra_before, extra_after; /* --extra-arg-before, --extra-arg */
-  long debounce_ms;                  /* --debounce, or initializationOptions.debounce */
-  char *docs_url;                    /* a rule's page is <docs_url><id>.md */
-  int help, version;
+  /* The command line, parsed as the check's (input/options.h): -p or
+   * --compile-commands-dir (the one compile database), the configuration
+   * (--config-file, --config, --checks, the filters), the profiles, the
+   * extra arguments, --docs-url. */
+  hl_options cli;
+  long debounce_ms; /* --debounce, or initializationOptions.debounce */
+  char *docs_url;   /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
 } lsp_options;
 
 /* One diagnostic as published, with what a code action offers for it;
