@@ -26,17 +26,17 @@ for bad in make-shared Bad_Name -x; do
 done
 [ ! -e "$tmp/rules/Bad_Name.c" ] && [ ! -e "$tmp/tests/Bad_Name" ] || fail "a refused name wrote files"
 
-sh "$tmp/scripts/new-rule.sh" example-rule >/dev/null
+sh "$tmp/scripts/new-rule.sh" new-rule-check >/dev/null
 python3 "$tmp/tests/arch/check_rules.py" "$tmp" >"$tmp/rules.out" || { cat "$tmp/rules.out"; fail "check_rules"; }
 python3 "$tmp/tests/arch/check_arch.py" "$tmp" | grep -v ' modules, ' >"$tmp/arch.after" || true
 diff "$tmp/arch.before" "$tmp/arch.after" || fail "check_arch finds new problems"
 if command -v clang-format-19 >/dev/null 2>&1; then
-  clang-format-19 --dry-run -Werror "$tmp/rules/example_rule.c" || fail "rules/example_rule.c is not formatted"
+  clang-format-19 --dry-run -Werror "$tmp/rules/new_rule_check.c" || fail "rules/new_rule_check.c is not formatted"
 fi
-for f in example_rule registry; do
+for f in new_rule_check registry; do
   "$cc" -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror -c \
     -I"$tmp/analyzer" -I"$tmp" -I"$inc" "$tmp/rules/$f.c" -o "$tmp/$f.o" || fail "rules/$f.c does not compile"
 done
-nm "$tmp/example_rule.o" | grep -Eq ' [DR] hl_rule_example_rule$' || fail "rules/example_rule.c does not define hl_rule_example_rule"
-nm "$tmp/registry.o" | grep -q ' U hl_rule_example_rule$' || fail "the registry does not list hl_rule_example_rule"
-echo "new-rule: example-rule added and checked"
+nm "$tmp/new_rule_check.o" | grep -Eq ' [DR] hl_rule_new_rule_check$' || fail "rules/new_rule_check.c does not define hl_rule_new_rule_check"
+nm "$tmp/registry.o" | grep -q ' U hl_rule_new_rule_check$' || fail "the registry does not list hl_rule_new_rule_check"
+echo "new-rule: new-rule-check added and checked"
