@@ -65,21 +65,6 @@ static void list_rules(check *c) {
   }
 }
 
-/* Where SARIF's rule links point: the URL the build was configured with
- * (-DHEAPLINT_DOCS_URL=...), else the docs installed beside heaplint
- * (<prefix>/share/doc/heaplint/, the build tree has them too), as a file
- * URI. */
-static char *default_docs_url(void) {
-  if (*HEAPLINT_DOCS_URL)
-    return hl_xasprintf("%s%s", HEAPLINT_DOCS_URL, hl_ends_with(HEAPLINT_DOCS_URL, "/") ? "" : "/");
-  char *dir = hl_exe_relative("../share/doc/heaplint", HEAPLINT_INSTALL_DOC_DIR);
-  char *esc = hl_uri_escape(dir);
-  char *url = hl_xasprintf("file://%s/", esc);
-  free(esc);
-  free(dir);
-  return url;
-}
-
 /* Says err (and frees it); returns the input error's exit status. */
 static int input_error(char *err) {
   fprintf(stderr, "heaplint: error: %s\n", err);
@@ -472,7 +457,7 @@ static void check_free(check *c) {
   free(c->ids);
   hl_line_filter_free(&c->lines);
   hl_strv_free(&c->changed);
-  hl_cli_free(&c->o);
+  hl_options_free(&c->o);
 }
 
 int hl_check_main(int argc, char **argv) {
@@ -498,7 +483,7 @@ int hl_check_main(int argc, char **argv) {
     for (size_t i = 0; i < c.o.notes.n && !c.o.quiet; i++) fprintf(stderr, "heaplint: note: %s\n", c.o.notes.v[i]);
     c.configs = hl_configs_new(&c.o.config, &err);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
-    if (!c.o.docs_url) c.o.docs_url = c.docs_url = default_docs_url();
+    if (!c.o.docs_url) c.o.docs_url = c.docs_url = hl_docs_default_url();
     if (!c.configs)
       status = input_error(err);
     else if (c.o.list_checks || c.o.explain_config || c.o.verify_config)

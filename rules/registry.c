@@ -1,23 +1,21 @@
-/* registry: the list of rules. A new rule is one file under rules/, one
- * line here, one page under docs/rules/ and one test folder. */
+/* registry: the list of rules, expanded from rules/rules.def (a new rule
+ * is one line there: scripts/new-rule.sh writes it with the rule's file,
+ * page and tests), and the rules' summaries and descriptions read from
+ * their pages. */
 #include <string.h>
 
 #include "engine/rule.h"
 #include "util/util.h"
 
-extern const hl_rule hl_rule_any_sbo;
-extern const hl_rule hl_rule_function_copy;
-extern const hl_rule hl_rule_function_sbo;
-extern const hl_rule hl_rule_make_shared;
-extern const hl_rule hl_rule_no_alloc;
-extern const hl_rule hl_rule_node_container;
-extern const hl_rule hl_rule_shared_state;
-extern const hl_rule hl_rule_string_sso;
+#define HL_RULE(cname, id) extern const hl_rule hl_rule_##cname;
+#include "rules/rules.def"
+#undef HL_RULE
 
 const hl_rule *const hl_rules[] = {
-    &hl_rule_any_sbo,      &hl_rule_function_copy, &hl_rule_function_sbo,
-    &hl_rule_make_shared,  &hl_rule_no_alloc,      &hl_rule_node_container,
-    &hl_rule_shared_state, &hl_rule_string_sso,    NULL,
+#define HL_RULE(cname, id) &hl_rule_##cname,
+#include "rules/rules.def"
+#undef HL_RULE
+    NULL,
 };
 
 const hl_rule *hl_rule_find(const char *id) {

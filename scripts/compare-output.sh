@@ -2,7 +2,8 @@
 # Behaviour-preserving changes (a refactor) must leave heaplint's output
 # byte-identical. This runs two heaplint binaries over the same inputs and
 # compares everything they write: stdout, stderr and the exit status, as
-# text, --format=json and --format=sarif.
+# text, --format=json and --format=sarif, and what --list-rules and the
+# configuration options (--dump-config, --explain-config, ...) print.
 #
 #   scripts/compare-output.sh OLD_HEAPLINT NEW_HEAPLINT [HL_GROUNDTRUTH]
 #
@@ -57,6 +58,14 @@ run examples-text -p examples/build
 run examples-json -p examples/build --format=json
 run examples-sarif -p examples/build --format=sarif
 run examples-verbose -v -p examples/build
+# What the options and the configuration print without analyzing (the
+# option table, the rule list, the configuration's layers), and an error.
+run list-rules --list-rules
+run dump-config --dump-config -p examples/build
+run explain-config --explain-config -p examples/build
+run list-checks --list-checks -p examples/build
+run verify-config --verify-config '--checks=-*,functon-sbo' -p examples/build
+run bad-option --bogus
 
 if [ -n "$gt" ]; then
   # Each corpus as its .test files analyze it (tests/groundtruth/*.test).

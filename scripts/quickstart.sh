@@ -105,8 +105,9 @@ case "${1:-}" in
     stamp "ctest"
     # The analyzer itself under AddressSanitizer and UndefinedBehaviorSanitizer
     # (libclang, not instrumented, runs as it is), over the lit suites that
-    # drive heaplint's own code through its inputs (HEAPLINT_LIT_SUITES in
-    # tests/CMakeLists.txt: the rules', cli, ci, fixes, instances): the same
+    # drive heaplint's own code through its inputs (ctest's lit.* tests, HEAPLINT_LIT_SUITES in
+    # tests/CMakeLists.txt: the rules' of rules/rules.def, cli, ci, fixes,
+    # instances): the same
     # site configuration with this heaplint and its own output folder. The
     # corpus suites (groundtruth, fixcorpus, calibrate) are left to the plain
     # pass above: their time is the compilers' and the measured programs',
@@ -121,8 +122,8 @@ case "${1:-}" in
         -e "s|^config.heaplint_obj_root = .*|config.heaplint_obj_root = \"$top/build-asan\"|" \
         build/tests/lit.site.cfg.py > build-asan/lit.site.cfg.py
     lit=$(sed -n 's/^HEAPLINT_LIT:FILEPATH=//p' build/CMakeCache.txt)
-    suites=$(sed -n 's/^ *set(HEAPLINT_LIT_SUITES \(.*\))$/\1/p' tests/CMakeLists.txt)
-    [ -n "$suites" ] || { echo "quickstart: no HEAPLINT_LIT_SUITES in tests/CMakeLists.txt" >&2; exit 1; }
+    suites=$(cd build && ctest -N -R '^lit[.]' | sed -n 's/^ *Test *#[0-9]*: lit[.]//p')
+    [ -n "$suites" ] || { echo "quickstart: build/ has no lit.* tests (HEAPLINT_LIT_SUITES)" >&2; exit 1; }
     corpus=" groundtruth fixcorpus calibrate "
     # shellcheck disable=SC2046 # one argument per suite
     python3 "$lit" -s -j "$jobs" --param heaplint_site_config="$top/build-asan/lit.site.cfg.py" \

@@ -3,7 +3,7 @@
  * parsed once and reparsed after edits over the snapshot's unsaved files
  * (the open documents the unit reads added as it comes to read them), the
  * engine, the report stage's NOLINT, and the result: the diagnostics,
- * code actions and hovers (diagnostics.h, code_action.h, hover.h), or one
+ * code actions and hovers (diagnostics.h, actions.h, hover.h), or one
  * error diagnostic saying why there are none.
  *
  * The worker runs it under engine/crash.h's guard: what it says for the

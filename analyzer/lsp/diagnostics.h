@@ -11,7 +11,7 @@
 #include "lsp/server.h"
 
 /* Adds f (a finding of the document, placed by c) to r, with its code
- * actions (code_action.h). */
+ * actions (actions.h). */
 void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, const lsp_options *o);
 /* Adds the diagnostic of a document not analyzed: text says why (the
  * compile errors, libclang's failure, a configuration error), at the top. */

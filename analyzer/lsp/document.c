@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp/diagnostics.h"
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
 #include "lsp/uri.h"
@@ -12,17 +11,6 @@
 
 static const char *doc_uri(json_t *params) {
   return lsp_json_string(json_object_get(json_object_get(params, "textDocument"), "uri"));
-}
-
-void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer) {
-  const char *uri = doc_uri(params);
-  pthread_mutex_lock(&S->lock);
-  lsp_doc *d = uri ? lsp_doc_find(S, uri) : NULL;
-  if (d)
-    lsp_answer_or_wait(S, d, id, params, answer);
-  else
-    answer(S, id, params, NULL);
-  pthread_mutex_unlock(&S->lock);
 }
 
 /* heaplint analyzes C++: a C or Objective-C file is left alone. */

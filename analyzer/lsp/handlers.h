@@ -29,9 +29,4 @@ void lsp_on_did_change_watched_files(lsp_server *S, json_t *id, json_t *params);
 void lsp_on_code_action(lsp_server *S, json_t *id, json_t *params);
 void lsp_on_hover(lsp_server *S, json_t *id, json_t *params);
 
-/* For a request about params.textDocument: answer now, or when the
- * analysis of the document's current version is stored; null for a
- * document that is not open. */
-void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer);
-
 #endif

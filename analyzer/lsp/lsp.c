@@ -1,16 +1,16 @@
 #include "lsp/lsp.h"
 
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "engine/crash.h"
+#include "input/config.h"
+#include "input/options.h"
 #include "input/profile.h"
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
-#include "lsp/uri.h"
 #include "lsp/worker.h"
 #include "util/util.h"
 
@@ -20,6 +20,7 @@ static const char usage[] =
     "The language server: speaks the Language Server Protocol on stdin and stdout, and\n"
     "publishes heaplint's findings on the files an editor opens, with quick fixes\n"
     "and the layout of each std::function/std::any store on hover (docs/editors.md).\n"
+    "Its options are the check's (heaplint --help), and mean the same.\n"
     "\n"
     "  --compile-commands-dir=<dir>  use <dir>/compile_commands.json for every file\n"
     "  -p <dir>                 the same (default: the nearest compile_commands.json\n"
@@ -28,86 +29,22 @@ static const char usage[] =
     "  --extra-arg-before=<arg> add <arg> before them\n"
     "  --config-file=<file>     use this configuration instead of the .heaplint.yaml\n"
     "                           found by walking up from each file\n"
+    "  --config=<yaml>          an inline configuration (YAML or JSON), instead of any file\n"
+    "  --checks=<globs>         enable (glob) or disable (-glob) rules, after the\n"
+    "                           configuration's: --checks=-*,function-sbo\n"
+    "  --warnings-as-errors=<globs>  the rules whose warnings are errors\n"
+    "  --header-filter=<re>     report in headers only those whose path matches\n"
+    "  --exclude-header-filter=<re>  never report in headers whose path matches\n"
+    "  --system-headers         report in system headers too\n"
     "  --profile=<file>         lay a library profile over the shipped one; may be repeated\n"
     "  --profile-dir=<dir>      where the shipped profiles are\n"
     "  --debounce=<ms>          wait this long after an edit before analyzing (default\n"
     "                           300; initializationOptions.debounce overrides it)\n"
-    "  --docs-url=<url>         a rule's page is <url><rule>.md (default: the installed\n"
-    "                           share/doc/heaplint/rules/)\n"
+    "  --docs-url=<url>         where heaplint's docs/ folder is: a rule's page is\n"
+    "                           <url>rules/<id>.md, as in sarif (default: the installed\n"
+    "                           share/doc/heaplint/)\n"
     "  --version                print the version and exit\n"
     "  -h, --help               print this help and exit\n";
-
-static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
-  static const char *const with_value[] = {
-      "--compile-commands-dir", "-p",         "--extra-arg", "--extra-arg-before", "--config-file", "--profile",
-      "--profile-dir",          "--debounce", "--docs-url"};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = NULL;
-    int matched = 0;
-    size_t k = 0;
-    for (; k < sizeof with_value / sizeof *with_value && !matched; k++)
-      v = hl_option_value(argc, argv, &i, with_value[k], &matched);
-    k--;
-    if (matched && !v) {
-      *err = hl_xasprintf("option '%s' needs a value", with_value[k]);
-      return -1;
-    }
-    if (!matched) {
-      if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-        o->help = 1;
-      else if (!strcmp(a, "--version"))
-        o->version = 1;
-      else {
-        *err = hl_xasprintf("unknown argument '%s' (see heaplint lsp --help)", a);
-        return -1;
-      }
-      continue;
-    }
-    const char *name = with_value[k];
-    if (!strcmp(name, "--compile-commands-dir") || !strcmp(name, "-p"))
-      o->db_dir = v;
-    else if (!strcmp(name, "--extra-arg"))
-      hl_strv_add(&o->extra_after, v);
-    else if (!strcmp(name, "--extra-arg-before"))
-      hl_strv_add(&o->extra_before, v);
-    else if (!strcmp(name, "--config-file"))
-      o->config_file = v;
-    else if (!strcmp(name, "--profile"))
-      hl_strv_add(&o->profiles, v);
-    else if (!strcmp(name, "--profile-dir"))
-      o->profile_dir = v;
-    else if (!strcmp(name, "--docs-url"))
-      o->docs_url = hl_xstrdup(v);
-    else {
-      char *end;
-      o->debounce_ms = strtol(v, &end, 10);
-      if (end == v || *end || o->debounce_ms < 0 || o->debounce_ms > 60000) {
-        *err = hl_xasprintf("--debounce takes milliseconds from 0 to 60000, not '%s'", v);
-        return -1;
-      }
-    }
-  }
-  return 0;
-}
-
-/* The rules' pages next to the program, as installed (share/doc/heaplint/
- * rules), or NULL when they are not there. */
-static char *default_docs_url(void) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return NULL;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (slash) *slash = '\0';
-  char *dir = hl_xasprintf("%s/../share/doc/heaplint/rules", exe);
-  char real[PATH_MAX];
-  char *url = realpath(dir, real) ? hl_xasprintf("%s/", real) : NULL;
-  free(dir);
-  if (!url) return NULL;
-  char *uri = lsp_path_uri(url);
-  free(url);
-  return uri;
-}
 
 static const struct {
   const char *method;
@@ -186,6 +123,20 @@ static int serve(lsp_server *S) {
   return S->exiting && S->shut_down ? 0 : 1;
 }
 
+/* The command line, as the check parses it: 0, or -1 with *err. What
+ * the configuration's command-line layer refuses (a bad --header-filter,
+ * --config) is refused here, before the worker reads it. */
+static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
+  if (hl_options_parse(argc, argv, HL_FRONT_LSP, &o->cli, err) || hl_options_one_config(&o->cli, err)) return -1;
+  if (o->cli.help || o->cli.version) return 0;
+  hl_configs *C = hl_configs_new(&o->cli.config, err);
+  if (!C) return -1;
+  hl_configs_free(C);
+  if (o->cli.debounce_ms >= 0) o->debounce_ms = o->cli.debounce_ms;
+  o->docs_url = o->cli.docs_url ? hl_xstrdup(o->cli.docs_url) : hl_docs_default_url();
+  return 0;
+}
+
 int hl_lsp_main(int argc, char **argv) {
   lsp_server S;
   lsp_server_init(&S, stdin, stdout);
@@ -195,16 +146,15 @@ int hl_lsp_main(int argc, char **argv) {
   int status = 2;
   if (parse_args(argc, argv, &S.opt, &err)) {
     fprintf(stderr, "heaplint lsp: error: %s\n", err);
-  } else if (S.opt.help || S.opt.version) {
-    if (S.opt.help)
+  } else if (S.opt.cli.help || S.opt.cli.version) {
+    if (S.opt.cli.help)
       fputs(usage, stdout);
     else
       printf("heaplint %s\n", HEAPLINT_VERSION);
     status = 0;
-  } else if (hl_profiles_load(&profiles, S.opt.profile_dir, S.opt.profiles.v, S.opt.profiles.n, &err)) {
+  } else if (hl_profiles_load(&profiles, S.opt.cli.profile_dir, S.opt.cli.profiles.v, S.opt.cli.profiles.n, &err)) {
     fprintf(stderr, "heaplint lsp: error: %s\n", err);
   } else {
-    if (!S.opt.docs_url) S.opt.docs_url = default_docs_url();
     /* Paths are made relative to the current directory from two threads:
      * learn it once, first; so is jansson's hash seed. */
     hl_paths_init();

@@ -43,9 +43,7 @@ void lsp_server_free(lsp_server *S) {
   pthread_cond_destroy(&S->wake);
   pthread_mutex_destroy(&S->lock);
   pthread_mutex_destroy(&S->out_lock);
-  hl_strv_free(&S->opt.profiles);
-  hl_strv_free(&S->opt.extra_before);
-  hl_strv_free(&S->opt.extra_after);
+  hl_options_free(&S->opt.cli);
   free(S->opt.docs_url);
 }
 
@@ -154,6 +152,17 @@ void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, l
   }
   lsp_waiting w = {json_incref(id), json_incref(params), hl_xstrdup(d->uri), d->gen, answer};
   HL_PUSH(S->waiting, S->nwaiting, S->capwaiting, w);
+}
+
+void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer) {
+  const char *uri = lsp_json_string(json_object_get(json_object_get(params, "textDocument"), "uri"));
+  pthread_mutex_lock(&S->lock);
+  lsp_doc *d = uri ? lsp_doc_find(S, uri) : NULL;
+  if (d)
+    lsp_answer_or_wait(S, d, id, params, answer);
+  else
+    answer(S, id, params, NULL);
+  pthread_mutex_unlock(&S->lock);
 }
 
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri) {

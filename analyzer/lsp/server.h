@@ -15,19 +15,18 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "input/options.h"
 #include "lsp/text.h"
-#include "util/strv.h"
 
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
-  const char *db_dir;                /* --compile-commands-dir or -p: the one compile database */
-  const char *config_file;           /* --config-file */
-  hl_strv profiles;                  /* --profile */
-  const char *profile_dir;           /* --profile-dir */
-  hl_strv extra_before, extra_after; /* --extra-arg-before, --extra-arg */
-  long debounce_ms;                  /* --debounce, or initializationOptions.debounce */
-  char *docs_url;                    /* a rule's page is <docs_url><id>.md */
-  int help, version;
+  /* The command line, parsed as the check's (input/options.h): -p or
+   * --compile-commands-dir (the one compile database), the configuration
+   * (--config-file, --config, --checks, the filters), the profiles, the
+   * extra arguments, --docs-url. */
+  hl_options cli;
+  long debounce_ms; /* --debounce, or initializationOptions.debounce */
+  char *docs_url;   /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
 } lsp_options;
 
 /* One diagnostic as published, with what a code action offers for it;
@@ -166,6 +165,10 @@ void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
 /* With lock held: answers the request now when d's analysis is of its
  * current text, else when it is (lsp_waiting_answer). */
 void lsp_answer_or_wait(lsp_server *S, lsp_doc *d, json_t *id, json_t *params, lsp_answer_fn answer);
+/* For a request about params.textDocument: answer now, or when the
+ * analysis of the document's current version is stored; null for a
+ * document that is not open. Takes the lock. */
+void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn answer);
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri);

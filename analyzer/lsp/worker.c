@@ -121,12 +121,13 @@ static void free_closed(lsp_server *S) {
   pthread_mutex_lock(&S->lock);
 }
 
-/* The configurations of --config-file, else of each file's .heaplint.yaml:
- * with no other command-line layer, nothing here can be refused. */
+/* The configurations of --config-file or --config, else of each file's
+ * .heaplint.yaml, under the command line's layer (--checks, the filters):
+ * refused only for what the command line says, which hl_lsp_main has
+ * checked before the worker starts. */
 static hl_configs *configs_new(const lsp_server *S) {
-  hl_config_cli cli = {S->opt.config_file, NULL, NULL, NULL, NULL, NULL, -1};
   char *err = NULL;
-  hl_configs *C = hl_configs_new(&cli, &err);
+  hl_configs *C = hl_configs_new(&S->opt.cli.config, &err);
   if (!C) {
     fprintf(stderr, "heaplint lsp: fatal: %s\n", err);
     abort();
@@ -255,7 +256,7 @@ int lsp_worker_start(lsp_server *S, const hl_profile_set *profiles) {
   worker *W = hl_xcalloc(1, sizeof *W);
   W->A.S = S;
   W->A.configs = configs_new(S);
-  W->A.project = lsp_project_new(S->opt.db_dir, &S->opt.extra_before, &S->opt.extra_after);
+  W->A.project = lsp_project_new(S->opt.cli.build_path, &S->opt.cli.extra_before, &S->opt.cli.extra_after);
   W->A.run.profiles = profiles;
   W->A.run.layouts = 1;
   pthread_mutex_init(&W->A.run.lock, NULL);

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     err = NULL;
     hl_configs_free(hl_configs_new(&o.config, &err));
   }
-  hl_cli_free(&o);
+  hl_options_free(&o);
   free(err);
   free(argv);
   free(text);

@@ -5,7 +5,9 @@ Starts `heaplint lsp` in a temporary project with a compile database
 (project.py) and checks: the capabilities and the position encoding it
 negotiates; that the diagnostics after didOpen are the CLI's findings for
 that file (same config, NOLINT, profiles), in UTF-16 and in UTF-8, with a
-site after non-ASCII text; hover; that a quick fix's edit applied to the
+site after non-ASCII text; that each links the page SARIF links, with and
+without --docs-url; that the check's options it shares mean the same
+(--checks); hover; that a quick fix's edit applied to the
 text is what `heaplint --fix` writes; the NOLINT action; an unsaved
 didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
@@ -177,6 +179,42 @@ def check_diagnostics(ctx, encoding):
         assert a["href"] and a["href"].endswith("/%s.md" % a["code"]), a
         assert os.path.isfile(uri_path(a["href"])), a["href"]
     ctx.stop(c)
+
+
+def check_docs_link(ctx):
+    """A finding links the same page in the editor as in the CLI's SARIF
+    (helpUri): --docs-url is where docs/ is in both (<url>rules/<id>.md),
+    and without it both use the build's default."""
+    for args in (["--docs-url=https://heaplint.invalid/docs/"], []):
+        run = subprocess.run([ctx.heaplint, "--format=sarif", "-p", ".", "src/main.cc"] + args, cwd=ctx.proj,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        rules = json.loads(run.stdout)["runs"][0]["tool"]["driver"]["rules"]
+        help_uri = {r["id"]: r["helpUri"] for r in rules}
+        c = ctx.start(args=args)
+        diags = c.diagnostics(open_doc(c, ctx.path("src/main.cc")), 1)
+        assert diags, "no diagnostics in src/main.cc"
+        for d in diags:
+            href = d.get("codeDescription", {}).get("href")
+            assert href == help_uri[d["code"]], "%s: the editor links %s, SARIF %s" % (d["code"], href,
+                                                                                    help_uri[d["code"]])
+            if args:
+                assert href == "https://heaplint.invalid/docs/rules/%s.md" % d["code"], href
+        ctx.stop(c)
+
+
+def check_shared_options(ctx):
+    """The check's options the server shares mean the same (--checks here),
+    and one of the check's own is refused by name."""
+    c = ctx.start(args=["--checks=-*,function-sbo"])
+    diags = c.diagnostics(open_doc(c, ctx.path("src/main.cc")), 1)
+    act = same_as_cli(ctx, diags, ctx.proj, ["-p", ".", "--checks=-*,function-sbo", "src/main.cc"], "src/main.cc",
+                      "utf-16")
+    assert {a["code"] for a in act} == {"function-sbo"}, act
+    ctx.stop(c)
+    run = subprocess.run([ctx.heaplint, "lsp", "--format=json"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert run.returncode == 2 and b"heaplint lsp does not take '--format'" in run.stderr, (run.returncode,
+                                                                                             run.stderr)
 
 
 def check_diagnostics_utf16(ctx):
@@ -830,7 +868,7 @@ def check_open_close_cycles(ctx):
     ctx.stop(c)
 
 
-CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_hover, check_quick_fix,
+CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel,

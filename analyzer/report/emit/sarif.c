@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/options.h"
 #include "report/emit.h"
 #include "report/jsontext.h"
 #include "util/util.h"
@@ -119,7 +120,7 @@ static json_t *driver(const hl_emit_info *info) {
   json_t *rules = json_array();
   for (size_t i = 0; i < info->nrules; i++) {
     const hl_rule_info *r = &info->rules[i];
-    char *page = hl_xasprintf("%srules/%s.md", info->docs_url, r->id);
+    char *page = hl_rule_page_url(info->docs_url, r->id);
     char *md = hl_xasprintf("%s\n\nSee [docs/rules/%s.md](%s) for the libraries' rules, examples and the fix.",
                             r->description, r->id, page);
     char *text = hl_xasprintf("%s\n\nSee %s for the libraries' rules, examples and the fix.", r->description, page);
