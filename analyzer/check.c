@@ -45,6 +45,8 @@ typedef struct check {
   hl_cache_stats cache_stats;
   hl_pipeline *report; /* the report stage, which takes each unit's findings */
   char *docs_url;      /* the default of --docs-url */
+  hl_api_figure *apis; /* the project index's per-API figures, for the report */
+  size_t napis;
 } check;
 
 static void print_version(void) {
@@ -338,6 +340,12 @@ static int index_and_link(check *c, hl_findings *out) {
     return HL_EXIT_INPUT;
   }
   int status = c->o.shard_n ? HL_EXIT_RAN : link_units(c, X, out);
+  if (status == HL_EXIT_RAN && !c->o.shard_n && hl_index_apis(X, &c->apis, &c->napis, &err)) {
+    fprintf(stderr, "heaplint: error: %s\n", err);
+    free(err);
+    err = NULL;
+    status = HL_EXIT_INPUT;
+  }
   if (hl_index_close(X, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
@@ -367,6 +375,10 @@ static int outputs_read(check *c) {
 /* The translation units' results, as the report stage takes them. */
 static void gather(check *c, hl_pipeline_in *in) {
   memset(in, 0, sizeof *in);
+  in->apis = c->apis;
+  in->napis = c->napis;
+  c->apis = NULL;
+  c->napis = 0;
   for (size_t i = 0; i < c->jobs.n; i++) {
     hl_tu_result *r = &c->results[i];
     if (c->o.link_only) {
@@ -446,6 +458,7 @@ static void check_free(check *c) {
   free(c->job_config);
   free(c->root);
   free(c->docs_url);
+  hl_api_figures_free(c->apis, c->napis);
   hl_configs_free(c->configs);
   hl_jobs_free(&c->jobs);
   hl_profiles_free(&c->profiles);

@@ -150,3 +150,14 @@ except OSError:
     _version = ""
 if "instances: read from clang's AST" in _version:
     config.available_features.add("instances")
+
+# A heaplint built with the sanitizers (quickstart's second lit pass points
+# heaplint_obj_root at build-asan/): tests whose whole cost is many plain
+# runs of code other tests already drive under the sanitizers are left out
+# there ('UNSUPPORTED: sanitized'), and say why.
+try:
+    with open(os.path.join(config.heaplint_obj_root, "CMakeCache.txt")) as _cache:
+        if any(line.strip() == "HEAPLINT_SANITIZE:BOOL=ON" for line in _cache):
+            config.available_features.add("sanitized")
+except OSError:
+    pass

@@ -75,3 +75,15 @@ void hl_findings_take(hl_findings *all, hl_findings *from) {
   free(from->v);
   memset(from, 0, sizeof *from);
 }
+
+void hl_api_figures_free(hl_api_figure *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].api);
+    free(v[i].type);
+    free(v[i].wrapper);
+    free(v[i].replacement);
+    for (size_t k = 0; k < v[i].nat; k++) hl_loc_free(&v[i].at[k]);
+    free(v[i].at);
+  }
+  free(v);
+}

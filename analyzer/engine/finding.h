@@ -90,4 +90,20 @@ void hl_findings_take(hl_findings *all, hl_findings *from);
 
 void hl_findings_free(hl_findings *all);
 
+/* An API the project index found receiving allocating values: a function's
+ * wrapper-typed parameter, with figures over every unit indexed. */
+typedef struct hl_api_figure {
+  char *api;         /* "Loop::post(std::function<void ()>)" */
+  char *type;        /* the parameter's type as declared */
+  char *wrapper;     /* the wrapper the values construct: "std::function<void ()>" */
+  char *replacement; /* the inline-buffer type that holds them all ("hl::inplace_function"), or "" */
+  size_t sites, files;
+  long size, align; /* the largest value's */
+  long capacity;    /* the replacement's capacity that holds every value */
+  hl_loc *at;       /* every site, in file order */
+  size_t nat;
+} hl_api_figure;
+
+void hl_api_figures_free(hl_api_figure *v, size_t n);
+
 #endif

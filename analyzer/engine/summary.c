@@ -61,8 +61,20 @@ void hl_szone_free(hl_szone *z) {
   hl_strv_free(&z->unseen);
 }
 
+void hl_sapi_free(hl_sapi *a) {
+  free(a->usr);
+  free(a->api);
+  free(a->type);
+  free(a->wrapper);
+  free(a->replacement);
+  free(a->rule);
+  hl_loc_free(&a->at);
+}
+
 void hl_summary_free(hl_summary *s) {
   if (!s) return;
+  for (size_t i = 0; i < s->napis; i++) hl_sapi_free(&s->apis[i]);
+  free(s->apis);
   for (size_t i = 0; i < s->nfns; i++) hl_sfn_free(&s->fns[i]);
   for (size_t i = 0; i < s->nzones; i++) hl_szone_free(&s->zones[i]);
   free(s->fns);

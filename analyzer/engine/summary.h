@@ -7,7 +7,8 @@
  * unit — the allocation it reaches first, with the chain of calls, or the
  * calls it makes into functions defined elsewhere ("exits") and what no
  * index can follow; the methods it overrides; and each zone's open ends
- * (its calls whose search left the unit). A summary depends on its unit
+ * (its calls whose search left the unit); and each allocating value it
+ * passes to a wrapper-typed parameter of a function. A summary depends on its unit
  * alone: units are summarized in parallel, in shards, cached with their
  * results, and merged in any order. */
 #ifndef HEAPLINT_ENGINE_SUMMARY_H
@@ -76,6 +77,22 @@ typedef struct hl_szone {
   hl_strv unseen; /* what its search met that no index follows, "what (where)", each once */
 } hl_szone;
 
+/* An allocating value the unit passes to a wrapper-typed parameter of a
+ * function of the project's (a function-sbo or any-sbo finding at the
+ * call): what per-API figures and API rewrites are made of. */
+typedef struct hl_sapi {
+  char *usr;         /* the function's */
+  int param;         /* the parameter's index */
+  char *api;         /* as the summary names it: "Loop::post(std::function<void ()>)" */
+  char *type;        /* the parameter's type as declared: "Task", "const std::function<void ()> &" */
+  char *wrapper;     /* the wrapper it constructs: "std::function<void ()>" */
+  char *replacement; /* the rule's inline-buffer type ("hl::inplace_function"), or "" */
+  char *rule;
+  hl_loc at;        /* the argument */
+  long size, align; /* of the value stored */
+  long capacity;    /* the replacement's capacity that holds it */
+} hl_sapi;
+
 typedef struct hl_summary {
   hl_sfn *fns;
   size_t nfns, capfns;
@@ -83,6 +100,8 @@ typedef struct hl_summary {
   size_t nzones, capzones;
   /* Overrides: method usr overrides[i] overrides overridden[i]. */
   hl_strv overrides, overridden;
+  hl_sapi *apis;
+  size_t napis, capapis;
 } hl_summary;
 
 /* What the project index answers (index/db implements it): the rules'
@@ -103,6 +122,7 @@ void hl_sexit_free(hl_sexit *e);
 void hl_sexits_free(hl_sexits *x);
 void hl_sfn_free(hl_sfn *f);
 void hl_szone_free(hl_szone *z);
+void hl_sapi_free(hl_sapi *a);
 void hl_summary_free(hl_summary *s);
 
 #endif

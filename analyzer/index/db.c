@@ -10,7 +10,7 @@
 /* 'HLIX': what makes a SQLite file a heaplint index. */
 #define APPLICATION_ID 0x484c4958
 /* The layout of the tables below; another is refused. */
-#define SCHEMA 1
+#define SCHEMA 2
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS units(name TEXT PRIMARY KEY, digest TEXT NOT NULL, zones TEXT NOT NULL)"
@@ -20,7 +20,14 @@ static const char *const schema_sql =
     "CREATE INDEX IF NOT EXISTS functions_unit ON functions(unit);"
     "CREATE TABLE IF NOT EXISTS overrides(usr TEXT NOT NULL, overridden TEXT NOT NULL, unit TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS overrides_of ON overrides(overridden);"
-    "CREATE INDEX IF NOT EXISTS overrides_unit ON overrides(unit);";
+    "CREATE INDEX IF NOT EXISTS overrides_unit ON overrides(unit);"
+    "CREATE TABLE IF NOT EXISTS apis(unit TEXT NOT NULL, usr TEXT NOT NULL, param INTEGER NOT NULL, api TEXT NOT NULL,"
+    " type TEXT NOT NULL, wrapper TEXT NOT NULL, replacement TEXT NOT NULL, rule TEXT NOT NULL, file TEXT NOT NULL, "
+    "line INTEGER NOT NULL,"
+    " col INTEGER NOT NULL, offset INTEGER NOT NULL, size INTEGER NOT NULL, align INTEGER NOT NULL,"
+    " capacity INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS apis_param ON apis(usr, param);"
+    "CREATE INDEX IF NOT EXISTS apis_unit ON apis(unit);";
 
 struct hl_index {
   sqlite3 *db;
@@ -139,10 +146,26 @@ static char *digest_of(hl_index *X, const char *unit) {
   return d;
 }
 
+static int put_api(hl_index *X, const char *unit, const hl_sapi *a, char **err) {
+  char *n[7] = {hl_xasprintf("%d", a->param),     hl_xasprintf("%u", a->at.line), hl_xasprintf("%u", a->at.col),
+                hl_xasprintf("%u", a->at.offset), hl_xasprintf("%ld", a->size),   hl_xasprintf("%ld", a->align),
+                hl_xasprintf("%ld", a->capacity)};
+  int rc =
+      run(X,
+          "INSERT INTO apis(unit, usr, param, api, type, wrapper, replacement, rule, file, line, col, offset, size,"
+          " align, capacity) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+          (const char *[]){unit, a->usr, n[0], a->api, a->type, a->wrapper, a->replacement, a->rule,
+                           a->at.file ? a->at.file : "", n[1], n[2], n[3], n[4], n[5], n[6], NULL},
+          err);
+  for (int i = 0; i < 7; i++) free(n[i]);
+  return rc;
+}
+
 static int put_rows(hl_index *X, const char *unit, const hl_summary *s, const char *digest, char **err) {
   char *zones = hl_szones_json(s->zones, s->nzones);
   int rc = run(X, "DELETE FROM functions WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
            run(X, "DELETE FROM overrides WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
+           run(X, "DELETE FROM apis WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
            run(X, "INSERT OR REPLACE INTO units(name, digest, zones) VALUES(?1, ?2, ?3)",
                (const char *[]){unit, digest, zones, NULL}, err);
   free(zones);
@@ -155,6 +178,7 @@ static int put_rows(hl_index *X, const char *unit, const hl_summary *s, const ch
   for (size_t i = 0; !rc && i < s->overrides.n; i++)
     rc = run(X, "INSERT INTO overrides(usr, overridden, unit) VALUES(?1, ?2, ?3)",
              (const char *[]){s->overrides.v[i], s->overridden.v[i], unit, NULL}, err);
+  for (size_t i = 0; !rc && i < s->napis; i++) rc = put_api(X, unit, &s->apis[i], err);
   return rc ? -1 : 0;
 }
 
@@ -198,9 +222,11 @@ int hl_index_merge(hl_index *X, const char *path, char **err) {
        exec(X,
             "DELETE FROM main.functions WHERE unit IN (SELECT name FROM src.units);"
             "DELETE FROM main.overrides WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.apis WHERE unit IN (SELECT name FROM src.units);"
             "INSERT OR REPLACE INTO main.units SELECT name, digest, zones FROM src.units;"
             "INSERT INTO main.functions SELECT usr, unit, body FROM src.functions;"
-            "INSERT INTO main.overrides SELECT usr, overridden, unit FROM src.overrides;",
+            "INSERT INTO main.overrides SELECT usr, overridden, unit FROM src.overrides;"
+            "INSERT INTO main.apis SELECT * FROM src.apis;",
             "merging", err) ||
        hl_index_commit(X, err);
   if (rc) sqlite3_exec(X->db, "ROLLBACK", NULL, NULL, NULL);
@@ -225,6 +251,63 @@ hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err) {
   }
   sqlite3_finalize(st);
   return s;
+}
+
+static char *column(sqlite3_stmt *st, int i) {
+  const char *t = (const char *)sqlite3_column_text(st, i);
+  return hl_xstrdup(t ? t : "");
+}
+
+/* The sites of one API, each once (a header's call is in every unit that
+ * includes it), in file order. */
+static void api_sites(hl_index *X, const char *usr, int param, hl_api_figure *f) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db,
+                         "SELECT DISTINCT file, line, col, offset FROM apis WHERE usr=?1 AND param=?2"
+                         " ORDER BY file, line, col",
+                         -1, &st, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(st, 1, usr, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, param);
+  size_t cap = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    hl_loc l = {column(st, 0), (unsigned)sqlite3_column_int64(st, 1), (unsigned)sqlite3_column_int64(st, 2),
+                (unsigned)sqlite3_column_int64(st, 3)};
+    HL_PUSH(f->at, f->nat, cap, l);
+  }
+  sqlite3_finalize(st);
+}
+
+int hl_index_apis(hl_index *X, hl_api_figure **out, size_t *n, char **err) {
+  *out = NULL;
+  *n = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db,
+                         "SELECT usr, param, min(api), min(type), min(wrapper), min(replacement),"
+                         " count(DISTINCT file || ':' || line || ':' || col), count(DISTINCT file),"
+                         " max(size), max(align), max(capacity) FROM apis GROUP BY usr, param"
+                         " ORDER BY 7 DESC, 3, 2",
+                         -1, &st, NULL) != SQLITE_OK)
+    return fail(X, "reading", err);
+  size_t cap = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    hl_api_figure f = {column(st, 2),
+                       column(st, 3),
+                       column(st, 4),
+                       column(st, 5),
+                       (size_t)sqlite3_column_int64(st, 6),
+                       (size_t)sqlite3_column_int64(st, 7),
+                       (long)sqlite3_column_int64(st, 8),
+                       (long)sqlite3_column_int64(st, 9),
+                       (long)sqlite3_column_int64(st, 10),
+                       NULL,
+                       0};
+    api_sites(X, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1), &f);
+    HL_PUSH(*out, *n, cap, f);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail(X, "reading", err);
 }
 
 static int fn_lookup(void *data, const char *usr, hl_sfn *out) {

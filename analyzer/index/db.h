@@ -1,7 +1,8 @@
 /* index/db: the project index — every unit's summary (engine/summary.h) in
  * one embedded SQLite database, keyed by the unit's main file: the
  * functions other units can call (by USR, looked up through an SQL index),
- * the methods each overrides, and each unit's zones. A unit is replaced
+ * the methods each overrides, each unit's zones, and the allocating values
+ * passed to wrapper-typed parameters (the per-API figures). A unit is replaced
  * whole, and only when its summary changed; indexes built apart (CI shards,
  * build actions) merge by units, the later one's winning, as a link step
  * merges objects. The file is recognized by its application id and schema
@@ -30,6 +31,10 @@ int hl_index_merge(hl_index *X, const char *path, char **err);
 /* unit's zones (a summary with zones only; NULL when the unit is not in
  * the index, or with *err when its row cannot be read). */
 hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err);
+/* Every API (a function's wrapper-typed parameter) that receives
+ * allocating values in the units indexed, the most sites first, with its
+ * sites. Returns 0 (*out: free with hl_api_figures_free), or -1 with *err. */
+int hl_index_apis(hl_index *X, hl_api_figure **out, size_t *n, char **err);
 /* The lookups the rules' link step asks. */
 hl_index_lookup hl_index_lookups(hl_index *X);
 /* Closes X. Returns 0, or -1 with *err. */

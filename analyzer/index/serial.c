@@ -70,6 +70,13 @@ static json_t *zone_out(const hl_szone *z) {
                    "at", loc_out(&z->at), "calls", calls, "unseen", strv_out(&z->unseen));
 }
 
+static json_t *api_out(const hl_sapi *a) {
+  return json_pack("{s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:[I,I,I]}", "usr", jtext(a->usr), "param", (json_int_t)a->param,
+                   "api", jtext(a->api), "type", jtext(a->type), "wrapper", jtext(a->wrapper), "replacement",
+                   jtext(a->replacement), "rule", jtext(a->rule), "at", loc_out(&a->at), "layout", (json_int_t)a->size,
+                   (json_int_t)a->align, (json_int_t)a->capacity);
+}
+
 static char *dump(json_t *j) {
   char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
   json_decref(j);
@@ -89,12 +96,13 @@ char *hl_szones_json(const hl_szone *z, size_t n) {
 }
 
 char *hl_summary_json(const hl_summary *s) {
-  json_t *fns = json_array(), *zones = json_array(), *ov = json_array();
+  json_t *fns = json_array(), *zones = json_array(), *ov = json_array(), *apis = json_array();
+  for (size_t i = 0; i < s->napis; i++) json_array_append_new(apis, api_out(&s->apis[i]));
   for (size_t i = 0; i < s->nfns; i++) json_array_append_new(fns, fn_out(&s->fns[i]));
   for (size_t i = 0; i < s->nzones; i++) json_array_append_new(zones, zone_out(&s->zones[i]));
   for (size_t i = 0; i < s->overrides.n; i++)
     json_array_append_new(ov, json_pack("[o,o]", jtext(s->overrides.v[i]), jtext(s->overridden.v[i])));
-  return dump(json_pack("{s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov));
+  return dump(json_pack("{s:o,s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov, "apis", apis));
 }
 
 /* ---- in: each returns 0, or -1 when j is not what it should be ---- */
@@ -234,12 +242,41 @@ static int zone_in(const json_t *j, hl_szone *z) {
   return 0;
 }
 
+/* A layout or index field: 0 or more, at most a few gigabytes. */
+static int long_in(const json_t *j, long *out) {
+  if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > (json_int_t)0xffffffffu) return -1;
+  *out = (long)json_integer_value(j);
+  return 0;
+}
+
+static int api_in(const json_t *j, hl_sapi *a) {
+  *a = (hl_sapi){0};
+  const json_t *layout = json_object_get(j, "layout");
+  long param = 0;
+  int bad = text_in(json_object_get(j, "usr"), &a->usr) || long_in(json_object_get(j, "param"), &param) ||
+            text_in(json_object_get(j, "api"), &a->api) || text_in(json_object_get(j, "type"), &a->type) ||
+            text_in(json_object_get(j, "wrapper"), &a->wrapper) ||
+            text_in(json_object_get(j, "replacement"), &a->replacement) ||
+            text_in(json_object_get(j, "rule"), &a->rule) || loc_in(json_object_get(j, "at"), &a->at) ||
+            !json_is_array(layout) || json_array_size(layout) != 3 || long_in(json_array_get(layout, 0), &a->size) ||
+            long_in(json_array_get(layout, 1), &a->align) || long_in(json_array_get(layout, 2), &a->capacity) ||
+            param > 65535;
+  a->param = (int)param;
+  return bad ? -1 : 0;
+}
+
 static int summary_in(const json_t *j, hl_summary *s) {
   const json_t *fns = json_object_get(j, "functions"), *zones = json_object_get(j, "zones"),
-               *ov = json_object_get(j, "overrides");
-  if (!json_is_array(fns) || !json_is_array(zones) || !json_is_array(ov)) return -1;
+               *ov = json_object_get(j, "overrides"), *apis = json_object_get(j, "apis");
+  if (!json_is_array(fns) || !json_is_array(zones) || !json_is_array(ov) || !json_is_array(apis)) return -1;
   size_t i;
   json_t *x;
+  json_array_foreach(apis, i, x) {
+    hl_sapi a;
+    int bad = api_in(x, &a);
+    HL_PUSH(s->apis, s->napis, s->capapis, a);
+    if (bad) return -1;
+  }
   json_array_foreach(fns, i, x) {
     hl_sfn f;
     int bad = fn_in(x, &f);

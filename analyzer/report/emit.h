@@ -30,6 +30,8 @@ typedef struct hl_emit_info {
   size_t nrules;
   size_t files_analyzed, files_failed;
   const char *const *failed; /* the files that could not be parsed */
+  const hl_api_figure *apis; /* the project index's APIs that receive allocating values */
+  size_t napis;
 } hl_emit_info;
 
 /* colour: in clang's colours (ANSI escapes). */

@@ -1,11 +1,14 @@
 #include "report/pipeline.h"
 
+#include "report/apis.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "report/apis.h"
 #include "report/baseline.h"
 #include "report/fixes.h"
 #include "report/source.h"
@@ -242,6 +245,7 @@ static void summary(const hl_pipeline *P, const hl_pipeline_in *in, size_t warni
   if (in->cached)
     hl_sb_printf(&line, "; cache: %zu hit%s, %zu miss%s", in->cache_hits, in->cache_hits == 1 ? "" : "s",
                  in->cache_misses, in->cache_misses == 1 ? "" : "es");
+  hl_apis_print(stderr, in->apis, in->napis, o->verbose);
   fprintf(stderr, "%s\n", hl_sb_str(&line));
   hl_sb_free(&line);
 }
@@ -283,6 +287,7 @@ static void pipeline_in_free(hl_pipeline_in *in) {
   hl_strv_free(&in->error_files);
   hl_strv_free(&in->main_files);
   hl_findings_free(&in->findings);
+  hl_api_figures_free(in->apis, in->napis);
 }
 
 int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
@@ -294,7 +299,8 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
    * messages, streamed or not. */
   hl_findings_finish(&P->all);
   hl_emit_info info = {HEAPLINT_VERSION, o->docs_url,  P->root,    in->rules,
-                       in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v};
+                       in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v,
+                       in->apis,         in->napis};
   emit(P, &info);
   if (o->export_fixes) {
     char *err = NULL;

@@ -45,6 +45,8 @@ typedef struct hl_pipeline_in {
   size_t nrules;
   int cached;                      /* a result cache was in use */
   size_t cache_hits, cache_misses; /* units restored from it, units analyzed */
+  hl_api_figure *apis;             /* the project index's APIs that receive allocating values */
+  size_t napis;
 } hl_pipeline_in;
 
 /* The findings as every front end shows them: ordered, deduplicated, and

@@ -316,6 +316,54 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
   return t;
 }
 
+/* The declaration's name as summaries show it: qualified, with its
+ * parameters ("Loop::post(std::function<void ()>)"). */
+static char *api_name(CXCursor fn) {
+  char *q = hl_decl_name(fn), *d = hl_cxstring_take(clang_getCursorDisplayName(fn)),
+       *s = hl_cxstring_take(clang_getCursorSpelling(fn));
+  const char *params = hl_starts_with(d, s) ? d + strlen(s) : strchr(d, '(');
+  char *r = hl_xasprintf("%s%s", q, params ? params : "()");
+  free(q);
+  free(d);
+  free(s);
+  return r;
+}
+
+int hl_retype_param_of(hl_ctx *ctx, CXCursor call, hl_retype_param *out) {
+  *out = (hl_retype_param){0};
+  size_t k = 0;
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, call, &below);
+  while (moves_wrapper(p, call)) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  if (clang_getCursorKind(p) != CXCursor_CallExpr) return 0;
+  CXCursor fn = clang_getCursorReferenced(p);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor) return 0;
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(fn))) return 0;
+  int n = clang_Cursor_getNumArguments(p), index = -1;
+  for (int i = 0; i < n && index < 0; i++)
+    if (clang_equalCursors(clang_Cursor_getArgument(p, (unsigned)i), below)) index = i;
+  if (index < 0 || index >= clang_Cursor_getNumArguments(fn)) return 0;
+  char *usr = hl_cxstring_take(clang_getCursorUSR(fn));
+  if (!*usr) {
+    free(usr);
+    return 0;
+  }
+  out->usr = usr;
+  out->index = index;
+  out->api = api_name(fn);
+  out->type = hl_type_spelling(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)index)));
+  return 1;
+}
+
+void hl_retype_param_free(hl_retype_param *p) {
+  free(p->usr);
+  free(p->api);
+  free(p->type);
+}
+
 static int is_store(const hl_retype *R, CXCursor call) {
   for (size_t i = 0; i < R->nstores; i++)
     if (clang_equalCursors(R->stores[i], call)) return 1;

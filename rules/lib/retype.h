@@ -32,6 +32,21 @@ void hl_retype_free(hl_retype *R);
  * when the store goes somewhere that cannot be retyped. */
 int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind, const hl_wrapper *w, char **why);
 
+/* A parameter that receives a wrapper: the function and the index. */
+typedef struct hl_retype_param {
+  char *usr;  /* the function's */
+  char *api;  /* "Loop::post(std::function<void ()>)" */
+  char *type; /* the parameter's type as declared */
+  int index;
+} hl_retype_param;
+
+/* During the walk, as hl_retype_store: when the wrapper call constructs
+ * (HL_STORE_CONSTRUCT) is an argument of a call of a function declared
+ * outside system headers, that function's parameter (1; free it with
+ * hl_retype_param_free); else 0. */
+int hl_retype_param_of(hl_ctx *ctx, CXCursor call, hl_retype_param *out);
+void hl_retype_param_free(hl_retype_param *p);
+
 /* During the walk: every DeclRefExpr and MemberRefExpr. */
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref);
 

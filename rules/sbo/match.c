@@ -561,6 +561,7 @@ size_t hl_sbo_field_types(CXType t, CXType **out) {
 
 void hl_sbo_site_free(hl_sbo_site *s) {
   free(s->untargeted);
+  hl_retype_param_free(&s->param);
   free(s->convert_type);
   free(s->wrapper_spelling);
   free(s->signature);

@@ -126,6 +126,26 @@ static void add_finding(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_s
   free(noun);
 }
 
+/* An allocating value passed to a function's parameter: the unit's
+ * summary keeps it for the per-API figures (engine/summary.h). */
+static void record_api(hl_ctx *ctx, const hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
+  hl_summary *sum = hl_ctx_summary(ctx);
+  if (!sum || !s->param.usr) return;
+  const char *replacement = S->wording->replacement ? S->wording->replacement(s) : NULL;
+  hl_sapi a = {hl_xstrdup(s->param.usr),
+               s->param.index,
+               hl_xstrdup(s->param.api),
+               hl_xstrdup(s->param.type),
+               hl_xstrdup(s->wrapper_spelling),
+               hl_xstrdup(replacement ? replacement : ""),
+               hl_xstrdup(S->rule),
+               hl_loc_copy(&s->loc),
+               v->size,
+               v->align,
+               hl_sbo_capacity(v->size)};
+  HL_PUSH(sum->apis, sum->napis, sum->capapis, a);
+}
+
 /* What was computed about a site, flagged or not, for a front end that
  * shows layouts (the language server's hover). */
 static void record_layout(hl_ctx *ctx, const hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
@@ -166,6 +186,8 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
   if (!s->convert && S->wording->replacement && S->wording->replacement(s))
     s->target = hl_retype_store(S->retype, ctx, s->call, clang_Cursor_isNull(s->call) ? HL_STORE_OTHER : s->store_kind,
                                 s->wrapper, &s->untargeted);
+  if (!s->convert && !clang_Cursor_isNull(s->call) && s->store_kind == HL_STORE_CONSTRUCT && hl_ctx_summary(ctx))
+    hl_retype_param_of(ctx, s->call, &s->param);
   HL_PUSH(S->sites, S->n, S->cap, *s);
 }
 
@@ -359,6 +381,7 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
         if (!p->made) hl_sbo_plan_make(ctx, S->sites, S->n, S->retype, S->wording, s->target, verdicts, p);
       }
       add_finding(ctx, S, s, v, p, NULL, NULL);
+      record_api(ctx, S, s, v);
     } else if (v->allocates == HL_UNKNOWN && s->dependent) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {

@@ -24,8 +24,9 @@ typedef struct hl_sbo_site {
   size_t ncaptures;
   CXCursor call; /* the call that stores (a null cursor for brace init) */
   hl_store_kind store_kind;
-  int target;       /* the declaration it stores into (retype.h), or -1 */
-  char *untargeted; /* why it has none */
+  int target;            /* the declaration it stores into (retype.h), or -1 */
+  hl_retype_param param; /* the function parameter it is passed to (usr NULL: none) */
+  char *untargeted;      /* why it has none */
   /* A store inside a template whose stored type depends on the template's
    * parameters: judged per instantiation by an instantiation probe. */
   int dependent;

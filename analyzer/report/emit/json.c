@@ -1,6 +1,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "report/apis.h"
 #include "report/emit.h"
 #include "report/jsontext.h"
 #include "util/util.h"
@@ -51,6 +52,7 @@ int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info) {
                 "version", info->version, "findings", findings, "summary", "warnings", (json_int_t)warnings, "errors",
                 (json_int_t)errors, "files", (json_int_t)info->files_analyzed, "not_parsed",
                 (json_int_t)info->files_failed, "not_parsed_files", failed);
+  if (root && info->napis) json_object_set_new(root, "apis", hl_apis_json(info->apis, info->napis, info->source_root));
   int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
   json_decref(root);
   return rc;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "input/options.h"
+#include "report/apis.h"
 #include "report/emit.h"
 #include "report/jsontext.h"
 #include "util/util.h"
@@ -184,6 +185,9 @@ int hl_emit_sarif(FILE *out, const hl_findings *all, const hl_emit_info *info, h
                           "results", results);
   free(root_esc);
   free(root_uri);
+  if (run && info->napis)
+    json_object_set_new(run, "properties",
+                        json_pack("{s:o}", "apis", hl_apis_json(info->apis, info->napis, info->source_root)));
   json_t *log = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs", run);
   int rc = log && json_dumpf(log, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
   json_decref(log);
