@@ -319,6 +319,15 @@ static int link_units(check *c, hl_index *X, hl_findings *out) {
   return HL_EXIT_RAN;
 }
 
+/* The per-API figures of the run's units. */
+static int run_apis(check *c, hl_index *X, char **err) {
+  hl_strv units = {0};
+  for (size_t i = 0; i < c->jobs.n; i++) hl_strv_add_unique(&units, c->jobs.v[i].file);
+  int rc = hl_index_apis(X, units.v, units.n, &c->apis, &c->napis, err);
+  hl_strv_free(&units);
+  return rc;
+}
+
 /* The run's summaries into the project index, then (unless this run is a
  * shard: a slice cannot judge what crosses into the others) the link step:
  * its findings into out. */
@@ -340,7 +349,7 @@ static int index_and_link(check *c, hl_findings *out) {
     return HL_EXIT_INPUT;
   }
   int status = c->o.shard_n ? HL_EXIT_RAN : link_units(c, X, out);
-  if (status == HL_EXIT_RAN && !c->o.shard_n && hl_index_apis(X, &c->apis, &c->napis, &err)) {
+  if (status == HL_EXIT_RAN && !c->o.shard_n && run_apis(c, X, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
     err = NULL;

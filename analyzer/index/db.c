@@ -264,7 +264,7 @@ static void api_sites(hl_index *X, const char *usr, int param, hl_api_figure *f)
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(X->db,
                          "SELECT DISTINCT file, line, col, offset FROM apis WHERE usr=?1 AND param=?2"
-                         " ORDER BY file, line, col",
+                         " AND unit IN (SELECT name FROM temp.run_units) ORDER BY file, line, col",
                          -1, &st, NULL) != SQLITE_OK)
     return;
   sqlite3_bind_text(st, 1, usr, -1, SQLITE_TRANSIENT);
@@ -278,14 +278,21 @@ static void api_sites(hl_index *X, const char *usr, int param, hl_api_figure *f)
   sqlite3_finalize(st);
 }
 
-int hl_index_apis(hl_index *X, hl_api_figure **out, size_t *n, char **err) {
+int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure **out, size_t *n, char **err) {
   *out = NULL;
   *n = 0;
+  if (exec(X, "CREATE TEMP TABLE IF NOT EXISTS run_units(name TEXT PRIMARY KEY); DELETE FROM temp.run_units;",
+           "reading", err))
+    return -1;
+  for (size_t i = 0; i < nunits; i++)
+    if (run(X, "INSERT OR IGNORE INTO temp.run_units(name) VALUES(?1)", (const char *[]){units[i], NULL}, err))
+      return -1;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(X->db,
                          "SELECT usr, param, min(api), min(type), min(wrapper), min(replacement),"
                          " count(DISTINCT file || ':' || line || ':' || col), count(DISTINCT file),"
-                         " max(size), max(align), max(capacity) FROM apis GROUP BY usr, param"
+                         " max(size), max(align), max(capacity) FROM apis"
+                         " WHERE unit IN (SELECT name FROM temp.run_units) GROUP BY usr, param"
                          " ORDER BY 7 DESC, 3, 2",
                          -1, &st, NULL) != SQLITE_OK)
     return fail(X, "reading", err);

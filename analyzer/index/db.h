@@ -32,9 +32,10 @@ int hl_index_merge(hl_index *X, const char *path, char **err);
  * the index, or with *err when its row cannot be read). */
 hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err);
 /* Every API (a function's wrapper-typed parameter) that receives
- * allocating values in the units indexed, the most sites first, with its
- * sites. Returns 0 (*out: free with hl_api_figures_free), or -1 with *err. */
-int hl_index_apis(hl_index *X, hl_api_figure **out, size_t *n, char **err);
+ * allocating values in the units named (the run's: its report is theirs,
+ * whatever else the index holds), the most sites first, with its sites.
+ * Returns 0 (*out: free with hl_api_figures_free), or -1 with *err. */
+int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure **out, size_t *n, char **err);
 /* The lookups the rules' link step asks. */
 hl_index_lookup hl_index_lookups(hl_index *X);
 /* Closes X. Returns 0, or -1 with *err. */
