@@ -1,7 +1,6 @@
 #include "report/apis.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "report/finding.h"
 #include "report/jsontext.h"
@@ -11,15 +10,7 @@
 #define SHOWN 5
 
 char *hl_api_suggestion(const hl_api_figure *f) {
-  const char *lt = strchr(f->wrapper, '<'), *gt = strrchr(f->wrapper, '>');
-  if (!f->replacement[0] || !lt || !gt || gt < lt) return NULL;
-  hl_sb b = {0};
-  hl_sb_puts(&b, f->replacement);
-  hl_sb_putn(&b, lt, (size_t)(gt - lt));
-  hl_sb_printf(&b, ", %ld", f->capacity);
-  if (f->align > 16) hl_sb_printf(&b, ", %ld", f->align);
-  hl_sb_putc(&b, '>');
-  return hl_sb_take(&b);
+  return f->replacement[0] ? hl_inline_type(f->wrapper, f->replacement, f->capacity, f->align) : NULL;
 }
 
 char *hl_api_line(const hl_api_figure *f) {

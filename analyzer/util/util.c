@@ -650,3 +650,16 @@ const char *hl_option_value(int argc, char **argv, int *i, const char *name, int
   }
   return NULL;
 }
+
+char *hl_inline_type(const char *written, const char *replacement, long capacity, long align) {
+  const char *lt = strchr(written, '<');
+  const char *gt = strrchr(written, '>');
+  if (!lt || !gt || gt < lt) return NULL;
+  hl_sb b = {0};
+  hl_sb_puts(&b, replacement);
+  hl_sb_putn(&b, lt, (size_t)(gt - lt));
+  hl_sb_printf(&b, ", %ld", capacity);
+  if (align > 16) hl_sb_printf(&b, ", %ld", align);
+  hl_sb_putc(&b, '>');
+  return hl_sb_take(&b);
+}

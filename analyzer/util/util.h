@@ -50,6 +50,12 @@ void hl_sb_vprintf(hl_sb *b, const char *fmt, va_list ap);
 const char *hl_sb_str(const hl_sb *b);
 /* Hands the text to the caller (never NULL) and empties the buffer. */
 char *hl_sb_take(hl_sb *b);
+
+/* A wrapper's type retyped as an inline-buffer one: "std::function<void()>"
+ * with "hl::inplace_function", 24 and 8 gives "hl::inplace_function<void(),
+ * 24>" (the alignment only when over 16); NULL when written has no template
+ * arguments. Caller frees. */
+char *hl_inline_type(const char *written, const char *replacement, long capacity, long align);
 void hl_sb_free(hl_sb *b);
 
 /* The most heaplint reads of one file itself (a configuration, profile,

@@ -14,20 +14,6 @@ void hl_sbo_plan_free(hl_sbo_plan *p) {
   hl_edit_free(&p->include);
 }
 
-/* "std::function<void()>" -> "hl::inplace_function<void(), 24>" */
-static char *retyped(const char *written, const char *replacement, long capacity, long align) {
-  const char *lt = strchr(written, '<');
-  const char *gt = strrchr(written, '>');
-  if (!lt || !gt || gt < lt) return NULL;
-  hl_sb b = {0};
-  hl_sb_puts(&b, replacement);
-  hl_sb_putn(&b, lt, (size_t)(gt - lt));
-  hl_sb_printf(&b, ", %ld", capacity);
-  if (align > 16) hl_sb_printf(&b, ", %ld", align);
-  hl_sb_putc(&b, '>');
-  return hl_sb_take(&b);
-}
-
 /* Why the replacement would reject a value stored into target t: a move
  * that may throw, or one heaplint cannot tell; NULL when it accepts them all
  * (caller frees). */
@@ -84,7 +70,7 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
     p->blocked = p->blocked_own = why;
     if (!why) p->blocked = "heaplint cannot find where its type is written";
   } else {
-    p->type.text = retyped(written, wording->replacement(any), p->capacity, p->align);
+    p->type.text = hl_inline_type(written, wording->replacement(any), p->capacity, p->align);
     if (!p->type.text)
       p->blocked = "heaplint cannot read its type as written";
     else
