@@ -264,6 +264,18 @@ static char *assign_why(const hl_ctx *ctx, CXCursor object) {
   return r;
 }
 
+/* What the wrapper call constructs goes into: its first ancestor that is
+ * not a copy or move of it, with *below the child on the way. */
+static CXCursor constructed_into(hl_ctx *ctx, CXCursor call, CXCursor *below) {
+  size_t k = 0;
+  CXCursor p = hl_ctx_opaque_ancestor(ctx, &k, call, below);
+  while (moves_wrapper(p, call)) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, below);
+  }
+  return p;
+}
+
 int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind, const hl_wrapper *w, char **why) {
   *why = NULL;
   int t = -1;
@@ -276,12 +288,7 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
                                                               : -1;
     if (t < 0) *why = hl_xstrdup("it goes into a container heaplint cannot retype");
   } else if (kind == HL_STORE_CONSTRUCT) {
-    size_t k = 0;
-    CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, call, &below);
-    while (moves_wrapper(p, call)) {
-      k++;
-      p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-    }
+    CXCursor below, p = constructed_into(ctx, call, &below);
     enum CXCursorKind pk = clang_getCursorKind(p);
     if (pk == CXCursor_VarDecl || pk == CXCursor_FieldDecl) {
       t = target_of(R, ctx, p, w);
@@ -331,12 +338,7 @@ static char *api_name(CXCursor fn) {
 
 int hl_retype_param_of(hl_ctx *ctx, CXCursor call, hl_retype_param *out) {
   *out = (hl_retype_param){0};
-  size_t k = 0;
-  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, call, &below);
-  while (moves_wrapper(p, call)) {
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
+  CXCursor below, p = constructed_into(ctx, call, &below);
   if (clang_getCursorKind(p) != CXCursor_CallExpr) return 0;
   CXCursor fn = clang_getCursorReferenced(p);
   enum CXCursorKind fk = clang_getCursorKind(fn);
