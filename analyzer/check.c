@@ -265,7 +265,7 @@ static void analyze_all(check *c) {
   run.verbose = c->o.verbose;
   /* The files each unit read: for the cache, and to check that no output
    * is one of them (read_outputs). */
-  run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes;
+  run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes || c->o.fix;
   run.summaries = 1;
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
@@ -319,6 +319,20 @@ static int link_units(check *c, hl_index *X, hl_findings *out) {
   return HL_EXIT_RAN;
 }
 
+/* The rules' project-wide plans (API rewrites), in a run over the whole
+ * compile database only: what they decide stands on every unit, and a run
+ * over some files leaves the others' summaries as old as the index's. */
+static void plan_project(check *c, hl_index *X, hl_findings *out) {
+  if (c->o.files.n || !c->o.build_path || !c->jobs.n) return;
+  hl_index_lookup ix = hl_index_lookups(X);
+  hl_findings found = {0};
+  for (size_t r = 0; hl_rules[r]; r++)
+    if (hl_rules[r]->plan && hl_config_enabled(c->job_config[0], hl_rules[r]->id)) hl_rules[r]->plan(&ix, &found);
+  hl_apply_config(c->job_config[0], &c->jobs.v[0], &found);
+  hl_findings_take(out, &found);
+  hl_findings_free(&found);
+}
+
 /* The per-API figures of the run's units. */
 static int run_apis(check *c, hl_index *X, char **err) {
   hl_strv units = {0};
@@ -349,6 +363,7 @@ static int index_and_link(check *c, hl_findings *out) {
     return HL_EXIT_INPUT;
   }
   int status = c->o.shard_n ? HL_EXIT_RAN : link_units(c, X, out);
+  if (status == HL_EXIT_RAN && !c->o.shard_n) plan_project(c, X, out);
   if (status == HL_EXIT_RAN && !c->o.shard_n && run_apis(c, X, &err)) {
     fprintf(stderr, "heaplint: error: %s\n", err);
     free(err);
@@ -379,6 +394,100 @@ static int outputs_read(check *c) {
   free(units);
   if (rc) input_error(err);
   return rc;
+}
+
+/* ---- --fix's check of API rewrites ---- */
+
+/* Whether unit i read one of files (unknown: it may have). */
+static int reads_any(const check *c, size_t i, char *const *files, size_t n) {
+  const hl_tu_result *r = &c->results[i];
+  if (!r->ninputs) return 1;
+  for (size_t k = 0; k < r->ninputs; k++)
+    for (size_t j = 0; j < n; j++)
+      if (!strcmp(r->inputs[k].path, files[j])) return 1;
+  return 0;
+}
+
+/* Whether finding f edits a file unit i read. */
+static int edits_unit(const check *c, size_t i, const hl_finding *f) {
+  for (size_t k = 0; k < f->nedits; k++)
+    if (reads_any(c, i, &f->edits[k].file, 1)) return 1;
+  return 0;
+}
+
+/* Whether unit i compiles over the text t: 1, or 0 with *first (to free). */
+static int unit_compiles(check *c, CXIndex index, size_t i, const hl_fix_texts *t, char **first) {
+  struct CXUnsavedFile *unsaved = hl_xcalloc(t->n ? t->n : 1, sizeof *unsaved);
+  for (size_t j = 0; j < t->n; j++)
+    unsaved[j] = (struct CXUnsavedFile){t->files[j], t->texts[j], (unsigned long)t->lens[j]};
+  int rc = hl_tu_compiles(index, &c->jobs.v[i], unsaved, (unsigned)t->n, first, stderr);
+  free(unsaved);
+  if (rc && !*first) *first = hl_xstrdup("libclang could not parse it");
+  return rc == 0;
+}
+
+/* The units an API rewrite may break: each once, analyzed without errors
+ * (or, with --link-only, known only from the index), reading a file t
+ * changes. */
+static void units_reached(check *c, const hl_fix_texts *t, hl_strv *done, size_t **out, size_t *n) {
+  size_t cap = 0;
+  for (size_t i = 0; i < c->jobs.n; i++) {
+    const hl_tu_result *r = &c->results[i];
+    if (!hl_strv_add_unique(done, c->jobs.v[i].file) || r->compile_errors || !reads_any(c, i, t->files, t->n)) continue;
+    if (!c->o.link_only && r->result != HL_ANALYZED) continue;
+    HL_PUSH(*out, *n, cap, i);
+  }
+}
+
+/* The fixed text of every unit an API rewrite reaches, parsed before it is
+ * written. A unit that then has an error is parsed again with each rewrite
+ * that edits what it reads applied alone (the units' own fixes stay): a
+ * rewrite with which it fails is dropped, with the error; when none fails
+ * alone, all of them are. Other fixes are the units' own, not checked. */
+static size_t check_api_fixes(void *data, const hl_findings *all, const char *skipped, const hl_fix_render *r,
+                              char **why) {
+  check *c = data;
+  size_t live = 0, dropped = 0, *units = NULL, nunits = 0;
+  for (size_t i = 0; i < all->n; i++) live += all->v[i]->whole_project && !skipped[i];
+  if (!live) return 0;
+  hl_fix_texts t = {0};
+  r->render(r->state, skipped, &t);
+  hl_strv done = {0};
+  units_reached(c, &t, &done, &units, &nunits);
+  CXIndex index = clang_createIndex(0, 0);
+  char *alone = hl_xmalloc(all->n);
+  for (size_t u = 0; u < nunits; u++) {
+    size_t i = units[u];
+    char *first = NULL;
+    if (unit_compiles(c, index, i, &t, &first)) continue;
+    size_t blamed = 0;
+    for (size_t k = 0; k < all->n; k++) {
+      if (!all->v[k]->whole_project || skipped[k] || why[k] || !edits_unit(c, i, all->v[k])) continue;
+      for (size_t m = 0; m < all->n; m++) alone[m] = skipped[m] || (all->v[m]->whole_project && m != k);
+      hl_fix_texts one = {0};
+      r->render(r->state, alone, &one);
+      char *err = NULL;
+      if (!unit_compiles(c, index, i, &one, &err)) {
+        why[k] = hl_xasprintf("with this edit, %s would not compile: %s", hl_display_path(c->jobs.v[i].file), err);
+        blamed++;
+      }
+      free(err);
+      hl_fix_texts_free(&one);
+    }
+    for (size_t k = 0; k < all->n && !blamed; k++)
+      if (all->v[k]->whole_project && !skipped[k] && !why[k] && edits_unit(c, i, all->v[k]))
+        why[k] = hl_xasprintf("with the API rewrites together, %s would not compile: %s",
+                              hl_display_path(c->jobs.v[i].file), first);
+    for (size_t k = 0; k < all->n; k++) dropped += why[k] != NULL;
+    free(first);
+    if (dropped) break; /* the next round parses again without them */
+  }
+  free(alone);
+  clang_disposeIndex(index);
+  hl_strv_free(&done);
+  free(units);
+  hl_fix_texts_free(&t);
+  return dropped;
 }
 
 /* The translation units' results, as the report stage takes them. */
@@ -417,6 +526,7 @@ static void gather(check *c, hl_pipeline_in *in) {
   for (size_t i = 0; i < c->ncaches; i++) in->cached |= c->caches[i] != NULL;
   in->cache_hits = c->cache_stats.hits;
   in->cache_misses = c->cache_stats.misses;
+  in->fix_check = (hl_fix_check){c, check_api_fixes};
 }
 
 /* Input, then analysis, then the report; stops at the first input error

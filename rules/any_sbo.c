@@ -42,4 +42,5 @@ static const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_
 
 const hl_rule hl_rule_any_sbo = {
     "any-sbo", &hl_any_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0, NULL, /* no link step */
+    NULL, /* no project-wide plan */
 };

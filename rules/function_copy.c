@@ -374,5 +374,13 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_function_copy = {
-    "function-copy", NULL, begin, visit, prepare, end, 0, NULL, /* no link step */
+    "function-copy",
+    NULL,
+    begin,
+    visit,
+    prepare,
+    end,
+    0,
+    NULL, /* no link step */
+    NULL, /* no project-wide plan */
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/sbo/alias.h"
 #include "rules/sbo/sbo.h"
 
 /* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
@@ -84,6 +85,10 @@ static char *probed_noun(const char *type) {
   return hl_xasprintf("functor '%s'", type);
 }
 
+/* API rewrites: each wrapper alias of the project's retyped for every value
+ * stored through it, judged over the project index (rules/sbo/alias.h). */
+static void plan(const hl_index_lookup *ix, hl_findings *out) { hl_sbo_alias_plan(ix, "function-sbo", out); }
+
 /* function-copy words the targets it follows the same way, through this
  * rule's data (hl_sbo_wording_of).
  * hl::inplace_function (and hl::inplace_move_function) relocate the target
@@ -95,4 +100,5 @@ static const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heapl
 const hl_rule hl_rule_function_sbo = {
     "function-sbo", &hl_function_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0,
     NULL, /* no link step */
+    plan,
 };

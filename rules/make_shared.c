@@ -269,4 +269,5 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
 const hl_rule hl_rule_make_shared = {
     RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,    NULL,                          /* no link step */
+    NULL,                                /* no project-wide plan */
 };

@@ -126,4 +126,5 @@ const hl_rule hl_rule_no_alloc = {
     end, /* end waits for the other rules' verdicts */
     HL_RULE_REVIEWS | HL_RULE_ERRORS,
     link,
+    NULL, /* no project-wide plan */
 };

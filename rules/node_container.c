@@ -467,4 +467,5 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_node_container = {
     RULE, NULL, begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
     0,    NULL,                          /* no link step */
+    NULL,                                /* no project-wide plan */
 };

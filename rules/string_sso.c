@@ -348,4 +348,5 @@ static void end(hl_ctx *ctx, void *st) {
 const hl_rule hl_rule_string_sso = {
     RULE, NULL, begin, visit, NULL, end, /* lengths and capacities are known after the walk */
     0,    NULL,                          /* no link step */
+    NULL,                                /* no project-wide plan */
 };

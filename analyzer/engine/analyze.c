@@ -157,7 +157,9 @@ void hl_apply_config(const hl_config *cfg, const hl_job *job, hl_findings *found
       hl_finding_free(f);
       continue;
     }
-    if (!f->undecided) f->severity = hl_config_severity(cfg, f->rule);
+    /* A rule's note (an API rewrite proposed) stays one; the config sets
+     * the severity of its warnings. */
+    if (!f->undecided && f->severity != HL_SEV_NOTE) f->severity = hl_config_severity(cfg, f->rule);
     found->v[out++] = f;
   }
   found->n = out;
@@ -363,6 +365,30 @@ void hl_tu_free(hl_tu *u) {
   unsaved_free(u);
   free(u->args);
   free(u);
+}
+
+int hl_tu_compiles(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                   char **first, FILE *log) {
+  *first = NULL;
+  hl_tu *u = hl_tu_parse(index, job, unsaved, nunsaved, CXTranslationUnit_None, log);
+  if (!u) return -1;
+  unsigned n = clang_getNumDiagnostics(u->tu);
+  for (unsigned i = 0; i < n && !*first; i++) {
+    CXDiagnostic d = clang_getDiagnostic(u->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile f;
+      unsigned line, col;
+      clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line, &col, NULL);
+      char *msg = hl_cxstring_take(clang_getDiagnosticSpelling(d));
+      char *path = f ? hl_file_abspath(f, job->directory) : NULL;
+      *first = path ? hl_xasprintf("%s:%u:%u: %s", hl_display_path(path), line, col, msg) : hl_xstrdup(msg);
+      free(path);
+      free(msg);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  hl_tu_free(u);
+  return *first ? 1 : 0;
 }
 
 typedef struct files_read {

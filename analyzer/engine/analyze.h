@@ -100,6 +100,12 @@ int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsav
  * (its main file first, then each header as included; a file may come
  * more than once): the unsaved files its next parse must be given. */
 void hl_tu_files(const hl_tu *u, hl_strv *out);
+/* Whether job compiles over unsaved (the text a fix would give some files,
+ * named by absolute path): 0 when it does; 1 when it has an error, with
+ * *first (to free) the first one ("file:line:col: message"); -1 when it
+ * cannot be parsed at all (said on log). */
+int hl_tu_compiles(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                   char **first, FILE *log);
 /* Analyzes u under cfg, as hl_analyze does after its parse. */
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_free(hl_tu *u);

@@ -53,6 +53,9 @@ typedef struct hl_finding {
   /* Found in a translation unit with compile errors (its AST is what
    * libclang recovered): --fix applies its edits only with --fix-errors. */
   int unit_has_errors;
+  /* Planned over the whole project (an API rewrite): --fix applies it only
+   * when every unit it reaches still compiles with it. */
+  int whole_project;
 } hl_finding;
 
 /* The rule id of a compile error of the analyzed code, as clang-tidy names

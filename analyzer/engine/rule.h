@@ -37,6 +37,10 @@ typedef struct hl_rule {
    * project index: the findings of what unit's summary left open (each
    * unit of the run once; the front end applies the unit's config). */
   void (*link)(const hl_index_lookup *ix, const hl_summary *unit, hl_findings *out);
+  /* May be NULL. Once per run over the whole compile database, after the
+   * link step: the findings only the whole project decides (API rewrites:
+   * a declaration retyped for every value stored into it anywhere). */
+  void (*plan)(const hl_index_lookup *ix, hl_findings *out);
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

@@ -71,8 +71,51 @@ void hl_sapi_free(hl_sapi *a) {
   hl_loc_free(&a->at);
 }
 
+void hl_salias_free(hl_salias *a) {
+  free(a->usr);
+  free(a->name);
+  free(a->wrapper);
+  free(a->replacement);
+  free(a->header);
+  free(a->written);
+  hl_loc_free(&a->at);
+  hl_edit_free(&a->type);
+  hl_edit_free(&a->include);
+  free(a->blocked);
+}
+
+void hl_svalue_free(hl_svalue *v) {
+  free(v->wrapper);
+  hl_loc_free(&v->at);
+  hl_loc_free(&v->store);
+}
+
+void hl_sspelling_free(hl_sspelling *p) {
+  free(p->wrapper);
+  hl_loc_free(&p->at);
+}
+
+void hl_alias_views_free(hl_alias_view *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    hl_salias_free(&v[i].alias);
+    hl_loc_free(&v[i].unknown_at);
+    hl_loc_free(&v[i].throws_at);
+    hl_loc_free(&v[i].spelled_at);
+    free(v[i].blocked);
+    for (size_t k = 0; k < v[i].nsites; k++) hl_loc_free(&v[i].sites[k]);
+    free(v[i].sites);
+  }
+  free(v);
+}
+
 void hl_summary_free(hl_summary *s) {
   if (!s) return;
+  for (size_t i = 0; i < s->naliases; i++) hl_salias_free(&s->aliases[i]);
+  free(s->aliases);
+  for (size_t i = 0; i < s->nvalues; i++) hl_svalue_free(&s->values[i]);
+  free(s->values);
+  for (size_t i = 0; i < s->nspellings; i++) hl_sspelling_free(&s->spellings[i]);
+  free(s->spellings);
   for (size_t i = 0; i < s->napis; i++) hl_sapi_free(&s->apis[i]);
   free(s->apis);
   for (size_t i = 0; i < s->nfns; i++) hl_sfn_free(&s->fns[i]);

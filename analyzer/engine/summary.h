@@ -8,7 +8,9 @@
  * calls it makes into functions defined elsewhere ("exits") and what no
  * index can follow; the methods it overrides; and each zone's open ends
  * (its calls whose search left the unit); and each allocating value it
- * passes to a wrapper-typed parameter of a function. A summary depends on its unit
+ * passes to a wrapper-typed parameter of a function; and, for API rewrites,
+ * the wrapper aliases it sees, every value it stores into a wrapper and
+ * every wrapper type it writes out. A summary depends on its unit
  * alone: units are summarized in parallel, in shards, cached with their
  * results, and merged in any order. */
 #ifndef HEAPLINT_ENGINE_SUMMARY_H
@@ -93,6 +95,45 @@ typedef struct hl_sapi {
   long capacity;    /* the replacement's capacity that holds it */
 } hl_sapi;
 
+/* A type alias of the project's for a wrapper with an inline-buffer
+ * replacement (using Task = std::function<void()>;), as one unit sees it:
+ * retyping it retypes every declaration written through it at once, so
+ * one edit removes the allocation at every call site (API rewrites). */
+typedef struct hl_salias {
+  char *usr, *name;  /* "pulse::Task" */
+  char *wrapper;     /* the wrapper it names, as values are keyed: "std::function<void ()>" */
+  char *replacement; /* "hl::inplace_function" */
+  char *header;      /* "heaplint/inplace_function.hpp" */
+  char *written;     /* the aliased type as written: "std::function<void()>" */
+  hl_loc at;         /* the alias's declaration */
+  hl_edit type;      /* where the aliased type is written (text NULL); file NULL: nowhere heaplint may edit */
+  hl_edit include;   /* the #include its file needs (file NULL: it has it) */
+  char *blocked;     /* why this unit cannot take the rewrite (its standard, the runtime not reachable), or NULL */
+} hl_salias;
+
+/* A value the unit stores into a wrapper (allocating or not), keyed by
+ * the wrapper's type: what sizes an alias of it. */
+typedef struct hl_svalue {
+  char *wrapper; /* "std::function<void ()>" */
+  hl_loc at;     /* where the value comes from (a call that instantiated a template) */
+  hl_loc store;  /* where it is stored into the wrapper (at, unless in a template) */
+  /* A store inside a template that this unit does not instantiate (known
+   * 0): unknown unless another unit's instantiation answers for it. */
+  int dependent;
+  int known;        /* its size and traits are known */
+  int allocates;    /* the library keeps it on the heap */
+  int move_throws;  /* its move may throw (or heaplint cannot tell): the replacement rejects it */
+  long size, align; /* when known */
+} hl_svalue;
+
+/* A wrapper type written out, not through an alias (a parameter
+ * std::function<void()>, std::vector<std::function<void()>>): values pass
+ * between it and the alias's declarations, so the alias keeps its type. */
+typedef struct hl_sspelling {
+  char *wrapper; /* "std::function<void ()>" */
+  hl_loc at;
+} hl_sspelling;
+
 typedef struct hl_summary {
   hl_sfn *fns;
   size_t nfns, capfns;
@@ -102,7 +143,30 @@ typedef struct hl_summary {
   hl_strv overrides, overridden;
   hl_sapi *apis;
   size_t napis, capapis;
+  hl_salias *aliases;
+  size_t naliases, capaliases;
+  hl_svalue *values;
+  size_t nvalues, capvalues;
+  hl_sspelling *spellings;
+  size_t nspellings, capspellings;
 } hl_summary;
+
+/* What the project index knows of one wrapper alias over every unit it
+ * holds: the alias (as one unit recorded it), and the values stored into
+ * its wrapper type anywhere, with what stands in the way of retyping it. */
+typedef struct hl_alias_view {
+  hl_salias alias;
+  size_t values;     /* distinct sites */
+  size_t allocating; /* of which the library keeps on the heap */
+  size_t files;      /* with an allocating site */
+  long size, align;  /* the largest known value's */
+  hl_loc unknown_at; /* a value of unknown size (file NULL: none) */
+  hl_loc throws_at;  /* a value whose move may throw (file NULL: none) */
+  hl_loc spelled_at; /* the wrapper type written out (file NULL: nowhere) */
+  char *blocked;     /* a unit's reason, or NULL */
+  hl_loc *sites;     /* the allocating sites, in file order */
+  size_t nsites;
+} hl_alias_view;
 
 /* What the project index answers (index/db implements it): the rules'
  * link step asks it about functions other units define. */
@@ -113,6 +177,10 @@ typedef struct hl_index_lookup {
   int (*function)(void *data, const char *usr, hl_sfn *out);
   /* The methods that override usr directly, added to out. */
   void (*overriders)(void *data, const char *usr, hl_strv *out);
+  /* Every wrapper alias in the index, with what was stored into its
+   * wrapper type over every unit: 0 (*out: free with
+   * hl_alias_views_free), or -1 with *err. May be NULL. */
+  int (*aliases)(void *data, hl_alias_view **out, size_t *n, char **err);
 } hl_index_lookup;
 
 void hl_spath_add(hl_spath *p, const char *caller, const char *callee, const hl_loc *at);
@@ -123,6 +191,10 @@ void hl_sexits_free(hl_sexits *x);
 void hl_sfn_free(hl_sfn *f);
 void hl_szone_free(hl_szone *z);
 void hl_sapi_free(hl_sapi *a);
+void hl_salias_free(hl_salias *a);
+void hl_svalue_free(hl_svalue *v);
+void hl_sspelling_free(hl_sspelling *p);
+void hl_alias_views_free(hl_alias_view *v, size_t n);
 void hl_summary_free(hl_summary *s);
 
 #endif

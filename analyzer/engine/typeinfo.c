@@ -375,6 +375,14 @@ static enum CXVisitorResult fold_field(CXCursor field, CXClientData data) {
   w->index++;
   hl_traits part = {0};
   type_traits(w->T, ft, w->ask, NULL, 0, &part);
+  /* A const member cannot be moved from: the class's move copies it. */
+  if (ft.kind != CXType_LValueReference && ft.kind != CXType_RValueReference && clang_isConstQualifiedType(ft) &&
+      part.nothrow_move.value != part.nothrow_copy.value) {
+    free(part.nothrow_move.why);
+    part.nothrow_move.value = part.nothrow_copy.value;
+    part.nothrow_move.why =
+        part.nothrow_copy.why ? hl_xasprintf(" is const, so a move copies it, and it%s", part.nothrow_copy.why) : NULL;
+  }
   fold_all(w->acc, &part, desc);
   hl_traits_free(&part);
   free(desc);

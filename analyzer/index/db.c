@@ -10,7 +10,7 @@
 /* 'HLIX': what makes a SQLite file a heaplint index. */
 #define APPLICATION_ID 0x484c4958
 /* The layout of the tables below; another is refused. */
-#define SCHEMA 2
+#define SCHEMA 3
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS units(name TEXT PRIMARY KEY, digest TEXT NOT NULL, zones TEXT NOT NULL)"
@@ -27,7 +27,25 @@ static const char *const schema_sql =
     " col INTEGER NOT NULL, offset INTEGER NOT NULL, size INTEGER NOT NULL, align INTEGER NOT NULL,"
     " capacity INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS apis_param ON apis(usr, param);"
-    "CREATE INDEX IF NOT EXISTS apis_unit ON apis(unit);";
+    "CREATE INDEX IF NOT EXISTS apis_unit ON apis(unit);"
+    "CREATE TABLE IF NOT EXISTS aliases(usr TEXT NOT NULL, unit TEXT NOT NULL, wrapper TEXT NOT NULL, blocked TEXT,"
+    " body TEXT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS aliases_usr ON aliases(usr);"
+    "CREATE INDEX IF NOT EXISTS aliases_unit ON aliases(unit);"
+    "CREATE TABLE IF NOT EXISTS wvalues(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
+    " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL, known INTEGER NOT NULL,"
+    " allocates INTEGER NOT NULL, move_throws INTEGER NOT NULL, size INTEGER NOT NULL, align INTEGER NOT NULL,"
+    " store_file TEXT NOT NULL, store_offset INTEGER NOT NULL, dependent INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS wvalues_store ON wvalues(store_file, store_offset);"
+    "CREATE INDEX IF NOT EXISTS wvalues_wrapper ON wvalues(wrapper);"
+    "CREATE INDEX IF NOT EXISTS wvalues_unit ON wvalues(unit);"
+    "CREATE TABLE IF NOT EXISTS spellings(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
+    " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS spellings_wrapper ON spellings(wrapper);"
+    "CREATE INDEX IF NOT EXISTS spellings_unit ON spellings(unit);";
+
+/* The tables whose rows belong to one unit (column unit), besides units. */
+static const char *const unit_tables[] = {"functions", "overrides", "apis", "aliases", "wvalues", "spellings"};
 
 struct hl_index {
   sqlite3 *db;
@@ -161,14 +179,67 @@ static int put_api(hl_index *X, const char *unit, const hl_sapi *a, char **err) 
   return rc;
 }
 
+static int put_value(hl_index *X, const char *unit, const hl_svalue *v, char **err) {
+  char *n[10] = {hl_xasprintf("%u", v->at.line),  hl_xasprintf("%u", v->at.col),    hl_xasprintf("%u", v->at.offset),
+                 hl_xasprintf("%d", v->known),    hl_xasprintf("%d", v->allocates), hl_xasprintf("%d", v->move_throws),
+                 hl_xasprintf("%ld", v->size),    hl_xasprintf("%ld", v->align),    hl_xasprintf("%u", v->store.offset),
+                 hl_xasprintf("%d", v->dependent)};
+  int rc =
+      run(X,
+          "INSERT INTO wvalues(unit, wrapper, file, line, col, offset, known, allocates, move_throws, size, align,"
+          " store_file, store_offset, dependent) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+          (const char *[]){unit, v->wrapper, v->at.file ? v->at.file : "", n[0], n[1], n[2], n[3], n[4], n[5], n[6],
+                           n[7], v->store.file ? v->store.file : "", n[8], n[9], NULL},
+          err);
+  for (int i = 0; i < 10; i++) free(n[i]);
+  return rc;
+}
+
+static int put_spelling(hl_index *X, const char *unit, const hl_sspelling *p, char **err) {
+  char *n[3] = {hl_xasprintf("%u", p->at.line), hl_xasprintf("%u", p->at.col), hl_xasprintf("%u", p->at.offset)};
+  int rc = run(X, "INSERT INTO spellings(unit, wrapper, file, line, col, offset) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+               (const char *[]){unit, p->wrapper, p->at.file ? p->at.file : "", n[0], n[1], n[2], NULL}, err);
+  for (int i = 0; i < 3; i++) free(n[i]);
+  return rc;
+}
+
+static int put_alias(hl_index *X, const char *unit, const hl_salias *a, char **err) {
+  char *body = hl_salias_json(a);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db, "INSERT INTO aliases(usr, unit, wrapper, blocked, body) VALUES(?1, ?2, ?3, ?4, ?5)", -1,
+                         &st, NULL) != SQLITE_OK) {
+    free(body);
+    return fail(X, "writing", err);
+  }
+  sqlite3_bind_text(st, 1, a->usr, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, unit, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, a->wrapper, -1, SQLITE_STATIC);
+  if (a->blocked) sqlite3_bind_text(st, 4, a->blocked, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 5, body, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  free(body);
+  return rc == SQLITE_DONE ? 0 : fail(X, "writing", err);
+}
+
+static int delete_unit(hl_index *X, const char *unit, char **err) {
+  for (size_t i = 0; i < sizeof unit_tables / sizeof *unit_tables; i++) {
+    char *sql = hl_xasprintf("DELETE FROM %s WHERE unit=?1", unit_tables[i]);
+    int rc = run(X, sql, (const char *[]){unit, NULL}, err);
+    free(sql);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 static int put_rows(hl_index *X, const char *unit, const hl_summary *s, const char *digest, char **err) {
   char *zones = hl_szones_json(s->zones, s->nzones);
-  int rc = run(X, "DELETE FROM functions WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
-           run(X, "DELETE FROM overrides WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
-           run(X, "DELETE FROM apis WHERE unit=?1", (const char *[]){unit, NULL}, err) ||
-           run(X, "INSERT OR REPLACE INTO units(name, digest, zones) VALUES(?1, ?2, ?3)",
-               (const char *[]){unit, digest, zones, NULL}, err);
+  int rc = delete_unit(X, unit, err) || run(X, "INSERT OR REPLACE INTO units(name, digest, zones) VALUES(?1, ?2, ?3)",
+                                            (const char *[]){unit, digest, zones, NULL}, err);
   free(zones);
+  for (size_t i = 0; !rc && i < s->naliases; i++) rc = put_alias(X, unit, &s->aliases[i], err);
+  for (size_t i = 0; !rc && i < s->nvalues; i++) rc = put_value(X, unit, &s->values[i], err);
+  for (size_t i = 0; !rc && i < s->nspellings; i++) rc = put_spelling(X, unit, &s->spellings[i], err);
   for (size_t i = 0; !rc && i < s->nfns; i++) {
     char *body = hl_sfn_json(&s->fns[i]);
     rc = run(X, "INSERT INTO functions(usr, unit, body) VALUES(?1, ?2, ?3)",
@@ -223,10 +294,16 @@ int hl_index_merge(hl_index *X, const char *path, char **err) {
             "DELETE FROM main.functions WHERE unit IN (SELECT name FROM src.units);"
             "DELETE FROM main.overrides WHERE unit IN (SELECT name FROM src.units);"
             "DELETE FROM main.apis WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.aliases WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.wvalues WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.spellings WHERE unit IN (SELECT name FROM src.units);"
             "INSERT OR REPLACE INTO main.units SELECT name, digest, zones FROM src.units;"
             "INSERT INTO main.functions SELECT usr, unit, body FROM src.functions;"
             "INSERT INTO main.overrides SELECT usr, overridden, unit FROM src.overrides;"
-            "INSERT INTO main.apis SELECT * FROM src.apis;",
+            "INSERT INTO main.apis SELECT * FROM src.apis;"
+            "INSERT INTO main.aliases SELECT * FROM src.aliases;"
+            "INSERT INTO main.wvalues SELECT * FROM src.wvalues;"
+            "INSERT INTO main.spellings SELECT * FROM src.spellings;",
             "merging", err) ||
        hl_index_commit(X, err);
   if (rc) sqlite3_exec(X->db, "ROLLBACK", NULL, NULL, NULL);
@@ -317,6 +394,105 @@ int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure 
   return rc == SQLITE_DONE ? 0 : fail(X, "reading", err);
 }
 
+/* Steps st (bound by the caller) once: its first row's location, or none. */
+static void first_loc(sqlite3_stmt *st, hl_loc *out) {
+  *out = (hl_loc){0};
+  if (sqlite3_step(st) == SQLITE_ROW)
+    *out = (hl_loc){column(st, 0), (unsigned)sqlite3_column_int64(st, 1), (unsigned)sqlite3_column_int64(st, 2),
+                    (unsigned)sqlite3_column_int64(st, 3)};
+  sqlite3_finalize(st);
+}
+
+static sqlite3_stmt *prepare1(hl_index *X, const char *sql, const char *arg) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+  return st;
+}
+
+/* What every unit stored into v's wrapper type, and what stands in the
+ * way of retyping its alias. */
+static int alias_figures(hl_index *X, hl_alias_view *v) {
+  const char *w = v->alias.wrapper;
+  sqlite3_stmt *st = prepare1(X,
+                              "SELECT count(DISTINCT CASE WHEN known THEN file || ':' || offset END),"
+                              " count(DISTINCT CASE WHEN allocates THEN file || ':' || offset END),"
+                              " count(DISTINCT CASE WHEN allocates THEN file END),"
+                              " max(CASE WHEN known THEN size END), max(CASE WHEN known THEN align END)"
+                              " FROM wvalues WHERE wrapper=?1",
+                              w);
+  if (!st) return -1;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    v->values = (size_t)sqlite3_column_int64(st, 0);
+    v->allocating = (size_t)sqlite3_column_int64(st, 1);
+    v->files = (size_t)sqlite3_column_int64(st, 2);
+    v->size = (long)sqlite3_column_int64(st, 3);
+    v->align = (long)sqlite3_column_int64(st, 4);
+  }
+  sqlite3_finalize(st);
+  static const char *const firsts[] = {
+      /* A template's store no unit instantiates; any other value not sized. */
+      "SELECT file, line, col, offset FROM wvalues w WHERE wrapper=?1 AND NOT known AND (NOT dependent OR NOT EXISTS"
+      " (SELECT 1 FROM wvalues k WHERE k.store_file = w.store_file AND k.store_offset = w.store_offset AND k.known"
+      " AND k.wrapper = w.wrapper)) ORDER BY file, line, col LIMIT 1",
+      "SELECT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND known AND move_throws"
+      " ORDER BY file, line, col LIMIT 1",
+      "SELECT file, line, col, offset FROM spellings WHERE wrapper=?1 ORDER BY file, line, col LIMIT 1"};
+  hl_loc *to[] = {&v->unknown_at, &v->throws_at, &v->spelled_at};
+  for (int i = 0; i < 3; i++) {
+    if (!(st = prepare1(X, firsts[i], w))) return -1;
+    first_loc(st, to[i]);
+  }
+  if (!(st = prepare1(X, "SELECT min(blocked) FROM aliases WHERE usr=?1 AND blocked IS NOT NULL", v->alias.usr)))
+    return -1;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) v->blocked = column(st, 0);
+  sqlite3_finalize(st);
+  if (!(st = prepare1(X,
+                      "SELECT DISTINCT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND allocates"
+                      " ORDER BY file, line, col",
+                      w)))
+    return -1;
+  size_t cap = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    hl_loc l = {column(st, 0), (unsigned)sqlite3_column_int64(st, 1), (unsigned)sqlite3_column_int64(st, 2),
+                (unsigned)sqlite3_column_int64(st, 3)};
+    HL_PUSH(v->sites, v->nsites, cap, l);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static int alias_lookup(void *data, hl_alias_view **out, size_t *n, char **err) {
+  hl_index *X = data;
+  *out = NULL;
+  *n = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db,
+                         "SELECT a.body FROM aliases a WHERE a.unit = (SELECT min(unit) FROM aliases b WHERE b.usr ="
+                         " a.usr) ORDER BY a.usr",
+                         -1, &st, NULL) != SQLITE_OK)
+    return fail(X, "reading", err);
+  size_t cap = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    hl_alias_view v = {0};
+    char *why = NULL;
+    if (!t || hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 0), &v.alias, &why)) {
+      /* A row that cannot be read is an alias the index does not know. */
+      free(why);
+      continue;
+    }
+    HL_PUSH(*out, *n, cap, v);
+    if (alias_figures(X, &(*out)[*n - 1])) {
+      sqlite3_finalize(st);
+      return fail(X, "reading", err);
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail(X, "reading", err);
+}
+
 static int fn_lookup(void *data, const char *usr, hl_sfn *out) {
   hl_index *X = data;
   int found = 0;
@@ -341,7 +517,7 @@ static void ov_lookup(void *data, const char *usr, hl_strv *out) {
   sqlite3_reset(X->ov);
 }
 
-hl_index_lookup hl_index_lookups(hl_index *X) { return (hl_index_lookup){X, fn_lookup, ov_lookup}; }
+hl_index_lookup hl_index_lookups(hl_index *X) { return (hl_index_lookup){X, fn_lookup, ov_lookup, alias_lookup}; }
 
 int hl_index_close(hl_index *X, char **err) {
   if (!X) return 0;

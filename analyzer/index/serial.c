@@ -77,6 +77,33 @@ static json_t *api_out(const hl_sapi *a) {
                    (json_int_t)a->align, (json_int_t)a->capacity);
 }
 
+/* An edit with its text (null when it has none yet); null when no file. */
+static json_t *edit_out(const hl_edit *e) {
+  if (!e->file) return json_null();
+  char hash[17];
+  snprintf(hash, sizeof hash, "%016llx", e->file_hash);
+  return json_pack("{s:o,s:[I,I,I,I],s:s,s:o}", "file", jtext(e->file), "range", (json_int_t)e->offset,
+                   (json_int_t)e->length, (json_int_t)e->line, (json_int_t)e->col, "hash", hash, "text",
+                   e->text ? jtext(e->text) : json_null());
+}
+
+static json_t *alias_out(const hl_salias *a) {
+  return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "usr", jtext(a->usr), "name", jtext(a->name), "wrapper",
+                   jtext(a->wrapper), "replacement", jtext(a->replacement), "header", jtext(a->header), "written",
+                   jtext(a->written ? a->written : ""), "at", loc_out(&a->at), "type", edit_out(&a->type), "include",
+                   edit_out(&a->include), "blocked", a->blocked ? jtext(a->blocked) : json_null());
+}
+
+static json_t *value_out(const hl_svalue *v) {
+  return json_pack("{s:o,s:o,s:o,s:[b,b,b,b],s:[I,I]}", "wrapper", jtext(v->wrapper), "at", loc_out(&v->at), "store",
+                   loc_out(&v->store), "judged", v->known, v->allocates, v->move_throws, v->dependent, "layout",
+                   (json_int_t)v->size, (json_int_t)v->align);
+}
+
+static json_t *spelling_out(const hl_sspelling *p) {
+  return json_pack("{s:o,s:o}", "wrapper", jtext(p->wrapper), "at", loc_out(&p->at));
+}
+
 static char *dump(json_t *j) {
   char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
   json_decref(j);
@@ -95,14 +122,21 @@ char *hl_szones_json(const hl_szone *z, size_t n) {
   return dump(a);
 }
 
+char *hl_salias_json(const hl_salias *a) { return dump(alias_out(a)); }
+
 char *hl_summary_json(const hl_summary *s) {
   json_t *fns = json_array(), *zones = json_array(), *ov = json_array(), *apis = json_array();
+  json_t *aliases = json_array(), *values = json_array(), *spellings = json_array();
+  for (size_t i = 0; i < s->naliases; i++) json_array_append_new(aliases, alias_out(&s->aliases[i]));
+  for (size_t i = 0; i < s->nvalues; i++) json_array_append_new(values, value_out(&s->values[i]));
+  for (size_t i = 0; i < s->nspellings; i++) json_array_append_new(spellings, spelling_out(&s->spellings[i]));
   for (size_t i = 0; i < s->napis; i++) json_array_append_new(apis, api_out(&s->apis[i]));
   for (size_t i = 0; i < s->nfns; i++) json_array_append_new(fns, fn_out(&s->fns[i]));
   for (size_t i = 0; i < s->nzones; i++) json_array_append_new(zones, zone_out(&s->zones[i]));
   for (size_t i = 0; i < s->overrides.n; i++)
     json_array_append_new(ov, json_pack("[o,o]", jtext(s->overrides.v[i]), jtext(s->overridden.v[i])));
-  return dump(json_pack("{s:o,s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov, "apis", apis));
+  return dump(json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov, "apis",
+                        apis, "aliases", aliases, "values", values, "spellings", spellings));
 }
 
 /* ---- in: each returns 0, or -1 when j is not what it should be ---- */
@@ -265,7 +299,81 @@ static int api_in(const json_t *j, hl_sapi *a) {
   return bad ? -1 : 0;
 }
 
+static int edit_in(const json_t *j, hl_edit *e) {
+  *e = (hl_edit){0};
+  if (json_is_null(j)) return 0;
+  const json_t *r = json_object_get(j, "range"), *t = json_object_get(j, "text");
+  const char *hash = json_string_value(json_object_get(j, "hash"));
+  char *end = NULL;
+  if (text_in(json_object_get(j, "file"), &e->file) || !json_is_array(r) || json_array_size(r) != 4 ||
+      uint_in(json_array_get(r, 0), &e->offset) || uint_in(json_array_get(r, 1), &e->length) ||
+      uint_in(json_array_get(r, 2), &e->line) || uint_in(json_array_get(r, 3), &e->col) || !hash ||
+      strlen(hash) != 16 || (!json_is_null(t) && text_in(t, &e->text)))
+    return -1;
+  e->file_hash = strtoull(hash, &end, 16);
+  return *end ? -1 : 0;
+}
+
+static int opt_text_in(const json_t *j, char **out) {
+  *out = NULL;
+  return json_is_null(j) ? 0 : text_in(j, out);
+}
+
+static int alias_in(const json_t *j, hl_salias *a) {
+  *a = (hl_salias){0};
+  return text_in(json_object_get(j, "usr"), &a->usr) || text_in(json_object_get(j, "name"), &a->name) ||
+                 text_in(json_object_get(j, "wrapper"), &a->wrapper) ||
+                 text_in(json_object_get(j, "replacement"), &a->replacement) ||
+                 text_in(json_object_get(j, "header"), &a->header) ||
+                 text_in(json_object_get(j, "written"), &a->written) || loc_in(json_object_get(j, "at"), &a->at) ||
+                 edit_in(json_object_get(j, "type"), &a->type) || edit_in(json_object_get(j, "include"), &a->include) ||
+                 opt_text_in(json_object_get(j, "blocked"), &a->blocked)
+             ? -1
+             : 0;
+}
+
+static int value_in(const json_t *j, hl_svalue *v) {
+  *v = (hl_svalue){0};
+  const json_t *judged = json_object_get(j, "judged"), *layout = json_object_get(j, "layout");
+  if (text_in(json_object_get(j, "wrapper"), &v->wrapper) || loc_in(json_object_get(j, "at"), &v->at) ||
+      loc_in(json_object_get(j, "store"), &v->store) || !json_is_array(judged) || json_array_size(judged) != 4 ||
+      !json_is_boolean(json_array_get(judged, 0)) || !json_is_boolean(json_array_get(judged, 1)) ||
+      !json_is_boolean(json_array_get(judged, 2)) || !json_is_boolean(json_array_get(judged, 3)) ||
+      !json_is_array(layout) || json_array_size(layout) != 2 || long_in(json_array_get(layout, 0), &v->size) ||
+      long_in(json_array_get(layout, 1), &v->align))
+    return -1;
+  v->known = json_is_true(json_array_get(judged, 0));
+  v->allocates = json_is_true(json_array_get(judged, 1));
+  v->move_throws = json_is_true(json_array_get(judged, 2));
+  v->dependent = json_is_true(json_array_get(judged, 3));
+  return 0;
+}
+
+static int spelling_in(const json_t *j, hl_sspelling *p) {
+  *p = (hl_sspelling){0};
+  return text_in(json_object_get(j, "wrapper"), &p->wrapper) || loc_in(json_object_get(j, "at"), &p->at) ? -1 : 0;
+}
+
+/* Each element of array j read by in into a new element of *v. */
+#define READ_ALL(j, T, in, v, n, cap) \
+  do {                                \
+    size_t i_;                        \
+    json_t *x_;                       \
+    json_array_foreach((j), i_, x_) { \
+      T e_;                           \
+      int bad_ = in(x_, &e_);         \
+      HL_PUSH((v), (n), (cap), e_);   \
+      if (bad_) return -1;            \
+    }                                 \
+  } while (0)
+
 static int summary_in(const json_t *j, hl_summary *s) {
+  const json_t *aliases = json_object_get(j, "aliases"), *values = json_object_get(j, "values"),
+               *spellings = json_object_get(j, "spellings");
+  if (!json_is_array(aliases) || !json_is_array(values) || !json_is_array(spellings)) return -1;
+  READ_ALL(aliases, hl_salias, alias_in, s->aliases, s->naliases, s->capaliases);
+  READ_ALL(values, hl_svalue, value_in, s->values, s->nvalues, s->capvalues);
+  READ_ALL(spellings, hl_sspelling, spelling_in, s->spellings, s->nspellings, s->capspellings);
   const json_t *fns = json_object_get(j, "functions"), *zones = json_object_get(j, "zones"),
                *ov = json_object_get(j, "overrides"), *apis = json_object_get(j, "apis");
   if (!json_is_array(fns) || !json_is_array(zones) || !json_is_array(ov) || !json_is_array(apis)) return -1;
@@ -333,6 +441,19 @@ int hl_sfn_parse(const char *text, size_t len, hl_sfn *out, char **err) {
     hl_sfn_free(out);
     *out = (hl_sfn){0};
     *err = hl_xstrdup("not a function's summary");
+  }
+  return bad ? -1 : 0;
+}
+
+int hl_salias_parse(const char *text, size_t len, hl_salias *out, char **err) {
+  json_t *j = load(text, len, err);
+  if (!j) return -1;
+  int bad = alias_in(j, out);
+  json_decref(j);
+  if (bad) {
+    hl_salias_free(out);
+    *out = (hl_salias){0};
+    *err = hl_xstrdup("not a wrapper alias's summary");
   }
   return bad ? -1 : 0;
 }

@@ -18,6 +18,10 @@ hl_summary *hl_summary_parse(const char *text, size_t len, char **err);
 char *hl_sfn_json(const hl_sfn *f);
 int hl_sfn_parse(const char *text, size_t len, hl_sfn *out, char **err);
 
+/* One wrapper alias, as the index keeps it per alias and unit. */
+char *hl_salias_json(const hl_salias *a);
+int hl_salias_parse(const char *text, size_t len, hl_salias *out, char **err);
+
 /* A unit's zones, as the index keeps them per unit; read back as a
  * summary with zones only. */
 char *hl_szones_json(const hl_szone *z, size_t n);

@@ -222,28 +222,34 @@ static void skip_conflicts(const file_changes *F, const hl_findings *all, char *
       }
 }
 
-/* Writes content with the edits of F that are not skipped, front to back
- * (the edits are sorted by position), each distinct edit once; a file that
- * cannot be written skips its findings. Returns 1 when the file was written. */
-static int apply_file(const file_changes *F, const char *content, size_t len, mode_t mode, const hl_findings *all,
-                      char *skipped, FILE *log) {
-  hl_sb out = {0};
+/* content with the edits of F that are not skipped, front to back (the
+ * edits are sorted by position), each distinct edit once, into out.
+ * Returns how many were applied. */
+static size_t edited(const file_changes *F, const char *content, size_t len, const char *skipped, hl_sb *out) {
   size_t pos = 0, applied = 0;
   const hl_edit *last = NULL;
   for (size_t k = 0; k < F->n; k++) {
     const hl_edit *e = F->v[k].edit;
     if (skipped[F->v[k].finding] || (last && same_edit(last, e))) continue;
-    hl_sb_putn(&out, content + pos, e->offset - pos);
-    hl_sb_puts(&out, e->text);
+    hl_sb_putn(out, content + pos, e->offset - pos);
+    hl_sb_puts(out, e->text);
     pos = e->offset + e->length;
     last = e;
     applied++;
   }
-  if (!applied) {
+  if (applied) hl_sb_putn(out, content + pos, len - pos);
+  return applied;
+}
+
+/* Writes content with the edits of F that are not skipped; a file that
+ * cannot be written skips its findings. Returns 1 when the file was written. */
+static int apply_file(const file_changes *F, const char *content, size_t len, mode_t mode, const hl_findings *all,
+                      char *skipped, FILE *log) {
+  hl_sb out = {0};
+  if (!edited(F, content, len, skipped, &out)) {
     hl_sb_free(&out);
     return 0;
   }
-  hl_sb_putn(&out, content + pos, len - pos);
   char *err = NULL;
   int written = hl_write_file_atomic_mode(F->path, hl_sb_str(&out), out.len, mode, &err) == 0;
   if (!written) {
@@ -283,7 +289,62 @@ static char *unfit(const file_changes *F, struct stat *st, char **content, size_
   return why;
 }
 
-void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
+void hl_fix_texts_free(hl_fix_texts *t) {
+  for (size_t j = 0; j < t->n; j++) free(t->texts[j]);
+  free(t->files);
+  free(t->texts);
+  free(t->lens);
+  memset(t, 0, sizeof *t);
+}
+
+typedef struct render_state {
+  const file_changes *files;
+  size_t nfiles;
+  char *const *contents;
+  const size_t *lengths;
+} render_state;
+
+static void render(const void *state, const char *skipped, hl_fix_texts *out) {
+  const render_state *R = state;
+  size_t cap = R->nfiles ? R->nfiles : 1;
+  out->files = hl_xcalloc(cap, sizeof *out->files);
+  out->texts = hl_xcalloc(cap, sizeof *out->texts);
+  out->lens = hl_xcalloc(cap, sizeof *out->lens);
+  out->n = 0;
+  for (size_t j = 0; j < R->nfiles; j++) {
+    hl_sb b = {0};
+    if (!R->contents[j] || !edited(&R->files[j], R->contents[j], R->lengths[j], skipped, &b)) {
+      hl_sb_free(&b);
+      continue;
+    }
+    out->files[out->n] = (char *)R->files[j].path;
+    out->lens[out->n] = b.len;
+    out->texts[out->n++] = hl_sb_take(&b);
+  }
+}
+
+/* chk's rounds: each finding it drops is skipped, until a round drops
+ * none (each drops one at least, so there are at most as many rounds as
+ * findings). */
+static void check_rounds(const hl_fix_check *chk, const hl_findings *all, const file_changes *files, size_t nfiles,
+                         char *const *contents, const size_t *lengths, char *skipped, FILE *log) {
+  render_state st = {files, nfiles, contents, lengths};
+  hl_fix_render r = {&st, render};
+  char **why = hl_xcalloc(all->n ? all->n : 1, sizeof *why);
+  for (size_t round = 0; round <= all->n; round++) {
+    size_t dropped = chk->check(chk->data, all, skipped, &r, why);
+    for (size_t i = 0; i < all->n; i++)
+      if (why[i]) {
+        skip(skipped, i, all->v[i], log, why[i]);
+        free(why[i]);
+        why[i] = NULL;
+      }
+    if (!dropped) break;
+  }
+  free(why);
+}
+
+void hl_fixes_apply(const hl_findings *all, const hl_fix_check *chk, FILE *log, hl_fix_result *res) {
   memset(res, 0, sizeof *res);
   file_changes *files = NULL;
   size_t nfiles = 0, capfiles = 0;
@@ -322,6 +383,8 @@ void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res) {
     }
     skip_conflicts(F, all, skipped, log);
   }
+
+  if (chk) check_rounds(chk, all, files, nfiles, contents, lengths, skipped, log);
 
   /* Apply what remains, each distinct edit once. */
   for (size_t j = 0; j < nfiles; j++) {

@@ -26,8 +26,31 @@ typedef struct hl_fix_result {
   size_t findings_skipped; /* findings with an edit that could not be applied */
 } hl_fix_result;
 
+/* The text the fixes would give the files they change. */
+typedef struct hl_fix_texts {
+  char **files, **texts; /* files[i] would become texts[i], lens[i] bytes */
+  size_t *lens;
+  size_t n;
+} hl_fix_texts;
+void hl_fix_texts_free(hl_fix_texts *t);
+
+/* Renders that text with the findings not in skipped applied. */
+typedef struct hl_fix_render {
+  const void *state;
+  void (*render)(const void *state, const char *skipped, hl_fix_texts *out);
+} hl_fix_render;
+
+/* A check of the fixed text before a byte is written: with r (rendering
+ * any choice of the findings), sets why[k] (to free) for each finding k
+ * not in skipped whose edits must not be applied. Returns how many it set. */
+typedef struct hl_fix_check {
+  void *data;
+  size_t (*check)(void *data, const hl_findings *all, const char *skipped, const hl_fix_render *r, char **why);
+} hl_fix_check;
+
 /* Applies the edits; problems are reported on log (naming the file and
- * the reason). */
-void hl_fixes_apply(const hl_findings *all, FILE *log, hl_fix_result *res);
+ * the reason). With chk, the text is checked first, and again after each
+ * round of findings it drops. */
+void hl_fixes_apply(const hl_findings *all, const hl_fix_check *chk, FILE *log, hl_fix_result *res);
 
 #endif

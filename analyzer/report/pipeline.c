@@ -261,7 +261,7 @@ static void apply_fixes(const hl_options *o, const hl_findings *all, const hl_pi
     fprintf(stderr,
             "heaplint: note: %s: it has compile errors: no fix from it is applied (--fix-errors applies them)\n",
             hl_display_path(in->error_files.v[i]));
-  hl_fixes_apply(&some, stderr, fixed);
+  hl_fixes_apply(&some, in->fix_check.check ? &in->fix_check : NULL, stderr, fixed);
   free(some.v);
 }
 

@@ -24,6 +24,7 @@
 #include "input/cli.h"
 #include "input/linefilter.h"
 #include "report/emit.h"
+#include "report/fixes.h"
 #include "report/finding.h"
 #include "util/strv.h"
 #include "util/util.h"
@@ -47,6 +48,7 @@ typedef struct hl_pipeline_in {
   size_t cache_hits, cache_misses; /* units restored from it, units analyzed */
   hl_api_figure *apis;             /* the project index's APIs that receive allocating values */
   size_t napis;
+  hl_fix_check fix_check; /* --fix checks the fixed text with it first (check NULL: not) */
 } hl_pipeline_in;
 
 /* The findings as every front end shows them: ordered, deduplicated, and

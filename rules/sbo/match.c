@@ -178,6 +178,11 @@ static CXType readable(CXType stored, CXCursor expr) {
   return best;
 }
 
+void hl_sbo_wrapper_words(const hl_wrapper *w, CXType wtype, char **display, char **signature) {
+  *display = wrapper_display(w, wtype);
+  *signature = signature_of(wtype);
+}
+
 /* Fills s for a store of a value of type stored (made by expr, or at the
  * call at) into a wrapper w of type wtype. Returns 0 when nothing new is
  * stored: copies and moves of the wrapper itself, nullptr. */

@@ -19,6 +19,11 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s);
 int hl_sbo_fill_site(hl_ctx *ctx, hl_sbo_site *s, CXCursor visited, const hl_wrapper *w, CXType wtype, CXType stored,
                      CXCursor expr, CXCursor at);
 
+/* How sites name a wrapper type wtype of w: *display "std::function<void
+ * ()>" (the key values are filed under), *signature "void()" or NULL. Caller
+ * frees both. */
+void hl_sbo_wrapper_words(const hl_wrapper *w, CXType wtype, char **display, char **signature);
+
 /* The stores of an init list, and of a forwarding constructor of a pair,
  * tuple or optional: *out (caller frees) holds the sites, the count is
  * returned. */

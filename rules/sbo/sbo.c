@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/sbo/alias.h"
 #include "rules/sbo/captures.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
@@ -224,6 +225,8 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
     free(v);
   }
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
+  if (k == CXCursor_TypeAliasDecl || k == CXCursor_TypedefDecl || k == CXCursor_TemplateRef)
+    hl_sbo_alias_visit(ctx, S->rule, S->wording, c);
 }
 
 void hl_sbo_prepare(hl_ctx *ctx, void *state) {
@@ -242,7 +245,11 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
     }
     hl_sbo_verdict v;
     hl_sbo_judge(ctx, &S->sites[i], 0, &v);
-    int rewritable = S->sites[i].target >= 0 && (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
+    /* A value the replacement may hold — in its declaration, or through
+     * an alias (API rewrites, with a summary) — needs its move judged. */
+    int rewritable = (S->sites[i].target >= 0 ||
+                      (hl_ctx_summary(ctx) && S->wording->replacement && S->wording->replacement(&S->sites[i]))) &&
+                     (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
     if (v.allocates == HL_UNKNOWN || (v.allocates == HL_YES && v.unknown) ||
         (rewritable && v.traits.nothrow_move.value == HL_UNKNOWN)) {
       hl_traits_free(&v.traits);
@@ -346,6 +353,20 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
     hl_strv_free(&reported);
     return;
   }
+  /* Each instantiation's value, for API rewrites; none answered: one
+   * value of unknown size. */
+  hl_sbo_verdict unknown = {.allocates = HL_UNKNOWN};
+  if (n == 0) hl_sbo_alias_value(ctx, S->wording, s, &unknown, &s->loc);
+  for (size_t i = 0; i < n; i++) {
+    if (stores_same_wrapper(s, &h[i])) continue;
+    hl_sbo_verdict v;
+    hl_sbo_judge_probed(s->wrapper, &h[i], &v);
+    hl_sbo_site u = *s;
+    u.loc = h[i].chain[h[i].user];
+    u.stored = (CXType){0};
+    hl_sbo_alias_value(ctx, S->wording, &u, &v, &s->loc);
+    hl_traits_free(&v.traits);
+  }
   if (n == 0) {
     hl_ctx_undecided(ctx, S->rule, &s->loc, "template-dependent",
                      "the stored type depends on a template parameter (%s)",
@@ -374,6 +395,8 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
     hl_sbo_site *s = &S->sites[i];
     hl_sbo_verdict *v = &verdicts[i];
     if (v->allocates != HL_UNKNOWN && hl_ctx_wants_layouts(ctx)) record_layout(ctx, S, s, v);
+    /* A store inside a template: its instantiations' values (below). */
+    if (!(v->allocates == HL_UNKNOWN && s->dependent)) hl_sbo_alias_value(ctx, S->wording, s, v, NULL);
     if (v->allocates == HL_YES) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {

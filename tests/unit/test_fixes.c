@@ -55,7 +55,7 @@ static char *apply_one(const fixture *F, unsigned offset, unsigned length, const
   hl_findings_add(&all, f);
   size_t loglen;
   FILE *out = hl_xmemstream(log, &loglen);
-  hl_fixes_apply(&all, out, res);
+  hl_fixes_apply(&all, NULL, out, res);
   fclose(out);
   hl_findings_free(&all);
   char *data = NULL;
