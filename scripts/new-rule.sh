@@ -53,6 +53,7 @@ static void visit(hl_ctx *ctx, void *state, CXCursor c) {
 const hl_rule hl_rule_$cname = {
     RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,    NULL,                          /* no link step: nothing left open for the project index */
+    NULL,                                /* no project-wide plan */
 };
 EOF
 

@@ -89,13 +89,16 @@ case "${1:-}" in
     cmake -S examples -B build/examples -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
     status=0
     build/bin/heaplint -p build/examples || status=$?
-    # --fix, on a copy (the checkout stays as it is): what it rewrites.
+    # --fix, on a copy (the checkout stays as it is) with the runtime's
+    # headers on its include path, over the whole database: what it
+    # rewrites, the APIs (an alias, a header's member) for every call site.
     rm -rf build/examples-fixed
     cp -r examples build/examples-fixed
-    cmake -S build/examples-fixed -B build/examples-fixed/build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+    cmake -S build/examples-fixed -B build/examples-fixed/build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+      "-DCMAKE_CXX_FLAGS=-I$top/runtime/include" >/dev/null
     echo
     echo "heaplint --fix rewrites these (on a copy in build/examples-fixed):"
-    build/bin/heaplint -p build/examples-fixed/build --fix --quiet build/examples-fixed/src/main.cc >/dev/null || true
+    build/bin/heaplint -p build/examples-fixed/build --fix --quiet >/dev/null || true
     diff -ru --exclude=build examples build/examples-fixed || true
     echo
     echo "To run heaplint from anywhere, install it (the analyzer, its profiles, the runtime's headers):"

@@ -73,6 +73,7 @@ void hl_sapi_free(hl_sapi *a) {
 
 void hl_salias_free(hl_salias *a) {
   free(a->usr);
+  free(a->key);
   free(a->name);
   free(a->wrapper);
   free(a->replacement);
@@ -81,6 +82,8 @@ void hl_salias_free(hl_salias *a) {
   hl_loc_free(&a->at);
   hl_edit_free(&a->type);
   hl_edit_free(&a->include);
+  for (size_t i = 0; i < a->nextra; i++) hl_edit_free(&a->extra[i]);
+  free(a->extra);
   free(a->blocked);
 }
 
@@ -88,6 +91,8 @@ void hl_svalue_free(hl_svalue *v) {
   free(v->wrapper);
   hl_loc_free(&v->at);
   hl_loc_free(&v->store);
+  for (size_t i = 0; i < v->nfixes; i++) hl_edit_free(&v->fixes[i]);
+  free(v->fixes);
 }
 
 void hl_sspelling_free(hl_sspelling *p) {
@@ -103,6 +108,10 @@ void hl_alias_views_free(hl_alias_view *v, size_t n) {
     hl_loc_free(&v[i].spelled_at);
     free(v[i].blocked);
     for (size_t k = 0; k < v[i].nsites; k++) hl_loc_free(&v[i].sites[k]);
+    for (size_t k = 0; k < v[i].nfixes; k++) hl_edit_free(&v[i].fixes[k]);
+    for (size_t k = 0; k < v[i].nextra; k++) hl_edit_free(&v[i].extra[k]);
+    free(v[i].extra);
+    free(v[i].fixes);
     free(v[i].sites);
   }
   free(v);

@@ -95,12 +95,17 @@ typedef struct hl_sapi {
   long capacity;    /* the replacement's capacity that holds it */
 } hl_sapi;
 
-/* A type alias of the project's for a wrapper with an inline-buffer
+/* A declaration an API rewrite retypes: a type alias of the project's for a wrapper with an inline-buffer
  * replacement (using Task = std::function<void()>;), as one unit sees it:
  * retyping it retypes every declaration written through it at once, so
  * one edit removes the allocation at every call site (API rewrites). */
 typedef struct hl_salias {
-  char *usr, *name;  /* "pulse::Task" */
+  char *usr, *name; /* "pulse::Task" */
+  /* A member (or global) declared in a header instead, whose type writes
+   * the wrapper out (std::vector<std::function<void()>> hooks_;): every
+   * unit that stores into it or uses it says so, and its own stores count. */
+  int member;
+  char *key;         /* what its values are filed under: the wrapper for an alias, "member <usr>" for a member */
   char *wrapper;     /* the wrapper it names, as values are keyed: "std::function<void ()>" */
   char *replacement; /* "hl::inplace_function" */
   char *header;      /* "heaplint/inplace_function.hpp" */
@@ -108,7 +113,12 @@ typedef struct hl_salias {
   hl_loc at;         /* the alias's declaration */
   hl_edit type;      /* where the aliased type is written (text NULL); file NULL: nowhere heaplint may edit */
   hl_edit include;   /* the #include its file needs (file NULL: it has it) */
-  char *blocked;     /* why this unit cannot take the rewrite (its standard, the runtime not reachable), or NULL */
+  /* A member's partners in this unit: locals its whole value moves into
+   * (T x = std::move(member);), retyped with it; each edit's text is the
+   * wrapper as written there. */
+  hl_edit *extra;
+  size_t nextra, capextra;
+  char *blocked; /* why this unit cannot take the rewrite (its standard, the runtime not reachable), or NULL */
 } hl_salias;
 
 /* A value the unit stores into a wrapper (allocating or not), keyed by
@@ -120,9 +130,15 @@ typedef struct hl_svalue {
   /* A store inside a template that this unit does not instantiate (known
    * 0): unknown unless another unit's instantiation answers for it. */
   int dependent;
-  int known;        /* its size and traits are known */
-  int allocates;    /* the library keeps it on the heap */
-  int move_throws;  /* its move may throw (or heaplint cannot tell): the replacement rejects it */
+  int known;       /* its size and traits are known */
+  int allocates;   /* the library keeps it on the heap */
+  int move_throws; /* its move may throw (or heaplint cannot tell): the replacement rejects it */
+  /* ...only because it captures const copies (a lambda's [name] of a
+   * const std::string): these edits make them init-captures ([name =
+   * name]), whose copies the closure can move. */
+  int move_fixed;
+  hl_edit *fixes;
+  size_t nfixes, capfixes;
   long size, align; /* when known */
 } hl_svalue;
 
@@ -164,7 +180,13 @@ typedef struct hl_alias_view {
   hl_loc throws_at;  /* a value whose move may throw (file NULL: none) */
   hl_loc spelled_at; /* the wrapper type written out (file NULL: nowhere) */
   char *blocked;     /* a unit's reason, or NULL */
-  hl_loc *sites;     /* the allocating sites, in file order */
+  hl_edit *extra;    /* a member's partners over every unit (text: the wrapper as written), each once */
+  size_t nextra;
+  hl_edit *fixes; /* the edits that make the values whose move may throw movable (const captures) */
+  size_t nfixes;
+  size_t fixed_values;  /* how many values they fix */
+  int fixes_unreadable; /* a row's edits could not be read: those values block it */
+  hl_loc *sites;        /* the allocating sites, in file order */
   size_t nsites;
 } hl_alias_view;
 

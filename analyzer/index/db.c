@@ -35,7 +35,8 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS wvalues(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
     " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL, known INTEGER NOT NULL,"
     " allocates INTEGER NOT NULL, move_throws INTEGER NOT NULL, size INTEGER NOT NULL, align INTEGER NOT NULL,"
-    " store_file TEXT NOT NULL, store_offset INTEGER NOT NULL, dependent INTEGER NOT NULL);"
+    " store_file TEXT NOT NULL, store_offset INTEGER NOT NULL, dependent INTEGER NOT NULL,"
+    " move_fixed INTEGER NOT NULL, fixes TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS wvalues_store ON wvalues(store_file, store_offset);"
     "CREATE INDEX IF NOT EXISTS wvalues_wrapper ON wvalues(wrapper);"
     "CREATE INDEX IF NOT EXISTS wvalues_unit ON wvalues(unit);"
@@ -180,18 +181,21 @@ static int put_api(hl_index *X, const char *unit, const hl_sapi *a, char **err) 
 }
 
 static int put_value(hl_index *X, const char *unit, const hl_svalue *v, char **err) {
-  char *n[10] = {hl_xasprintf("%u", v->at.line),  hl_xasprintf("%u", v->at.col),    hl_xasprintf("%u", v->at.offset),
-                 hl_xasprintf("%d", v->known),    hl_xasprintf("%d", v->allocates), hl_xasprintf("%d", v->move_throws),
-                 hl_xasprintf("%ld", v->size),    hl_xasprintf("%ld", v->align),    hl_xasprintf("%u", v->store.offset),
-                 hl_xasprintf("%d", v->dependent)};
-  int rc =
-      run(X,
-          "INSERT INTO wvalues(unit, wrapper, file, line, col, offset, known, allocates, move_throws, size, align,"
-          " store_file, store_offset, dependent) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-          (const char *[]){unit, v->wrapper, v->at.file ? v->at.file : "", n[0], n[1], n[2], n[3], n[4], n[5], n[6],
-                           n[7], v->store.file ? v->store.file : "", n[8], n[9], NULL},
-          err);
-  for (int i = 0; i < 10; i++) free(n[i]);
+  char *n[11] = {
+      hl_xasprintf("%u", v->at.line),   hl_xasprintf("%u", v->at.col),    hl_xasprintf("%u", v->at.offset),
+      hl_xasprintf("%d", v->known),     hl_xasprintf("%d", v->allocates), hl_xasprintf("%d", v->move_throws),
+      hl_xasprintf("%ld", v->size),     hl_xasprintf("%ld", v->align),    hl_xasprintf("%u", v->store.offset),
+      hl_xasprintf("%d", v->dependent), hl_xasprintf("%d", v->move_fixed)};
+  char *fixes = v->move_fixed ? hl_sedits_json(v->fixes, v->nfixes) : hl_xstrdup("");
+  int rc = run(X,
+               "INSERT INTO wvalues(unit, wrapper, file, line, col, offset, known, allocates, move_throws, size, align,"
+               " store_file, store_offset, dependent, move_fixed, fixes)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+               (const char *[]){unit, v->wrapper, v->at.file ? v->at.file : "", n[0], n[1], n[2], n[3], n[4], n[5],
+                                n[6], n[7], v->store.file ? v->store.file : "", n[8], n[9], n[10], fixes, NULL},
+               err);
+  free(fixes);
+  for (int i = 0; i < 11; i++) free(n[i]);
   return rc;
 }
 
@@ -410,10 +414,64 @@ static sqlite3_stmt *prepare1(hl_index *X, const char *sql, const char *arg) {
   return st;
 }
 
+/* A member's partners, from every unit's row, each once. */
+static int alias_extras(hl_index *X, hl_alias_view *v) {
+  sqlite3_stmt *st;
+  if (!(st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", v->alias.usr))) return -1;
+  size_t capextra = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    hl_salias a;
+    char *why = NULL;
+    if (t && !hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 0), &a, &why)) {
+      for (size_t k = 0; k < a.nextra; k++) {
+        int seen = 0;
+        for (size_t m = 0; m < v->nextra && !seen; m++)
+          seen = !strcmp(v->extra[m].file, a.extra[k].file) && v->extra[m].offset == a.extra[k].offset;
+        if (!seen) {
+          HL_PUSH(v->extra, v->nextra, capextra, a.extra[k]);
+          a.extra[k] = (hl_edit){0};
+        }
+      }
+      hl_salias_free(&a);
+    }
+    free(why);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
+/* The edits that make the values whose move may throw only through their
+ * const captures movable, each list once. */
+static int alias_fixes(hl_index *X, hl_alias_view *v) {
+  const char *w = v->alias.key;
+  sqlite3_stmt *st;
+  if (!(st = prepare1(X, "SELECT DISTINCT fixes FROM wvalues WHERE wrapper=?1 AND known AND move_fixed", w))) return -1;
+  size_t capfix = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    hl_edit *e = NULL;
+    size_t ne = 0;
+    char *why = NULL;
+    if (t && !hl_sedits_parse(t, (size_t)sqlite3_column_bytes(st, 0), &e, &ne, &why)) {
+      for (size_t k = 0; k < ne; k++) HL_PUSH(v->fixes, v->nfixes, capfix, e[k]);
+      v->fixed_values++;
+    } else {
+      /* Unreadable: the value is one whose move may throw. */
+      for (size_t k = 0; k < ne; k++) hl_edit_free(&e[k]);
+      v->fixes_unreadable = 1;
+    }
+    free(e);
+    free(why);
+  }
+  sqlite3_finalize(st);
+  return 0;
+}
+
 /* What every unit stored into v's wrapper type, and what stands in the
  * way of retyping its alias. */
 static int alias_figures(hl_index *X, hl_alias_view *v) {
-  const char *w = v->alias.wrapper;
+  const char *w = v->alias.key;
   sqlite3_stmt *st = prepare1(X,
                               "SELECT count(DISTINCT CASE WHEN known THEN file || ':' || offset END),"
                               " count(DISTINCT CASE WHEN allocates THEN file || ':' || offset END),"
@@ -435,18 +493,21 @@ static int alias_figures(hl_index *X, hl_alias_view *v) {
       "SELECT file, line, col, offset FROM wvalues w WHERE wrapper=?1 AND NOT known AND (NOT dependent OR NOT EXISTS"
       " (SELECT 1 FROM wvalues k WHERE k.store_file = w.store_file AND k.store_offset = w.store_offset AND k.known"
       " AND k.wrapper = w.wrapper)) ORDER BY file, line, col LIMIT 1",
-      "SELECT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND known AND move_throws"
+      "SELECT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND known AND move_throws AND NOT move_fixed"
       " ORDER BY file, line, col LIMIT 1",
       "SELECT file, line, col, offset FROM spellings WHERE wrapper=?1 ORDER BY file, line, col LIMIT 1"};
   hl_loc *to[] = {&v->unknown_at, &v->throws_at, &v->spelled_at};
-  for (int i = 0; i < 3; i++) {
-    if (!(st = prepare1(X, firsts[i], w))) return -1;
+  /* A member's type is written out where it is declared: what it stores is
+   * its own (spellings are an alias's concern). */
+  for (int i = 0; i < (v->alias.member ? 2 : 3); i++) {
+    if (!(st = prepare1(X, firsts[i], i == 2 ? v->alias.wrapper : w))) return -1;
     first_loc(st, to[i]);
   }
   if (!(st = prepare1(X, "SELECT min(blocked) FROM aliases WHERE usr=?1 AND blocked IS NOT NULL", v->alias.usr)))
     return -1;
   if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) v->blocked = column(st, 0);
   sqlite3_finalize(st);
+  if (alias_extras(X, v) || alias_fixes(X, v)) return -1;
   if (!(st = prepare1(X,
                       "SELECT DISTINCT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND allocates"
                       " ORDER BY file, line, col",

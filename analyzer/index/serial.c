@@ -7,6 +7,9 @@
 
 #include "util/util.h"
 
+static char *dump(json_t *j);
+static json_t *load(const char *text, size_t len, char **err);
+
 /* ---- out ---- */
 
 /* Text as a JSON string, or {"hex": ...} when it is not UTF-8 (a path may
@@ -87,17 +90,30 @@ static json_t *edit_out(const hl_edit *e) {
                    e->text ? jtext(e->text) : json_null());
 }
 
-static json_t *alias_out(const hl_salias *a) {
-  return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "usr", jtext(a->usr), "name", jtext(a->name), "wrapper",
-                   jtext(a->wrapper), "replacement", jtext(a->replacement), "header", jtext(a->header), "written",
-                   jtext(a->written ? a->written : ""), "at", loc_out(&a->at), "type", edit_out(&a->type), "include",
-                   edit_out(&a->include), "blocked", a->blocked ? jtext(a->blocked) : json_null());
+static json_t *edits_out(const hl_edit *e, size_t n) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++) json_array_append_new(a, edit_out(&e[i]));
+  return a;
 }
 
+static json_t *alias_out(const hl_salias *a) {
+  json_t *j = json_pack("{s:o,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "usr", jtext(a->usr), "member", a->member,
+                        "key", jtext(a->key), "name", jtext(a->name), "wrapper", jtext(a->wrapper), "replacement",
+                        jtext(a->replacement), "header", jtext(a->header), "written",
+                        jtext(a->written ? a->written : ""), "at", loc_out(&a->at), "type", edit_out(&a->type),
+                        "include", edit_out(&a->include), "blocked", a->blocked ? jtext(a->blocked) : json_null());
+  json_object_set_new(j, "extra", edits_out(a->extra, a->nextra));
+  return j;
+}
+
+char *hl_sedits_json(const hl_edit *e, size_t n) { return dump(edits_out(e, n)); }
+
 static json_t *value_out(const hl_svalue *v) {
-  return json_pack("{s:o,s:o,s:o,s:[b,b,b,b],s:[I,I]}", "wrapper", jtext(v->wrapper), "at", loc_out(&v->at), "store",
-                   loc_out(&v->store), "judged", v->known, v->allocates, v->move_throws, v->dependent, "layout",
-                   (json_int_t)v->size, (json_int_t)v->align);
+  json_t *j = json_pack("{s:o,s:o,s:o,s:[b,b,b,b],s:[I,I]}", "wrapper", jtext(v->wrapper), "at", loc_out(&v->at),
+                        "store", loc_out(&v->store), "judged", v->known, v->allocates, v->move_throws, v->dependent,
+                        "layout", (json_int_t)v->size, (json_int_t)v->align);
+  if (v->move_fixed) json_object_set_new(j, "fixes", edits_out(v->fixes, v->nfixes));
+  return j;
 }
 
 static json_t *spelling_out(const hl_sspelling *p) {
@@ -314,6 +330,31 @@ static int edit_in(const json_t *j, hl_edit *e) {
   return *end ? -1 : 0;
 }
 
+static int edits_in(const json_t *j, hl_edit **v, size_t *n, size_t *cap) {
+  size_t i;
+  json_t *x;
+  if (!json_is_array(j)) return -1;
+  json_array_foreach(j, i, x) {
+    hl_edit e;
+    int bad = edit_in(x, &e) || !e.file || !e.text;
+    HL_PUSH(*v, *n, *cap, e);
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+int hl_sedits_parse(const char *text, size_t len, hl_edit **out, size_t *n, char **err) {
+  json_t *j = load(text, len, err);
+  if (!j) return -1;
+  size_t cap = 0;
+  *out = NULL;
+  *n = 0;
+  int bad = edits_in(j, out, n, &cap);
+  json_decref(j);
+  if (bad) *err = hl_xstrdup("not a list of edits");
+  return bad ? -1 : 0;
+}
+
 static int opt_text_in(const json_t *j, char **out) {
   *out = NULL;
   return json_is_null(j) ? 0 : text_in(j, out);
@@ -321,13 +362,16 @@ static int opt_text_in(const json_t *j, char **out) {
 
 static int alias_in(const json_t *j, hl_salias *a) {
   *a = (hl_salias){0};
-  return text_in(json_object_get(j, "usr"), &a->usr) || text_in(json_object_get(j, "name"), &a->name) ||
+  a->member = json_is_true(json_object_get(j, "member"));
+  return text_in(json_object_get(j, "usr"), &a->usr) || !json_is_boolean(json_object_get(j, "member")) ||
+                 text_in(json_object_get(j, "key"), &a->key) || text_in(json_object_get(j, "name"), &a->name) ||
                  text_in(json_object_get(j, "wrapper"), &a->wrapper) ||
                  text_in(json_object_get(j, "replacement"), &a->replacement) ||
                  text_in(json_object_get(j, "header"), &a->header) ||
                  text_in(json_object_get(j, "written"), &a->written) || loc_in(json_object_get(j, "at"), &a->at) ||
                  edit_in(json_object_get(j, "type"), &a->type) || edit_in(json_object_get(j, "include"), &a->include) ||
-                 opt_text_in(json_object_get(j, "blocked"), &a->blocked)
+                 opt_text_in(json_object_get(j, "blocked"), &a->blocked) ||
+                 edits_in(json_object_get(j, "extra"), &a->extra, &a->nextra, &a->capextra)
              ? -1
              : 0;
 }
@@ -346,6 +390,9 @@ static int value_in(const json_t *j, hl_svalue *v) {
   v->allocates = json_is_true(json_array_get(judged, 1));
   v->move_throws = json_is_true(json_array_get(judged, 2));
   v->dependent = json_is_true(json_array_get(judged, 3));
+  const json_t *fixes = json_object_get(j, "fixes");
+  if (fixes && edits_in(fixes, &v->fixes, &v->nfixes, &v->capfixes)) return -1;
+  v->move_fixed = fixes != NULL;
   return 0;
 }
 

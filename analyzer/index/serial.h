@@ -22,6 +22,10 @@ int hl_sfn_parse(const char *text, size_t len, hl_sfn *out, char **err);
 char *hl_salias_json(const hl_salias *a);
 int hl_salias_parse(const char *text, size_t len, hl_salias *out, char **err);
 
+/* Edits (with their text), as the index keeps a value's fixes. */
+char *hl_sedits_json(const hl_edit *e, size_t n);
+int hl_sedits_parse(const char *text, size_t len, hl_edit **out, size_t *n, char **err);
+
 /* A unit's zones, as the index keeps them per unit; read back as a
  * summary with zones only. */
 char *hl_szones_json(const hl_szone *z, size_t n);

@@ -11,6 +11,9 @@ typedef struct target {
   CXCursor decl; /* canonical VarDecl or FieldDecl */
   int container; /* the wrapper is its element (or mapped) type */
   char *blocked; /* why it cannot be retyped, or NULL */
+  char *shared;  /* declared where other units see it (a header): why that stops a local retype */
+  int group;     /* targets one value flows through (T x = std::move(member);) share one: retyped together */
+  char *flow;    /* why a local retype stops at such a flow (heaplint retypes one declaration there) */
 } target;
 
 typedef struct alias {
@@ -22,6 +25,7 @@ typedef struct alias {
  * harmless (a push_back's converted argument) is visited after the use. */
 typedef struct pending {
   int t, direct, result_called;
+  int flow; /* it moves or copies the whole target into a local of its type */
   hl_use use;
 } pending;
 
@@ -35,6 +39,15 @@ struct hl_retype {
   pending *uses;
   size_t nuses, capuses;
 };
+
+/* The group of t, with path halving (a union-find over targets). */
+static int group_of(hl_retype *R, int t) {
+  while (R->v[t].group != t) {
+    R->v[t].group = R->v[R->v[t].group].group;
+    t = R->v[t].group;
+  }
+  return t;
+}
 
 static const char *const store_methods[] = {"push_back",   "push_front",      "emplace_back", "emplace_front",
                                             "emplace",     "emplace_after",   "emplace_hint", "insert",
@@ -52,7 +65,11 @@ hl_retype *hl_retype_new(void) { return hl_xcalloc(1, sizeof(hl_retype)); }
 
 void hl_retype_free(hl_retype *R) {
   if (!R) return;
-  for (size_t i = 0; i < R->n; i++) free(R->v[i].blocked);
+  for (size_t i = 0; i < R->n; i++) {
+    free(R->v[i].blocked);
+    free(R->v[i].shared);
+    free(R->v[i].flow);
+  }
   free(R->v);
   free(R->aliases);
   free(R->stores);
@@ -135,7 +152,7 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
   if (k != CXCursor_VarDecl && k != CXCursor_FieldDecl) return -1;
   int s = shape(ctx, decl, w);
   if (!s) return -1;
-  target x = {decl, s == 2, NULL};
+  target x = {decl, s == 2, NULL, NULL, (int)R->n, NULL};
   HL_PUSH(R->v, R->n, R->cap, x);
   t = (int)R->n - 1;
   /* A member or a global is seen by other translation units unless it is
@@ -144,9 +161,8 @@ static int target_of(hl_retype *R, const hl_ctx *ctx, CXCursor decl, const hl_wr
     hl_loc loc;
     if (!hl_ctx_loc(ctx, clang_getCursorLocation(decl), &loc)) {
       if (strcmp(loc.file, hl_ctx_job(ctx)->file))
-        block(
-            R, t,
-            hl_xasprintf("it is declared in %s, which other translation units may include", hl_display_path(loc.file)));
+        R->v[t].shared =
+            hl_xasprintf("it is declared in %s, which other translation units may include", hl_display_path(loc.file));
       hl_loc_free(&loc);
     }
   }
@@ -419,6 +435,42 @@ static void container_use(hl_retype *R, int t, const hl_use *u, int result_calle
   free(at);
 }
 
+/* Whether call is std::move of one argument. */
+static int is_std_move(CXCursor call) {
+  if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) != 1) return 0;
+  char *name = hl_decl_name(clang_getCursorReferenced(call));
+  int r = !strcmp(name, "std::move");
+  free(name);
+  return r;
+}
+
+/* The local variable the use ref initializes with the whole object it
+ * names, moved or copied (T x = std::move(m); T x = m;), when x is of the
+ * same type; else a null cursor. The two are then one flow: retyping one
+ * alone would not compile. */
+static CXCursor initialized_local(hl_ctx *ctx, CXCursor ref, CXCursor decl) {
+  size_t k = 0;
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
+  if (is_std_move(p)) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  for (int i = 0; i < 2 && clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1; i++) {
+    CXCursor ctor = clang_getCursorReferenced(p);
+    if (!clang_Cursor_isNull(ctor) &&
+        !(clang_getCursorKind(ctor) == CXCursor_Constructor &&
+          (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))))
+      break;
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  if (clang_getCursorKind(p) != CXCursor_VarDecl || !is_local(p) ||
+      !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(p)),
+                        clang_getCanonicalType(clang_getCursorType(decl))))
+    return clang_getNullCursor();
+  return p;
+}
+
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
   CXCursor decl = hl_use_target(ref);
   if (clang_Cursor_isNull(decl)) return;
@@ -427,7 +479,11 @@ void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
     if (clang_equalCursors(R->aliases[i].var, decl)) t = R->aliases[i].t, via_alias = 1;
   if (t < 0) t = target_of(R, ctx, decl, NULL);
   if (t < 0) return;
-  pending p = {t, !R->v[t].container || via_alias, 0, {0}};
+  CXCursor local = via_alias ? clang_getNullCursor() : initialized_local(ctx, ref, R->v[t].decl);
+  int partner = clang_Cursor_isNull(local) ? -1 : target_of(R, ctx, local, NULL);
+  int flow = partner >= 0 && partner != t && R->v[partner].container == R->v[t].container;
+  if (flow) R->v[group_of(R, partner)].group = group_of(R, t);
+  pending p = {t, !R->v[t].container || via_alias, 0, flow, {0}};
   if (hl_use_of(ctx, ref, &p.use)) return;
   p.result_called = hl_use_result_is_called(ctx, &p.use);
   if (p.use.kind == HL_USE_RANGE_FOR && !p.direct) {
@@ -444,14 +500,47 @@ void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
 void hl_retype_finish(hl_retype *R) {
   for (size_t i = 0; i < R->nuses; i++) {
     pending *p = &R->uses[i];
+    /* A flow into a local blocks a local retype as any escape does, but
+     * not the project's, which retypes the whole flow: kept apart. */
+    char *kept = p->flow ? R->v[p->t].blocked : NULL;
+    if (p->flow) R->v[p->t].blocked = NULL;
     if (p->direct)
       direct_use(R, p->t, &p->use);
     else
       container_use(R, p->t, &p->use, p->result_called);
+    if (p->flow) {
+      if (!R->v[p->t].flow)
+        R->v[p->t].flow = R->v[p->t].blocked;
+      else
+        free(R->v[p->t].blocked);
+      R->v[p->t].blocked = kept;
+    }
+  }
+  /* A flow is retyped whole or not at all: what blocks one of its targets
+   * blocks all, and one declared in a header makes all shared. */
+  for (size_t i = 0; i < R->n; i++) {
+    int g = group_of(R, (int)i);
+    if (g == (int)i) continue;
+    if (R->v[i].blocked && !R->v[g].blocked) R->v[g].blocked = hl_xstrdup(R->v[i].blocked);
+    if (R->v[i].shared && !R->v[g].shared) R->v[g].shared = hl_xstrdup(R->v[i].shared);
+  }
+  for (size_t i = 0; i < R->n; i++) {
+    int g = group_of(R, (int)i);
+    if (g == (int)i) continue;
+    if (R->v[g].blocked && !R->v[i].blocked) R->v[i].blocked = hl_xstrdup(R->v[g].blocked);
+    if (R->v[g].shared && !R->v[i].shared) R->v[i].shared = hl_xstrdup(R->v[g].shared);
   }
 }
 
-const char *hl_retype_blocked(const hl_retype *R, int t) { return R->v[t].blocked; }
+int hl_retype_group(hl_retype *R, int t) { return group_of(R, t); }
+
+const char *hl_retype_blocked(const hl_retype *R, int t) {
+  return R->v[t].shared ? R->v[t].shared : R->v[t].blocked ? R->v[t].blocked : R->v[t].flow;
+}
+
+int hl_retype_count(const hl_retype *R) { return (int)R->n; }
+int hl_retype_shared(const hl_retype *R, int t) { return R->v[t].shared != NULL; }
+const char *hl_retype_local_blocked(const hl_retype *R, int t) { return R->v[t].blocked; }
 
 CXCursor hl_retype_decl(const hl_retype *R, int t, int *container) {
   *container = R->v[t].container;

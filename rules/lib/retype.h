@@ -55,6 +55,17 @@ void hl_retype_finish(hl_retype *R);
 
 /* Then: why target t cannot be retyped, or NULL. */
 const char *hl_retype_blocked(const hl_retype *R, int t);
+/* How many targets there are; whether target t is declared where other
+ * units see it (a header: hl_retype_blocked then says so first, and only
+ * the whole project can retype it), and what else in this unit stands in
+ * the way (NULL: nothing). */
+int hl_retype_count(const hl_retype *R);
+int hl_retype_shared(const hl_retype *R, int t);
+const char *hl_retype_local_blocked(const hl_retype *R, int t);
+/* The flow t is in (T x = std::move(member); makes x and member one),
+ * named by one of its targets: every target of a group is retyped with the
+ * others, or none is. */
+int hl_retype_group(hl_retype *R, int t);
 /* Its declaration, and whether the wrapper is its element type. */
 CXCursor hl_retype_decl(const hl_retype *R, int t, int *container);
 

@@ -23,6 +23,20 @@ static int is_alias_decl(CXCursor c) {
 
 /* ---- recording, during the walk ---- */
 
+/* The include a's file needs, and why this unit cannot take the rewrite
+ * (its standard, the runtime's header out of reach). */
+static void finish(hl_ctx *ctx, const hl_sbo_wording *wd, hl_salias *a) {
+  if (a->type.file && hl_rewrite_include(ctx, a->type.file, wd->header, &a->include) != 0) {
+    hl_edit_free(&a->include);
+    a->include = (hl_edit){0};
+  }
+  if (!a->blocked) a->blocked = hl_runtime_std_blocked(ctx, wd->header);
+  if (!a->blocked) a->blocked = hl_runtime_unreachable(ctx, wd->header);
+}
+
+/* "member <usr>": what a member's values are filed under. */
+static char *member_key(const char *usr) { return hl_xasprintf("member %s", usr); }
+
 static void record_alias(hl_ctx *ctx, hl_summary *sum, const char *rule, const hl_sbo_wording *wd, CXCursor c) {
   CXType under = clang_getTypedefDeclUnderlyingType(c);
   const hl_wrapper *w = wrapper_of(ctx, rule, under);
@@ -45,6 +59,7 @@ static void record_alias(hl_ctx *ctx, hl_summary *sum, const char *rule, const h
   free(probe.signature);
   a.usr = usr;
   a.name = hl_decl_name(c);
+  a.key = hl_xstrdup(display);
   a.wrapper = display;
   a.replacement = hl_xstrdup(repl);
   a.header = hl_xstrdup(wd->header);
@@ -53,12 +68,8 @@ static void record_alias(hl_ctx *ctx, hl_summary *sum, const char *rule, const h
     hl_edit_free(&a.type);
     a.type = (hl_edit){0};
     a.blocked = why ? why : hl_xstrdup("heaplint cannot find where its type is written");
-  } else if (hl_rewrite_include(ctx, a.type.file, wd->header, &a.include) != 0) {
-    hl_edit_free(&a.include);
-    a.include = (hl_edit){0};
   }
-  if (!a.blocked) a.blocked = hl_runtime_std_blocked(ctx, wd->header);
-  if (!a.blocked) a.blocked = hl_runtime_unreachable(ctx, wd->header);
+  finish(ctx, wd, &a);
   HL_PUSH(sum->aliases, sum->naliases, sum->capaliases, a);
 }
 
@@ -153,13 +164,194 @@ void hl_sbo_alias_visit(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd,
     record_spelling(ctx, sum, rule, c);
 }
 
+/* The wrapper of rule that decl's type is, or holds as a standard
+ * container's element (or mapped) type; *wtype its type. */
+static const hl_wrapper *member_wrapper(const hl_ctx *ctx, const char *rule, CXCursor decl, CXType *wtype) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+  const hl_wrapper *w = wrapper_of(ctx, rule, t);
+  *wtype = t;
+  int n = clang_Type_getNumTemplateArguments(t);
+  for (int i = 0; !w && i < n && i < 2; i++) {
+    *wtype = clang_Type_getTemplateArgumentAsType(t, (unsigned)i);
+    w = wrapper_of(ctx, rule, *wtype);
+  }
+  return w;
+}
+
+void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd, CXCursor decl, const char *blocked,
+                          const CXCursor *partners, size_t npartners) {
+  hl_summary *sum = hl_ctx_summary(ctx);
+  CXType wtype;
+  const hl_wrapper *w = sum && wd->replacement ? member_wrapper(ctx, rule, decl, &wtype) : NULL;
+  if (!w) return;
+  char *usr = hl_cxstring_take(clang_getCursorUSR(decl));
+  for (size_t i = 0; i < sum->naliases && *usr; i++)
+    if (!strcmp(sum->aliases[i].usr, usr)) *usr = '\0';
+  hl_salias a = {0};
+  hl_sbo_site probe = {0};
+  char *display, *alias = NULL, *reason = NULL;
+  probe.wrapper = w;
+  hl_sbo_wrapper_words(w, wtype, &display, &probe.signature);
+  const char *repl = wd->replacement(&probe);
+  free(probe.signature);
+  /* Written through an alias (1): the alias's rewrite is the one. */
+  int range =
+      *usr && repl && !strstr(display, "type-parameter-") && !hl_ctx_loc(ctx, clang_getCursorLocation(decl), &a.at)
+          ? hl_rewrite_template_range(ctx, decl, w->name, &a.type, &a.written, &alias, &reason)
+          : 1;
+  free(alias);
+  if (range == 1) {
+    free(usr);
+    free(display);
+    free(reason);
+    hl_salias_free(&a);
+    return;
+  }
+  if (range < 0) {
+    hl_edit_free(&a.type);
+    a.type = (hl_edit){0};
+    a.blocked = reason ? reason : hl_xstrdup("heaplint cannot find where its type is written");
+  } else if (blocked) {
+    a.blocked = hl_xstrdup(blocked);
+  }
+  /* Each partner's type, edited with the member's. */
+  for (size_t i = 0; i < npartners && !a.blocked; i++) {
+    hl_edit e;
+    char *written = NULL, *palias = NULL, *preason = NULL;
+    if (hl_rewrite_template_range(ctx, partners[i], w->name, &e, &written, &palias, &preason) == 0) {
+      e.text = written;
+      HL_PUSH(a.extra, a.nextra, a.capextra, e);
+    } else {
+      hl_edit_free(&e);
+      free(written);
+      char *name = hl_cxstring_take(clang_getCursorSpelling(partners[i]));
+      a.blocked = hl_xasprintf("its value moves into '%s', whose type heaplint cannot rewrite%s%s", name,
+                               preason || palias ? ": " : "",
+                               preason  ? preason
+                               : palias ? "it is written through an alias"
+                                        : "");
+      free(name);
+    }
+    free(palias);
+    free(preason);
+  }
+  a.member = 1;
+  a.usr = usr;
+  a.key = member_key(usr);
+  a.name = hl_decl_name(decl);
+  a.wrapper = display;
+  a.replacement = hl_xstrdup(repl);
+  a.header = hl_xstrdup(wd->header);
+  finish(ctx, wd, &a);
+  HL_PUSH(sum->aliases, sum->naliases, sum->capaliases, a);
+}
+
+/* ---- const captures: what keeps a lambda from moving without throwing ---- */
+
+typedef struct capwalk {
+  hl_ctx *ctx;
+  const hl_sbo_site *s;
+  size_t index;
+  int fixable;
+  hl_strv names; /* the captures to make init-captures */
+} capwalk;
+
+/* A closure field: nothrow movable as it is, or only once it is not const
+ * (then its capture, named, goes on the list); anything else is not fixable. */
+static enum CXVisitorResult cap_field(CXCursor field, CXClientData data) {
+  capwalk *w = data;
+  size_t i = w->index++;
+  CXType ft = clang_getCursorType(field);
+  if (ft.kind == CXType_LValueReference || ft.kind == CXType_RValueReference) return CXVisit_Continue;
+  CXCursor decl = clang_getTypeDeclaration(ft);
+  int konst = clang_isConstQualifiedType(ft) && !clang_Cursor_isNull(decl);
+  hl_traits tr = {0};
+  hl_type_traits(hl_ctx_types(w->ctx), konst ? clang_getCursorType(decl) : ft, 0, NULL, 0, &tr);
+  const char *name = i < w->s->ncaptures ? w->s->captures[i] : NULL;
+  if (tr.nothrow_move.value != HL_YES)
+    w->fixable = 0;
+  else if (konst && name && strcmp(name, "this"))
+    hl_strv_add(&w->names, name);
+  else if (konst)
+    w->fixable = 0;
+  hl_traits_free(&tr);
+  return w->fixable ? CXVisit_Continue : CXVisit_Break;
+}
+
+/* The insertion " = name" after the plain by-copy capture name in lambda's
+ * capture list, into e; 0, or -1 when it is not written so ([=], a macro). */
+static int init_capture(hl_ctx *ctx, CXCursor lambda, const char *name, hl_edit *e) {
+  CXToken *tok;
+  unsigned n;
+  CXTranslationUnit tu = hl_ctx_tu(ctx);
+  clang_tokenize(tu, clang_getCursorExtent(lambda), &tok, &n);
+  int rc = -1, depth = 0;
+  for (unsigned k = 0; k < n && rc < 0; k++) {
+    char *t = hl_cxstring_take(clang_getTokenSpelling(tu, tok[k]));
+    int open = !strcmp(t, "[") || !strcmp(t, "(") || !strcmp(t, "{"),
+        close = !strcmp(t, "]") || !strcmp(t, ")") || !strcmp(t, "}");
+    if (k == 0 && strcmp(t, "[")) {
+      free(t);
+      break;
+    }
+    depth += open - close;
+    if (depth == 0) {
+      free(t);
+      break; /* the end of the capture list */
+    }
+    if (depth == 1 && k > 0 && k + 1 < n && clang_getTokenKind(tok[k]) == CXToken_Identifier && !strcmp(t, name)) {
+      char *before = hl_cxstring_take(clang_getTokenSpelling(tu, tok[k - 1]));
+      char *after = hl_cxstring_take(clang_getTokenSpelling(tu, tok[k + 1]));
+      CXFile f;
+      unsigned off;
+      if ((!strcmp(before, "[") || !strcmp(before, ",")) && (!strcmp(after, ",") || !strcmp(after, "]")) &&
+          hl_rewrite_spelled_at(clang_getRangeEnd(clang_getTokenExtent(tu, tok[k])), &f, &off) &&
+          !hl_rewrite_span(ctx, f, off, off, e)) {
+        e->text = hl_xasprintf(" = %s", name);
+        rc = 0;
+      }
+      free(before);
+      free(after);
+    }
+    free(t);
+  }
+  clang_disposeTokens(tu, tok, n);
+  return rc;
+}
+
+/* A lambda whose move may throw only because it captures const copies of
+ * classes that move without throwing: the edits that make those captures
+ * init-captures (non-const copies) into x. */
+static void const_captures(hl_ctx *ctx, const hl_sbo_site *s, hl_svalue *x) {
+  if (clang_Cursor_isNull(s->lambda) || !s->captures || s->stored.kind == CXType_Invalid) return;
+  capwalk w = {ctx, s, 0, 1, {0}};
+  clang_Type_visitFields(clang_getCanonicalType(hl_unref(s->stored)), cap_field, &w);
+  for (size_t i = 0; w.fixable && i < w.names.n; i++) {
+    hl_edit e;
+    if (init_capture(ctx, s->lambda, w.names.v[i], &e)) {
+      w.fixable = 0;
+      break;
+    }
+    HL_PUSH(x->fixes, x->nfixes, x->capfixes, e);
+  }
+  x->move_fixed = w.fixable && w.names.n;
+  if (!x->move_fixed) {
+    for (size_t i = 0; i < x->nfixes; i++) hl_edit_free(&x->fixes[i]);
+    free(x->fixes);
+    x->fixes = NULL;
+    x->nfixes = x->capfixes = 0;
+  }
+  hl_strv_free(&w.names);
+}
+
 void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site *s, const hl_sbo_verdict *v,
-                        const hl_loc *store) {
+                        const hl_loc *store, CXCursor member) {
   hl_summary *sum = hl_ctx_summary(ctx);
   if (!sum || s->convert || !s->wrapper || !wd->replacement || !wd->replacement(s) ||
       strstr(s->wrapper_spelling, "type-parameter-"))
     return;
-  hl_svalue x = {.wrapper = hl_xstrdup(s->wrapper_spelling),
+  char *usr = clang_Cursor_isNull(member) ? NULL : hl_cxstring_take(clang_getCursorUSR(member));
+  hl_svalue x = {.wrapper = usr ? member_key(usr) : hl_xstrdup(s->wrapper_spelling),
                  .at = hl_loc_copy(&s->loc),
                  .store = hl_loc_copy(store ? store : &s->loc),
                  .dependent = store && v->allocates == HL_UNKNOWN,
@@ -172,7 +364,11 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
   x.known = v->allocates != HL_UNKNOWN && !wrapper;
   x.allocates = v->allocates == HL_YES;
   x.move_throws = (wd->replacement_requires & HL_REQ_NOTHROW_MOVE) && v->traits.nothrow_move.value != HL_YES;
+  if (x.known && x.move_throws) const_captures(ctx, s, &x);
   HL_PUSH(sum->values, sum->nvalues, sum->capvalues, x);
+  /* A member's value is one of its wrapper type too (for an alias). */
+  if (usr) hl_sbo_alias_value(ctx, wd, s, v, store, clang_getNullCursor());
+  free(usr);
 }
 
 /* ---- the plan, over the project index ---- */
@@ -183,11 +379,14 @@ static char *where(const hl_loc *l) { return hl_loc_where(l); }
 /* Why v's alias is not retyped, or NULL (caller frees). */
 static char *refusal(const hl_alias_view *v) {
   char *at = NULL, *r = NULL;
+  if (v->blocked) return hl_xstrdup(v->blocked);
   if (v->alias.blocked) return hl_xstrdup(v->alias.blocked);
   if (!v->alias.type.file || !v->alias.written) return hl_xstrdup("heaplint cannot find where its type is written");
   if (v->unknown_at.file) {
     at = where(&v->unknown_at);
     r = hl_xasprintf("a value whose size heaplint does not know is stored into %s at %s", v->alias.wrapper, at);
+  } else if (v->fixes_unreadable) {
+    r = hl_xasprintf("the index holds edits for a value stored into it that it cannot read; run heaplint again");
   } else if (v->throws_at.file) {
     at = where(&v->throws_at);
     r = hl_xasprintf("%s rejects a target whose move may throw, and the value stored at %s may", v->alias.replacement,
@@ -206,25 +405,53 @@ static void plan_one(const hl_alias_view *v, const char *rule, hl_findings *out)
   long capacity = hl_sbo_capacity(v->size);
   char *type = why ? NULL : hl_inline_type(v->alias.written, v->alias.replacement, capacity, v->align);
   if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
-  char *counts = hl_xasprintf("%zu value%s stored through it that %s on the heap today (in %zu file%s)", v->allocating,
-                              v->allocating == 1 ? "" : "s", v->allocating == 1 ? "goes" : "go", v->files,
-                              v->files == 1 ? "" : "s");
-  char *m =
-      why ? hl_xasprintf("the alias '%s' is not retyped, which would keep inline the %s: %s", v->alias.name, counts,
-                         why)
-          : hl_xasprintf(
-                "retype the alias '%s' as %s: it keeps inline the %s, and all %zu value%s "
-                "stored into %s in the project fit (the largest %ld bytes, align %ld); every "
-                "declaration written through the alias changes with it",
-                v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->alias.wrapper, v->size, v->align);
+  int member = v->alias.member;
+  char *counts = hl_xasprintf("%zu value%s stored %s it that %s on the heap today (in %zu file%s)", v->allocating,
+                              v->allocating == 1 ? "" : "s", member ? "into" : "through",
+                              v->allocating == 1 ? "goes" : "go", v->files, v->files == 1 ? "" : "s");
+  char *m;
+  if (why)
+    m = hl_xasprintf("the %s '%s' is not retyped, which would keep inline the %s: %s", member ? "member" : "alias",
+                     v->alias.name, counts, why);
+  else if (member)
+    m = hl_xasprintf(
+        "retype the member '%s' to hold %s: it keeps inline the %s, and all %zu value%s stored into it "
+        "in the project fit (the largest %ld bytes, align %ld)",
+        v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->size, v->align);
+  else
+    m = hl_xasprintf(
+        "retype the alias '%s' as %s: it keeps inline the %s, and all %zu value%s stored into %s in the "
+        "project fit (the largest %ld bytes, align %ld); every declaration written through the alias "
+        "changes with it",
+        v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->alias.wrapper, v->size, v->align);
   hl_finding *f = hl_finding_new(rule, HL_SEV_NOTE, &v->alias.at, m);
   f->whole_project = 1;
-  for (size_t i = 0; i < v->nsites; i++) hl_finding_note(f, &v->sites[i], "stored through it, on the heap today");
+  for (size_t i = 0; i < v->nsites; i++)
+    hl_finding_note(f, &v->sites[i],
+                    member ? "stored into it, on the heap today" : "stored through it, on the heap today");
   if (type) {
     hl_edit e = v->alias.type;
     e.text = type;
     hl_finding_edit(f, &e);
     if (v->alias.include.file) hl_finding_edit(f, &v->alias.include);
+    for (size_t i = 0; i < v->nfixes; i++) hl_finding_edit(f, &v->fixes[i]);
+    for (size_t i = 0; i < v->nextra; i++) {
+      hl_edit x = v->extra[i];
+      x.text = hl_inline_type(v->extra[i].text, v->alias.replacement, capacity, v->align);
+      if (x.text) hl_finding_edit(f, &x);
+      free(x.text);
+    }
+    if (v->fixed_values) {
+      char *note = hl_xasprintf(
+          "%zu lambda%s capture%s a const copy, which a move copies and which may throw: "
+          "with the rewrite, %s capture%s become%s%s init-capture%s ([n = n]: a copy that is not "
+          "const)",
+          v->fixed_values, v->fixed_values == 1 ? "" : "s", v->fixed_values == 1 ? "s" : "",
+          v->nfixes == 1 ? "that" : "those", v->nfixes == 1 ? "" : "s", v->nfixes == 1 ? "s" : "",
+          v->nfixes == 1 ? " an" : "", v->nfixes == 1 ? "" : "s");
+      hl_finding_note(f, &v->alias.at, note);
+      free(note);
+    }
   }
   hl_findings_add(out, f);
   free(m);

@@ -23,12 +23,22 @@
  * (recorded when it writes out such a wrapper type). */
 void hl_sbo_alias_visit(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd, CXCursor c);
 
-/* After the sites are judged: the value site s stores (verdict v); store:
+/* After the sites are judged: the value site s stores (verdict v), filed
+ * under its wrapper type and, when it goes into a shared member, under that
+ * member too (member: its declaration, else a null cursor); store:
  * for a value an instantiation stores inside a template, the template's
  * store (s->loc is then where the code made the type concrete), and for a
  * store no instantiation answered (v unknown), the store itself; else NULL. */
 void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site *s, const hl_sbo_verdict *v,
-                        const hl_loc *store);
+                        const hl_loc *store, CXCursor member);
+
+/* After the walk: a member (or global) decl of a header that the unit
+ * stores into or uses (retype.h's shared target), with what in this unit
+ * stands in the way of retyping it (NULL: nothing) and its partners, the
+ * locals of the unit its whole value moves into (retyped with it). Its values are those
+ * hl_sbo_alias_value files with member = decl. */
+void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd, CXCursor decl, const char *blocked,
+                          const CXCursor *partners, size_t npartners);
 
 /* Once per run over the whole database: for each alias whose wrapper type
  * receives allocating values, a note-level finding of rule at the alias:

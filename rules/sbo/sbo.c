@@ -147,6 +147,46 @@ static void record_api(hl_ctx *ctx, const hl_sbo *S, const hl_sbo_site *s, const
   HL_PUSH(sum->apis, sum->napis, sum->capapis, a);
 }
 
+/* Whether target t is declared outside the unit's main file (a header's
+ * member or global): the owner of its flow, which the project retypes. */
+static int owner(const hl_sbo *S, int t) {
+  int container;
+  if (!hl_retype_shared(S->retype, t)) return 0;
+  CXSourceLocation at = clang_getCursorLocation(hl_retype_decl(S->retype, t, &container));
+  CXFile f;
+  clang_getFileLocation(at, &f, NULL, NULL, NULL);
+  return f && !clang_Location_isFromMainFile(at);
+}
+
+/* The header member (or global) whose flow s stores into, or a null cursor. */
+static CXCursor shared_member(const hl_sbo *S, const hl_sbo_site *s) {
+  int container;
+  if (s->target < 0 || !hl_retype_shared(S->retype, s->target)) return clang_getNullCursor();
+  int g = hl_retype_group(S->retype, s->target);
+  for (int t = 0; t < hl_retype_count(S->retype); t++)
+    if (hl_retype_group(S->retype, t) == g && owner(S, t)) return hl_retype_decl(S->retype, t, &container);
+  return clang_getNullCursor();
+}
+
+/* Every header member (or global) the unit stores into or uses, with the
+ * locals of this unit its value flows into, for the project's API
+ * rewrites. */
+static void record_members(hl_ctx *ctx, const hl_sbo *S) {
+  int n = hl_retype_count(S->retype), container;
+  CXCursor *partners = hl_xcalloc(n ? (size_t)n : 1, sizeof *partners);
+  for (int t = 0; t < n; t++) {
+    if (!owner(S, t)) continue;
+    size_t np = 0;
+    int g = hl_retype_group(S->retype, t);
+    for (int u = 0; u < n; u++)
+      if (u != t && hl_retype_group(S->retype, u) == g && !owner(S, u))
+        partners[np++] = hl_retype_decl(S->retype, u, &container);
+    hl_sbo_member_record(ctx, S->rule, S->wording, hl_retype_decl(S->retype, t, &container),
+                         hl_retype_local_blocked(S->retype, t), partners, np);
+  }
+  free(partners);
+}
+
 /* What was computed about a site, flagged or not, for a front end that
  * shows layouts (the language server's hover). */
 static void record_layout(hl_ctx *ctx, const hl_sbo *S, const hl_sbo_site *s, const hl_sbo_verdict *v) {
@@ -356,7 +396,7 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
   /* Each instantiation's value, for API rewrites; none answered: one
    * value of unknown size. */
   hl_sbo_verdict unknown = {.allocates = HL_UNKNOWN};
-  if (n == 0) hl_sbo_alias_value(ctx, S->wording, s, &unknown, &s->loc);
+  if (n == 0) hl_sbo_alias_value(ctx, S->wording, s, &unknown, &s->loc, shared_member(S, s));
   for (size_t i = 0; i < n; i++) {
     if (stores_same_wrapper(s, &h[i])) continue;
     hl_sbo_verdict v;
@@ -364,7 +404,7 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
     hl_sbo_site u = *s;
     u.loc = h[i].chain[h[i].user];
     u.stored = (CXType){0};
-    hl_sbo_alias_value(ctx, S->wording, &u, &v, &s->loc);
+    hl_sbo_alias_value(ctx, S->wording, &u, &v, &s->loc, shared_member(S, s));
     hl_traits_free(&v.traits);
   }
   if (n == 0) {
@@ -390,13 +430,15 @@ void hl_sbo_end(hl_ctx *ctx, void *state) {
       hl_sbo_judge(ctx, &S->sites[i], 0, &verdicts[i]);
     if (S->sites[i].target >= ntargets) ntargets = S->sites[i].target + 1;
   }
+  if (hl_ctx_summary(ctx)) record_members(ctx, S);
   hl_sbo_plan *plans = hl_xcalloc(ntargets ? (size_t)ntargets : 1, sizeof *plans);
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_site *s = &S->sites[i];
     hl_sbo_verdict *v = &verdicts[i];
     if (v->allocates != HL_UNKNOWN && hl_ctx_wants_layouts(ctx)) record_layout(ctx, S, s, v);
     /* A store inside a template: its instantiations' values (below). */
-    if (!(v->allocates == HL_UNKNOWN && s->dependent)) hl_sbo_alias_value(ctx, S->wording, s, v, NULL);
+    if (!(v->allocates == HL_UNKNOWN && s->dependent))
+      hl_sbo_alias_value(ctx, S->wording, s, v, NULL, shared_member(S, s));
     if (v->allocates == HL_YES) {
       hl_sbo_plan *p = NULL;
       if (s->target >= 0) {

@@ -11,6 +11,7 @@ using Handler = std::function<void(int)>;
 using Filter = std::function<bool(int)>;
 using Later = std::function<long()>;
 using Job = std::function<int()>;
+using Named = std::function<void(const std::string &)>;
 
 class Bus {
  public:
@@ -19,10 +20,12 @@ class Bus {
     handlers_.reserve(8);
     filters_.reserve(8);
     later_.reserve(8);
+    named_.reserve(8);
   }
   void post(Callback cb);
   void on(Handler h);
   void filter(Filter f);
+  void name(Named n);
   template <class F>
   void later(F f) {
     later_.push_back(Later(std::move(f)));
@@ -39,4 +42,5 @@ class Bus {
   std::vector<Handler> handlers_;
   std::vector<Filter> filters_;
   std::vector<Later> later_;
+  std::vector<Named> named_;
 };
