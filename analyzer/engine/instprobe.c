@@ -860,6 +860,9 @@ static int run_once(hl_probes *P, size_t from, const char *suffix, void (*parsed
     rc = -1;
   } else {
     insert_probes(P, from, &E, &nE, &capE, m);
+    /* Probes in headers add files to E, which may move it: the main
+     * file is its first. */
+    m = &E[0];
     if (suffix) insert(m, (unsigned)m->orig_len, hl_xstrdup(suffix));
     rc = parse_probed(P, E, nE, parsed, data, why);
   }

@@ -111,6 +111,8 @@ void hl_alias_views_free(hl_alias_view *v, size_t n) {
     for (size_t k = 0; k < v[i].nfixes; k++) hl_edit_free(&v[i].fixes[k]);
     for (size_t k = 0; k < v[i].nextra; k++) hl_edit_free(&v[i].extra[k]);
     free(v[i].extra);
+    for (size_t k = 0; k < v[i].nincs; k++) hl_edit_free(&v[i].incs[k]);
+    free(v[i].incs);
     free(v[i].fixes);
     free(v[i].sites);
   }

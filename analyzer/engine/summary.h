@@ -105,6 +105,11 @@ typedef struct hl_salias {
    * the wrapper out (std::vector<std::function<void()>> hooks_;): every
    * unit that stores into it or uses it says so, and its own stores count. */
   int member;
+  /* Or a function's parameter written out as the wrapper (usr is then the
+   * function's, '#', the parameter's index): 2 in the unit that defines
+   * the function (blocked says whether its body only calls it), 1 where it
+   * is only declared. Its rewrite is hl::function_ref. */
+  int param;
   char *key;         /* what its values are filed under: the wrapper for an alias, "member <usr>" for a member */
   char *wrapper;     /* the wrapper it names, as values are keyed: "std::function<void ()>" */
   char *replacement; /* "hl::inplace_function" */
@@ -182,6 +187,9 @@ typedef struct hl_alias_view {
   char *blocked;     /* a unit's reason, or NULL */
   hl_edit *extra;    /* a member's partners over every unit (text: the wrapper as written), each once */
   size_t nextra;
+  hl_edit *incs; /* a parameter's: every declaration's #include, each once */
+  size_t nincs;
+  int defined;    /* a parameter's: a unit that defines its function judged it */
   hl_edit *fixes; /* the edits that make the values whose move may throw movable (const captures) */
   size_t nfixes;
   size_t fixed_values;  /* how many values they fix */

@@ -414,24 +414,37 @@ static sqlite3_stmt *prepare1(hl_index *X, const char *sql, const char *arg) {
   return st;
 }
 
-/* A member's partners, from every unit's row, each once. */
+/* e into v (capacity *cap) unless an edit at its place is there; e is
+ * taken (left empty) when added. */
+static void add_edit(hl_edit **v, size_t *n, size_t *cap, hl_edit *e) {
+  if (!e->file) return;
+  for (size_t m = 0; m < *n; m++)
+    if (!strcmp((*v)[m].file, e->file) && (*v)[m].offset == e->offset) return;
+  HL_PUSH(*v, *n, *cap, *e);
+  *e = (hl_edit){0};
+}
+
+/* From every unit's row: a member's partners; a parameter's declarations
+ * (each unit's own, with its #include) and whether a unit defines its
+ * function; each edit once. */
 static int alias_extras(hl_index *X, hl_alias_view *v) {
   sqlite3_stmt *st;
   if (!(st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", v->alias.usr))) return -1;
-  size_t capextra = 0;
+  size_t capextra = 0, capincs = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(st, 0);
     hl_salias a;
     char *why = NULL;
     if (t && !hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 0), &a, &why)) {
-      for (size_t k = 0; k < a.nextra; k++) {
-        int seen = 0;
-        for (size_t m = 0; m < v->nextra && !seen; m++)
-          seen = !strcmp(v->extra[m].file, a.extra[k].file) && v->extra[m].offset == a.extra[k].offset;
-        if (!seen) {
-          HL_PUSH(v->extra, v->nextra, capextra, a.extra[k]);
-          a.extra[k] = (hl_edit){0};
+      for (size_t k = 0; k < a.nextra; k++) add_edit(&v->extra, &v->nextra, &capextra, &a.extra[k]);
+      if (a.param) {
+        if (a.type.file) {
+          a.type.text = a.written;
+          a.written = NULL;
         }
+        add_edit(&v->extra, &v->nextra, &capextra, &a.type);
+        add_edit(&v->incs, &v->nincs, &capincs, &a.include);
+        v->defined |= a.param == 2;
       }
       hl_salias_free(&a);
     }

@@ -103,6 +103,7 @@ static json_t *alias_out(const hl_salias *a) {
                         jtext(a->written ? a->written : ""), "at", loc_out(&a->at), "type", edit_out(&a->type),
                         "include", edit_out(&a->include), "blocked", a->blocked ? jtext(a->blocked) : json_null());
   json_object_set_new(j, "extra", edits_out(a->extra, a->nextra));
+  json_object_set_new(j, "param", json_integer(a->param));
   return j;
 }
 
@@ -363,6 +364,9 @@ static int opt_text_in(const json_t *j, char **out) {
 static int alias_in(const json_t *j, hl_salias *a) {
   *a = (hl_salias){0};
   a->member = json_is_true(json_object_get(j, "member"));
+  json_int_t param = json_integer_value(json_object_get(j, "param"));
+  if (!json_is_integer(json_object_get(j, "param")) || param < 0 || param > 2) return -1;
+  a->param = (int)param;
   return text_in(json_object_get(j, "usr"), &a->usr) || !json_is_boolean(json_object_get(j, "member")) ||
                  text_in(json_object_get(j, "key"), &a->key) || text_in(json_object_get(j, "name"), &a->name) ||
                  text_in(json_object_get(j, "wrapper"), &a->wrapper) ||

@@ -341,7 +341,7 @@ int hl_retype_store(hl_retype *R, hl_ctx *ctx, CXCursor call, hl_store_kind kind
 
 /* The declaration's name as summaries show it: qualified, with its
  * parameters ("Loop::post(std::function<void ()>)"). */
-static char *api_name(CXCursor fn) {
+char *hl_retype_api_name(CXCursor fn) {
   char *q = hl_decl_name(fn), *d = hl_cxstring_take(clang_getCursorDisplayName(fn)),
        *s = hl_cxstring_take(clang_getCursorSpelling(fn));
   const char *params = hl_starts_with(d, s) ? d + strlen(s) : strchr(d, '(');
@@ -371,7 +371,7 @@ int hl_retype_param_of(hl_ctx *ctx, CXCursor call, hl_retype_param *out) {
   }
   out->usr = usr;
   out->index = index;
-  out->api = api_name(fn);
+  out->api = hl_retype_api_name(fn);
   out->type = hl_type_spelling(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)index)));
   return 1;
 }

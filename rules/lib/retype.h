@@ -46,6 +46,9 @@ typedef struct hl_retype_param {
  * hl_retype_param_free); else 0. */
 int hl_retype_param_of(hl_ctx *ctx, CXCursor call, hl_retype_param *out);
 void hl_retype_param_free(hl_retype_param *p);
+/* A function as summaries name it: qualified, with its parameters
+ * ("Loop::post(std::function<void ()>)"). Caller frees. */
+char *hl_retype_api_name(CXCursor fn);
 
 /* During the walk: every DeclRefExpr and MemberRefExpr. */
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref);

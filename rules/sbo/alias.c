@@ -5,6 +5,7 @@
 
 #include "rules/lib/rewrite.h"
 #include "rules/lib/runtime_std.h"
+#include "rules/lib/uses.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "util/strv.h"
@@ -25,13 +26,13 @@ static int is_alias_decl(CXCursor c) {
 
 /* The include a's file needs, and why this unit cannot take the rewrite
  * (its standard, the runtime's header out of reach). */
-static void finish(hl_ctx *ctx, const hl_sbo_wording *wd, hl_salias *a) {
-  if (a->type.file && hl_rewrite_include(ctx, a->type.file, wd->header, &a->include) != 0) {
+static void finish(hl_ctx *ctx, hl_salias *a) {
+  if (a->type.file && hl_rewrite_include(ctx, a->type.file, a->header, &a->include) != 0) {
     hl_edit_free(&a->include);
     a->include = (hl_edit){0};
   }
-  if (!a->blocked) a->blocked = hl_runtime_std_blocked(ctx, wd->header);
-  if (!a->blocked) a->blocked = hl_runtime_unreachable(ctx, wd->header);
+  if (!a->blocked) a->blocked = hl_runtime_std_blocked(ctx, a->header);
+  if (!a->blocked) a->blocked = hl_runtime_unreachable(ctx, a->header);
 }
 
 /* "member <usr>": what a member's values are filed under. */
@@ -69,7 +70,7 @@ static void record_alias(hl_ctx *ctx, hl_summary *sum, const char *rule, const h
     a.type = (hl_edit){0};
     a.blocked = why ? why : hl_xstrdup("heaplint cannot find where its type is written");
   }
-  finish(ctx, wd, &a);
+  finish(ctx, &a);
   HL_PUSH(sum->aliases, sum->naliases, sum->capaliases, a);
 }
 
@@ -155,13 +156,114 @@ static void record_spelling(hl_ctx *ctx, hl_summary *sum, const char *rule, CXCu
   hl_strv_free(&found);
 }
 
+/* ---- a function's parameter: only called, it can be a function_ref ---- */
+
+#define FUNCTION_REF "hl::function_ref"
+#define FUNCTION_REF_HEADER "heaplint/function_ref.hpp"
+
+/* The wrapper of rule a declaration's type is, by value or reference
+ * (const or not); *wtype its type. */
+static const hl_wrapper *param_wrapper(const hl_ctx *ctx, const char *rule, CXCursor p, CXType *wtype) {
+  CXType t = clang_getCanonicalType(hl_unref(clang_getCursorType(p)));
+  CXCursor decl = clang_getTypeDeclaration(t);
+  if (clang_Cursor_isNull(decl)) return NULL;
+  *wtype = clang_getCursorType(decl);
+  return wrapper_of(ctx, rule, *wtype);
+}
+
+/* "param <usr>#<index>": what values passed to a parameter are filed under. */
+static char *param_usr(const char *fn_usr, int i) { return hl_xasprintf("%s#%d", fn_usr, i); }
+
+static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const hl_sbo_wording *wd, CXCursor fn) {
+  if (clang_getCursorKind(fn) == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) return;
+  char *fusr = hl_cxstring_take(clang_getCursorUSR(fn));
+  int n = clang_Cursor_getNumArguments(fn), defined = clang_isCursorDefinition(fn);
+  for (int i = 0; *fusr && i < n; i++) {
+    CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+    CXType wtype;
+    const hl_wrapper *w = param_wrapper(ctx, rule, p, &wtype);
+    hl_sbo_site probe = {0};
+    char *display = NULL, *alias = NULL, *reason = NULL;
+    if (w) {
+      probe.wrapper = w;
+      hl_sbo_wrapper_words(w, wtype, &display, &probe.signature);
+    }
+    hl_salias a = {0};
+    int range = w && probe.signature && wd->replacement(&probe) && !strstr(display, "type-parameter-") &&
+                        !hl_ctx_loc(ctx, clang_getCursorLocation(p), &a.at)
+                    ? hl_rewrite_template_range(ctx, p, w->name, &a.type, &a.written, &alias, &reason)
+                    : 1;
+    free(probe.signature);
+    free(alias);
+    if (range == 1) { /* not a wrapper, or written through an alias: the alias's */
+      free(display);
+      free(reason);
+      hl_salias_free(&a);
+      continue;
+    }
+    if (range < 0) {
+      hl_edit_free(&a.type);
+      a.type = (hl_edit){0};
+      a.blocked = reason ? reason : hl_xstrdup("heaplint cannot find where its type is written");
+    }
+    a.param = defined ? 2 : 1;
+    a.usr = param_usr(fusr, i);
+    a.key = hl_xasprintf("param %s", a.usr);
+    char *api = hl_retype_api_name(fn), *pname = hl_cxstring_take(clang_getCursorSpelling(p));
+    a.name = *pname ? hl_xasprintf("'%s' of %s", pname, api) : hl_xasprintf("%d of %s", i + 1, api);
+    free(api);
+    free(pname);
+    a.wrapper = display;
+    a.replacement = hl_xstrdup(FUNCTION_REF);
+    a.header = hl_xstrdup(FUNCTION_REF_HEADER);
+    finish(ctx, &a);
+    HL_PUSH(sum->aliases, sum->naliases, sum->capaliases, a);
+  }
+  free(fusr);
+}
+
+/* A use in a function's body of one of its parameters: anything but a call
+ * keeps it from becoming a function_ref (which holds no callable of its
+ * own, cannot be tested or stored beyond the call). */
+static void param_use(hl_ctx *ctx, hl_summary *sum, CXCursor ref) {
+  CXCursor p = clang_getCursorReferenced(ref);
+  if (clang_getCursorKind(p) != CXCursor_ParmDecl) return;
+  CXCursor fn = clang_getCursorSemanticParent(p);
+  int n = clang_Cursor_getNumArguments(fn), index = -1;
+  for (int i = 0; i < n && index < 0; i++)
+    if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), p)) index = i;
+  if (index < 0) return;
+  char *fusr = hl_cxstring_take(clang_getCursorUSR(fn)), *usr = param_usr(fusr, index);
+  hl_salias *a = NULL;
+  for (size_t i = sum->naliases; i-- > 0 && !a;)
+    if (sum->aliases[i].param == 2 && !strcmp(sum->aliases[i].usr, usr)) a = &sum->aliases[i];
+  hl_use u;
+  if (a && !a->blocked && !hl_use_of(ctx, ref, &u)) {
+    if (u.kind != HL_USE_MEMBER || strcmp(u.method_name, "operator()")) {
+      char *at = hl_loc_where(&u.loc);
+      a->blocked = u.kind == HL_USE_MEMBER
+                       ? hl_xasprintf("the function calls its %s() at %s", u.method_name, at)
+                       : hl_xasprintf("it is %s at %s", u.kind == HL_USE_ESCAPE ? u.how : "used", at);
+      free(at);
+    }
+    hl_use_free(&u);
+  }
+  free(fusr);
+  free(usr);
+}
+
 void hl_sbo_alias_visit(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd, CXCursor c) {
   hl_summary *sum = hl_ctx_summary(ctx);
   if (!sum || !wd->replacement) return;
+  enum CXCursorKind k = clang_getCursorKind(c);
   if (is_alias_decl(c))
     record_alias(ctx, sum, rule, wd, c);
-  else if (clang_getCursorKind(c) == CXCursor_TemplateRef)
+  else if (k == CXCursor_TemplateRef)
     record_spelling(ctx, sum, rule, c);
+  else if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor)
+    record_params(ctx, sum, rule, wd, c);
+  else if (k == CXCursor_DeclRefExpr)
+    param_use(ctx, sum, c);
 }
 
 /* The wrapper of rule that decl's type is, or holds as a standard
@@ -242,7 +344,7 @@ void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *w
   a.wrapper = display;
   a.replacement = hl_xstrdup(repl);
   a.header = hl_xstrdup(wd->header);
-  finish(ctx, wd, &a);
+  finish(ctx, &a);
   HL_PUSH(sum->aliases, sum->naliases, sum->capaliases, a);
 }
 
@@ -369,6 +471,20 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
   /* A member's value is one of its wrapper type too (for an alias). */
   if (usr) hl_sbo_alias_value(ctx, wd, s, v, store, clang_getNullCursor());
   free(usr);
+  /* And one passed to a parameter: the parameter's (for function_ref). */
+  if (!usr && s->param.usr) {
+    hl_svalue y = {0};
+    char *pusr = param_usr(s->param.usr, s->param.index);
+    y.wrapper = hl_xasprintf("param %s", pusr);
+    free(pusr);
+    y.at = hl_loc_copy(&s->loc);
+    y.store = hl_loc_copy(&s->loc);
+    y.known = 1;
+    y.allocates = v->allocates == HL_YES;
+    y.size = v->size;
+    y.align = v->align;
+    HL_PUSH(sum->values, sum->nvalues, sum->capvalues, y);
+  }
 }
 
 /* ---- the plan, over the project index ---- */
@@ -379,7 +495,10 @@ static char *where(const hl_loc *l) { return hl_loc_where(l); }
 /* Why v's alias is not retyped, or NULL (caller frees). */
 static char *refusal(const hl_alias_view *v) {
   char *at = NULL, *r = NULL;
+  if (v->alias.param && !v->defined)
+    return hl_xstrdup("no unit of the compile database defines its function, so what it does with it is not known");
   if (v->blocked) return hl_xstrdup(v->blocked);
+  if (v->alias.param) return NULL;
   if (v->alias.blocked) return hl_xstrdup(v->alias.blocked);
   if (!v->alias.type.file || !v->alias.written) return hl_xstrdup("heaplint cannot find where its type is written");
   if (v->unknown_at.file) {
@@ -398,6 +517,49 @@ static char *refusal(const hl_alias_view *v) {
   }
   free(at);
   return r;
+}
+
+/* "hl::function_ref<void()>" from the wrapper as written
+ * ("std::function<void()>"), or NULL. Caller frees. */
+static char *function_ref_type(const char *written) {
+  const char *lt = written ? strchr(written, '<') : NULL;
+  return lt ? hl_xasprintf("%s%s", FUNCTION_REF, lt) : NULL;
+}
+
+/* A parameter the function only calls: every declaration of it becomes a
+ * function_ref, which refers to the caller's callable instead of holding
+ * it, or a note says why not. */
+static void plan_param(const hl_alias_view *v, const char *rule, hl_findings *out) {
+  char *why = refusal(v), *type = why ? NULL : function_ref_type(v->alias.written);
+  if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
+  char *counts = hl_xasprintf("%zu value%s passed to it that %s on the heap today (in %zu file%s)", v->allocating,
+                              v->allocating == 1 ? "" : "s", v->allocating == 1 ? "goes" : "go", v->files,
+                              v->files == 1 ? "" : "s");
+  char *m = why ? hl_xasprintf(
+                      "the parameter %s is not made a function_ref, which would leave on the caller's side "
+                      "the %s: %s",
+                      v->alias.name, counts, why)
+                : hl_xasprintf(
+                      "pass the parameter %s as %s: the function only calls it, so the %s %s where %s made "
+                      "(the function refers to %s during the call); every declaration of the function "
+                      "changes with it",
+                      v->alias.name, type, counts, v->allocating == 1 ? "stays" : "stay",
+                      v->allocating == 1 ? "it is" : "they are", v->allocating == 1 ? "it" : "them");
+  hl_finding *f = hl_finding_new(rule, HL_SEV_NOTE, &v->alias.at, m);
+  f->whole_project = 1;
+  for (size_t i = 0; i < v->nsites; i++) hl_finding_note(f, &v->sites[i], "passed to it, on the heap today");
+  for (size_t i = 0; type && i < v->nextra; i++) {
+    hl_edit e = v->extra[i];
+    e.text = function_ref_type(v->extra[i].text);
+    if (e.text) hl_finding_edit(f, &e);
+    free(e.text);
+  }
+  for (size_t i = 0; type && i < v->nincs; i++) hl_finding_edit(f, &v->incs[i]);
+  hl_findings_add(out, f);
+  free(m);
+  free(counts);
+  free(type);
+  free(why);
 }
 
 static void plan_one(const hl_alias_view *v, const char *rule, hl_findings *out) {
@@ -470,6 +632,9 @@ void hl_sbo_alias_plan(const hl_index_lookup *ix, const char *rule, hl_findings 
     return;
   }
   for (size_t i = 0; i < n; i++)
-    if (v[i].allocating) plan_one(&v[i], rule, out);
+    if (v[i].allocating && v[i].alias.param)
+      plan_param(&v[i], rule, out);
+    else if (v[i].allocating)
+      plan_one(&v[i], rule, out);
   hl_alias_views_free(v, n);
 }

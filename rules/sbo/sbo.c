@@ -265,7 +265,8 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
     free(v);
   }
   if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) hl_retype_use(S->retype, ctx, c);
-  if (k == CXCursor_TypeAliasDecl || k == CXCursor_TypedefDecl || k == CXCursor_TemplateRef)
+  if (k == CXCursor_TypeAliasDecl || k == CXCursor_TypedefDecl || k == CXCursor_TemplateRef ||
+      k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_DeclRefExpr)
     hl_sbo_alias_visit(ctx, S->rule, S->wording, c);
 }
 
