@@ -13,7 +13,7 @@ typedef struct target {
   char *blocked; /* why it cannot be retyped, or NULL */
   char *shared;  /* declared where other units see it (a header): why that stops a local retype */
   int group;     /* targets one value flows through (T x = std::move(member);) share one: retyped together */
-  char *flow;    /* why a local retype stops at such a flow (heaplint retypes one declaration there) */
+  char *flow;    /* what blocks it besides its flows into locals: what the project's retype of the flow heeds */
 } target;
 
 typedef struct alias {
@@ -497,50 +497,58 @@ void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
   HL_PUSH(R->uses, R->nuses, R->capuses, p);
 }
 
-void hl_retype_finish(hl_retype *R) {
+/* Every use read during the walk, judged (but flows into locals, with
+ * skip_flow). */
+static void judge_uses(hl_retype *R, int skip_flow) {
   for (size_t i = 0; i < R->nuses; i++) {
     pending *p = &R->uses[i];
-    /* A flow into a local blocks a local retype as any escape does, but
-     * not the project's, which retypes the whole flow: kept apart. */
-    char *kept = p->flow ? R->v[p->t].blocked : NULL;
-    if (p->flow) R->v[p->t].blocked = NULL;
+    if (skip_flow && p->flow) continue;
     if (p->direct)
       direct_use(R, p->t, &p->use);
     else
       container_use(R, p->t, &p->use, p->result_called);
-    if (p->flow) {
-      if (!R->v[p->t].flow)
-        R->v[p->t].flow = R->v[p->t].blocked;
-      else
-        free(R->v[p->t].blocked);
-      R->v[p->t].blocked = kept;
-    }
   }
-  /* A flow is retyped whole or not at all: what blocks one of its targets
-   * blocks all, and one declared in a header makes all shared. */
+}
+
+void hl_retype_finish(hl_retype *R) {
+  /* Twice: without the flows into locals, for the project, which retypes
+   * a flow whole (the reason kept as flow); then with them, for the local
+   * retype, which stops at a flow as at any escape. */
+  char **made = hl_xcalloc(R->n ? R->n : 1, sizeof *made); /* what blocked them when they were made */
+  for (size_t i = 0; i < R->n; i++) made[i] = R->v[i].blocked ? hl_xstrdup(R->v[i].blocked) : NULL;
+  judge_uses(R, 1);
+  for (size_t i = 0; i < R->n; i++) {
+    R->v[i].flow = R->v[i].blocked;
+    R->v[i].blocked = made[i];
+  }
+  free(made);
+  judge_uses(R, 0);
+  /* A flow with a target declared in a header is the project's to retype,
+   * whole or not at all: all its targets are shared, and what blocks one
+   * (besides the flow itself) blocks all. */
   for (size_t i = 0; i < R->n; i++) {
     int g = group_of(R, (int)i);
-    if (g == (int)i) continue;
-    if (R->v[i].blocked && !R->v[g].blocked) R->v[g].blocked = hl_xstrdup(R->v[i].blocked);
     if (R->v[i].shared && !R->v[g].shared) R->v[g].shared = hl_xstrdup(R->v[i].shared);
   }
   for (size_t i = 0; i < R->n; i++) {
     int g = group_of(R, (int)i);
-    if (g == (int)i) continue;
-    if (R->v[g].blocked && !R->v[i].blocked) R->v[i].blocked = hl_xstrdup(R->v[g].blocked);
-    if (R->v[g].shared && !R->v[i].shared) R->v[i].shared = hl_xstrdup(R->v[g].shared);
+    if (R->v[g].shared && R->v[i].flow && !R->v[g].flow) R->v[g].flow = hl_xstrdup(R->v[i].flow);
+  }
+  for (size_t i = 0; i < R->n; i++) {
+    int g = group_of(R, (int)i);
+    if (!R->v[g].shared || g == (int)i) continue;
+    if (R->v[g].flow && !R->v[i].flow) R->v[i].flow = hl_xstrdup(R->v[g].flow);
+    if (!R->v[i].shared) R->v[i].shared = hl_xstrdup(R->v[g].shared);
   }
 }
 
 int hl_retype_group(hl_retype *R, int t) { return group_of(R, t); }
 
-const char *hl_retype_blocked(const hl_retype *R, int t) {
-  return R->v[t].shared ? R->v[t].shared : R->v[t].blocked ? R->v[t].blocked : R->v[t].flow;
-}
+const char *hl_retype_blocked(const hl_retype *R, int t) { return R->v[t].shared ? R->v[t].shared : R->v[t].blocked; }
 
 int hl_retype_count(const hl_retype *R) { return (int)R->n; }
 int hl_retype_shared(const hl_retype *R, int t) { return R->v[t].shared != NULL; }
-const char *hl_retype_local_blocked(const hl_retype *R, int t) { return R->v[t].blocked; }
+const char *hl_retype_local_blocked(const hl_retype *R, int t) { return R->v[t].flow; }
 
 CXCursor hl_retype_decl(const hl_retype *R, int t, int *container) {
   *container = R->v[t].container;
