@@ -136,7 +136,9 @@ size_t hl_baseline_filter(hl_baseline *b, hl_findings *all, const char *root, hl
     hl_finding *f = all->v[i];
     /* As written: bytes that are not UTF-8 became U+FFFD. */
     char *rel = hl_utf8_sanitize(hl_relative_to(f->loc.file, root));
-    int match = !hl_finding_is_compile_error(f) && recorded(b, f, rel);
+    /* An API rewrite is a proposal about the project, not a finding a
+     * baseline accepts: it is never held back. */
+    int match = !hl_finding_is_compile_error(f) && !f->whole_project && recorded(b, f, rel);
     free(rel);
     if (!match) {
       all->v[out++] = f;

@@ -194,7 +194,8 @@ void hl_pipeline_unit(hl_pipeline *P, hl_findings *found, char *const *files, si
  * came in. */
 static void write_baseline(hl_pipeline *P) {
   hl_findings every = {0};
-  for (size_t i = 0; i < P->all.n; i++) hl_findings_add(&every, P->all.v[i]);
+  for (size_t i = 0; i < P->all.n; i++)
+    if (!P->all.v[i]->whole_project) hl_findings_add(&every, P->all.v[i]);
   for (size_t i = 0; i < P->held.n; i++) hl_findings_add(&every, P->held.v[i]);
   hl_findings_finish(&every);
   hl_findings_fingerprint(&every, P->S, P->root, NULL);
