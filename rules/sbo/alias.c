@@ -31,7 +31,10 @@ static void finish(hl_ctx *ctx, hl_salias *a) {
     hl_edit_free(&a->include);
     a->include = (hl_edit){0};
   }
-  if (!a->blocked) a->blocked = hl_runtime_std_blocked(ctx, a->header);
+  /* The standard is asked of the compiler (a parse more): not for every
+   * function with a wrapper parameter. A parameter's function_ref needs
+   * C++11, which --fix's parse of the units it reaches checks anyway. */
+  if (!a->blocked && !a->param) a->blocked = hl_runtime_std_blocked(ctx, a->header);
   if (!a->blocked) a->blocked = hl_runtime_unreachable(ctx, a->header);
 }
 

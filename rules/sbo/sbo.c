@@ -286,11 +286,11 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
     }
     hl_sbo_verdict v;
     hl_sbo_judge(ctx, &S->sites[i], 0, &v);
-    /* A value the replacement may hold — in its declaration, or through
-     * an alias (API rewrites, with a summary) — needs its move judged. */
-    int rewritable = (S->sites[i].target >= 0 ||
-                      (hl_ctx_summary(ctx) && S->wording->replacement && S->wording->replacement(&S->sites[i]))) &&
-                     (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
+    /* A value the local fix may put into the replacement needs its move
+     * judged. (API rewrites take what the class structure tells of the
+     * others' and count what it cannot tell as a move that may throw: no
+     * parse more per unit for them.) */
+    int rewritable = S->sites[i].target >= 0 && (S->wording->replacement_requires & HL_REQ_NOTHROW_MOVE);
     if (v.allocates == HL_UNKNOWN || (v.allocates == HL_YES && v.unknown) ||
         (rewritable && v.traits.nothrow_move.value == HL_UNKNOWN)) {
       hl_traits_free(&v.traits);
