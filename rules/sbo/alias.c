@@ -41,6 +41,23 @@ static void finish(hl_ctx *ctx, hl_salias *a) {
 /* "member <usr>": what a member's values are filed under. */
 static char *member_key(const char *usr) { return hl_xasprintf("member %s", usr); }
 
+/* Where decl's type writes the wrapper w (a's type and written), or why
+ * heaplint may not edit it (a's blocked). Returns 1 when decl writes it
+ * through an alias instead (the alias's rewrite is the one), else 0. */
+static int decl_range(hl_ctx *ctx, CXCursor decl, const hl_wrapper *w, hl_salias *a) {
+  char *alias = NULL, *reason = NULL;
+  int range = hl_rewrite_template_range(ctx, decl, w->name, &a->type, &a->written, &alias, &reason);
+  free(alias);
+  if (range < 0) {
+    hl_edit_free(&a->type);
+    a->type = (hl_edit){0};
+    a->blocked = reason ? reason : hl_xstrdup("heaplint cannot find where its type is written");
+  } else {
+    free(reason);
+  }
+  return range == 1;
+}
+
 static void record_alias(hl_ctx *ctx, hl_summary *sum, const char *rule, const hl_sbo_wording *wd, CXCursor c) {
   CXType under = clang_getTypedefDeclUnderlyingType(c);
   const hl_wrapper *w = wrapper_of(ctx, rule, under);
@@ -186,28 +203,21 @@ static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const 
     CXType wtype;
     const hl_wrapper *w = param_wrapper(ctx, rule, p, &wtype);
     hl_sbo_site probe = {0};
-    char *display = NULL, *alias = NULL, *reason = NULL;
+    char *display = NULL;
     if (w) {
       probe.wrapper = w;
       hl_sbo_wrapper_words(w, wtype, &display, &probe.signature);
     }
     hl_salias a = {0};
-    int range = w && probe.signature && wd->replacement(&probe) && !strstr(display, "type-parameter-") &&
-                        !hl_ctx_loc(ctx, clang_getCursorLocation(p), &a.at)
-                    ? hl_rewrite_template_range(ctx, p, w->name, &a.type, &a.written, &alias, &reason)
-                    : 1;
+    /* Not a wrapper, or written through an alias: the alias's. */
+    int skip = !(w && probe.signature && wd->replacement(&probe) && !strstr(display, "type-parameter-") &&
+                 !hl_ctx_loc(ctx, clang_getCursorLocation(p), &a.at)) ||
+               decl_range(ctx, p, w, &a);
     free(probe.signature);
-    free(alias);
-    if (range == 1) { /* not a wrapper, or written through an alias: the alias's */
+    if (skip) {
       free(display);
-      free(reason);
       hl_salias_free(&a);
       continue;
-    }
-    if (range < 0) {
-      hl_edit_free(&a.type);
-      a.type = (hl_edit){0};
-      a.blocked = reason ? reason : hl_xstrdup("heaplint cannot find where its type is written");
     }
     a.param = defined ? 2 : 1;
     a.usr = param_usr(fusr, i);
@@ -294,31 +304,20 @@ void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *w
     if (!strcmp(sum->aliases[i].usr, usr)) *usr = '\0';
   hl_salias a = {0};
   hl_sbo_site probe = {0};
-  char *display, *alias = NULL, *reason = NULL;
+  char *display;
   probe.wrapper = w;
   hl_sbo_wrapper_words(w, wtype, &display, &probe.signature);
   const char *repl = wd->replacement(&probe);
   free(probe.signature);
-  /* Written through an alias (1): the alias's rewrite is the one. */
-  int range =
-      *usr && repl && !strstr(display, "type-parameter-") && !hl_ctx_loc(ctx, clang_getCursorLocation(decl), &a.at)
-          ? hl_rewrite_template_range(ctx, decl, w->name, &a.type, &a.written, &alias, &reason)
-          : 1;
-  free(alias);
-  if (range == 1) {
+  /* Written through an alias: the alias's rewrite is the one. */
+  if (!*usr || !repl || strstr(display, "type-parameter-") || hl_ctx_loc(ctx, clang_getCursorLocation(decl), &a.at) ||
+      decl_range(ctx, decl, w, &a)) {
     free(usr);
     free(display);
-    free(reason);
     hl_salias_free(&a);
     return;
   }
-  if (range < 0) {
-    hl_edit_free(&a.type);
-    a.type = (hl_edit){0};
-    a.blocked = reason ? reason : hl_xstrdup("heaplint cannot find where its type is written");
-  } else if (blocked) {
-    a.blocked = hl_xstrdup(blocked);
-  }
+  if (!a.blocked && blocked) a.blocked = hl_xstrdup(blocked);
   /* Each partner's type, edited with the member's. */
   for (size_t i = 0; i < npartners && !a.blocked; i++) {
     hl_edit e;
