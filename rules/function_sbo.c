@@ -87,7 +87,9 @@ static char *probed_noun(const char *type) {
 
 /* API rewrites: each wrapper alias of the project's retyped for every value
  * stored through it, judged over the project index (rules/sbo/alias.h). */
-static void plan(const hl_index_lookup *ix, hl_findings *out) { hl_sbo_alias_plan(ix, "function-sbo", out); }
+static void plan(const hl_index_lookup *ix, const hl_plan_policy *policy, hl_findings *out) {
+  hl_sbo_alias_plan(ix, policy, "function-sbo", out);
+}
 
 /* function-copy words the targets it follows the same way, through this
  * rule's data (hl_sbo_wording_of).

@@ -446,6 +446,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   res->compile_errors = hl_diag_errors(&ctx, &res->findings, log);
   ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
   ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
+  ctx.max_inline_capacity = cfg->max_inline_capacity;
   if (run->summaries) ctx.summary = res->summary = hl_xcalloc(1, sizeof *res->summary);
 
   hl_selection sel;

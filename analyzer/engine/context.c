@@ -184,6 +184,8 @@ void hl_ctx_allocations_free(hl_ctx *ctx) {
   ctx->nallocations = ctx->capallocations = 0;
 }
 
+long hl_ctx_max_inline_capacity(const hl_ctx *ctx) { return ctx->max_inline_capacity; }
+
 const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n) {
   *n = ctx->nno_alloc_functions;
   return ctx->no_alloc_functions;

@@ -77,6 +77,10 @@ void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const ch
 /* The verdicts so far, in the order given: *n of them. */
 const hl_allocation *hl_ctx_allocations(const hl_ctx *ctx, size_t *n);
 
+/* The config's max-inline-capacity: the largest inline buffer a fix may
+ * choose, in bytes; 0: no limit. */
+long hl_ctx_max_inline_capacity(const hl_ctx *ctx);
+
 /* The config's no-alloc-functions: globs over qualified function names
  * (fnmatch), *n of them. */
 const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n);

@@ -52,7 +52,8 @@ struct hl_ctx {
   size_t nallocations, capallocations;
   const char *const *no_alloc_functions; /* the config's globs */
   size_t nno_alloc_functions;
-  hl_summary *summary; /* what the unit tells the project index, or NULL: no index */
+  long max_inline_capacity; /* the config's; 0: no limit */
+  hl_summary *summary;      /* what the unit tells the project index, or NULL: no index */
 };
 
 /* Frees the verdicts (the rest of the context is its builder's). */

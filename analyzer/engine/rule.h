@@ -23,6 +23,17 @@ enum {
   HL_RULE_ERRORS = 1u << 1,  /* its findings are errors unless the config says otherwise */
 };
 
+/* What the configuration says about a declaration a plan would change
+ * (docs/config.md), asked with the file the declaration is in: its
+ * nearest configuration answers. */
+typedef struct hl_plan_policy {
+  void *data;
+  /* The public-api glob that matches the qualified name, or NULL. */
+  const char *(*public_api)(void *data, const char *file, const char *name);
+  /* The largest inline buffer a fix may choose, in bytes; 0: no limit. */
+  long (*max_capacity)(void *data, const char *file);
+} hl_plan_policy;
+
 typedef struct hl_rule {
   const char *id;   /* kebab-case, e.g. "function-sbo" */
   const void *data; /* the rule's own, for shared machinery (rules/sbo: its wording) */
@@ -40,7 +51,7 @@ typedef struct hl_rule {
   /* May be NULL. Once per run over the whole compile database, after the
    * link step: the findings only the whole project decides (API rewrites:
    * a declaration retyped for every value stored into it anywhere). */
-  void (*plan)(const hl_index_lookup *ix, hl_findings *out);
+  void (*plan)(const hl_index_lookup *ix, const hl_plan_policy *policy, hl_findings *out);
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

@@ -1,6 +1,7 @@
 #include "input/config.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ static void config_free(hl_config *c) {
   hl_ere_free(c->exclude_re);
   hl_strv_free(&c->fallback_flags);
   hl_strv_free(&c->no_alloc_functions);
+  hl_strv_free(&c->public_api);
   free(c->cache_dir);
 }
 
@@ -287,6 +289,19 @@ static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **e
   return 0;
 }
 
+/* max-inline-capacity: bytes, at least 8 (the smallest buffer a fix
+ * chooses); 0 or absent: no limit. */
+static int parse_capacity(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
+  long v;
+  if (hl_yaml_uint(y, node, "max-inline-capacity", &v, err)) return -1;
+  if (v > 0 && v < 8) {
+    *err = hl_yaml_error(y, node, "max-inline-capacity must be at least 8 bytes (or 0: no limit), not %ld", v);
+    return -1;
+  }
+  c->max_inline_capacity = v;
+  return 0;
+}
+
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
   K_RULES,
@@ -301,6 +316,8 @@ typedef enum key_id {
   K_CHECK_OPTIONS,
   K_FALLBACK,
   K_NO_ALLOC,
+  K_PUBLIC_API,
+  K_MAX_CAPACITY,
   K_CACHE_DIR,
   K_IGNORED,
   K_INHERIT,
@@ -330,6 +347,8 @@ static key_id key_of(const char *k) {
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
       {"no-alloc-functions", K_NO_ALLOC},
+      {"public-api", K_PUBLIC_API},
+      {"max-inline-capacity", K_MAX_CAPACITY},
       {"cache-dir", K_CACHE_DIR},
       /* What clang-tidy's formatting and file-kind options say does not
        * change what heaplint reports. */
@@ -361,6 +380,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
   case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
   case K_NO_ALLOC: return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
+  case K_PUBLIC_API: return parse_list(y, v, key, "a glob over qualified names", &c->public_api, err);
+  case K_MAX_CAPACITY: return parse_capacity(y, v, c, err);
   case K_CACHE_DIR: return parse_cache_dir(y, v, c, err);
   case K_IGNORED: return 0;
   case K_INHERIT:
@@ -375,7 +396,8 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
     *err = hl_yaml_error(
         y, k,
         "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-        "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, cache-dir, "
+        "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, public-api, "
+        "max-inline-capacity, cache-dir, "
         "or clang-tidy's spellings)",
         key);
     return -1;
@@ -568,6 +590,12 @@ int hl_config_shows_header(const hl_config *c, const char *path) {
   return !exclude || !hl_ere_match(exclude, path);
 }
 
+const char *hl_config_public_api(const hl_config *c, const char *name) {
+  for (size_t i = 0; name && i < c->public_api.n; i++)
+    if (!fnmatch(c->public_api.v[i], name, 0)) return c->public_api.v[i];
+  return NULL;
+}
+
 int hl_config_system_headers(const hl_config *c) {
   return c->layer->cli.system_headers >= 0 ? c->layer->cli.system_headers : c->system_headers > 0;
 }
@@ -713,6 +741,13 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     for (size_t i = 0; ok && i < c->no_alloc_functions.n; i++) ok = scalar(&e, c->no_alloc_functions.v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
+  if (ok && c->public_api.n) {
+    ok = scalar(&e, "public-api") && hl_yaml_emit_open(&e, 0, 1);
+    for (size_t i = 0; ok && i < c->public_api.n; i++) ok = scalar(&e, c->public_api.v[i]);
+    ok = ok && hl_yaml_emit_close(&e, 0);
+  }
+  if (ok && c->max_inline_capacity)
+    ok = scalar(&e, "max-inline-capacity") && hl_yaml_emit_number(&e, c->max_inline_capacity);
   ok = ok && hl_yaml_emit_close(&e, 1);
   ok = ok && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
        yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);

@@ -25,6 +25,8 @@
  * line's -checks, -warnings-as-errors, -header-filter, ... are a layer over
  * every configuration (hl_config_cli).
  *   no-alloc-functions: ['audio::*::process']  # no-allocation zones (rule no-alloc)
+ *   public-api: ['net::*']    # declarations API rewrites leave alone
+ *   max-inline-capacity: 256  # the largest inline buffer a fix may choose
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -88,6 +90,8 @@ typedef struct hl_config {
   hl_strv fallback_flags;       /* the compile flags of a file no compile database lists (heaplint lsp) */
   int has_fallback;             /* fallback-flags was given */
   hl_strv no_alloc_functions;   /* globs over qualified names: no-allocation zones */
+  hl_strv public_api;           /* globs over qualified names: API rewrites leave them alone */
+  long max_inline_capacity;     /* the largest inline buffer a fix may choose, in bytes; 0: no limit */
   char *cache_dir;              /* absolute; NULL: none */
 } hl_config;
 
@@ -121,6 +125,9 @@ hl_severity hl_config_severity(const hl_config *c, const char *rule);
 int hl_config_shows_header(const hl_config *c, const char *path);
 /* Whether findings in system headers are reported (-system-headers). */
 int hl_config_system_headers(const hl_config *c);
+/* The glob of c's public-api that matches the qualified name, or NULL:
+ * API rewrites leave such a declaration alone. */
+const char *hl_config_public_api(const hl_config *c, const char *name);
 
 /* -verify-config: warns on stderr, as clang-tidy, of every check glob that
  * names no rule (with the closest rule id), and of CheckOptions. Returns

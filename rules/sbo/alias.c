@@ -494,9 +494,35 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
 /* "src/a.cc:12" */
 static char *where(const hl_loc *l) { return hl_loc_where(l); }
 
+/* The qualified name a public-api glob is matched against: the alias's
+ * or member's, or a parameter's function ("'cb' of Loop::post(...)" gives
+ * "Loop::post"). Caller frees. */
+static char *api_name(const hl_salias *a) {
+  if (!a->param) return hl_xstrdup(a->name);
+  const char *of = strstr(a->name, " of ");
+  const char *q = of ? of + 4 : a->name;
+  const char *op = strstr(q, "operator()");
+  const char *paren = strchr(op ? op + strlen("operator()") : q, '(');
+  return paren ? hl_xstrndup(q, (size_t)(paren - q)) : hl_xstrdup(q);
+}
+
+/* The configuration's word on v's declaration: public-api leaves it alone. */
+static char *policy_refusal(const hl_alias_view *v, const hl_plan_policy *policy) {
+  if (!policy || !policy->public_api || !v->alias.at.file) return NULL;
+  char *name = api_name(&v->alias);
+  const char *glob = policy->public_api(policy->data, v->alias.at.file, name);
+  char *r =
+      glob ? hl_xasprintf("the configuration names %s as public API (public-api: '%s'), which rewrites leave alone",
+                          name, glob)
+           : NULL;
+  free(name);
+  return r;
+}
+
 /* Why v's alias is not retyped, or NULL (caller frees). */
-static char *refusal(const hl_alias_view *v) {
-  char *at = NULL, *r = NULL;
+static char *refusal(const hl_alias_view *v, const hl_plan_policy *policy) {
+  char *at = NULL, *r = policy_refusal(v, policy);
+  if (r) return r;
   if (v->alias.param && !v->defined)
     return hl_xstrdup("no unit of the compile database defines its function, so what it does with it is not known");
   if (v->blocked) return hl_xstrdup(v->blocked);
@@ -531,8 +557,8 @@ static char *function_ref_type(const char *written) {
 /* A parameter the function only calls: every declaration of it becomes a
  * function_ref, which refers to the caller's callable instead of holding
  * it, or a note says why not. */
-static void plan_param(const hl_alias_view *v, const char *rule, hl_findings *out) {
-  char *why = refusal(v), *type = why ? NULL : function_ref_type(v->alias.written);
+static void plan_param(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
+  char *why = refusal(v, policy), *type = why ? NULL : function_ref_type(v->alias.written);
   if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
   char *counts = hl_xasprintf("%zu value%s passed to it that %s on the heap today (in %zu file%s)", v->allocating,
                               v->allocating == 1 ? "" : "s", v->allocating == 1 ? "goes" : "go", v->files,
@@ -564,9 +590,22 @@ static void plan_param(const hl_alias_view *v, const char *rule, hl_findings *ou
   free(why);
 }
 
-static void plan_one(const hl_alias_view *v, const char *rule, hl_findings *out) {
-  char *why = refusal(v);
+/* The configuration's max-inline-capacity, when capacity exceeds it:
+ * the refusal (caller frees), else NULL. */
+static char *over_capacity(const hl_alias_view *v, const hl_plan_policy *policy, long capacity) {
+  long max =
+      policy && policy->max_capacity && v->alias.at.file ? policy->max_capacity(policy->data, v->alias.at.file) : 0;
+  if (!max || capacity <= max) return NULL;
+  return hl_xasprintf(
+      "its values need a %ld-byte buffer (the largest %ld bytes), above the configuration's max-inline-capacity "
+      "of %ld",
+      capacity, v->size, max);
+}
+
+static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
   long capacity = hl_sbo_capacity(v->size);
+  char *why = refusal(v, policy);
+  if (!why) why = over_capacity(v, policy, capacity);
   char *type = why ? NULL : hl_inline_type(v->alias.written, v->alias.replacement, capacity, v->align);
   if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
   int member = v->alias.member;
@@ -624,7 +663,7 @@ static void plan_one(const hl_alias_view *v, const char *rule, hl_findings *out)
   free(why);
 }
 
-void hl_sbo_alias_plan(const hl_index_lookup *ix, const char *rule, hl_findings *out) {
+void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
   hl_alias_view *v = NULL;
   size_t n = 0;
   char *err = NULL;
@@ -635,8 +674,8 @@ void hl_sbo_alias_plan(const hl_index_lookup *ix, const char *rule, hl_findings 
   }
   for (size_t i = 0; i < n; i++)
     if (v[i].allocating && v[i].alias.param)
-      plan_param(&v[i], rule, out);
+      plan_param(&v[i], policy, rule, out);
     else if (v[i].allocating)
-      plan_one(&v[i], rule, out);
+      plan_one(&v[i], policy, rule, out);
   hl_alias_views_free(v, n);
 }

@@ -42,7 +42,8 @@ void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *w
 
 /* Once per run over the whole database: for each alias whose wrapper type
  * receives allocating values, a note-level finding of rule at the alias:
- * the rewrite with its edits, or why it is not made. */
-void hl_sbo_alias_plan(const hl_index_lookup *ix, const char *rule, hl_findings *out);
+ * the rewrite with its edits, or why it is not made (policy: the
+ * configuration's public-api and max-inline-capacity). */
+void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, const char *rule, hl_findings *out);
 
 #endif

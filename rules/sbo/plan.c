@@ -63,6 +63,12 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
   if (p->blocked) return;
   p->capacity = hl_sbo_capacity(size);
   p->align = align;
+  long max = hl_ctx_max_inline_capacity(ctx);
+  if (max && p->capacity > max) {
+    p->blocked = p->blocked_own = hl_xasprintf(
+        "its callables need a %ld-byte buffer, above the configuration's max-inline-capacity of %ld", p->capacity, max);
+    return;
+  }
   int container;
   CXCursor decl = hl_retype_decl(R, t, &container);
   char *written = NULL, *why = NULL;
