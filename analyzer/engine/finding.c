@@ -84,6 +84,8 @@ void hl_api_figures_free(hl_api_figure *v, size_t n) {
     free(v[i].replacement);
     for (size_t k = 0; k < v[i].nat; k++) hl_loc_free(&v[i].at[k]);
     free(v[i].at);
+    for (size_t k = 0; k < v[i].ndecls; k++) hl_loc_free(&v[i].decls[k]);
+    free(v[i].decls);
   }
   free(v);
 }

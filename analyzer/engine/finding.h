@@ -105,6 +105,8 @@ typedef struct hl_api_figure {
   long capacity;    /* the replacement's capacity that holds every value */
   hl_loc *at;       /* every site, in file order */
   size_t nat;
+  hl_loc *decls; /* the parameter's declarations that write the wrapper out, each once, in file order */
+  size_t ndecls;
 } hl_api_figure;
 
 void hl_api_figures_free(hl_api_figure *v, size_t n);

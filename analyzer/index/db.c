@@ -114,12 +114,14 @@ static int recognize(hl_index *X, const char *db, const char *file, int fresh, c
 static int fn_lookup(void *data, const char *usr, hl_sfn *out);
 static void ov_lookup(void *data, const char *usr, hl_strv *out);
 
-hl_index *hl_index_open(const char *path, char **err) {
+/* The index at path opened with flags: read and written (made when
+ * missing), or only read. */
+static hl_index *open_index(const char *path, int writable, char **err) {
   *err = NULL;
   hl_index *X = hl_xcalloc(1, sizeof *X);
   X->name = hl_xstrdup(path ? path : "the index in memory");
-  int flags =
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI;
+  int flags = (writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOFOLLOW |
+              SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI;
   if (sqlite3_open_v2(path ? path : ":memory:", &X->db, flags, NULL) != SQLITE_OK) {
     *err = hl_xasprintf("%s: cannot open the index: %s", X->name, X->db ? sqlite3_errmsg(X->db) : "out of memory");
     char *ignored = NULL;
@@ -128,7 +130,7 @@ hl_index *hl_index_open(const char *path, char **err) {
     return NULL;
   }
   sqlite3_busy_timeout(X->db, 60000); /* runs that share it wait for each other */
-  if (recognize(X, "main", X->name, 1, err) || exec(X, schema_sql, "creating the index", err) ||
+  if (recognize(X, "main", X->name, writable, err) || (writable && exec(X, schema_sql, "creating the index", err)) ||
       sqlite3_prepare_v2(X->db, "SELECT body FROM functions WHERE usr=?1 ORDER BY unit LIMIT 1", -1, &X->fn, NULL) ||
       sqlite3_prepare_v2(X->db, "SELECT DISTINCT usr FROM overrides WHERE overridden=?1 ORDER BY usr", -1, &X->ov,
                          NULL)) {
@@ -140,6 +142,10 @@ hl_index *hl_index_open(const char *path, char **err) {
   }
   return X;
 }
+
+hl_index *hl_index_open(const char *path, char **err) { return open_index(path, 1, err); }
+
+hl_index *hl_index_open_readonly(const char *path, char **err) { return open_index(path, 0, err); }
 
 int hl_index_begin(hl_index *X, char **err) { return exec(X, "BEGIN IMMEDIATE", "writing", err); }
 int hl_index_commit(hl_index *X, char **err) { return exec(X, "COMMIT", "writing", err); }
@@ -359,12 +365,58 @@ static void api_sites(hl_index *X, const char *usr, int param, hl_api_figure *f)
   sqlite3_finalize(st);
 }
 
+static sqlite3_stmt *prepare1(hl_index *X, const char *sql, const char *arg) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(X->db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+  return st;
+}
+
+static int loc_before(const hl_loc *a, const hl_loc *b) {
+  int c = strcmp(a->file, b->file);
+  return c ? c < 0 : a->line != b->line ? a->line < b->line : a->col < b->col;
+}
+
+/* Where the parameter is declared written out as the wrapper: the
+ * aliases rows of its units (a declaration through an alias has none). */
+static void api_decls(hl_index *X, const char *usr, int param, hl_api_figure *f) {
+  char *key = hl_xasprintf("%s#%d", usr, param);
+  sqlite3_stmt *st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", key);
+  free(key);
+  size_t cap = 0;
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    hl_salias a;
+    char *why = NULL;
+    if (!t || hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 0), &a, &why)) {
+      free(why);
+      continue;
+    }
+    int seen = !a.at.file;
+    for (size_t k = 0; !seen && k < f->ndecls; k++)
+      seen = !strcmp(f->decls[k].file, a.at.file) && f->decls[k].line == a.at.line && f->decls[k].col == a.at.col;
+    if (!seen) {
+      size_t k = f->ndecls;
+      HL_PUSH(f->decls, f->ndecls, cap, a.at);
+      for (; k > 0 && loc_before(&f->decls[k], &f->decls[k - 1]); k--) {
+        hl_loc t2 = f->decls[k];
+        f->decls[k] = f->decls[k - 1];
+        f->decls[k - 1] = t2;
+      }
+      a.at = (hl_loc){0};
+    }
+    hl_salias_free(&a);
+  }
+  sqlite3_finalize(st);
+}
+
 int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure **out, size_t *n, char **err) {
   *out = NULL;
   *n = 0;
   if (exec(X, "CREATE TEMP TABLE IF NOT EXISTS run_units(name TEXT PRIMARY KEY); DELETE FROM temp.run_units;",
            "reading", err))
     return -1;
+  if (!units && exec(X, "INSERT INTO temp.run_units(name) SELECT name FROM main.units", "reading", err)) return -1;
   for (size_t i = 0; i < nunits; i++)
     if (run(X, "INSERT OR IGNORE INTO temp.run_units(name) VALUES(?1)", (const char *[]){units[i], NULL}, err))
       return -1;
@@ -390,8 +442,11 @@ int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure 
                        (long)sqlite3_column_int64(st, 9),
                        (long)sqlite3_column_int64(st, 10),
                        NULL,
+                       0,
+                       NULL,
                        0};
     api_sites(X, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1), &f);
+    api_decls(X, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1), &f);
     HL_PUSH(*out, *n, cap, f);
   }
   sqlite3_finalize(st);
@@ -405,13 +460,6 @@ static void first_loc(sqlite3_stmt *st, hl_loc *out) {
     *out = (hl_loc){column(st, 0), (unsigned)sqlite3_column_int64(st, 1), (unsigned)sqlite3_column_int64(st, 2),
                     (unsigned)sqlite3_column_int64(st, 3)};
   sqlite3_finalize(st);
-}
-
-static sqlite3_stmt *prepare1(hl_index *X, const char *sql, const char *arg) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(X->db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
-  sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-  return st;
 }
 
 /* e into v (capacity *cap) unless an edit at its place is there; e is

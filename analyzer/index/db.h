@@ -19,6 +19,9 @@ typedef struct hl_index hl_index;
 /* Opens (creating it when missing) the index at path, or one in memory
  * when path is NULL. Returns NULL with *err (naming the file). */
 hl_index *hl_index_open(const char *path, char **err);
+/* Opens the index at path only to read it (the language server: a run of
+ * the check writes it), never making or changing a file. */
+hl_index *hl_index_open_readonly(const char *path, char **err);
 /* Writes are grouped: between begin and commit, all or nothing. */
 int hl_index_begin(hl_index *X, char **err);
 int hl_index_commit(hl_index *X, char **err);
@@ -33,7 +36,8 @@ int hl_index_merge(hl_index *X, const char *path, char **err);
 hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err);
 /* Every API (a function's wrapper-typed parameter) that receives
  * allocating values in the units named (the run's: its report is theirs,
- * whatever else the index holds), the most sites first, with its sites.
+ * whatever else the index holds; units NULL: every unit of the index),
+ * the most sites first, with its sites and its declarations.
  * Returns 0 (*out: free with hl_api_figures_free), or -1 with *err. */
 int hl_index_apis(hl_index *X, char *const *units, size_t nunits, hl_api_figure **out, size_t *n, char **err);
 /* The lookups the rules' link step asks. */

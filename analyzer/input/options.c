@@ -121,7 +121,7 @@ static const opt options[] = {
     {"color", VALUE, O_COLOR, CHECK, NULL},
     {"cache-dir", VALUE, O_CACHE_DIR, CHECK, NULL},
     {"cache-max-size", VALUE, O_CACHE_MAX_SIZE, CHECK, NULL},
-    {"index", VALUE, O_INDEX, CHECK, NULL},
+    {"index", VALUE, O_INDEX, BOTH, NULL},
     {"link-only", FLAG, O_LINK_ONLY, CHECK, NULL},
     {"docs-url", VALUE, O_DOCS_URL, BOTH, NULL},
     {"debounce", VALUE, O_DEBOUNCE, LSP, NULL},

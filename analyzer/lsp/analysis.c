@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "input/jobs.h"
+#include "lsp/apis.h"
 #include "lsp/diagnostics.h"
 #include "lsp/hover.h"
 #include "report/pipeline.h"
@@ -161,8 +162,8 @@ static char *errors_elsewhere(const lsp_doc *d, const hl_tu_result *res, const c
 
 /* The report stage for one document: NOLINT over the text analyzed, then
  * the findings and layouts in the document itself. */
-static void report(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn, hl_tu_result *res, const char *log,
-                   lsp_result *r) {
+static void report(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn, const hl_config *cfg, hl_tu_result *res,
+                   const char *log, lsp_result *r) {
   hl_sources *src = hl_sources_new();
   for (unsigned i = 0; i < sn->n; i++)
     hl_sources_put(src, sn->files[i].Filename, sn->files[i].Contents, sn->files[i].Length);
@@ -178,6 +179,7 @@ static void report(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn, hl
   }
   for (size_t i = 0; i < res->layouts.n; i++)
     if (!strcmp(res->layouts.v[i]->loc.file, d->path)) lsp_result_add_layout(r, res->layouts.v[i], c);
+  lsp_apis_add_hovers(&A->apis, &A->S->opt.cli, cfg, A->configs, d->path, c, r);
   lsp_conv_free(c);
   hl_sources_free(src);
 }
@@ -217,7 +219,7 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_resu
   fclose(log);
   hl_crash_step("reporting", NULL);
   if (res.result == HL_ANALYZED) {
-    report(A, d, sn, &res, buf, r);
+    report(A, d, sn, cfg, &res, buf, r);
     /* What the analysis said besides (no profile for a library, a type
      * query that failed) goes to the log, as the CLI's stderr. */
     if (len) note(A, 2, "%s", buf);

@@ -20,6 +20,7 @@
 #include "engine/analyze.h"
 #include "engine/crash.h"
 #include "input/config.h"
+#include "lsp/apis.h"
 #include "lsp/project.h"
 #include "lsp/server.h"
 #include "lsp/snapshot.h"
@@ -40,6 +41,7 @@ typedef struct lsp_analyzer {
   hl_strv told;    /* files whose compile command was said (once) */
   lsp_note *notes; /* said by the analysis under way */
   size_t nnotes, capnotes;
+  lsp_apis *apis; /* the project index's hovers (lsp/apis.h) */
 } lsp_analyzer;
 
 /* Analyzes d as sn has it. */

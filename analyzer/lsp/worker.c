@@ -145,6 +145,9 @@ static void refresh(worker *W) {
   if (force || stamps_changed(W)) {
     hl_configs_free(W->A.configs);
     W->A.configs = configs_new(S);
+    /* The plans read the configurations too. */
+    lsp_apis_free(W->A.apis);
+    W->A.apis = NULL;
     lsp_project_forget(W->A.project);
     stamps_clear(W);
   }
@@ -287,6 +290,7 @@ int lsp_worker_stop(lsp_server *S) {
   for (size_t i = 0; i < S->ndocs; i++) lsp_unit_forget(S->docs[i]);
   if (W->A.index) clang_disposeIndex(W->A.index);
   hl_configs_free(W->A.configs);
+  lsp_apis_free(W->A.apis);
   lsp_project_free(W->A.project);
   pthread_mutex_destroy(&W->A.run.lock);
   hl_strv_free(&W->A.run.warned);

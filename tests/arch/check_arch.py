@@ -37,8 +37,9 @@ LAYERS = [
     # The project index: summaries in, lookups out; it knows no rule.
     ("index/", ["util/", "engine/summary", "engine/finding", "index/"]),
     ("calibrate/", ["util/", "engine/wrapper", "input/profile", "calibrate/"]),
-    # The language server: a front end like check.c, never the rules.
-    ("lsp/", ["util/", "engine/", "input/", "report/", "lsp/"]),
+    # The language server: a front end like check.c, never the rules; it
+    # reads the project index a run of the check wrote.
+    ("lsp/", ["util/", "engine/", "input/", "report/", "index/db", "lsp/"]),
     ("rules/", ["util/", "engine/rule", "rules/"]),
     ("main", [""]),
     ("check", [""]),

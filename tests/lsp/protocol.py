@@ -7,7 +7,7 @@ negotiates; that the diagnostics after didOpen are the CLI's findings for
 that file (same config, NOLINT, profiles), in UTF-16 and in UTF-8, with a
 site after non-ASCII text; that each links the page SARIF links, with and
 without --docs-url; that the check's options it shares mean the same
-(--checks); hover; that a quick fix's edit applied to the
+(--checks); hover, and hover from the project index (--index); that a quick fix's edit applied to the
 text is what `heaplint --fix` writes; the NOLINT action; an unsaved
 didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
@@ -247,6 +247,54 @@ def check_hover(ctx):
     assert shared and "**on the heap**" in shared and "not trivially copyable" in shared, shared
     assert hover_at(c, u, 0, 0) is None
     ctx.stop(c)
+
+
+def check_index_hover(ctx):
+    """Hover at an API's declaration shows what the project index says: the
+    per-API figures of the summary and the rewrite the check plans (or why
+    not), read from the index a run of the check wrote (--index), which the
+    server never writes; without an index, no such hover."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "function-sbo", "Inputs", "fref")
+    top = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    d = os.path.join(ctx.top, "indexed")
+    shutil.copytree(src, d)
+    with open(os.path.join(src, "compile_commands.json.in")) as f:
+        db = f.read().replace("@DIR@", d).replace("@RUNTIME@", os.path.join(top, "runtime", "include"))
+    with open(os.path.join(d, "compile_commands.json"), "w") as f:
+        f.write(db)
+    subprocess.run([ctx.heaplint, "-p", ".", "--index=ix.sqlite"], cwd=d, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    index = os.path.join(d, "ix.sqlite")
+    with open(index, "rb") as f:
+        before = f.read()
+    lines = read(os.path.join(d, "walk.h")).split("\n")
+
+    def plain(md):
+        return re.sub(r"\\(.)", r"\1", md) if md else md
+
+    c = ctx.start(args=["--index=ix.sqlite"], cwd=d)
+    u = open_doc(c, os.path.join(d, "walk.h"))
+    c.diagnostics(u, 1)
+    h = plain(hover_at(c, u, 7, lines[7].index("for_each_item") + 2))
+    assert h, "no hover at for_each_item's declaration"
+    assert "API for_each_item(const std::vector<int> &, const std::function<void (int)> &): 1 allocating call " \
+        "site in 1 file, values up to 24 bytes" in h, h
+    assert "a.cc:5:" in h, h
+    assert "pass the parameter 'f' of for_each_item(" in h and "as hl::function_ref<void(int)>" in h, h
+    refused = plain(hover_at(c, u, 9, lines[9].index("maybe") + 1))
+    assert refused and "the function calls its operator bool() at walk.cc:12" in refused, refused
+    assert hover_at(c, u, 6, 3) is None
+    ctx.stop(c)
+    with open(index, "rb") as f:
+        assert f.read() == before, "the server changed the index"
+    # No index: nothing from it; a file that is not one: nothing, no crash.
+    for args in ([], ["--index=walk.h"], ["--index=missing.sqlite"]):
+        c = ctx.start(args=args, cwd=d)
+        u = open_doc(c, os.path.join(d, "walk.h"))
+        c.diagnostics(u, 1)
+        assert hover_at(c, u, 7, lines[7].index("for_each_item") + 2) is None, args
+        ctx.stop(c)
+    assert not os.path.exists(os.path.join(d, "missing.sqlite")), "the server made an index"
 
 
 def check_quick_fix(ctx):
@@ -868,7 +916,7 @@ def check_open_close_cycles(ctx):
     ctx.stop(c)
 
 
-CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_quick_fix,
+CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel,
