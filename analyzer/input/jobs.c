@@ -66,7 +66,11 @@ void hl_jobs_free(hl_jobs *jobs) {
   memset(jobs, 0, sizeof *jobs);
 }
 
-static const char *lang_name(hl_lang l) { return l == HL_LANG_C ? "C" : "not C or C++"; }
+/* The error for a file that is neither C nor C++, said the same way
+ * whether it was named with -p or with flags after '--'. */
+static void not_c_or_cxx(hl_strv *errs, const char *path, const char *x) {
+  hl_strv_addf(errs, "%s: cannot analyze: not a C or C++ source file (by its %s)", path, x ? "-x flag" : "extension");
+}
 
 /* Checks that path names a readable regular file (a FIFO or a device would
  * block the parse, or never end). */
@@ -306,11 +310,11 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
   free(argv);
 
   int rc = -1;
-  if (j.lang != HL_LANG_CXX) {
-    /* A mixed C/C++ database is normal; only a file the user named is an error. */
-    if (named)
-      hl_strv_addf(errs, "%s: cannot analyze: not a C++ translation unit (%s) in the compile database",
-                   hl_display_path(listed), lang_name(j.lang));
+  if (j.lang == HL_LANG_OTHER) {
+    /* Another language's entry (Objective-C, assembly) is skipped; only a
+     * file the user named is an error. A C unit is analyzed for what
+     * applies to C (no-allocation zones), as clang-tidy runs its C checks. */
+    if (named) not_c_or_cxx(errs, hl_display_path(listed), x);
     rc = named ? -1 : 0;
     goto drop;
   }
@@ -324,7 +328,7 @@ static int add_db_command(hl_jobs *jobs, CXCompileCommand cmd, int named, hl_str
   }
   /* g++ compiles foo.c as C++; libclang, given no driver, would not (nor a
    * link's target of another name). */
-  if (!x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
+  if (j.lang == HL_LANG_CXX && !x && hl_lang_of(j.file, NULL, 0) != HL_LANG_CXX) {
     hl_job_arg(&j, "-x");
     hl_job_arg(&j, "c++");
   }
@@ -350,12 +354,12 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
   for (size_t i = 0; i < nfiles; i++) {
     if (check_source(files[i], errs)) continue;
     /* Named on the command line with no driver: a .h header counts as C++,
-     * since that is what a C++ analyzer is asked about; a .c file is C. */
+     * since that is what a C++ analyzer is asked about; a .c file is C,
+     * analyzed for what applies to C. */
     hl_lang lang = hl_lang_of(files[i], x, command && is_cxx_driver(flags[0]));
     if (!x && lang == HL_LANG_C && hl_ends_with(files[i], ".h")) lang = HL_LANG_CXX;
-    if (lang != HL_LANG_CXX) {
-      hl_strv_addf(errs, "%s: cannot analyze: not a C++ source file (%s, by its %s); heaplint analyzes C++ only",
-                   files[i], lang_name(lang), x ? "-x flag" : "extension");
+    if (lang == HL_LANG_OTHER) {
+      not_c_or_cxx(errs, files[i], x);
       continue;
     }
     hl_job j = {0};
@@ -369,7 +373,7 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
       for (size_t k = 0; k < nflags; k++) hl_job_arg(&j, flags[k]);
     }
     /* A header named alone, or a .c file a C++ driver compiles, still parses as C++. */
-    if (!x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
+    if (lang == HL_LANG_CXX && !x && hl_lang_of(files[i], NULL, 0) != HL_LANG_CXX) {
       hl_job_arg(&j, "-x");
       hl_job_arg(&j, "c++");
     }
@@ -684,6 +688,12 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
   } else {
     for (size_t i = 0; i < nfiles; i++) {
       if (check_source(files[i], errs)) continue;
+      /* A file of another language gets no command inferred from a
+       * neighbour's: the same error as without -p. */
+      if (hl_lang_of(files[i], NULL, 0) == HL_LANG_OTHER) {
+        not_c_or_cxx(errs, files[i], NULL);
+        continue;
+      }
       char *abs = hl_abspath(files[i]);
       CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
