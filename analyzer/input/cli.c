@@ -1,8 +1,11 @@
 #include "input/cli.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -129,6 +132,28 @@ typedef struct named {
    {(o)->write_baseline, "the baseline (--write-baseline)"}, \
    {(o)->export_fixes, "the fixes (--export-fixes)"}}
 
+/* Whether the run can write path, asked before the analysis so that a
+ * typo costs nothing: an existing regular file or a new one is written
+ * through a temporary file beside it, so its directory must take one; a
+ * special file (a FIFO, /dev/stdout) is opened when written. 0, or why
+ * not (an errno). */
+static int writable(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return EISDIR;
+    if (!S_ISREG(st.st_mode)) return 0;
+  } else if (errno != ENOENT) {
+    return errno;
+  }
+  char real[PATH_MAX];
+  char *target = hl_xstrdup(realpath(path, real) ? real : path), *slash = strrchr(target, '/');
+  char *dir = slash ? hl_xstrndup(target, (size_t)(slash - target) + (slash == target)) : hl_xstrdup(".");
+  int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : access(dir, W_OK | X_OK) != 0 ? errno : 0;
+  free(dir);
+  free(target);
+  return e;
+}
+
 int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_configs *configs,
                          const hl_profile_set *profiles, char **err) {
   const named outputs[] = OUTPUTS(o);
@@ -154,6 +179,12 @@ int hl_cli_check_outputs(const hl_options *o, const hl_jobs *jobs, const hl_conf
   int rc = 0;
   for (size_t k = 0; k < nout && !rc; k++) {
     if (!outputs[k].path) continue;
+    int e = writable(outputs[k].path);
+    if (e) {
+      *err = hl_xasprintf("%s: cannot write: %s", outputs[k].path, e == EISDIR ? "is a directory" : strerror(e));
+      rc = -1;
+      break;
+    }
     for (size_t i = 0; i < nin && !rc; i++)
       if (hl_same_file(outputs[k].path, in[i].path)) {
         *err = hl_xasprintf("%s: refusing to write %s there: it is an input of this run (%s)", outputs[k].path,

@@ -297,6 +297,43 @@ static const opt *find_option(const char *name, size_t n, unsigned fronts) {
   return NULL;
 }
 
+/* The edit distance between a and b (insertions, deletions, substitutions
+ * and swaps of two neighbours, each 1), capped: options are short. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb) {
+  enum { MAX = 64 };
+  if (na >= MAX || nb >= MAX) return MAX;
+  size_t d[MAX + 1][MAX + 1];
+  for (size_t i = 0; i <= na; i++) d[i][0] = i;
+  for (size_t j = 0; j <= nb; j++) d[0][j] = j;
+  for (size_t i = 1; i <= na; i++)
+    for (size_t j = 1; j <= nb; j++) {
+      size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[na][nb];
+}
+
+/* The option of front nearest to name (n bytes), as clang-tidy and ruff
+ * suggest one: at most 2 edits away, and fewer than half its length; NULL
+ * when none is. */
+static const char *nearest_option(const char *name, size_t n, unsigned front) {
+  const char *best = NULL;
+  size_t best_d = 3;
+  for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+    if (!(options[k].fronts & front) || options[k].id == O_NO_EFFECT) continue;
+    size_t d = distance(name, n, options[k].name, strlen(options[k].name));
+    if (d < best_d && 2 * d < n) {
+      best_d = d;
+      best = options[k].name;
+    }
+  }
+  return best;
+}
+
 /* Not an option front takes, nor a clang-tidy option it honours: say
  * which (the check's options are the language server's unknown ones too,
  * with a word on why). */
@@ -307,6 +344,10 @@ static char *not_an_option(const char *a, const char *name, size_t n, unsigned f
   if (front == HL_FRONT_LSP && find_option(name, n, HL_FRONT_CHECK))
     return hl_xasprintf("heaplint lsp does not take '%.*s': it is an option of the check (see heaplint --help)",
                         (int)(name + n - a), a);
+  const char *near = nearest_option(name, n, front);
+  if (near)
+    return hl_xasprintf("unknown option '%s'; did you mean '%.*s%s'? (see %s --help)", a, (int)(name - a), a, near,
+                        front == HL_FRONT_LSP ? "heaplint lsp" : "heaplint");
   return hl_xasprintf("unknown option '%s' (see %s --help)", a, front == HL_FRONT_LSP ? "heaplint lsp" : "heaplint");
 }
 
