@@ -249,9 +249,37 @@ static void analyzed_hook(void *data, size_t i, const hl_tu_result *res, const c
   if (c->job_cache[i]) hl_cache_store(c->job_cache[i], &c->jobs.v[i], c->job_config[i], res, text, len, log);
 }
 
+/* Whether f is at one of job's headers, or one of its notes is (a
+ * template's store: the finding is at the call that instantiates it). */
+static int in_only(const hl_finding *f, const hl_job *job) {
+  for (size_t k = 0; k < job->nonly; k++) {
+    if (f->loc.file && !strcmp(f->loc.file, job->only[k])) return 1;
+    for (size_t n = 0; n < f->nnotes; n++)
+      if (f->notes[n].loc.file && !strcmp(f->notes[n].loc.file, job->only[k])) return 1;
+  }
+  return 0;
+}
+
+/* A header named alone is analyzed through a unit that includes it
+ * (engine/job.h): of that unit's findings, those in the header (or with
+ * a note there) and the compile errors. */
+static void keep_only(hl_findings *fs, const hl_job *job) {
+  if (!job->nonly) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < fs->n; i++) {
+    int keep = hl_finding_is_compile_error(fs->v[i]) || in_only(fs->v[i], job);
+    if (keep)
+      fs->v[kept++] = fs->v[i];
+    else
+      hl_finding_free(fs->v[i]);
+  }
+  fs->n = kept;
+}
+
 /* In job order: a streamed report takes the unit's findings now. */
 static void done_hook(void *data, size_t i, hl_tu_result *res) {
   check *c = data;
+  keep_only(&res->findings, &c->jobs.v[i]);
   if (res->result == HL_ANALYZED && hl_pipeline_streams(c->report))
     hl_pipeline_unit(c->report, &res->findings, &c->jobs.v[i].file, 1);
   /* A worker thread wrote: the reason of a failure is its errno. */
@@ -535,6 +563,7 @@ static void gather(check *c, hl_pipeline_in *in) {
     } else {
       in->failed += hl_strv_add_unique(&in->failed_files, c->jobs.v[i].file);
     }
+    keep_only(&r->findings, &c->jobs.v[i]);
     hl_findings_take(&in->findings, &r->findings);
   }
   in->root = c->root;

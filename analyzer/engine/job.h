@@ -17,6 +17,11 @@ typedef struct hl_job {
   char **args;     /* arguments for libclang, without the source file */
   size_t nargs, capargs;
   hl_lang lang;
+  /* Headers named alone that this unit includes and is analyzed for (an
+   * .inl of template definitions does not parse alone): only findings in
+   * them are reported, besides compile errors. Empty: the whole unit's. */
+  char **only;
+  size_t nonly;
 } hl_job;
 
 #endif

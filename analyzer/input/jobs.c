@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "input/jobs.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <jansson.h>
@@ -32,8 +34,9 @@ hl_lang hl_lang_of(const char *path, const char *x_flag, int cxx_driver) {
   if (!dot || (slash && dot < slash)) return HL_LANG_OTHER;
   const char *ext = dot + 1;
   /* clang's driver table (clang/Driver/Types.def) for what matters here. */
-  static const char *const cxx[] = {"cc",  "cp",   "cxx",  "cpp", "CPP", "c++", "C", "ii",  "cppm", "ixx",
-                                    "ccm", "cxxm", "c++m", "hh",  "hpp", "hxx", "H", "h++", "tcc",  "inl"};
+  static const char *const cxx[] = {"cc",   "cp",  "cxx", "cpp",  "CPP",  "c++", "C",   "ii",
+                                    "cppm", "ixx", "ccm", "cxxm", "c++m", "hh",  "hpp", "hxx",
+                                    "H",    "h++", "tcc", "inl",  "ipp",  "tpp", "txx"};
   for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
     if (!strcmp(ext, cxx[i])) return HL_LANG_CXX;
   if (!strcmp(ext, "h")) return cxx_driver ? HL_LANG_CXX : HL_LANG_C;
@@ -49,6 +52,8 @@ void hl_job_free(hl_job *j) {
   free(j->directory);
   for (size_t i = 0; i < j->nargs; i++) free(j->args[i]);
   free(j->args);
+  for (size_t i = 0; i < j->nonly; i++) free(j->only[i]);
+  free(j->only);
 }
 
 void hl_job_copy(hl_job *dst, const hl_job *src) {
@@ -58,6 +63,8 @@ void hl_job_copy(hl_job *dst, const hl_job *src) {
   dst->directory = src->directory ? hl_xstrdup(src->directory) : NULL;
   dst->lang = src->lang;
   for (size_t i = 0; i < src->nargs; i++) hl_job_arg(dst, src->args[i]);
+  if (src->nonly) dst->only = hl_xcalloc(src->nonly, sizeof *dst->only);
+  for (size_t i = 0; i < src->nonly; i++) dst->only[dst->nonly++] = hl_xstrdup(src->only[i]);
 }
 
 void hl_jobs_free(hl_jobs *jobs) {
@@ -131,6 +138,10 @@ static void add_command_args(hl_job *j, char *const *argv, size_t n) {
       continue;
     }
     if (skip_arg(argv[i], &skip_next)) continue;
+    /* The end of the options: only input files follow (libclang puts one
+     * before the file of a command it infers for an unlisted file); the
+     * arguments heaplint adds after these must stay options. */
+    if (!strcmp(argv[i], "--")) continue;
     if (argv[i][0] != '-') {
       char *abs = resolve(j->directory, argv[i]);
       int is_source = !strcmp(abs, j->file);
@@ -595,6 +606,26 @@ int hl_job_same(const hl_job *a, const hl_job *b) {
   return 1;
 }
 
+/* What the last job reports joins what its twin (the same unit, added
+ * before) reports: the whole unit when either does, else both's headers. */
+static void merge_only(hl_job *twin, hl_job *last) {
+  if (!twin->nonly) return;
+  if (!last->nonly) {
+    for (size_t i = 0; i < twin->nonly; i++) free(twin->only[i]);
+    free(twin->only);
+    twin->only = NULL;
+    twin->nonly = 0;
+    return;
+  }
+  for (size_t i = 0; i < last->nonly; i++) {
+    int has = 0;
+    for (size_t k = 0; k < twin->nonly && !has; k++) has = !strcmp(twin->only[k], last->only[i]);
+    if (has) continue;
+    twin->only = hl_xrealloc(twin->only, (twin->nonly + 1) * sizeof *twin->only);
+    twin->only[twin->nonly++] = hl_xstrdup(last->only[i]);
+  }
+}
+
 /* The jobs from first on came from this database, and ix holds those
  * before the last: drops the last one when it is one of them, else adds
  * it to ix. */
@@ -605,11 +636,115 @@ static void drop_duplicate(hl_jobs *jobs, size_t first, size_t *seen, hl_hindex 
   size_t cursor = 0, i;
   while (hl_hindex_next(ix, h, &cursor, &i))
     if (hl_job_same(&jobs->v[first + i], last)) {
+      merge_only(&jobs->v[first + i], last);
       hl_job_free(last);
       jobs->n--;
       return;
     }
   hl_hindex_add(ix, h, (*seen)++);
+}
+
+/* ---- a header's includer ---- */
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* The length of path's name without its extension. */
+static size_t stem_len(const char *path) {
+  const char *b = base_name(path), *dot = strrchr(b, '.');
+  return dot && dot != b ? (size_t)(dot - b) : strlen(b);
+}
+
+static int same_stem(const char *a, const char *b) {
+  size_t n = stem_len(a);
+  return n == stem_len(b) && !strncmp(base_name(a), base_name(b), n);
+}
+
+static int same_dir(const char *a, const char *b) {
+  size_t na = (size_t)(base_name(a) - a), nb = (size_t)(base_name(b) - b);
+  return na == nb && !strncmp(a, b, na);
+}
+
+/* Whether the line at p (n bytes) is an #include whose name path ends with
+ * ("net/socket.h" for /src/net/socket.h; "./" and "../" looked through). */
+static int includes_line(const char *p, size_t n, const char *path) {
+  size_t i = 0;
+  while (i < n && isspace((unsigned char)p[i])) i++;
+  if (i >= n || p[i] != '#') return 0;
+  for (i++; i < n && isspace((unsigned char)p[i]); i++) {
+  }
+  if (n - i < 7 || strncmp(p + i, "include", 7)) return 0;
+  for (i += 7; i < n && isspace((unsigned char)p[i]); i++) {
+  }
+  if (i >= n || (p[i] != '"' && p[i] != '<')) return 0;
+  char close = p[i] == '"' ? '"' : '>';
+  const char *name = p + i + 1, *end = memchr(name, close, n - i - 1);
+  if (!end) return 0;
+  while (end - name >= 2 && (!strncmp(name, "./", 2) || !strncmp(name, "../", 3))) name += name[1] == '/' ? 2 : 3;
+  size_t len = (size_t)(end - name), plen = strlen(path);
+  return len > 0 && len < plen && path[plen - len - 1] == '/' && !strncmp(path + plen - len, name, len);
+}
+
+static int includes(const char *unit, const char *path) {
+  char *text;
+  size_t len;
+  if (hl_read_file(unit, &text, &len)) return 0;
+  int found = 0;
+  for (size_t at = 0; at < len && !found;) {
+    const char *nl = memchr(text + at, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+    found = includes_line(text + at, n, path);
+    at += n + 1;
+  }
+  free(text);
+  return found;
+}
+
+/* A unit that includes path itself. */
+static long direct_includer(const hl_jobs *jobs, const char *path) {
+  size_t scanned = 0;
+  for (int pass = 0; pass < 3; pass++)
+    for (size_t k = 0; k < jobs->n && scanned < HL_INCLUDER_SCAN; k++) {
+      const char *f = jobs->v[k].file;
+      int stem = same_stem(f, path), here = same_dir(f, path);
+      int candidate = pass == 0 ? stem && here : pass == 1 ? stem && !here : !stem;
+      if (candidate && (scanned++, includes(f, path))) return (long)k;
+    }
+  return -1;
+}
+
+/* A unit that includes path through headers of path's directory (an .inl
+ * of template definitions included at the end of its .h), depth levels
+ * deep at most. */
+static long includer_through(const hl_jobs *jobs, const char *path, int depth) {
+  long k = direct_includer(jobs, path);
+  if (k >= 0 || depth == 0) return k;
+  size_t nd = (size_t)(base_name(path) - path);
+  char *dir = nd ? hl_xstrndup(path, nd) : hl_xstrdup("./");
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  size_t read = 0;
+  while (d && k < 0 && read < HL_INCLUDER_SCAN && (e = readdir(d))) {
+    if (!hl_is_header_name(e->d_name)) continue;
+    char *h = hl_xasprintf("%s%s", dir, e->d_name);
+    if (strcmp(h, path) && (read++, includes(h, path))) k = includer_through(jobs, h, depth - 1);
+    free(h);
+  }
+  if (d) closedir(d);
+  free(dir);
+  return k;
+}
+
+long hl_jobs_includer(const hl_jobs *jobs, const char *path) { return includer_through(jobs, path, 2); }
+
+int hl_is_header_name(const char *path) {
+  const char *dot = strrchr(base_name(path), '.');
+  static const char *const ext[] = {"h", "hh", "hpp", "hxx", "h++", "H", "inl", "ipp", "tpp", "txx", "tcc"};
+  for (size_t i = 0; dot && i < sizeof ext / sizeof *ext; i++)
+    if (!strcmp(dot + 1, ext[i])) return 1;
+  return 0;
 }
 
 /* The database json (in dir), read and checked by heaplint, then loaded by
@@ -645,6 +780,35 @@ static CXCompilationDatabase open_db(const char *dir, const char *json, hl_strv 
   return db;
 }
 
+/* A header named (path, absolute) that the database does not list is
+ * analyzed through a unit that includes it, as the language server does:
+ * that unit's job, reporting only in the header. Returns 1 when added (or
+ * joined to the same unit's job), 0 when no unit includes it (the caller
+ * then takes the command libclang infers, parsing the header alone). */
+static int named_header(CXCompilationDatabase db, hl_jobs *jobs, size_t first, size_t *seen, hl_hindex *ix,
+                        hl_jobs *all, const char *path) {
+  if (!hl_is_header_name(path)) return 0;
+  if (!all->n) {
+    hl_strv ignored = {0};
+    CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+    unsigned n = clang_CompileCommands_getSize(cmds);
+    for (unsigned i = 0; i < n; i++) add_db_command(all, clang_CompileCommands_getCommand(cmds, i), 0, &ignored);
+    clang_CompileCommands_dispose(cmds);
+    hl_strv_free(&ignored);
+  }
+  for (size_t i = 0; i < all->n; i++)
+    if (!strcmp(all->v[i].file, path)) return 0; /* listed: its own command */
+  long k = hl_jobs_includer(all, path);
+  if (k < 0) return 0;
+  hl_job j;
+  hl_job_copy(&j, &all->v[k]);
+  j.only = hl_xcalloc(1, sizeof *j.only);
+  j.only[j.nonly++] = hl_xstrdup(path);
+  HL_PUSH(jobs->v, jobs->n, jobs->cap, j);
+  drop_duplicate(jobs, first, seen, ix);
+  return 1;
+}
+
 int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs) {
   struct stat st;
   if (stat(builddir, &st) != 0) {
@@ -673,6 +837,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
   size_t first = jobs->n;
   hl_hindex hashes = {0};
   size_t seen = 0;
+  hl_jobs all = {0}; /* every entry, read when a header is named */
   if (nfiles == 0) {
     CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned n = clang_CompileCommands_getSize(cmds);
@@ -695,6 +860,10 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
         continue;
       }
       char *abs = hl_abspath(files[i]);
+      if (named_header(db, jobs, first, &seen, &hashes, &all, abs)) {
+        free(abs);
+        continue;
+      }
       CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs);
       unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
       if (n == 0) hl_strv_addf(errs, "%s: cannot analyze: no compile command for it in %s", files[i], json);
@@ -707,6 +876,7 @@ int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, siz
     }
   }
   hl_hindex_free(&hashes);
+  hl_jobs_free(&all);
   clang_CompilationDatabase_dispose(db);
 out:
   free(dir);

@@ -34,10 +34,24 @@ void hl_jobs_from_args(hl_jobs *jobs, char *const *files, size_t nfiles, char *c
                        hl_strv *errs);
 
 /* The compile database in builddir (or the compile_commands.json named).
- * With files, only their commands; otherwise every C++ entry (C entries are
- * skipped: a mixed code base is normal). Returns 0, or -1 when the database
+ * With files, only their commands (a header it does not list: a unit that
+ * includes it, reporting only in the header); otherwise every C and C++
+ * entry (another language's is skipped). Returns 0, or -1 when the database
  * itself cannot be used (errs says why). */
 int hl_jobs_from_db(hl_jobs *jobs, const char *builddir, char *const *files, size_t nfiles, hl_strv *errs);
+
+/* The most translation units read to find one that includes a header. */
+#define HL_INCLUDER_SCAN 2000
+/* The index in jobs of a unit whose file includes path (an #include whose
+ * name path ends with), or -1: one of the same stem and directory first,
+ * then of the same stem, then any; else one that includes a header of
+ * path's directory that includes path (two levels at most: an .inl
+ * included at the end of its .h). At most HL_INCLUDER_SCAN files read at
+ * each level. */
+long hl_jobs_includer(const hl_jobs *jobs, const char *path);
+/* Whether path is named like a C++ header (.h, .hpp, .inl, .ipp, .tpp,
+ * .tcc, ...): a file a unit includes rather than one compiled alone. */
+int hl_is_header_name(const char *path);
 
 /* Adds arguments to every job: before the command's own, or after it. */
 void hl_jobs_extra_args(hl_jobs *jobs, char *const *before, size_t nbefore, char *const *after, size_t nafter);

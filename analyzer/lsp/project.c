@@ -1,15 +1,11 @@
 #include "lsp/project.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "input/jobs.h"
 #include "util/util.h"
-
-/* The most translation units read to find one that includes a header. */
-#define MAX_SCANNED 2000
 
 typedef struct db {
   char *json;   /* its compile_commands.json */
@@ -115,57 +111,6 @@ static db *load(lsp_project *P, const char *json, hl_strv *msgs) {
   return &P->dbs[P->n - 1];
 }
 
-static const char *base_name(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
-/* The length of path's name without its extension. */
-static size_t stem_len(const char *path) {
-  const char *b = base_name(path), *dot = strrchr(b, '.');
-  return dot && dot != b ? (size_t)(dot - b) : strlen(b);
-}
-
-static int same_stem(const char *a, const char *b) {
-  size_t n = stem_len(a);
-  return n == stem_len(b) && !strncmp(base_name(a), base_name(b), n);
-}
-
-/* Whether the line at p (n bytes) is an #include whose name path ends with
- * ("net/socket.h" for /src/net/socket.h; "./" and "../" looked through). */
-static int includes_line(const char *p, size_t n, const char *path) {
-  size_t i = 0;
-  while (i < n && isspace((unsigned char)p[i])) i++;
-  if (i >= n || p[i] != '#') return 0;
-  for (i++; i < n && isspace((unsigned char)p[i]); i++) {
-  }
-  if (n - i < 7 || strncmp(p + i, "include", 7)) return 0;
-  for (i += 7; i < n && isspace((unsigned char)p[i]); i++) {
-  }
-  if (i >= n || (p[i] != '"' && p[i] != '<')) return 0;
-  char close = p[i] == '"' ? '"' : '>';
-  const char *name = p + i + 1, *end = memchr(name, close, n - i - 1);
-  if (!end) return 0;
-  while (end - name >= 2 && (!strncmp(name, "./", 2) || !strncmp(name, "../", 3))) name += name[1] == '/' ? 2 : 3;
-  size_t len = (size_t)(end - name), plen = strlen(path);
-  return len > 0 && len < plen && path[plen - len - 1] == '/' && !strncmp(path + plen - len, name, len);
-}
-
-static int includes(const char *unit, const char *path) {
-  char *text;
-  size_t len;
-  if (hl_read_file(unit, &text, &len)) return 0;
-  int found = 0;
-  for (size_t at = 0; at < len && !found;) {
-    const char *nl = memchr(text + at, '\n', len - at);
-    size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-    found = includes_line(text + at, n, path);
-    at += n + 1;
-  }
-  free(text);
-  return found;
-}
-
 /* The job of a unit of d that includes path, or NULL: same stem and
  * directory first, then same stem, then any. */
 static const hl_job *find_includer(lsp_project *P, const db *d, const char *path) {
@@ -175,19 +120,8 @@ static const hl_job *find_includer(lsp_project *P, const db *d, const char *path
         if (!strcmp(d->jobs.v[k].file, P->inc[i].unit)) return &d->jobs.v[k];
       return NULL;
     }
-  char *dir = dir_of(path);
-  const hl_job *found = NULL;
-  size_t scanned = 0;
-  for (int pass = 0; pass < 3 && !found; pass++)
-    for (size_t k = 0; k < d->jobs.n && !found && scanned < MAX_SCANNED; k++) {
-      const hl_job *j = &d->jobs.v[k];
-      char *jdir = dir_of(j->file);
-      int stem = same_stem(j->file, path), here = !strcmp(jdir, dir);
-      free(jdir);
-      int candidate = pass == 0 ? stem && here : pass == 1 ? stem && !here : !stem;
-      if (candidate && (scanned++, includes(j->file, path))) found = j;
-    }
-  free(dir);
+  long k = hl_jobs_includer(&d->jobs, path);
+  const hl_job *found = k >= 0 ? &d->jobs.v[k] : NULL;
   includer memo = {hl_xstrdup(path), found ? hl_xstrdup(found->file) : NULL};
   HL_PUSH(P->inc, P->ninc, P->capinc, memo);
   return found;
