@@ -31,6 +31,9 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS aliases(usr TEXT NOT NULL, unit TEXT NOT NULL, wrapper TEXT NOT NULL, blocked TEXT,"
     " body TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS aliases_usr ON aliases(usr);"
+    /* One row per alias, from the first unit (alias_lookup): a header's
+     * alias has a row in every unit that includes it. */
+    "CREATE INDEX IF NOT EXISTS aliases_usr_unit ON aliases(usr, unit);"
     "CREATE INDEX IF NOT EXISTS aliases_unit ON aliases(unit);"
     "CREATE TABLE IF NOT EXISTS wvalues(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
     " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL, known INTEGER NOT NULL,"
@@ -590,8 +593,8 @@ static int alias_lookup(void *data, hl_alias_view **out, size_t *n, char **err) 
   *n = 0;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(X->db,
-                         "SELECT a.body FROM aliases a WHERE a.unit = (SELECT min(unit) FROM aliases b WHERE b.usr ="
-                         " a.usr) ORDER BY a.usr",
+                         "SELECT a.body FROM (SELECT usr, min(unit) AS unit FROM aliases GROUP BY usr) m"
+                         " JOIN aliases a ON a.usr = m.usr AND a.unit = m.unit ORDER BY a.usr",
                          -1, &st, NULL) != SQLITE_OK)
     return fail(X, "reading", err);
   size_t cap = 0;
