@@ -49,12 +49,45 @@ static json_t *nolint_edit(const hl_finding *f, lsp_conv *c) {
   return edit;
 }
 
+/* The most of an edit's text a title shows. */
+#define TITLE_TEXT 60
+
+/* One edit as a title says it: "replace with 'X'", "insert 'X'" (its line
+ * breaks left out, a long text cut). */
+static void say_edit(hl_sb *b, const hl_edit *e) {
+  hl_sb_printf(b, "%s '", e->length ? "replace with" : "insert");
+  size_t shown = 0;
+  for (const char *p = e->text ? e->text : ""; *p; p++) {
+    if (*p == '\n' || *p == '\r') continue;
+    if (shown++ == TITLE_TEXT) {
+      hl_sb_puts(b, "...");
+      break;
+    }
+    hl_sb_putc(b, *p);
+  }
+  hl_sb_putc(b, '\'');
+}
+
+/* "heaplint: replace with 'hl::inplace_function<void(), 24>' and insert
+ * '#include <heaplint/inplace_function.hpp>'": what the fix does, as the
+ * CLI's fix notes say it; more than two edits are counted. */
+static char *fix_title(const hl_finding *f) {
+  hl_sb b = {0};
+  hl_sb_puts(&b, "heaplint: ");
+  for (size_t i = 0; i < f->nedits && i < 2; i++) {
+    if (i) hl_sb_puts(&b, " and ");
+    say_edit(&b, &f->edits[i]);
+  }
+  if (f->nedits > 2) hl_sb_printf(&b, ", and %zu more edit%s", f->nedits - 2, f->nedits == 3 ? "" : "s");
+  return hl_sb_take(&b);
+}
+
 void lsp_code_actions_plan(lsp_item *it, const hl_finding *f, lsp_conv *c) {
   /* As --fix: nothing from a unit with compile errors (what libclang
    * recovered of it may not be what the code means). */
   if (f->nedits && !f->unit_has_errors) {
     it->fix = fix_edit(f, c);
-    it->title_fix = hl_xasprintf("heaplint: fix %s (as --fix does)", f->rule);
+    it->title_fix = fix_title(f);
   }
   /* The "nolint" rule's own errors (an unmatched NOLINTBEGIN) and compile
    * errors cannot be suppressed. */

@@ -309,6 +309,10 @@ def check_quick_fix(ctx):
     assert len(fixes) == 1 and fixes[0]["kind"] == "quickfix", r
     edits = fixes[0]["edit"]["changes"][u]
     assert len(edits) == 2, edits  # the retype and the #include, together
+    # The title says what the edit does, as the CLI's fix notes do.
+    title = fixes[0]["title"]
+    assert re.match(r"heaplint: replace with 'hl::inplace_function<void\(\), \d+>' and insert '#include "
+                    r"<heaplint/inplace_function.hpp>'$", title), title
     fixed = apply_edits(text, edits, "utf-16")
     dst = copy_project(ctx, "fixed")
     run = subprocess.run([ctx.heaplint, "-p", ".", "--fix", "src/fix.cc"], cwd=dst, stdout=subprocess.PIPE,
