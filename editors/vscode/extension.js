@@ -1,5 +1,8 @@
 // heaplint for VS Code: starts `heaplint lsp` (docs/editors.md) for C++
 // files, next to whichever extension provides clangd or IntelliSense.
+// Commands: "heaplint: Restart the language server" (after rebuilding
+// heaplint, or when it is stuck) and "heaplint: Show the language
+// server's output"; the setting heaplint.trace.server logs the protocol.
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
@@ -21,8 +24,13 @@ function activate(context) {
       fileEvents: vscode.workspace.createFileSystemWatcher("**/{.heaplint.yaml,compile_commands.json}"),
     },
   };
+  // The id "heaplint" makes the client read heaplint.trace.server.
   client = new LanguageClient("heaplint", "heaplint", serverOptions, clientOptions);
-  context.subscriptions.push({ dispose: () => client && client.stop() });
+  context.subscriptions.push(
+    vscode.commands.registerCommand("heaplint.restartServer", () => client.restart()),
+    vscode.commands.registerCommand("heaplint.showOutput", () => client.outputChannel.show(true)),
+    { dispose: () => client && client.stop() },
+  );
   return client.start();
 }
 

@@ -42,8 +42,11 @@ EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 HARNESS = r"""
 const Module = require("module");
 const settings = JSON.parse(process.argv[3]);
+const commands = {};
+let restarted = 0, shown = 0;
 const stubs = {
   vscode: {
+    commands: { registerCommand: (id, fn) => { commands[id] = fn; return { dispose() {} }; } },
     workspace: {
       getConfiguration: (section) => ({ get: (key, dflt) => (section + "." + key in settings ? settings[section + "." + key] : dflt) }),
       createFileSystemWatcher: (glob) => ({ glob }),
@@ -52,10 +55,9 @@ const stubs = {
   "vscode-languageclient/node": {
     LanguageClient: class {
       constructor(id, name, server, client) { Object.assign(this, { id, name, server, client }); }
-      start() {
-        console.log(JSON.stringify({ id: this.id, server: this.server, client: this.client }));
-        return Promise.resolve();
-      }
+      get outputChannel() { return { show: () => { shown++; } }; }
+      start() { return Promise.resolve(); }
+      restart() { restarted++; return Promise.resolve(); }
       stop() { return Promise.resolve(); }
     },
   },
@@ -64,7 +66,18 @@ const load = Module._load;
 Module._load = function (request, parent, isMain) {
   return request in stubs ? stubs[request] : load.apply(this, arguments);
 };
-require(process.argv[2]).activate({ subscriptions: [] });
+let client;
+const Real = stubs["vscode-languageclient/node"].LanguageClient;
+stubs["vscode-languageclient/node"].LanguageClient = class extends Real {
+  constructor(...a) { super(...a); client = this; }
+};
+const context = { subscriptions: [] };
+require(process.argv[2]).activate(context);
+// Each command the extension registers runs against its client.
+for (const id of Object.keys(commands)) commands[id]();
+console.log(JSON.stringify({ id: client.id, server: client.server, client: client.client,
+                             commands: Object.keys(commands).sort(), restarted, shown,
+                             subscriptions: context.subscriptions.length }));
 """
 
 
@@ -76,6 +89,13 @@ def check_manifest():
     assert "vscode-languageclient" in m["dependencies"], m
     props = m["contributes"]["configuration"]["properties"]
     assert props["heaplint.path"]["default"] == "heaplint", props
+    # The client reads <id>.trace.server: the protocol log, off by default.
+    assert props["heaplint.trace.server"]["default"] == "off", props
+    declared = sorted(c["command"] for c in m["contributes"]["commands"])
+    assert declared == ["heaplint.restartServer", "heaplint.showOutput"], declared
+    with open(os.path.join(EXTENSION, ".vscodeignore")) as f:
+        ignored = f.read().split()
+    assert ".gitignore" in ignored, "the package would carry .gitignore"
     return m
 
 
@@ -94,6 +114,10 @@ def check_activation(heaplint, node, extension_js=os.path.join(EXTENSION, "exten
         assert cmd == {"command": heaplint, "args": ["lsp", "--debounce=50"]}, got
         assert got["client"]["initializationOptions"] == {"debounce": 123}, got
         assert {"scheme": "file", "language": "cpp"} in got["client"]["documentSelector"], got
+        assert got["id"] == "heaplint", got  # what makes heaplint.trace.server apply
+        assert got["commands"] == ["heaplint.restartServer", "heaplint.showOutput"], got
+        assert got["restarted"] == 1 and got["shown"] == 1, got
+        assert got["subscriptions"] == 3, got  # both commands and the client, disposed with the extension
         # The command line the extension runs is a working language server.
         c = lspclient.Client([cmd["command"]] + cmd["args"], cwd=top)
         r = c.call("initialize", {"processId": None, "rootUri": None, "capabilities": {},
