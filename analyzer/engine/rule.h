@@ -41,6 +41,13 @@ typedef struct hl_rule {
    * link step: the findings only the whole project decides (API rewrites:
    * a declaration retyped for every value stored into it anywhere). */
   void (*plan)(const hl_index_lookup *ix, hl_findings *out);
+  /* May be NULL, else ended by an entry whose key is NULL. What the rule
+   * reads from the profiles (numbers measured per library: its section's
+   * key is its own top-level key in a profile) and from .heaplint.yaml
+   * (engine/ruledata.h); input/ parses them for it and the rule reads
+   * them with hl_ctx_profile_number and hl_ctx_option. */
+  const hl_profile_section *profile;
+  const hl_rule_option *options;
 } hl_rule;
 
 /* Every rule heaplint has, NULL-terminated, in id order. */

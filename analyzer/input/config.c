@@ -49,7 +49,8 @@ static void config_free(hl_config *c) {
   free(c->exclude_header_filter);
   hl_ere_free(c->exclude_re);
   hl_strv_free(&c->fallback_flags);
-  hl_strv_free(&c->no_alloc_functions);
+  for (size_t i = 0; i < c->noptions; i++) hl_strv_free(&c->options[i].items);
+  free(c->options);
   free(c->cache_dir);
 }
 
@@ -249,7 +250,6 @@ static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
   hl_profile *p = hl_xcalloc(1, sizeof *p);
   p->path = hl_xstrdup(c->path);
-  hl_profile_unset_numbers(p);
   c->overrides = p;
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)
@@ -261,7 +261,7 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
-/* A list of strings (fallback-flags, no-alloc-functions) into out. */
+/* A list of strings (fallback-flags, a rule's option) into out. */
 static int parse_list(hl_yaml *y, yaml_node_t *node, const char *key, const char *what, hl_strv *out, char **err) {
   if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, key, err)) return -1;
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
@@ -287,6 +287,31 @@ static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **e
   return 0;
 }
 
+/* A key no rule of heaplint's own declares: a rule's option (hl_rule.options),
+ * its items kept for the rule, or an error listing every key. */
+static int parse_rule_option(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key, hl_config *c, char **err) {
+  hl_sb keys = {0};
+  for (size_t r = 0; hl_rules[r]; r++)
+    for (const hl_rule_option *o = hl_rules[r]->options; o && o->key; o++) {
+      if (strcmp(o->key, key)) {
+        hl_sb_printf(&keys, "%s, ", o->key);
+        continue;
+      }
+      hl_sb_free(&keys);
+      size_t i = 0;
+      while (i < c->noptions && c->options[i].option != o) i++;
+      if (i == c->noptions) HL_PUSH(c->options, c->noptions, c->capoptions, ((hl_rule_option_value){o, {0}}));
+      return parse_list(y, v, key, o->what, &c->options[i].items, err);
+    }
+  *err = hl_yaml_error(y, k,
+                       "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
+                       "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, %scache-dir, "
+                       "or clang-tidy's spellings)",
+                       key, hl_sb_str(&keys));
+  hl_sb_free(&keys);
+  return -1;
+}
+
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
   K_RULES,
@@ -300,7 +325,6 @@ typedef enum key_id {
   K_USE_COLOR,
   K_CHECK_OPTIONS,
   K_FALLBACK,
-  K_NO_ALLOC,
   K_CACHE_DIR,
   K_IGNORED,
   K_INHERIT,
@@ -329,7 +353,6 @@ static key_id key_of(const char *k) {
       {"UseColor", K_USE_COLOR},
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
-      {"no-alloc-functions", K_NO_ALLOC},
       {"cache-dir", K_CACHE_DIR},
       /* What clang-tidy's formatting and file-kind options say does not
        * change what heaplint reports. */
@@ -360,7 +383,6 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
   case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
-  case K_NO_ALLOC: return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
   case K_CACHE_DIR: return parse_cache_dir(y, v, c, err);
   case K_IGNORED: return 0;
   case K_INHERIT:
@@ -371,14 +393,7 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_REFUSED:
     *err = hl_yaml_error(y, k, "'%s' is not supported in a configuration: give --extra-arg or --extra-arg-before", key);
     return -1;
-  default:
-    *err = hl_yaml_error(
-        y, k,
-        "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-        "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, cache-dir, "
-        "or clang-tidy's spellings)",
-        key);
-    return -1;
+  default: return parse_rule_option(y, k, v, key, c, err);
   }
 }
 
@@ -708,9 +723,11 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     for (size_t i = 0; ok && i < c->fallback_flags.n; i++) ok = scalar(&e, c->fallback_flags.v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
-  if (ok && c->no_alloc_functions.n) {
-    ok = scalar(&e, "no-alloc-functions") && hl_yaml_emit_open(&e, 0, 1);
-    for (size_t i = 0; ok && i < c->no_alloc_functions.n; i++) ok = scalar(&e, c->no_alloc_functions.v[i]);
+  for (size_t o = 0; ok && o < c->noptions; o++) {
+    const hl_strv *items = &c->options[o].items;
+    if (!items->n) continue;
+    ok = scalar(&e, c->options[o].option->key) && hl_yaml_emit_open(&e, 0, 1);
+    for (size_t i = 0; ok && i < items->n; i++) ok = scalar(&e, items->v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
   ok = ok && hl_yaml_emit_close(&e, 1);

@@ -25,6 +25,8 @@
  * line's -checks, -warnings-as-errors, -header-filter, ... are a layer over
  * every configuration (hl_config_cli).
  *   no-alloc-functions: ['audio::*::process']  # no-allocation zones (rule no-alloc)
+ * A rule's own keys (no-alloc-functions) are the rule's to declare
+ * (hl_rule.options): the parser asks the rules for a key it does not know.
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -81,14 +83,15 @@ typedef struct hl_config {
   char *werror_globs;    /* warnings-as-errors as globs, after the list; NULL: none */
   char *exclude_header_filter;
   hl_ere *exclude_re;
-  int system_headers;           /* -1: not said (off) */
-  int use_color;                /* UseColor: -1 not said, 0, 1 */
-  int check_options;            /* it has clang-tidy CheckOptions (no heaplint rule has options) */
-  const hl_config_layer *layer; /* the command line's */
-  hl_strv fallback_flags;       /* the compile flags of a file no compile database lists (heaplint lsp) */
-  int has_fallback;             /* fallback-flags was given */
-  hl_strv no_alloc_functions;   /* globs over qualified names: no-allocation zones */
-  char *cache_dir;              /* absolute; NULL: none */
+  int system_headers;            /* -1: not said (off) */
+  int use_color;                 /* UseColor: -1 not said, 0, 1 */
+  int check_options;             /* it has clang-tidy CheckOptions (no heaplint rule has options) */
+  const hl_config_layer *layer;  /* the command line's */
+  hl_strv fallback_flags;        /* the compile flags of a file no compile database lists (heaplint lsp) */
+  int has_fallback;              /* fallback-flags was given */
+  hl_rule_option_value *options; /* the rules' options it gives (hl_rule.options), in the file's order */
+  size_t noptions, capoptions;
+  char *cache_dir; /* absolute; NULL: none */
 } hl_config;
 
 typedef struct hl_configs hl_configs;

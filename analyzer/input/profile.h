@@ -21,8 +21,12 @@
 /* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
 int hl_profile_load(const char *path, hl_profile **out, char **err);
 void hl_profile_free(hl_profile *p);
-/* Marks every string capacity and shared-state count of p as not stated. */
-void hl_profile_unset_numbers(hl_profile *p);
+/* The section a rule declares under the profile key key ("string"), or
+ * NULL: for calibrate, which measures the numbers and writes them. */
+const hl_profile_section *hl_profile_section_of(const char *key);
+/* Sets, or reads (-1: not stated), the number p states for s->names[name]. */
+void hl_profile_set_number(hl_profile *p, const hl_profile_section *s, size_t name, long v);
+long hl_profile_number(const hl_profile *p, const hl_profile_section *s, size_t name);
 
 typedef struct hl_profile_set {
   hl_profile **base; /* shipped library profiles */
@@ -55,12 +59,10 @@ typedef struct hl_selection {
   const hl_profile **used; /* every profile that contributed, base first */
   size_t nused, capused;
   hl_hindex names; /* v by wrapper name: layering n entries over m takes n + m steps */
-  /* basic_string's inline capacity per HL_SSO_* (-1: no profile states
-   * it), and the profile that stated it (the last layer to). */
-  long string_sso[HL_SSO_KINDS];
-  const hl_profile *string_from[HL_SSO_KINDS];
-  long shared_state[HL_SHARED_KINDS]; /* the same for the shared-state counts */
-  const hl_profile *shared_from[HL_SHARED_KINDS];
+  /* The rules' sections, each number as the last layer to state it did,
+   * and that layer's profile (from). */
+  hl_profile_numbers *numbers;
+  size_t nnumbers;
 } hl_selection;
 
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width);
