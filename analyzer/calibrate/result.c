@@ -69,8 +69,9 @@ int hl_cal_fit_all(hl_cal *c) {
 
 /* The n numbers v (-1: not measured) of the names names into the section
  * a rule declares under key. */
-static void section_numbers(hl_profile *P, const char *key, const char *const *names, const long *v, size_t n) {
-  const hl_profile_section *s = hl_profile_section_of(key);
+static void section_numbers(const hl_cal *c, hl_profile *P, const char *key, const char *const *names, const long *v,
+                            size_t n) {
+  const hl_profile_section *s = hl_profile_section_of(c->rules, key);
   for (size_t t = 0; s && t < n; t++) {
     size_t i = hl_str_index(names[t], s->names, s->n);
     if (v[t] >= 0 && i < s->n) hl_profile_set_number(P, s, i, v[t]);
@@ -87,8 +88,8 @@ static hl_profile *make_profile(const hl_cal *c) {
     P->library = hl_xstrdup(c->library->name);
     P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
     P->detect_include = hl_xstrdup(c->library->detect);
-    section_numbers(P, "string", types, c->sso, HL_SSO_KINDS);
-    section_numbers(P, "shared-state", makers, c->m.shared, HL_SHARED_KINDS);
+    section_numbers(c, P, "string", types, c->sso, HL_SSO_KINDS);
+    section_numbers(c, P, "shared-state", makers, c->m.shared, HL_SHARED_KINDS);
   } else {
     hl_sb d = {0};
     for (size_t i = 0; i < c->n; i++) hl_sb_printf(&d, "%s%s", i ? ", " : "", c->targets[i].name);
@@ -145,7 +146,7 @@ int hl_cal_write_profile(hl_cal *c) {
     char *path = hl_cal_path(c, "profile.yaml");
     if (hl_cal_write_text(path, c->text))
       err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
-    else if (hl_profile_load(path, &c->written, &err)) {
+    else if (hl_profile_load(path, c->rules, &c->written, &err)) {
       char *e = err;
       err = hl_xasprintf("the profile written does not load: %s", e);
       free(e);

@@ -238,8 +238,8 @@ static void ask_compiler(hl_ctx *ctx) {
 static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   const hl_rule **rules = NULL;
   size_t nrules = 0, caprules = 0;
-  for (size_t i = 0; hl_rules[i]; i++)
-    if (hl_config_enabled(cfg, hl_rules[i]->id)) HL_PUSH(rules, nrules, caprules, hl_rules[i]);
+  for (size_t i = 0; cfg->registry[i]; i++)
+    if (hl_config_enabled(cfg, cfg->registry[i]->id)) HL_PUSH(rules, nrules, caprules, cfg->registry[i]);
   HL_PUSH(rules, nrules, caprules, NULL);
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);

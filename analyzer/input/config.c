@@ -31,6 +31,7 @@ struct hl_configs {
   size_t nloaded, caploaded;
   hl_hindex paths; /* loaded by path */
   hl_config defaults;
+  const hl_rule *const *rules; /* the rules heaplint has */
 };
 
 static void config_free(hl_config *c) {
@@ -84,8 +85,8 @@ static int parse_severity(const char *s, int *enabled, hl_severity *sev, int *ha
   return -1;
 }
 
-static int known_rule(hl_yaml *y, yaml_node_t *n, const char *id, char **err) {
-  if (hl_rule_find(id)) return 0;
+static int known_rule(const hl_config *c, hl_yaml *y, yaml_node_t *n, const char *id, char **err) {
+  if (hl_rule_in(c->registry, id)) return 0;
   *err = hl_yaml_error(y, n, "unknown rule '%s' (see heaplint --list-rules)", id);
   return -1;
 }
@@ -95,7 +96,7 @@ static int parse_rules(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) 
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
     yaml_node_t *k = hl_yaml_node(y, p->key), *v = hl_yaml_node(y, p->value);
     const char *id = hl_yaml_scalar(y, k, "a rule", err), *val;
-    if (!id || known_rule(y, k, id, err)) return -1;
+    if (!id || known_rule(c, y, k, id, err)) return -1;
     if (!(val = hl_yaml_scalar(y, v, "a rule's setting", err))) return -1;
     hl_rule_setting r = {hl_xstrdup(id), 1, HL_SEV_WARNING, 0};
     if (parse_severity(val, &r.enabled, &r.severity, &r.has_severity)) {
@@ -112,6 +113,7 @@ static int parse_rules(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) 
  * of globs. A glob without '*' must name a rule: in a file, an unknown rule
  * is a typo, not a wish. */
 typedef struct glob_check {
+  const hl_config *c;
   hl_yaml *y;
   yaml_node_t *node;
   char **err;
@@ -120,11 +122,11 @@ typedef struct glob_check {
 static int known_glob(const char *glob, int negative, void *data) {
   (void)negative;
   glob_check *g = data;
-  if (strchr(glob, '*') || hl_rule_find(glob) || hl_starts_with(glob, "clang-diagnostic-")) return 0;
-  return known_rule(g->y, g->node, glob, g->err);
+  if (strchr(glob, '*') || hl_rule_in(g->c->registry, glob) || hl_starts_with(glob, "clang-diagnostic-")) return 0;
+  return known_rule(g->c, g->y, g->node, glob, g->err);
 }
 
-static int parse_globs(hl_yaml *y, yaml_node_t *node, const char *what, char **out, char **err) {
+static int parse_globs(const hl_config *c, hl_yaml *y, yaml_node_t *node, const char *what, char **out, char **err) {
   hl_sb b = {0};
   if (node->type == YAML_SEQUENCE_NODE) {
     for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
@@ -138,7 +140,7 @@ static int parse_globs(hl_yaml *y, yaml_node_t *node, const char *what, char **o
     hl_sb_puts(&b, g);
   }
   *out = hl_sb_take(&b);
-  glob_check g = {y, node, err};
+  glob_check g = {c, y, node, err};
   return hl_globs_each(*out, known_glob, &g) ? -1 : 0;
 }
 
@@ -148,7 +150,7 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
     const char *v = (const char *)node->data.scalar.value;
     int is_bool = !strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no");
     if (is_bool) return hl_yaml_bool(y, node, "warnings-as-errors", &c->werror_all, err);
-    return parse_globs(y, node, "warnings-as-errors", &c->werror_globs, err);
+    return parse_globs(c, y, node, "warnings-as-errors", &c->werror_globs, err);
   }
   if (node->type != YAML_SEQUENCE_NODE) {
     *err = hl_yaml_error(y, node, "warnings-as-errors must be true, false, a list of rules or a glob list");
@@ -157,7 +159,7 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
     yaml_node_t *n = hl_yaml_node(y, *it);
     const char *id = hl_yaml_scalar(y, n, "a rule", err);
-    if (!id || known_rule(y, n, id, err)) return -1;
+    if (!id || known_rule(c, y, n, id, err)) return -1;
     /* Listed once each, however often the list names it: each finding's
      * severity looks through the list. */
     if (!hl_str_in(id, (const char *const *)c->werror, c->nwerror))
@@ -187,7 +189,7 @@ static char *dir_of(const char *path) {
 static int load_profile(hl_yaml *y, yaml_node_t *n, const char *rel, const char *path, hl_config *c, char **err) {
   hl_profile *p;
   char *perr = NULL;
-  if (hl_profile_load(path, &p, &perr)) {
+  if (hl_profile_load(path, c->registry, &p, &perr)) {
     *err = hl_yaml_error(y, n, "profile '%s': %s", rel, perr);
     free(perr);
     return -1;
@@ -195,7 +197,7 @@ static int load_profile(hl_yaml *y, yaml_node_t *n, const char *rel, const char 
   HL_PUSH(c->profiles, c->nprofiles, c->capprofiles, p);
   /* As for --profile: a rule heaplint does not have is a typo. */
   for (size_t k = 0; k < p->nwrappers; k++)
-    if (!hl_rule_find(p->wrappers[k].rule)) {
+    if (!hl_rule_in(c->registry, p->wrappers[k].rule)) {
       *err = hl_yaml_error(y, n, "profile '%s': wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)",
                            rel, p->wrappers[k].name, p->wrappers[k].rule);
       return -1;
@@ -253,7 +255,7 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   c->overrides = p;
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)
-    if ((p->wrappers[i].given & HL_W_RULE) && !hl_rule_find(p->wrappers[i].rule)) {
+    if ((p->wrappers[i].given & HL_W_RULE) && !hl_rule_in(c->registry, p->wrappers[i].rule)) {
       *err =
           hl_yaml_error(y, node, "wrapper '%s' names an unknown rule '%s'", p->wrappers[i].name, p->wrappers[i].rule);
       return -1;
@@ -291,8 +293,8 @@ static int parse_cache_dir(hl_yaml *y, yaml_node_t *node, hl_config *c, char **e
  * its items kept for the rule, or an error listing every key. */
 static int parse_rule_option(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key, hl_config *c, char **err) {
   hl_sb keys = {0};
-  for (size_t r = 0; hl_rules[r]; r++)
-    for (const hl_rule_option *o = hl_rules[r]->options; o && o->key; o++) {
+  for (size_t r = 0; c->registry[r]; r++)
+    for (const hl_rule_option *o = c->registry[r]->options; o && o->key; o++) {
       if (strcmp(o->key, key)) {
         hl_sb_printf(&keys, "%s, ", o->key);
         continue;
@@ -378,7 +380,7 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_WRAPPERS: return parse_wrappers(y, v, c, err);
   case K_HEADER_FILTER: return parse_regex(y, v, key, &c->header_filter, &c->header_re, err);
   case K_EXCLUDE_HEADER_FILTER: return parse_regex(y, v, key, &c->exclude_header_filter, &c->exclude_re, err);
-  case K_CHECKS: return parse_globs(y, v, key, &c->checks, err);
+  case K_CHECKS: return parse_globs(c, y, v, key, &c->checks, err);
   case K_SYSTEM_HEADERS: return hl_yaml_bool(y, v, key, &c->system_headers, err);
   case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
@@ -419,11 +421,12 @@ static int parse(hl_config *c, const char *text, char **err) {
   return rc;
 }
 
-static void config_init(hl_config *c, const char *path, const hl_config_layer *layer) {
+static void config_init(hl_config *c, const char *path, const hl_configs *C) {
   memset(c, 0, sizeof *c);
   c->path = path ? hl_xstrdup(path) : NULL;
   c->system_headers = c->use_color = -1;
-  c->layer = layer;
+  c->layer = &C->layer;
+  c->registry = C->rules;
 }
 
 static hl_ere *cli_regex(const char *pattern, const char *option, char **err) {
@@ -436,10 +439,11 @@ static hl_ere *cli_regex(const char *pattern, const char *option, char **err) {
   return re;
 }
 
-hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
+hl_configs *hl_configs_new(const hl_config_cli *cli, const hl_rule *const *rules, char **err) {
   hl_configs *C = hl_xcalloc(1, sizeof *C);
   C->layer.cli = *cli;
-  config_init(&C->defaults, NULL, &C->layer);
+  C->rules = rules;
+  config_init(&C->defaults, NULL, C);
   if (cli->file) C->explicit_path = hl_abspath(cli->file);
   int bad = (cli->header_filter && *cli->header_filter &&
              !(C->layer.header_re = cli_regex(cli->header_filter, "-header-filter", err))) ||
@@ -449,7 +453,7 @@ hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
     /* Its name in messages and in -explain-config; profiles it names are
      * relative to the current directory. */
     hl_config *c = hl_xcalloc(1, sizeof *c);
-    config_init(c, "-config", &C->layer);
+    config_init(c, "-config", C);
     HL_PUSH(C->loaded, C->nloaded, C->caploaded, c);
     C->inline_config = c;
     bad = parse(c, cli->text, err) != 0;
@@ -469,7 +473,7 @@ static hl_config *load(hl_configs *C, const char *path, char **err) {
   while (hl_hindex_next(&C->paths, h, &cursor, &i))
     if (!strcmp(C->loaded[i]->path, path)) return C->loaded[i];
   hl_config *c = hl_xcalloc(1, sizeof *c);
-  config_init(c, path, &C->layer);
+  config_init(c, path, C);
   if (parse(c, NULL, err)) {
     config_free(c);
     free(c);
@@ -559,7 +563,7 @@ int hl_config_enabled(const hl_config *c, const char *rule) { return hl_config_e
 
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
-  const hl_rule *r = hl_rule_find(rule);
+  const hl_rule *r = hl_rule_in(c->registry, rule);
   hl_severity sev = s && s->has_severity               ? s->severity
                     : r && (r->flags & HL_RULE_ERRORS) ? HL_SEV_ERROR
                                                        : HL_SEV_WARNING;

@@ -91,15 +91,18 @@ typedef struct hl_config {
   int has_fallback;              /* fallback-flags was given */
   hl_rule_option_value *options; /* the rules' options it gives (hl_rule.options), in the file's order */
   size_t noptions, capoptions;
-  char *cache_dir; /* absolute; NULL: none */
+  char *cache_dir;                       /* absolute; NULL: none */
+  const struct hl_rule *const *registry; /* the rules heaplint has (hl_configs_new's): the engine runs those enabled */
 } hl_config;
 
 typedef struct hl_configs hl_configs;
 
 /* With cli->file (--config-file) or cli->text (-config=), every file uses
- * that one. Returns NULL with *err when the command line's configuration,
- * or one of its regular expressions, is bad. */
-hl_configs *hl_configs_new(const hl_config_cli *cli, char **err);
+ * that one. rules: the rules heaplint has (NULL-terminated, the front
+ * end's), the ones a configuration may name and whose options it may give.
+ * Returns NULL with *err when the command line's configuration, or one of
+ * its regular expressions, is bad. */
+hl_configs *hl_configs_new(const hl_config_cli *cli, const struct hl_rule *const *rules, char **err);
 void hl_configs_free(hl_configs *C);
 
 /* The config that applies to the source file path (absolute), loaded once

@@ -18,6 +18,7 @@
 typedef struct loader {
   hl_yaml y;
   char **err;
+  const hl_rule *const *rules; /* whose sections a profile may state */
 } loader;
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -169,7 +170,7 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
 int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_profile *p, char **err) {
   yaml_node_t *seq = seq_node;
   if (hl_yaml_expect(y, seq, YAML_SEQUENCE_NODE, "wrappers", err)) return -1;
-  loader L = {*y, err};
+  loader L = {*y, err, NULL}; /* wrappers only: no section */
   size_t cap = p->nwrappers;
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
     hl_wrapper w = {0};
@@ -262,18 +263,18 @@ static int section(loader *L, yaml_node_t *node, const hl_profile_section *s, hl
   return rc;
 }
 
-/* The section a rule declares under key, or NULL. */
-static const hl_profile_section *section_named(const char *key) {
-  for (size_t r = 0; hl_rules[r]; r++)
-    for (const hl_profile_section *s = hl_rules[r]->profile; s && s->key; s++)
+/* The section one of rules declares under key, or NULL. */
+static const hl_profile_section *section_named(const hl_rule *const *rules, const char *key) {
+  for (size_t r = 0; rules[r]; r++)
+    for (const hl_profile_section *s = rules[r]->profile; s && s->key; s++)
       if (!strcmp(s->key, key)) return s;
   return NULL;
 }
 
 static int unknown_key(loader *L, yaml_node_t *k, const char *key) {
   hl_sb sections = {0};
-  for (size_t r = 0; hl_rules[r]; r++)
-    for (const hl_profile_section *s = hl_rules[r]->profile; s && s->key; s++) hl_sb_printf(&sections, "%s, ", s->key);
+  for (size_t r = 0; L->rules[r]; r++)
+    for (const hl_profile_section *s = L->rules[r]->profile; s && s->key; s++) hl_sb_printf(&sections, "%s, ", s->key);
   *L->err = hl_yaml_error(&L->y, k,
                           "unknown key '%s' (expected heaplint-profile, library, description, "
                           "detect, target, %swrappers)",
@@ -324,8 +325,8 @@ static int profile_body(loader *L, hl_profile *P) {
         return -1;
       }
       P->pointer_width = (int)w;
-    } else if (section_named(key)) {
-      if (section(L, v, section_named(key), P)) return -1;
+    } else if (section_named(L->rules, key)) {
+      if (section(L, v, section_named(L->rules, key), P)) return -1;
     } else if (!strcmp(key, "wrappers")) {
       if (hl_yaml_expect(&L->y, v, YAML_SEQUENCE_NODE, "wrappers", L->err)) return -1;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
@@ -349,8 +350,8 @@ static int profile_body(loader *L, hl_profile *P) {
   return 0;
 }
 
-int hl_profile_load(const char *path, hl_profile **out, char **err) {
-  loader L = {.err = err};
+int hl_profile_load(const char *path, const hl_rule *const *rules, hl_profile **out, char **err) {
+  loader L = {.err = err, .rules = rules};
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
   int rc = hl_yaml_load(&L.y, path, HL_PROFILE_MAX, "a profile", err);
@@ -396,7 +397,7 @@ int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
   for (size_t i = 0; i < n; i++) {
     char *path = hl_xasprintf("%s/%s", dir, names[i]);
     hl_profile *p;
-    if (!rc && hl_profile_load(path, &p, err) == 0)
+    if (!rc && hl_profile_load(path, set->rules, &p, err) == 0)
       HL_PUSH(set->base, set->nbase, set->capbase, p);
     else
       rc = -1;
@@ -413,7 +414,7 @@ int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
 
 int hl_profiles_add_extra(hl_profile_set *set, const char *path, char **err) {
   hl_profile *p;
-  if (hl_profile_load(path, &p, err)) return -1;
+  if (hl_profile_load(path, set->rules, &p, err)) return -1;
   HL_PUSH(set->extra, set->nextra, set->capextra, p);
   return 0;
 }
@@ -476,7 +477,9 @@ void hl_profile_set_number(hl_profile *p, const hl_profile_section *s, size_t na
   numbers_of(&p->numbers, &p->nnumbers, s, 0)->v[name] = v;
 }
 
-const hl_profile_section *hl_profile_section_of(const char *key) { return section_named(key); }
+const hl_profile_section *hl_profile_section_of(const hl_rule *const *rules, const char *key) {
+  return section_named(rules, key);
+}
 
 long hl_profile_number(const hl_profile *p, const hl_profile_section *s, size_t name) {
   for (size_t i = 0; i < p->nnumbers; i++)
@@ -582,7 +585,9 @@ char *hl_profiles_default_dir(void) {
   return hl_exe_relative("../share/heaplint/profiles", HEAPLINT_INSTALL_PROFILE_DIR);
 }
 
-int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err) {
+int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra,
+                     const hl_rule *const *rules, char **err) {
+  set->rules = rules;
   char *d = dir ? hl_xstrdup(dir) : hl_profiles_default_dir();
   int rc = hl_profiles_load_dir(set, d, err);
   for (size_t i = 0; !rc && i < nextra; i++) rc = hl_profiles_add_extra(set, extra[i], err);
@@ -590,7 +595,7 @@ int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, s
   for (size_t i = 0; !rc && i < set->nbase + set->nextra; i++) {
     const hl_profile *p = i < set->nbase ? set->base[i] : set->extra[i - set->nbase];
     for (size_t k = 0; !rc && k < p->nwrappers; k++)
-      if (!hl_rule_find(p->wrappers[k].rule)) {
+      if (!hl_rule_in(rules, p->wrappers[k].rule)) {
         *err = hl_xasprintf("%s: wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)", p->path,
                             p->wrappers[k].name, p->wrappers[k].rule);
         rc = -1;
