@@ -10,7 +10,7 @@
 #include "cache/cache.h"
 #include "engine/analyze.h"
 #include "engine/instances.h"
-#include "engine/rule.h"
+#include "rules/registry.h"
 #include "engine/runner.h"
 #include "input/cli.h"
 #include "input/config.h"
@@ -76,7 +76,7 @@ static int input_error(char *err) {
 
 static int load_profiles(const hl_options *o, hl_profile_set *set) {
   char *err = NULL;
-  int rc = hl_profiles_load(set, o->profile_dir, o->profiles.v, o->profiles.n, &err);
+  int rc = hl_profiles_load(set, o->profile_dir, o->profiles.v, o->profiles.n, hl_rules, &err);
   if (rc) input_error(err);
   return rc;
 }
@@ -660,7 +660,7 @@ int hl_check_main(int argc, char **argv) {
      * learn it once, first. */
     hl_paths_init();
     for (size_t i = 0; i < c.o.notes.n && !c.o.quiet; i++) fprintf(stderr, "heaplint: note: %s\n", c.o.notes.v[i]);
-    c.configs = hl_configs_new(&c.o.config, &err);
+    c.configs = hl_configs_new(&c.o.config, hl_rules, &err);
     c.root = hl_abspath(c.o.source_root ? c.o.source_root : ".");
     if (!c.o.docs_url) c.o.docs_url = c.docs_url = hl_docs_default_url();
     if (!c.configs)

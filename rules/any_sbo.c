@@ -41,6 +41,15 @@ static char *probed_noun(const char *type) {
 static const hl_sbo_wording hl_any_sbo_wording = {noun, NULL, NULL, fix, probed_noun, 0};
 
 const hl_rule hl_rule_any_sbo = {
-    "any-sbo", &hl_any_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0, NULL, /* no link step */
+    "any-sbo",
+    &hl_any_sbo_wording,
+    hl_sbo_begin,
+    hl_sbo_visit,
+    hl_sbo_prepare,
+    hl_sbo_end,
+    0,
+    NULL, /* no link step */
     NULL, /* no project-wide plan */
+    NULL,
+    NULL, /* no numbers from the profiles, no config key */
 };

@@ -383,4 +383,6 @@ const hl_rule hl_rule_function_copy = {
     0,
     NULL, /* no link step */
     NULL, /* no project-wide plan */
+    NULL,
+    NULL, /* no numbers from the profiles, no config key */
 };

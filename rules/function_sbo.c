@@ -100,7 +100,15 @@ static const hl_sbo_wording hl_function_sbo_wording = {noun, replacement, "heapl
                                                        fix,  probed_noun, HL_REQ_NOTHROW_MOVE};
 
 const hl_rule hl_rule_function_sbo = {
-    "function-sbo", &hl_function_sbo_wording, hl_sbo_begin, hl_sbo_visit, hl_sbo_prepare, hl_sbo_end, 0,
+    "function-sbo",
+    &hl_function_sbo_wording,
+    hl_sbo_begin,
+    hl_sbo_visit,
+    hl_sbo_prepare,
+    hl_sbo_end,
+    0,
     NULL, /* no link step */
     plan,
+    NULL,
+    NULL, /* no numbers from the profiles, no config key */
 };

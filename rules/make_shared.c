@@ -270,4 +270,5 @@ const hl_rule hl_rule_make_shared = {
     RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,    NULL,                          /* no link step */
     NULL,                                /* no project-wide plan */
+    NULL, NULL,                          /* no numbers from the profiles, no config key */
 };

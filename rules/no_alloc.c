@@ -21,6 +21,13 @@
 #define RULE "no-alloc"
 #define ANNOTATION "heaplint::no_alloc"
 
+/* .heaplint.yaml's no-alloc-functions: globs over qualified function names
+ * (fnmatch) that make zones. */
+static const hl_rule_option options[] = {
+    {"no-alloc-functions", "a glob over qualified function names"},
+    {NULL, NULL},
+};
+
 static void *begin(hl_ctx *ctx, const hl_rule *self) {
   (void)ctx;
   (void)self;
@@ -87,7 +94,7 @@ static char *zone_marker(hl_ctx *ctx, CXCursor fn) {
   if (e) return hl_xstrdup(e);
   if (annotated(fn) || annotated(canon)) return hl_xstrdup("marked HEAPLINT_NO_ALLOC");
   size_t n;
-  const char *const *globs = hl_ctx_no_alloc_functions(ctx, &n);
+  const char *const *globs = hl_ctx_option(ctx, &options[0], &n);
   if (!n) return NULL;
   char *name = hl_decl_name(fn), *r = NULL;
   for (size_t i = 0; i < n && !r; i++)
@@ -127,4 +134,6 @@ const hl_rule hl_rule_no_alloc = {
     HL_RULE_REVIEWS | HL_RULE_ERRORS,
     link,
     NULL, /* no project-wide plan */
+    NULL, /* no numbers from the profiles */
+    options,
 };

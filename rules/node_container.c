@@ -468,4 +468,5 @@ const hl_rule hl_rule_node_container = {
     RULE, NULL, begin, visit, NULL, end, /* libclang's layouts: the compiler is asked nothing after the walk */
     0,    NULL,                          /* no link step */
     NULL,                                /* no project-wide plan */
+    NULL, NULL,                          /* no numbers from the profiles, no config key */
 };

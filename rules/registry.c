@@ -4,7 +4,7 @@
  * their pages. */
 #include <string.h>
 
-#include "engine/rule.h"
+#include "rules/registry.h"
 #include "util/util.h"
 
 #define HL_RULE(cname, id) extern const hl_rule hl_rule_##cname;
@@ -18,11 +18,7 @@ const hl_rule *const hl_rules[] = {
     NULL,
 };
 
-const hl_rule *hl_rule_find(const char *id) {
-  for (size_t i = 0; hl_rules[i]; i++)
-    if (!strcmp(hl_rules[i]->id, id)) return hl_rules[i];
-  return NULL;
-}
+const hl_rule *hl_rule_find(const char *id) { return hl_rule_in(hl_rules, id); }
 
 /* The lines of the page's first block after the title that starts with
  * prefix ("> " for the summary, "" for the paragraph after it), joined.

@@ -14,6 +14,18 @@
 
 #define RULE "shared-state"
 
+/* What allocates a shared state, as a profile names it: std::async with
+ * launch::async (or the default policy) and with launch::deferred are two. */
+static const char *const makers[] = {"std::promise", "std::packaged_task", "std::async", "std::async-deferred",
+                                     "std::thread"};
+
+/* The profiles' shared-state: {std::promise: 2, ...}: the global operator
+ * new calls each maker makes, per library (docs/profiles.md). */
+static const hl_profile_section profile[] = {
+    {"shared-state", NULL, makers, sizeof makers / sizeof *makers, -1, "key"},
+    {NULL, NULL, NULL, 0, -1, NULL},
+};
+
 /* The arguments a call writes (default arguments have no place in the source). */
 static int written(CXCursor call) {
   int n = clang_Cursor_getNumArguments(call), given = 0;
@@ -44,7 +56,7 @@ static int deferred(CXCursor call) {
   return r;
 }
 
-/* What c makes: an HL_SHARED_NAMES entry, or NULL. */
+/* What c makes: one of makers, or NULL. */
 static const char *maker(CXCursor c) {
   CXCursor fn = clang_getCursorReferenced(c);
   enum CXCursorKind k = clang_getCursorKind(fn);
@@ -90,7 +102,7 @@ static void judge(hl_ctx *ctx, CXCursor c, const char *what) {
   hl_loc at;
   if (hl_ctx_loc(ctx, clang_getCursorLocation(c), &at)) return;
   const char *library = NULL;
-  long n = hl_ctx_shared_state(ctx, what, &library);
+  long n = hl_ctx_profile_number(ctx, &profile[0], what, &library);
   int loop = !clang_Cursor_isNull(hl_loop_around(ctx, c));
   char *s = subject(c, what);
   /* A task's callable may not fit a library's buffer in the state: one more. */
@@ -125,7 +137,8 @@ static void visit(hl_ctx *ctx, void *st, CXCursor c) {
 }
 
 const hl_rule hl_rule_shared_state = {
-    RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
-    0,    NULL,                          /* no link step */
-    NULL,                                /* no project-wide plan */
+    RULE,    NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
+    0,       NULL,                          /* no link step */
+    NULL,                                   /* no project-wide plan */
+    profile, NULL,                          /* no config key */
 };

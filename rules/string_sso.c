@@ -22,6 +22,18 @@
 #define RULE "string-sso"
 #define POOL_HEADER "heaplint/containers.hpp"
 
+/* The character types whose basic_string a profile states the inline
+ * capacity of, as C++ spells them. */
+static const char *const char_types[] = {"char", "wchar_t", "char8_t", "char16_t", "char32_t"};
+
+/* The profiles' string: {sso-capacity: {char: 15, ...}}: basic_string<C>'s
+ * inline capacity, in Cs, per library; a bare number is char's
+ * (docs/profiles.md). */
+static const hl_profile_section profile[] = {
+    {"string", "sso-capacity", char_types, sizeof char_types / sizeof *char_types, 0, "character type"},
+    {NULL, NULL, NULL, 0, -1, NULL},
+};
+
 typedef struct site {
   hl_loc loc;
   CXCursor expr;
@@ -182,7 +194,7 @@ static void judge(hl_ctx *ctx, state *S, CXCursor c) {
   memset(&s, 0, sizeof s);
   s.var = -1;
   int r = clang_getCursorKind(fn) == CXCursor_CXXMethod ? assignment(ctx, c, fn, &s) : construction(ctx, S, c, &s);
-  if (r == 0) s.capacity = hl_ctx_string_sso(ctx, ct, &s.library);
+  if (r == 0) s.capacity = hl_ctx_profile_number(ctx, &profile[0], ct, &s.library);
   if (r != 0 || s.capacity < 0 || s.len.min <= s.capacity || hl_ctx_loc(ctx, clang_getCursorLocation(c), &s.loc)) {
     free(s.assigned);
     free(s.argument_of);
@@ -346,7 +358,8 @@ static void end(hl_ctx *ctx, void *st) {
 }
 
 const hl_rule hl_rule_string_sso = {
-    RULE, NULL, begin, visit, NULL, end, /* lengths and capacities are known after the walk */
-    0,    NULL,                          /* no link step */
-    NULL,                                /* no project-wide plan */
+    RULE,    NULL, begin, visit, NULL, end, /* lengths and capacities are known after the walk */
+    0,       NULL,                          /* no link step */
+    NULL,                                   /* no project-wide plan */
+    profile, NULL,                          /* no config key */
 };

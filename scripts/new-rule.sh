@@ -50,10 +50,22 @@ static void visit(hl_ctx *ctx, void *state, CXCursor c) {
   (void)c;
 }
 
+/* Numbers the rule needs per library go into the profiles, in a section
+ * of its own (engine/ruledata.h, docs/profiles.md), read with
+ * hl_ctx_profile_number(ctx, &profile[0], name, &library); a key of
+ * .heaplint.yaml is an hl_rule_option, read with hl_ctx_option. TODO,
+ * when it has some (then give profile below instead of the first NULL):
+ *   static const char *const names[] = {"std::thing"};
+ *   static const hl_profile_section profile[] = {
+ *       {"$id", NULL, names, 1, -1, "key"},
+ *       {NULL, NULL, NULL, 0, -1, NULL},
+ *   }; */
+
 const hl_rule hl_rule_$cname = {
     RULE, NULL, NULL, visit, NULL, NULL, /* no state: everything is decided during the walk */
     0,    NULL,                          /* no link step: nothing left open for the project index */
     NULL,                                /* no project-wide plan */
+    NULL, NULL,                          /* no numbers from the profiles, no config key */
 };
 EOF
 
@@ -110,5 +122,6 @@ new-rule: added $id:
 Next: fill in the TODOs (the summary line, the paragraph, the visit), then
   cmake --build build && ctest --test-dir build -R 'rules|arch|lit[.]$id'
 A library's numbers the rule needs go into the profiles
-(rules/profiles/*.yaml, docs/profiles.md), never constants in C.
+(rules/profiles/*.yaml, docs/profiles.md), never constants in C: a
+section the rule declares (the stub in rules/$cname.c).
 EOF

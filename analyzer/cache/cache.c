@@ -289,7 +289,7 @@ int hl_cache_restore(hl_cache *C, const hl_job *job, const hl_config *cfg, hl_tu
   char *why = NULL, *text = NULL;
   json_t *doc = read_entry(C, h, key, log, &why);
   int refresh = 0, hit = doc && inputs_unchanged(json_object_get(doc, "inputs"), &refresh, &why);
-  if (hit && hl_entry_unpack(doc, intern, C, res, &text, &why)) {
+  if (hit && hl_entry_unpack(doc, cfg->registry, intern, C, res, &text, &why)) {
     note_ignored(C, h, why, log);
     free(why);
     why = hl_xstrdup("its cache entry cannot be used");

@@ -234,11 +234,11 @@ static int unpack_edit(const json_t *j, hl_finding *f) {
 }
 
 /* The finding j describes, or NULL. */
-static hl_finding *unpack_finding(const json_t *j, hl_entry_intern intern, void *data) {
+static hl_finding *unpack_finding(const json_t *j, const hl_rule *const *rules, hl_entry_intern intern, void *data) {
   const char *id = json_string_value(json_object_get(j, "rule"));
   /* A unit's compile errors are findings of no rule: clang-tidy's name. */
   const char *rule = id && !strcmp(id, HL_COMPILE_ERROR_RULE) ? HL_COMPILE_ERROR_RULE : NULL;
-  if (id && !rule && hl_rule_find(id)) rule = hl_rule_find(id)->id;
+  if (id && !rule && hl_rule_in(rules, id)) rule = hl_rule_in(rules, id)->id;
   json_t *sev = json_object_get(j, "severity"), *end = json_object_get(j, "end");
   const char *undecided = json_string_value(json_object_get(j, "undecided"));
   char *message = hl_entry_text_value(json_object_get(j, "message"));
@@ -347,7 +347,8 @@ static int unpack_unit(const json_t *j, hl_tu_result *res, char **log) {
   return ok;
 }
 
-int hl_entry_unpack(const json_t *doc, hl_entry_intern intern, void *data, hl_tu_result *res, char **log, char **why) {
+int hl_entry_unpack(const json_t *doc, const hl_rule *const *rules, hl_entry_intern intern, void *data,
+                    hl_tu_result *res, char **log, char **why) {
   memset(res, 0, sizeof *res);
   *log = NULL;
   const json_t *j = json_object_get(doc, "result"), *findings = json_object_get(j, "findings");
@@ -357,7 +358,7 @@ int hl_entry_unpack(const json_t *doc, hl_entry_intern intern, void *data, hl_tu
   json_t *x;
   json_array_foreach(findings, i, x) {
     if (!ok || !inside) break;
-    hl_finding *f = unpack_finding(x, intern, data);
+    hl_finding *f = unpack_finding(x, rules, intern, data);
     if (!f) {
       ok = 0;
       break;

@@ -58,9 +58,10 @@ int hl_entry_parse(const char *text, size_t len, json_t **doc, char **why);
 typedef const char *(*hl_entry_intern)(void *data, const char *s);
 
 /* Fills res (result HL_ANALYZED, with its inputs) and *log (malloc'd) from
- * doc, which hl_entry_parse returned. Returns 0, or -1 with *why (malloc'd)
- * when its result is malformed or out of bounds (res then holds
- * nothing). */
-int hl_entry_unpack(const json_t *doc, hl_entry_intern intern, void *data, hl_tu_result *res, char **log, char **why);
+ * doc, which hl_entry_parse returned; a finding's rule is one of rules (the
+ * run's, NULL-terminated). Returns 0, or -1 with *why (malloc'd) when its
+ * result is malformed or out of bounds (res then holds nothing). */
+int hl_entry_unpack(const json_t *doc, const struct hl_rule *const *rules, hl_entry_intern intern, void *data,
+                    hl_tu_result *res, char **log, char **why);
 
 #endif

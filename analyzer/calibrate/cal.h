@@ -56,10 +56,11 @@ typedef struct hl_cal {
   int built[NPROGRAMS]; /* the measuring program was built (and so is run) */
   hl_measured m;
   const hl_cal_library *library;
-  long sso[HL_SSO_KINDS]; /* basic_string's inline capacity per HL_SSO_*; -1: not measured */
-  char *text;             /* the profile */
-  hl_profile *written;    /* the profile as the loader reads it back */
-  hl_profile *want;       /* --compare's */
+  long sso[HL_SSO_KINDS];             /* basic_string's inline capacity per HL_SSO_*; -1: not measured */
+  char *text;                         /* the profile */
+  hl_profile *written;                /* the profile as the loader reads it back */
+  hl_profile *want;                   /* --compare's */
+  const struct hl_rule *const *rules; /* the rules heaplint has: their profile sections */
 } hl_cal;
 
 /* "heaplint: error: <message>" and "heaplint: note: <message>" on stderr. */

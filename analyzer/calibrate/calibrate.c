@@ -119,10 +119,11 @@ static void cal_free(hl_cal *c) {
   free(c->dir);
 }
 
-int hl_calibrate_main(int argc, char **argv) {
+int hl_calibrate_main(int argc, char **argv, const struct hl_rule *const *rules) {
   double t0 = seconds();
   hl_cal c;
   memset(&c, 0, sizeof c);
+  c.rules = rules;
   for (size_t t = 0; t < HL_SSO_KINDS; t++) c.sso[t] = -1;
   char *err = NULL;
   int status = hl_cal_parse_options(&c, argc, argv, &err);
@@ -138,7 +139,7 @@ int hl_calibrate_main(int argc, char **argv) {
     return CAL_INPUT;
   }
   /* Input errors first, before any time is spent measuring. */
-  if (c.compare && hl_profile_load(c.compare, &c.want, &err)) {
+  if (c.compare && hl_profile_load(c.compare, rules, &c.want, &err)) {
     hl_cal_error("%s", err);
     free(err);
     cal_free(&c);

@@ -15,7 +15,10 @@
 #ifndef HEAPLINT_CALIBRATE_H
 #define HEAPLINT_CALIBRATE_H
 
-/* argv[0] is "calibrate". Returns the exit status. */
-int hl_calibrate_main(int argc, char **argv);
+struct hl_rule;
+/* argv[0] is "calibrate"; rules: the rules heaplint has (NULL-terminated,
+ * from main.c), whose profile sections it writes and reads. Returns the
+ * exit status. */
+int hl_calibrate_main(int argc, char **argv, const struct hl_rule *const *rules);
 
 #endif

@@ -27,6 +27,23 @@ enum {
 /* "trivially copyable", "copy may throw", ... */
 const char *hl_kind_name(int kind);
 
+/* The library's own numbers program 0 measures, for two rules' profile
+ * sections (hl_rule.profile): std::basic_string's inline capacity per
+ * character type (string-sso's "string"), and the global operator new
+ * calls of what makes a shared state (shared-state's "shared-state"), with
+ * their names as the probes print them and the sections spell them. */
+enum { HL_SSO_CHAR, HL_SSO_WCHAR, HL_SSO_CHAR8, HL_SSO_CHAR16, HL_SSO_CHAR32, HL_SSO_KINDS };
+#define HL_SSO_CHAR_TYPES {"char", "wchar_t", "char8_t", "char16_t", "char32_t"}
+enum {
+  HL_SHARED_PROMISE,
+  HL_SHARED_PACKAGED_TASK,
+  HL_SHARED_ASYNC,
+  HL_SHARED_ASYNC_DEFERRED,
+  HL_SHARED_THREAD,
+  HL_SHARED_KINDS
+};
+#define HL_SHARED_NAMES {"std::promise", "std::packaged_task", "std::async", "std::async-deferred", "std::thread"}
+
 typedef struct hl_probe_wrapper {
   const char *type;      /* the C++ type constructed: "std::function<void()>" */
   const char *signature; /* its call signature, "void()"; NULL for a value wrapper (std::any) */

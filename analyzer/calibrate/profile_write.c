@@ -123,33 +123,23 @@ static void wrapper(writer *w, const hl_wrapper *x) {
   mapping_end(w);
 }
 
-/* string: sso-capacity: {char: 15, wchar_t: 3, ...}, the types stated. */
-/* shared-state: {std::promise: 2, ...}, the ones stated. */
-static void shared_states(writer *w, const hl_profile *p) {
-  static const char *const names[] = HL_SHARED_NAMES;
+/* A rule's section, the names stated: "string: sso-capacity: {char: 15,
+ * ...}", "shared-state: {std::promise: 2, ...}". */
+static void section(writer *w, const hl_profile_numbers *x) {
+  const hl_profile_section *s = x->section;
   size_t n = 0;
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++) n += p->shared_state[t] >= 0;
+  for (size_t t = 0; t < s->n; t++) n += x->v[t] >= 0;
   if (!n) return;
-  scalar(w, "shared-state");
+  scalar(w, s->key);
+  if (s->subkey) {
+    mapping(w, 0);
+    scalar(w, s->subkey);
+  }
   mapping(w, 1);
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
-    if (p->shared_state[t] >= 0) key_number(w, names[t], p->shared_state[t]);
+  for (size_t t = 0; t < s->n; t++)
+    if (x->v[t] >= 0) key_number(w, s->names[t], x->v[t]);
   mapping_end(w);
-}
-
-static void string_capacities(writer *w, const hl_profile *p) {
-  static const char *const types[] = HL_SSO_CHAR_TYPES;
-  size_t n = 0;
-  for (size_t t = 0; t < HL_SSO_KINDS; t++) n += p->string_sso[t] >= 0;
-  if (!n) return;
-  scalar(w, "string");
-  mapping(w, 0);
-  scalar(w, "sso-capacity");
-  mapping(w, 1);
-  for (size_t t = 0; t < HL_SSO_KINDS; t++)
-    if (p->string_sso[t] >= 0) key_number(w, types[t], p->string_sso[t]);
-  mapping_end(w);
-  mapping_end(w);
+  if (s->subkey) mapping_end(w);
 }
 
 static void body(writer *w, const hl_profile *p) {
@@ -169,8 +159,7 @@ static void body(writer *w, const hl_profile *p) {
     key_number(w, "pointer-width", p->pointer_width);
     mapping_end(w);
   }
-  string_capacities(w, p);
-  shared_states(w, p);
+  for (size_t i = 0; i < p->nnumbers; i++) section(w, &p->numbers[i]);
   scalar(w, "wrappers");
   sequence(w, 0);
   for (size_t i = 0; i < p->nwrappers; i++) wrapper(w, &p->wrappers[i]);
@@ -271,19 +260,16 @@ size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_strv *o
   text_field(out, "", "library", got->library, want->library);
   text_field(out, "", "detect.include", got->detect_include, want->detect_include);
   number_field(out, "", "target.pointer-width", got->pointer_width, want->pointer_width, 0);
-  /* A character type the program could not measure (char8_t below C++20)
-   * is no difference. */
-  static const char *const types[] = HL_SSO_CHAR_TYPES;
-  for (size_t t = 0; t < HL_SSO_KINDS; t++) {
-    char what[64];
-    snprintf(what, sizeof what, "string.sso-capacity.%s", types[t]);
-    if (got->string_sso[t] >= 0) number_field(out, "", what, got->string_sso[t], want->string_sso[t], -1);
-  }
-  static const char *const shared[] = HL_SHARED_NAMES;
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++) {
-    char what[64];
-    snprintf(what, sizeof what, "shared-state.%s", shared[t]);
-    if (got->shared_state[t] >= 0) number_field(out, "", what, got->shared_state[t], want->shared_state[t], -1);
+  /* A number the program could not measure (char8_t's capacity below
+   * C++20) is no difference. */
+  for (size_t i = 0; i < got->nnumbers; i++) {
+    const hl_profile_numbers *x = &got->numbers[i];
+    const hl_profile_section *s = x->section;
+    for (size_t t = 0; t < s->n; t++) {
+      char what[64];
+      snprintf(what, sizeof what, "%s%s%s.%s", s->key, s->subkey ? "." : "", s->subkey ? s->subkey : "", s->names[t]);
+      if (x->v[t] >= 0) number_field(out, "", what, x->v[t], hl_profile_number(want, s, t), -1);
+    }
   }
   for (size_t i = 0; i < got->nwrappers; i++) {
     const hl_wrapper *w = named(want, got->wrappers[i].name);

@@ -67,9 +67,20 @@ int hl_cal_fit_all(hl_cal *c) {
   return status;
 }
 
+/* The n numbers v (-1: not measured) of the names names into the section
+ * a rule declares under key. */
+static void section_numbers(const hl_cal *c, hl_profile *P, const char *key, const char *const *names, const long *v,
+                            size_t n) {
+  const hl_profile_section *s = hl_profile_section_of(c->rules, key);
+  for (size_t t = 0; s && t < n; t++) {
+    size_t i = hl_str_index(names[t], s->names, s->n);
+    if (v[t] >= 0 && i < s->n) hl_profile_set_number(P, s, i, v[t]);
+  }
+}
+
 static hl_profile *make_profile(const hl_cal *c) {
+  static const char *const types[] = HL_SSO_CHAR_TYPES, *const makers[] = HL_SHARED_NAMES;
   hl_profile *P = hl_xcalloc(1, sizeof *P);
-  hl_profile_unset_numbers(P);
   P->pointer_width = c->m.pointer_width;
   char *cmd = hl_proc_command(c->command.v);
   const char *compiler = c->m.compiler ? c->m.compiler : "an unknown compiler";
@@ -77,8 +88,8 @@ static hl_profile *make_profile(const hl_cal *c) {
     P->library = hl_xstrdup(c->library->name);
     P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
     P->detect_include = hl_xstrdup(c->library->detect);
-    for (size_t t = 0; t < HL_SSO_KINDS; t++) P->string_sso[t] = c->sso[t];
-    for (size_t t = 0; t < HL_SHARED_KINDS; t++) P->shared_state[t] = c->m.shared[t];
+    section_numbers(c, P, "string", types, c->sso, HL_SSO_KINDS);
+    section_numbers(c, P, "shared-state", makers, c->m.shared, HL_SHARED_KINDS);
   } else {
     hl_sb d = {0};
     for (size_t i = 0; i < c->n; i++) hl_sb_printf(&d, "%s%s", i ? ", " : "", c->targets[i].name);
@@ -135,7 +146,7 @@ int hl_cal_write_profile(hl_cal *c) {
     char *path = hl_cal_path(c, "profile.yaml");
     if (hl_cal_write_text(path, c->text))
       err = hl_xasprintf("%s: cannot write: %s", path, strerror(errno));
-    else if (hl_profile_load(path, &c->written, &err)) {
+    else if (hl_profile_load(path, c->rules, &c->written, &err)) {
       char *e = err;
       err = hl_xasprintf("the profile written does not load: %s", e);
       free(e);

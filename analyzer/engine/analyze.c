@@ -198,10 +198,8 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
     res->unprofiled = HL_NO_PROFILE;
   else if (ctx->library_name && !sel->base->nwrappers)
     res->unprofiled = HL_PROFILE_WITHOUT_WRAPPERS;
-  ctx->string_sso = sel->string_sso;
-  ctx->string_from = sel->string_from;
-  ctx->shared_state = sel->shared_state;
-  ctx->shared_from = sel->shared_from;
+  ctx->numbers = sel->numbers;
+  ctx->nnumbers = sel->nnumbers;
   res->library = ctx->library_name ? hl_xstrdup(ctx->library_name) : NULL;
   res->arch = hl_xstrdup(ctx->arch);
   res->pointer_width = ctx->pointer_width;
@@ -240,8 +238,8 @@ static void ask_compiler(hl_ctx *ctx) {
 static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
   const hl_rule **rules = NULL;
   size_t nrules = 0, caprules = 0;
-  for (size_t i = 0; hl_rules[i]; i++)
-    if (hl_config_enabled(cfg, hl_rules[i]->id)) HL_PUSH(rules, nrules, caprules, hl_rules[i]);
+  for (size_t i = 0; cfg->registry[i]; i++)
+    if (hl_config_enabled(cfg, cfg->registry[i]->id)) HL_PUSH(rules, nrules, caprules, cfg->registry[i]);
   HL_PUSH(rules, nrules, caprules, NULL);
   nrules--;
   void **states = hl_xcalloc(nrules ? nrules : 1, sizeof *states);
@@ -444,8 +442,8 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
    * clang-tidy does; a site whose types are invalid is never judged
    * (engine/broken). */
   res->compile_errors = hl_diag_errors(&ctx, &res->findings, log);
-  ctx.no_alloc_functions = (const char *const *)cfg->no_alloc_functions.v;
-  ctx.nno_alloc_functions = cfg->no_alloc_functions.n;
+  ctx.options = cfg->options;
+  ctx.noptions = cfg->noptions;
   ctx.max_inline_capacity = cfg->max_inline_capacity;
   if (run->summaries) ctx.summary = res->summary = hl_xcalloc(1, sizeof *res->summary);
 

@@ -50,23 +50,16 @@ void hl_ctx_layout(hl_ctx *ctx, hl_layout *l) {
     hl_layout_free(l);
 }
 
-long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library) {
-  static const char *const types[] = HL_SSO_CHAR_TYPES;
-  for (size_t t = 0; ctx->string_sso && t < HL_SSO_KINDS; t++)
-    if (!strcmp(types[t], char_type) && ctx->string_sso[t] >= 0) {
-      if (library) *library = ctx->string_from[t]->library ? ctx->string_from[t]->library : "the profile";
-      return ctx->string_sso[t];
+long hl_ctx_profile_number(const hl_ctx *ctx, const hl_profile_section *section, const char *name,
+                           const char **library) {
+  for (size_t i = 0; i < ctx->nnumbers; i++) {
+    const hl_profile_numbers *x = &ctx->numbers[i];
+    size_t t = x->section == section ? hl_str_index(name, section->names, section->n) : section->n;
+    if (t < section->n && x->v[t] >= 0) {
+      if (library) *library = x->from[t]->library ? x->from[t]->library : "the profile";
+      return x->v[t];
     }
-  return -1;
-}
-
-long hl_ctx_shared_state(const hl_ctx *ctx, const char *what, const char **library) {
-  static const char *const names[] = HL_SHARED_NAMES;
-  for (size_t t = 0; ctx->shared_state && t < HL_SHARED_KINDS; t++)
-    if (!strcmp(names[t], what) && ctx->shared_state[t] >= 0) {
-      if (library) *library = ctx->shared_from[t]->library ? ctx->shared_from[t]->library : "the profile";
-      return ctx->shared_state[t];
-    }
+  }
   return -1;
 }
 
@@ -186,9 +179,14 @@ void hl_ctx_allocations_free(hl_ctx *ctx) {
 
 long hl_ctx_max_inline_capacity(const hl_ctx *ctx) { return ctx->max_inline_capacity; }
 
-const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n) {
-  *n = ctx->nno_alloc_functions;
-  return ctx->no_alloc_functions;
+const char *const *hl_ctx_option(const hl_ctx *ctx, const hl_rule_option *option, size_t *n) {
+  for (size_t i = 0; i < ctx->noptions; i++)
+    if (ctx->options[i].option == option) {
+      *n = ctx->options[i].items.n;
+      return (const char *const *)ctx->options[i].items.v;
+    }
+  *n = 0;
+  return NULL;
 }
 
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n) {

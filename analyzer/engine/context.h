@@ -30,17 +30,12 @@ const hl_job *hl_ctx_job(const hl_ctx *ctx);
 int hl_ctx_pointer_width(const hl_ctx *ctx);
 /* The wrappers the selected profiles describe: *n of them. */
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
-/* basic_string<C>'s inline (small-string) capacity, in Cs, for the
- * character type named char_type ("char", "wchar_t", "char8_t",
- * "char16_t", "char32_t"), as the selected profiles state it, and in
- * *library (when not NULL) the library the stating profile describes;
- * -1 when none states it. */
-long hl_ctx_string_sso(const hl_ctx *ctx, const char *char_type, const char **library);
-/* The global operator new calls one of HL_SHARED_NAMES ("std::promise",
- * "std::async-deferred", ...) makes to build its shared state, as the
- * selected profiles state it, with *library as for hl_ctx_string_sso; -1
- * when none states it. */
-long hl_ctx_shared_state(const hl_ctx *ctx, const char *what, const char **library);
+/* The number a rule's profile section (hl_rule.profile) states for name
+ * (one of section->names), as the selected profiles state it, and in
+ * *library (when not NULL) the library the stating profile describes ("the
+ * profile" when it names none); -1 when none states it. */
+long hl_ctx_profile_number(const hl_ctx *ctx, const hl_profile_section *section, const char *name,
+                           const char **library);
 /* The type queries of this translation unit. */
 hl_types *hl_ctx_types(const hl_ctx *ctx);
 /* The target triple (x86_64-pc-linux-gnu). */
@@ -81,9 +76,9 @@ const hl_allocation *hl_ctx_allocations(const hl_ctx *ctx, size_t *n);
  * choose, in bytes; 0: no limit. */
 long hl_ctx_max_inline_capacity(const hl_ctx *ctx);
 
-/* The config's no-alloc-functions: globs over qualified function names
- * (fnmatch), *n of them. */
-const char *const *hl_ctx_no_alloc_functions(const hl_ctx *ctx, size_t *n);
+/* The items the unit's configuration gives a rule's option
+ * (hl_rule.options), *n of them (none when it does not say). */
+const char *const *hl_ctx_option(const hl_ctx *ctx, const hl_rule_option *option, size_t *n);
 
 /* The k-th ancestor of the cursor being visited (0: its parent), or a null
  * cursor past the translation unit. */

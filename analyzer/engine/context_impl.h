@@ -25,10 +25,8 @@ struct hl_ctx {
   const char *library_name;          /* its name, or NULL when none was included */
   const hl_wrapper *const *wrappers; /* from the selected profiles */
   size_t nwrappers;
-  const long *string_sso;               /* basic_string's inline capacity per HL_SSO_* (-1: not stated) */
-  const hl_profile *const *string_from; /* the profile that states each */
-  const long *shared_state;             /* operator new calls per HL_SHARED_* (-1: not stated) */
-  const hl_profile *const *shared_from;
+  const hl_profile_numbers *numbers; /* the rules' sections, as the selected profiles state them */
+  size_t nnumbers;
 
   CXCursor *stack; /* ancestors of the visited cursor, outermost first */
   size_t depth, capstack;
@@ -50,8 +48,8 @@ struct hl_ctx {
 
   hl_allocation *allocations; /* the rules' verdicts (hl_ctx_allocation) */
   size_t nallocations, capallocations;
-  const char *const *no_alloc_functions; /* the config's globs */
-  size_t nno_alloc_functions;
+  const hl_rule_option_value *options; /* the config's values of the rules' options */
+  size_t noptions;
   long max_inline_capacity; /* the config's; 0: no limit */
   hl_summary *summary;      /* what the unit tells the project index, or NULL: no index */
 };

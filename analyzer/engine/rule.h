@@ -52,26 +52,19 @@ typedef struct hl_rule {
    * link step: the findings only the whole project decides (API rewrites:
    * a declaration retyped for every value stored into it anywhere). */
   void (*plan)(const hl_index_lookup *ix, const hl_plan_policy *policy, hl_findings *out);
+  /* May be NULL, else ended by an entry whose key is NULL. What the rule
+   * reads from the profiles (numbers measured per library: its section's
+   * key is its own top-level key in a profile) and from .heaplint.yaml
+   * (engine/ruledata.h); input/ parses them for it and the rule reads
+   * them with hl_ctx_profile_number and hl_ctx_option. */
+  const hl_profile_section *profile;
+  const hl_rule_option *options;
 } hl_rule;
 
-/* Every rule heaplint has, NULL-terminated, in id order. */
-extern const hl_rule *const hl_rules[];
-
-const hl_rule *hl_rule_find(const char *id);
-
-/* Every rule's page, docs/rules/<id>.md, embedded at build time, by id
- * ({NULL, NULL} last). After the page's title comes a "> " quote, the
- * summary (one line for --list-rules and SARIF), then a paragraph, the
- * description (what it finds, why, the fix). */
-typedef struct hl_rule_doc {
-  const char *id, *text;
-} hl_rule_doc;
-extern const hl_rule_doc hl_rule_docs[];
-
-/* The summary and the description of r, from its page (lines joined with
- * a space, code spans' backquotes dropped; "" without a page). Caller
- * frees. */
-char *hl_rule_summary(const hl_rule *r);
-char *hl_rule_description(const hl_rule *r);
+/* The rule called id among rules (NULL-terminated), or NULL. The rules
+ * heaplint has are rules/registry.h's hl_rules, which only the front ends
+ * (main.c, check.c) name: they hand the list down to input/, cache/, lsp/
+ * and, through the configuration, the engine. */
+const hl_rule *hl_rule_in(const hl_rule *const *rules, const char *id);
 
 #endif

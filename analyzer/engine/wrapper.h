@@ -1,6 +1,7 @@
 /* wrapper: the data a profile gives the engine — for each wrapper
  * (std::function, std::any, a custom callback type) when it keeps what it
- * stores inline — and the profile an entry comes from. Loading, layering
+ * stores inline — the profile an entry comes from, and the numbers a
+ * rule measures per library (engine/ruledata.h). Loading, layering
  * and selecting profiles is input/profile.h's; the format is documented in
  * docs/profiles.md. */
 #ifndef HEAPLINT_ENGINE_WRAPPER_H
@@ -8,33 +9,13 @@
 
 #include <stddef.h>
 
+#include "engine/ruledata.h"
+
 enum {
   HL_REQ_TRIVIALLY_COPYABLE = 1u << 0,
   HL_REQ_NOTHROW_COPY = 1u << 1,
   HL_REQ_NOTHROW_MOVE = 1u << 2,
 };
-
-typedef struct hl_profile hl_profile;
-
-/* The character types a profile states std::basic_string's inline
- * (small-string) capacity for, indexing hl_profile.string_sso; their names,
- * as C++ spells them, in the same order, for a table of one's own. */
-enum { HL_SSO_CHAR, HL_SSO_WCHAR, HL_SSO_CHAR8, HL_SSO_CHAR16, HL_SSO_CHAR32, HL_SSO_KINDS };
-#define HL_SSO_CHAR_TYPES {"char", "wchar_t", "char8_t", "char16_t", "char32_t"}
-
-/* What allocates a shared state (a future's, a thread's), indexing
- * hl_profile.shared_state, and their names in a profile, in that order:
- * std::async with launch::async (or the default policy) and with
- * launch::deferred are two. */
-enum {
-  HL_SHARED_PROMISE,
-  HL_SHARED_PACKAGED_TASK,
-  HL_SHARED_ASYNC,
-  HL_SHARED_ASYNC_DEFERRED,
-  HL_SHARED_THREAD,
-  HL_SHARED_KINDS
-};
-#define HL_SHARED_NAMES {"std::promise", "std::packaged_task", "std::async", "std::async-deferred", "std::thread"}
 
 /* Which fields a wrapper entry states (a config's override states few). */
 enum {
@@ -75,12 +56,10 @@ struct hl_profile {
   char *path;
   char *library; /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
   char *description;
-  char *detect_include;               /* an included file whose path ends with this means the library */
-  int pointer_width;                  /* 32 or 64; 0: any */
-  long string_sso[HL_SSO_KINDS];      /* basic_string<C>'s inline capacity in Cs, per HL_SSO_*;
-                                   -1: not stated */
-  long shared_state[HL_SHARED_KINDS]; /* operator new calls making one, per HL_SHARED_*;
-                                         -1: not stated */
+  char *detect_include;        /* an included file whose path ends with this means the library */
+  int pointer_width;           /* 32 or 64; 0: any */
+  hl_profile_numbers *numbers; /* the rules' sections it states (engine/ruledata.h) */
+  size_t nnumbers;
   hl_wrapper *wrappers;
   size_t nwrappers;
 };

@@ -32,6 +32,7 @@ struct hl_configs {
   size_t nloaded, caploaded;
   hl_hindex paths; /* loaded by path */
   hl_config defaults;
+  const hl_rule *const *rules; /* the rules heaplint has */
 };
 
 static void config_free(hl_config *c) {
@@ -50,8 +51,9 @@ static void config_free(hl_config *c) {
   free(c->exclude_header_filter);
   hl_ere_free(c->exclude_re);
   hl_strv_free(&c->fallback_flags);
-  hl_strv_free(&c->no_alloc_functions);
   hl_strv_free(&c->public_api);
+  for (size_t i = 0; i < c->noptions; i++) hl_strv_free(&c->options[i].items);
+  free(c->options);
   free(c->cache_dir);
 }
 
@@ -85,8 +87,8 @@ static int parse_severity(const char *s, int *enabled, hl_severity *sev, int *ha
   return -1;
 }
 
-static int known_rule(hl_yaml *y, yaml_node_t *n, const char *id, char **err) {
-  if (hl_rule_find(id)) return 0;
+static int known_rule(const hl_config *c, hl_yaml *y, yaml_node_t *n, const char *id, char **err) {
+  if (hl_rule_in(c->registry, id)) return 0;
   *err = hl_yaml_error(y, n, "unknown rule '%s' (see heaplint --list-rules)", id);
   return -1;
 }
@@ -96,7 +98,7 @@ static int parse_rules(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) 
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
     yaml_node_t *k = hl_yaml_node(y, p->key), *v = hl_yaml_node(y, p->value);
     const char *id = hl_yaml_scalar(y, k, "a rule", err), *val;
-    if (!id || known_rule(y, k, id, err)) return -1;
+    if (!id || known_rule(c, y, k, id, err)) return -1;
     if (!(val = hl_yaml_scalar(y, v, "a rule's setting", err))) return -1;
     hl_rule_setting r = {hl_xstrdup(id), 1, HL_SEV_WARNING, 0};
     if (parse_severity(val, &r.enabled, &r.severity, &r.has_severity)) {
@@ -113,6 +115,7 @@ static int parse_rules(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) 
  * of globs. A glob without '*' must name a rule: in a file, an unknown rule
  * is a typo, not a wish. */
 typedef struct glob_check {
+  const hl_config *c;
   hl_yaml *y;
   yaml_node_t *node;
   char **err;
@@ -121,11 +124,11 @@ typedef struct glob_check {
 static int known_glob(const char *glob, int negative, void *data) {
   (void)negative;
   glob_check *g = data;
-  if (strchr(glob, '*') || hl_rule_find(glob) || hl_starts_with(glob, "clang-diagnostic-")) return 0;
-  return known_rule(g->y, g->node, glob, g->err);
+  if (strchr(glob, '*') || hl_rule_in(g->c->registry, glob) || hl_starts_with(glob, "clang-diagnostic-")) return 0;
+  return known_rule(g->c, g->y, g->node, glob, g->err);
 }
 
-static int parse_globs(hl_yaml *y, yaml_node_t *node, const char *what, char **out, char **err) {
+static int parse_globs(const hl_config *c, hl_yaml *y, yaml_node_t *node, const char *what, char **out, char **err) {
   hl_sb b = {0};
   if (node->type == YAML_SEQUENCE_NODE) {
     for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
@@ -139,7 +142,7 @@ static int parse_globs(hl_yaml *y, yaml_node_t *node, const char *what, char **o
     hl_sb_puts(&b, g);
   }
   *out = hl_sb_take(&b);
-  glob_check g = {y, node, err};
+  glob_check g = {c, y, node, err};
   return hl_globs_each(*out, known_glob, &g) ? -1 : 0;
 }
 
@@ -149,7 +152,7 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
     const char *v = (const char *)node->data.scalar.value;
     int is_bool = !strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no");
     if (is_bool) return hl_yaml_bool(y, node, "warnings-as-errors", &c->werror_all, err);
-    return parse_globs(y, node, "warnings-as-errors", &c->werror_globs, err);
+    return parse_globs(c, y, node, "warnings-as-errors", &c->werror_globs, err);
   }
   if (node->type != YAML_SEQUENCE_NODE) {
     *err = hl_yaml_error(y, node, "warnings-as-errors must be true, false, a list of rules or a glob list");
@@ -158,7 +161,7 @@ static int parse_werror(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err)
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
     yaml_node_t *n = hl_yaml_node(y, *it);
     const char *id = hl_yaml_scalar(y, n, "a rule", err);
-    if (!id || known_rule(y, n, id, err)) return -1;
+    if (!id || known_rule(c, y, n, id, err)) return -1;
     /* Listed once each, however often the list names it: each finding's
      * severity looks through the list. */
     if (!hl_str_in(id, (const char *const *)c->werror, c->nwerror))
@@ -188,7 +191,7 @@ static char *dir_of(const char *path) {
 static int load_profile(hl_yaml *y, yaml_node_t *n, const char *rel, const char *path, hl_config *c, char **err) {
   hl_profile *p;
   char *perr = NULL;
-  if (hl_profile_load(path, &p, &perr)) {
+  if (hl_profile_load(path, c->registry, &p, &perr)) {
     *err = hl_yaml_error(y, n, "profile '%s': %s", rel, perr);
     free(perr);
     return -1;
@@ -196,7 +199,7 @@ static int load_profile(hl_yaml *y, yaml_node_t *n, const char *rel, const char 
   HL_PUSH(c->profiles, c->nprofiles, c->capprofiles, p);
   /* As for --profile: a rule heaplint does not have is a typo. */
   for (size_t k = 0; k < p->nwrappers; k++)
-    if (!hl_rule_find(p->wrappers[k].rule)) {
+    if (!hl_rule_in(c->registry, p->wrappers[k].rule)) {
       *err = hl_yaml_error(y, n, "profile '%s': wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)",
                            rel, p->wrappers[k].name, p->wrappers[k].rule);
       return -1;
@@ -251,11 +254,10 @@ static int parse_profiles(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
 static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **err) {
   hl_profile *p = hl_xcalloc(1, sizeof *p);
   p->path = hl_xstrdup(c->path);
-  hl_profile_unset_numbers(p);
   c->overrides = p;
   if (hl_profile_wrappers_from_yaml(y, node, 1, p, err)) return -1;
   for (size_t i = 0; i < p->nwrappers; i++)
-    if ((p->wrappers[i].given & HL_W_RULE) && !hl_rule_find(p->wrappers[i].rule)) {
+    if ((p->wrappers[i].given & HL_W_RULE) && !hl_rule_in(c->registry, p->wrappers[i].rule)) {
       *err =
           hl_yaml_error(y, node, "wrapper '%s' names an unknown rule '%s'", p->wrappers[i].name, p->wrappers[i].rule);
       return -1;
@@ -263,7 +265,7 @@ static int parse_wrappers(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
-/* A list of strings (fallback-flags, no-alloc-functions) into out. */
+/* A list of strings (fallback-flags, a rule's option) into out. */
 static int parse_list(hl_yaml *y, yaml_node_t *node, const char *key, const char *what, hl_strv *out, char **err) {
   if (hl_yaml_expect(y, node, YAML_SEQUENCE_NODE, key, err)) return -1;
   for (yaml_node_item_t *it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
@@ -302,6 +304,32 @@ static int parse_capacity(hl_yaml *y, yaml_node_t *node, hl_config *c, char **er
   return 0;
 }
 
+/* A key no rule of heaplint's own declares: a rule's option (hl_rule.options),
+ * its items kept for the rule, or an error listing every key. */
+static int parse_rule_option(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key, hl_config *c, char **err) {
+  hl_sb keys = {0};
+  for (size_t r = 0; c->registry[r]; r++)
+    for (const hl_rule_option *o = c->registry[r]->options; o && o->key; o++) {
+      if (strcmp(o->key, key)) {
+        hl_sb_printf(&keys, "%s, ", o->key);
+        continue;
+      }
+      hl_sb_free(&keys);
+      size_t i = 0;
+      while (i < c->noptions && c->options[i].option != o) i++;
+      if (i == c->noptions) HL_PUSH(c->options, c->noptions, c->capoptions, ((hl_rule_option_value){o, {0}}));
+      return parse_list(y, v, key, o->what, &c->options[i].items, err);
+    }
+  *err = hl_yaml_error(y, k,
+                       "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
+                       "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, %spublic-api, "
+                       "max-inline-capacity, cache-dir, "
+                       "or clang-tidy's spellings)",
+                       key, hl_sb_str(&keys));
+  hl_sb_free(&keys);
+  return -1;
+}
+
 /* A key, in heaplint's spelling or clang-tidy's. */
 typedef enum key_id {
   K_RULES,
@@ -315,7 +343,6 @@ typedef enum key_id {
   K_USE_COLOR,
   K_CHECK_OPTIONS,
   K_FALLBACK,
-  K_NO_ALLOC,
   K_PUBLIC_API,
   K_MAX_CAPACITY,
   K_CACHE_DIR,
@@ -346,7 +373,6 @@ static key_id key_of(const char *k) {
       {"UseColor", K_USE_COLOR},
       {"CheckOptions", K_CHECK_OPTIONS},
       {"fallback-flags", K_FALLBACK},
-      {"no-alloc-functions", K_NO_ALLOC},
       {"public-api", K_PUBLIC_API},
       {"max-inline-capacity", K_MAX_CAPACITY},
       {"cache-dir", K_CACHE_DIR},
@@ -374,12 +400,11 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_WRAPPERS: return parse_wrappers(y, v, c, err);
   case K_HEADER_FILTER: return parse_regex(y, v, key, &c->header_filter, &c->header_re, err);
   case K_EXCLUDE_HEADER_FILTER: return parse_regex(y, v, key, &c->exclude_header_filter, &c->exclude_re, err);
-  case K_CHECKS: return parse_globs(y, v, key, &c->checks, err);
+  case K_CHECKS: return parse_globs(c, y, v, key, &c->checks, err);
   case K_SYSTEM_HEADERS: return hl_yaml_bool(y, v, key, &c->system_headers, err);
   case K_USE_COLOR: return hl_yaml_bool(y, v, key, &c->use_color, err);
   case K_CHECK_OPTIONS: c->check_options = 1; return 0;
   case K_FALLBACK: c->has_fallback = 1; return parse_list(y, v, key, "a compiler flag", &c->fallback_flags, err);
-  case K_NO_ALLOC: return parse_list(y, v, key, "a glob over qualified function names", &c->no_alloc_functions, err);
   case K_PUBLIC_API: return parse_list(y, v, key, "a glob over qualified names", &c->public_api, err);
   case K_MAX_CAPACITY: return parse_capacity(y, v, c, err);
   case K_CACHE_DIR: return parse_cache_dir(y, v, c, err);
@@ -392,15 +417,7 @@ static int parse_key(hl_yaml *y, yaml_node_t *k, yaml_node_t *v, const char *key
   case K_REFUSED:
     *err = hl_yaml_error(y, k, "'%s' is not supported in a configuration: give --extra-arg or --extra-arg-before", key);
     return -1;
-  default:
-    *err = hl_yaml_error(
-        y, k,
-        "unknown key '%s' (expected rules, checks, warnings-as-errors, header-filter, "
-        "exclude-header-filter, system-headers, profiles, wrappers, fallback-flags, no-alloc-functions, public-api, "
-        "max-inline-capacity, cache-dir, "
-        "or clang-tidy's spellings)",
-        key);
-    return -1;
+  default: return parse_rule_option(y, k, v, key, c, err);
   }
 }
 
@@ -426,11 +443,12 @@ static int parse(hl_config *c, const char *text, char **err) {
   return rc;
 }
 
-static void config_init(hl_config *c, const char *path, const hl_config_layer *layer) {
+static void config_init(hl_config *c, const char *path, const hl_configs *C) {
   memset(c, 0, sizeof *c);
   c->path = path ? hl_xstrdup(path) : NULL;
   c->system_headers = c->use_color = -1;
-  c->layer = layer;
+  c->layer = &C->layer;
+  c->registry = C->rules;
 }
 
 static hl_ere *cli_regex(const char *pattern, const char *option, char **err) {
@@ -443,10 +461,11 @@ static hl_ere *cli_regex(const char *pattern, const char *option, char **err) {
   return re;
 }
 
-hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
+hl_configs *hl_configs_new(const hl_config_cli *cli, const hl_rule *const *rules, char **err) {
   hl_configs *C = hl_xcalloc(1, sizeof *C);
   C->layer.cli = *cli;
-  config_init(&C->defaults, NULL, &C->layer);
+  C->rules = rules;
+  config_init(&C->defaults, NULL, C);
   if (cli->file) C->explicit_path = hl_abspath(cli->file);
   int bad = (cli->header_filter && *cli->header_filter &&
              !(C->layer.header_re = cli_regex(cli->header_filter, "-header-filter", err))) ||
@@ -456,7 +475,7 @@ hl_configs *hl_configs_new(const hl_config_cli *cli, char **err) {
     /* Its name in messages and in -explain-config; profiles it names are
      * relative to the current directory. */
     hl_config *c = hl_xcalloc(1, sizeof *c);
-    config_init(c, "-config", &C->layer);
+    config_init(c, "-config", C);
     HL_PUSH(C->loaded, C->nloaded, C->caploaded, c);
     C->inline_config = c;
     bad = parse(c, cli->text, err) != 0;
@@ -476,7 +495,7 @@ static hl_config *load(hl_configs *C, const char *path, char **err) {
   while (hl_hindex_next(&C->paths, h, &cursor, &i))
     if (!strcmp(C->loaded[i]->path, path)) return C->loaded[i];
   hl_config *c = hl_xcalloc(1, sizeof *c);
-  config_init(c, path, &C->layer);
+  config_init(c, path, C);
   if (parse(c, NULL, err)) {
     config_free(c);
     free(c);
@@ -566,7 +585,7 @@ int hl_config_enabled(const hl_config *c, const char *rule) { return hl_config_e
 
 hl_severity hl_config_severity(const hl_config *c, const char *rule) {
   const hl_rule_setting *s = setting(c, rule);
-  const hl_rule *r = hl_rule_find(rule);
+  const hl_rule *r = hl_rule_in(c->registry, rule);
   hl_severity sev = s && s->has_severity               ? s->severity
                     : r && (r->flags & HL_RULE_ERRORS) ? HL_SEV_ERROR
                                                        : HL_SEV_WARNING;
@@ -736,9 +755,11 @@ int hl_config_dump(FILE *out, const hl_config *c, const char *for_file, const ch
     for (size_t i = 0; ok && i < c->fallback_flags.n; i++) ok = scalar(&e, c->fallback_flags.v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
-  if (ok && c->no_alloc_functions.n) {
-    ok = scalar(&e, "no-alloc-functions") && hl_yaml_emit_open(&e, 0, 1);
-    for (size_t i = 0; ok && i < c->no_alloc_functions.n; i++) ok = scalar(&e, c->no_alloc_functions.v[i]);
+  for (size_t o = 0; ok && o < c->noptions; o++) {
+    const hl_strv *items = &c->options[o].items;
+    if (!items->n) continue;
+    ok = scalar(&e, c->options[o].option->key) && hl_yaml_emit_open(&e, 0, 1);
+    for (size_t i = 0; ok && i < items->n; i++) ok = scalar(&e, items->v[i]);
     ok = ok && hl_yaml_emit_close(&e, 0);
   }
   if (ok && c->public_api.n) {

@@ -27,6 +27,8 @@
  *   no-alloc-functions: ['audio::*::process']  # no-allocation zones (rule no-alloc)
  *   public-api: ['net::*']    # declarations API rewrites leave alone
  *   max-inline-capacity: 256  # the largest inline buffer a fix may choose
+ * A rule's own keys (no-alloc-functions) are the rule's to declare
+ * (hl_rule.options): the parser asks the rules for a key it does not know.
  */
 #ifndef HEAPLINT_CONFIG_H
 #define HEAPLINT_CONFIG_H
@@ -83,24 +85,28 @@ typedef struct hl_config {
   char *werror_globs;    /* warnings-as-errors as globs, after the list; NULL: none */
   char *exclude_header_filter;
   hl_ere *exclude_re;
-  int system_headers;           /* -1: not said (off) */
-  int use_color;                /* UseColor: -1 not said, 0, 1 */
-  int check_options;            /* it has clang-tidy CheckOptions (no heaplint rule has options) */
-  const hl_config_layer *layer; /* the command line's */
-  hl_strv fallback_flags;       /* the compile flags of a file no compile database lists (heaplint lsp) */
-  int has_fallback;             /* fallback-flags was given */
-  hl_strv no_alloc_functions;   /* globs over qualified names: no-allocation zones */
-  hl_strv public_api;           /* globs over qualified names: API rewrites leave them alone */
-  long max_inline_capacity;     /* the largest inline buffer a fix may choose, in bytes; 0: no limit */
-  char *cache_dir;              /* absolute; NULL: none */
+  int system_headers;            /* -1: not said (off) */
+  int use_color;                 /* UseColor: -1 not said, 0, 1 */
+  int check_options;             /* it has clang-tidy CheckOptions (no heaplint rule has options) */
+  const hl_config_layer *layer;  /* the command line's */
+  hl_strv fallback_flags;        /* the compile flags of a file no compile database lists (heaplint lsp) */
+  int has_fallback;              /* fallback-flags was given */
+  hl_rule_option_value *options; /* the rules' options it gives (hl_rule.options), in the file's order */
+  size_t noptions, capoptions;
+  hl_strv public_api;                    /* globs over qualified names: API rewrites leave them alone */
+  long max_inline_capacity;              /* the largest inline buffer a fix may choose, in bytes; 0: no limit */
+  char *cache_dir;                       /* absolute; NULL: none */
+  const struct hl_rule *const *registry; /* the rules heaplint has (hl_configs_new's): the engine runs those enabled */
 } hl_config;
 
 typedef struct hl_configs hl_configs;
 
 /* With cli->file (--config-file) or cli->text (-config=), every file uses
- * that one. Returns NULL with *err when the command line's configuration,
- * or one of its regular expressions, is bad. */
-hl_configs *hl_configs_new(const hl_config_cli *cli, char **err);
+ * that one. rules: the rules heaplint has (NULL-terminated, the front
+ * end's), the ones a configuration may name and whose options it may give.
+ * Returns NULL with *err when the command line's configuration, or one of
+ * its regular expressions, is bad. */
+hl_configs *hl_configs_new(const hl_config_cli *cli, const struct hl_rule *const *rules, char **err);
 void hl_configs_free(hl_configs *C);
 
 /* The config that applies to the source file path (absolute), loaded once

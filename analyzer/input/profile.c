@@ -18,6 +18,7 @@
 typedef struct loader {
   hl_yaml y;
   char **err;
+  const hl_rule *const *rules; /* whose sections a profile may state */
 } loader;
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -169,7 +170,7 @@ static int wrapper(loader *L, yaml_node_t *node, hl_wrapper *w, int partial) {
 int hl_profile_wrappers_from_yaml(hl_yaml *y, void *seq_node, int partial, hl_profile *p, char **err) {
   yaml_node_t *seq = seq_node;
   if (hl_yaml_expect(y, seq, YAML_SEQUENCE_NODE, "wrappers", err)) return -1;
-  loader L = {*y, err};
+  loader L = {*y, err, NULL}; /* wrappers only: no section */
   size_t cap = p->nwrappers;
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
     hl_wrapper w = {0};
@@ -208,21 +209,6 @@ static int name_counts(loader *L, yaml_node_t *node, const char *what, const cha
   return 0;
 }
 
-/* string.sso-capacity: a number (the capacity of std::string, in chars),
- * or a mapping from character types to capacities. */
-static int sso_capacity(loader *L, yaml_node_t *node, hl_profile *P) {
-  static const char *const types[] = HL_SSO_CHAR_TYPES;
-  if (node->type == YAML_SCALAR_NODE)
-    return hl_yaml_uint(&L->y, node, "string.sso-capacity", &P->string_sso[HL_SSO_CHAR], L->err);
-  return name_counts(L, node, "string.sso-capacity", "character type", types, HL_SSO_KINDS, P->string_sso);
-}
-
-/* shared-state: {std::promise: 2, ...}: operator new calls per maker. */
-static int shared_states(loader *L, yaml_node_t *node, hl_profile *P) {
-  static const char *const names[] = HL_SHARED_NAMES;
-  return name_counts(L, node, "shared-state", "key", names, HL_SHARED_KINDS, P->shared_state);
-}
-
 static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const char *only_key, yaml_node_t **value) {
   if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, what, L->err)) return -1;
   for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
@@ -236,6 +222,65 @@ static int sub_mapping(loader *L, yaml_node_t *node, const char *what, const cha
     *value = hl_yaml_node(&L->y, p->value);
   }
   return 0;
+}
+
+/* The numbers of section s in *v (n of them), added with none stated the
+ * first time; with from, also the profile stating each (a selection's). */
+static hl_profile_numbers *numbers_of(hl_profile_numbers **v, size_t *n, const hl_profile_section *s, int from) {
+  for (size_t i = 0; i < *n; i++)
+    if ((*v)[i].section == s) return &(*v)[i];
+  *v = hl_xrealloc(*v, (*n + 1) * sizeof **v);
+  hl_profile_numbers *x = &(*v)[(*n)++];
+  x->section = s;
+  x->v = hl_xcalloc(s->n, sizeof *x->v);
+  for (size_t t = 0; t < s->n; t++) x->v[t] = -1;
+  x->from = from ? hl_xcalloc(s->n, sizeof *x->from) : NULL;
+  return x;
+}
+
+static void numbers_free(hl_profile_numbers *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].v);
+    free(v[i].from);
+  }
+  free(v);
+}
+
+/* A rule's section (hl_rule.profile): under its subkey when it has one, a
+ * mapping from its names to counts, or a bare number for its scalar name
+ * ("string: {sso-capacity: 15}": std::string's capacity, in chars). */
+static int section(loader *L, yaml_node_t *node, const hl_profile_section *s, hl_profile *P) {
+  if (s->subkey) {
+    yaml_node_t *sub = NULL;
+    if (sub_mapping(L, node, s->key, s->subkey, &sub)) return -1;
+    if (!(node = sub)) return 0;
+  }
+  char *what = s->subkey ? hl_xasprintf("%s.%s", s->key, s->subkey) : hl_xstrdup(s->key);
+  long *out = numbers_of(&P->numbers, &P->nnumbers, s, 0)->v;
+  int rc = s->scalar >= 0 && node->type == YAML_SCALAR_NODE ? hl_yaml_uint(&L->y, node, what, &out[s->scalar], L->err)
+                                                            : name_counts(L, node, what, s->noun, s->names, s->n, out);
+  free(what);
+  return rc;
+}
+
+/* The section one of rules declares under key, or NULL. */
+static const hl_profile_section *section_named(const hl_rule *const *rules, const char *key) {
+  for (size_t r = 0; rules[r]; r++)
+    for (const hl_profile_section *s = rules[r]->profile; s && s->key; s++)
+      if (!strcmp(s->key, key)) return s;
+  return NULL;
+}
+
+static int unknown_key(loader *L, yaml_node_t *k, const char *key) {
+  hl_sb sections = {0};
+  for (size_t r = 0; L->rules[r]; r++)
+    for (const hl_profile_section *s = L->rules[r]->profile; s && s->key; s++) hl_sb_printf(&sections, "%s, ", s->key);
+  *L->err = hl_yaml_error(&L->y, k,
+                          "unknown key '%s' (expected heaplint-profile, library, description, "
+                          "detect, target, %swrappers)",
+                          key, hl_sb_str(&sections));
+  hl_sb_free(&sections);
+  return -1;
 }
 
 static int profile_body(loader *L, hl_profile *P) {
@@ -280,11 +325,8 @@ static int profile_body(loader *L, hl_profile *P) {
         return -1;
       }
       P->pointer_width = (int)w;
-    } else if (!strcmp(key, "string")) {
-      if (sub_mapping(L, v, "string", "sso-capacity", &sub)) return -1;
-      if (sub && sso_capacity(L, sub, P)) return -1;
-    } else if (!strcmp(key, "shared-state")) {
-      if (shared_states(L, v, P)) return -1;
+    } else if (section_named(L->rules, key)) {
+      if (section(L, v, section_named(L->rules, key), P)) return -1;
     } else if (!strcmp(key, "wrappers")) {
       if (hl_yaml_expect(&L->y, v, YAML_SEQUENCE_NODE, "wrappers", L->err)) return -1;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
@@ -298,11 +340,7 @@ static int profile_body(loader *L, hl_profile *P) {
         HL_PUSH(P->wrappers, P->nwrappers, cap, w);
       }
     } else {
-      *L->err = hl_yaml_error(&L->y, k,
-                              "unknown key '%s' (expected heaplint-profile, library, description, "
-                              "detect, target, string, shared-state, wrappers)",
-                              key);
-      return -1;
+      return unknown_key(L, k, key);
     }
   }
   if (version < 0) {
@@ -312,11 +350,10 @@ static int profile_body(loader *L, hl_profile *P) {
   return 0;
 }
 
-int hl_profile_load(const char *path, hl_profile **out, char **err) {
-  loader L = {.err = err};
+int hl_profile_load(const char *path, const hl_rule *const *rules, hl_profile **out, char **err) {
+  loader L = {.err = err, .rules = rules};
   hl_profile *P = hl_xcalloc(1, sizeof *P);
   P->path = hl_xstrdup(path);
-  hl_profile_unset_numbers(P);
   int rc = hl_yaml_load(&L.y, path, HL_PROFILE_MAX, "a profile", err);
   if (!rc) rc = profile_body(&L, P);
   hl_yaml_free(&L.y);
@@ -332,6 +369,7 @@ void hl_profile_free(hl_profile *p) {
   if (!p) return;
   for (size_t i = 0; i < p->nwrappers; i++) wrapper_free(&p->wrappers[i]);
   free(p->wrappers);
+  numbers_free(p->numbers, p->nnumbers);
   free(p->path);
   free(p->library);
   free(p->description);
@@ -359,7 +397,7 @@ int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
   for (size_t i = 0; i < n; i++) {
     char *path = hl_xasprintf("%s/%s", dir, names[i]);
     hl_profile *p;
-    if (!rc && hl_profile_load(path, &p, err) == 0)
+    if (!rc && hl_profile_load(path, set->rules, &p, err) == 0)
       HL_PUSH(set->base, set->nbase, set->capbase, p);
     else
       rc = -1;
@@ -376,7 +414,7 @@ int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err) {
 
 int hl_profiles_add_extra(hl_profile_set *set, const char *path, char **err) {
   hl_profile *p;
-  if (hl_profile_load(path, &p, err)) return -1;
+  if (hl_profile_load(path, set->rules, &p, err)) return -1;
   HL_PUSH(set->extra, set->nextra, set->capextra, p);
   return 0;
 }
@@ -429,34 +467,45 @@ static void used(hl_selection *sel, const hl_profile *p) {
 
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width) {
   memset(sel, 0, sizeof *sel);
-  for (size_t t = 0; t < HL_SSO_KINDS; t++) sel->string_sso[t] = -1;
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++) sel->shared_state[t] = -1;
   for (size_t i = 0; i < set->nbase && !sel->base; i++)
     if (set->base[i]->library && applies(set->base[i], library, pointer_width)) sel->base = set->base[i];
   if (sel->base) hl_selection_layer(sel, sel->base, library, pointer_width);
   for (size_t i = 0; i < set->nextra; i++) hl_selection_layer(sel, set->extra[i], library, pointer_width);
 }
 
-void hl_profile_unset_numbers(hl_profile *p) {
-  for (size_t t = 0; t < HL_SSO_KINDS; t++) p->string_sso[t] = -1;
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++) p->shared_state[t] = -1;
+void hl_profile_set_number(hl_profile *p, const hl_profile_section *s, size_t name, long v) {
+  numbers_of(&p->numbers, &p->nnumbers, s, 0)->v[name] = v;
+}
+
+const hl_profile_section *hl_profile_section_of(const hl_rule *const *rules, const char *key) {
+  return section_named(rules, key);
+}
+
+long hl_profile_number(const hl_profile *p, const hl_profile_section *s, size_t name) {
+  for (size_t i = 0; i < p->nnumbers; i++)
+    if (p->numbers[i].section == s) return p->numbers[i].v[name];
+  return -1;
+}
+
+/* Lays the numbers p states over sel's. Returns whether it states any. */
+static int layer_numbers(hl_selection *sel, const hl_profile *p) {
+  int data = 0;
+  for (size_t i = 0; i < p->nnumbers; i++) {
+    const hl_profile_numbers *x = &p->numbers[i];
+    for (size_t t = 0; t < x->section->n; t++)
+      if (x->v[t] >= 0) {
+        hl_profile_numbers *y = numbers_of(&sel->numbers, &sel->nnumbers, x->section, 1);
+        y->v[t] = x->v[t];
+        y->from[t] = p;
+        data = 1;
+      }
+  }
+  return data;
 }
 
 void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width) {
   if (!applies(p, library, pointer_width)) return;
-  int data = 0; /* string capacities or shared-state counts */
-  for (size_t t = 0; t < HL_SSO_KINDS; t++)
-    if (p->string_sso[t] >= 0) {
-      sel->string_sso[t] = p->string_sso[t];
-      sel->string_from[t] = p;
-      data = 1;
-    }
-  for (size_t t = 0; t < HL_SHARED_KINDS; t++)
-    if (p->shared_state[t] >= 0) {
-      sel->shared_state[t] = p->shared_state[t];
-      sel->shared_from[t] = p;
-      data = 1;
-    }
+  int data = layer_numbers(sel, p); /* a rule's numbers (string capacities, ...) */
   if (p->nwrappers == 0 && !data) return;
   used(sel, p);
   for (size_t j = 0; j < p->nwrappers; j++) {
@@ -525,6 +574,7 @@ void hl_selection_free(hl_selection *sel) {
   free(sel->owned);
   free(sel->v);
   free(sel->used);
+  numbers_free(sel->numbers, sel->nnumbers);
   hl_hindex_free(&sel->names);
   memset(sel, 0, sizeof *sel);
 }
@@ -535,7 +585,9 @@ char *hl_profiles_default_dir(void) {
   return hl_exe_relative("../share/heaplint/profiles", HEAPLINT_INSTALL_PROFILE_DIR);
 }
 
-int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err) {
+int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra,
+                     const hl_rule *const *rules, char **err) {
+  set->rules = rules;
   char *d = dir ? hl_xstrdup(dir) : hl_profiles_default_dir();
   int rc = hl_profiles_load_dir(set, d, err);
   for (size_t i = 0; !rc && i < nextra; i++) rc = hl_profiles_add_extra(set, extra[i], err);
@@ -543,7 +595,7 @@ int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, s
   for (size_t i = 0; !rc && i < set->nbase + set->nextra; i++) {
     const hl_profile *p = i < set->nbase ? set->base[i] : set->extra[i - set->nbase];
     for (size_t k = 0; !rc && k < p->nwrappers; k++)
-      if (!hl_rule_find(p->wrappers[k].rule)) {
+      if (!hl_rule_in(rules, p->wrappers[k].rule)) {
         *err = hl_xasprintf("%s: wrapper '%s' names an unknown rule '%s' (see heaplint --list-rules)", p->path,
                             p->wrappers[k].name, p->wrappers[k].rule);
         rc = -1;

@@ -18,27 +18,38 @@
 /* The most heaplint reads of a profile: the shipped ones are 2 KiB. */
 #define HL_PROFILE_MAX ((size_t)1 << 20)
 
-/* Loads one profile file. Returns 0, or -1 with *err = "path:line:col: why". */
-int hl_profile_load(const char *path, hl_profile **out, char **err);
+struct hl_rule;
+
+/* Loads one profile file; its sections are those rules declare
+ * (hl_rule.profile; rules: NULL-terminated, the front end's). Returns 0,
+ * or -1 with *err = "path:line:col: why". */
+int hl_profile_load(const char *path, const struct hl_rule *const *rules, hl_profile **out, char **err);
 void hl_profile_free(hl_profile *p);
-/* Marks every string capacity and shared-state count of p as not stated. */
-void hl_profile_unset_numbers(hl_profile *p);
+/* The section a rule declares under the profile key key ("string"), or
+ * NULL: for calibrate, which measures the numbers and writes them. */
+const hl_profile_section *hl_profile_section_of(const struct hl_rule *const *rules, const char *key);
+/* Sets, or reads (-1: not stated), the number p states for s->names[name]. */
+void hl_profile_set_number(hl_profile *p, const hl_profile_section *s, size_t name, long v);
+long hl_profile_number(const hl_profile *p, const hl_profile_section *s, size_t name);
 
 typedef struct hl_profile_set {
   hl_profile **base; /* shipped library profiles */
   size_t nbase, capbase;
   hl_profile **extra; /* --profile files, applied on top in order */
   size_t nextra, capextra;
+  const struct hl_rule *const *rules; /* hl_profiles_load's */
 } hl_profile_set;
 
-/* Loads every *.yaml in dir as a base profile. Returns 0 or -1 with *err. */
+/* Loads every *.yaml in dir as a base profile (the sections of set->rules). Returns 0 or -1 with *err. */
 int hl_profiles_load_dir(hl_profile_set *set, const char *dir, char **err);
 int hl_profiles_add_extra(hl_profile_set *set, const char *path, char **err);
 void hl_profiles_free(hl_profile_set *set);
 /* The shipped profiles of dir (NULL: hl_profiles_default_dir), then the
- * extra files (--profile) on top; a wrapper naming a rule heaplint does
- * not have is an error. Returns 0 or -1 with *err. */
-int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra, char **err);
+ * extra files (--profile) on top; rules: the rules heaplint has
+ * (NULL-terminated), whose sections a profile may state and one of which
+ * each wrapper must name. Returns 0 or -1 with *err. */
+int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, size_t nextra,
+                     const struct hl_rule *const *rules, char **err);
 
 /* The library whose detect_include ends included_path, or NULL. */
 const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path);
@@ -55,12 +66,10 @@ typedef struct hl_selection {
   const hl_profile **used; /* every profile that contributed, base first */
   size_t nused, capused;
   hl_hindex names; /* v by wrapper name: layering n entries over m takes n + m steps */
-  /* basic_string's inline capacity per HL_SSO_* (-1: no profile states
-   * it), and the profile that stated it (the last layer to). */
-  long string_sso[HL_SSO_KINDS];
-  const hl_profile *string_from[HL_SSO_KINDS];
-  long shared_state[HL_SHARED_KINDS]; /* the same for the shared-state counts */
-  const hl_profile *shared_from[HL_SHARED_KINDS];
+  /* The rules' sections, each number as the last layer to state it did,
+   * and that layer's profile (from). */
+  hl_profile_numbers *numbers;
+  size_t nnumbers;
 } hl_selection;
 
 void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width);

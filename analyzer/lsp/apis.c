@@ -121,8 +121,10 @@ static void plans(lsp_apis *P, hl_index *X, policy_data *pd) {
   hl_index_lookup ix = hl_index_lookups(X);
   hl_plan_policy policy = {pd, public_api, max_capacity};
   hl_findings found = {0};
-  for (size_t r = 0; hl_rules[r]; r++)
-    if (hl_rules[r]->plan) hl_rules[r]->plan(&ix, &policy, &found);
+  /* The rules heaplint has, as the configuration carries them down. */
+  const hl_rule *const *rules = pd->fallback->registry;
+  for (size_t r = 0; rules && rules[r]; r++)
+    if (rules[r]->plan) rules[r]->plan(&ix, &policy, &found);
   for (size_t i = 0; i < found.n; i++)
     if (found.v[i]->loc.file && hl_config_enabled(config_at(pd, found.v[i]->loc.file), found.v[i]->rule))
       add_plan(P, found.v[i]);

@@ -30,7 +30,7 @@ void lsp_result_add_finding(lsp_result *r, const hl_finding *f, lsp_conv *c, con
   json_t *d =
       json_pack("{s:o, s:i, s:s, s:s, s:o}", "range", lsp_range_json(from, to), "severity", severity(f->severity),
                 "source", "heaplint", "code", f->rule, "message", hl_json_text(f->message));
-  if (hl_rule_find(f->rule) && o->docs_url) {
+  if (hl_rule_in(o->rules, f->rule) && o->docs_url) {
     char *href = hl_rule_page_url(o->docs_url, f->rule);
     json_object_set_new(d, "codeDescription", json_pack("{s:o}", "href", hl_json_text(href)));
     free(href);

@@ -133,7 +133,7 @@ static int serve(lsp_server *S) {
 static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
   if (hl_options_parse(argc, argv, HL_FRONT_LSP, &o->cli, err) || hl_options_one_config(&o->cli, err)) return -1;
   if (o->cli.help || o->cli.version) return 0;
-  hl_configs *C = hl_configs_new(&o->cli.config, err);
+  hl_configs *C = hl_configs_new(&o->cli.config, o->rules, err);
   if (!C) return -1;
   hl_configs_free(C);
   if (o->cli.debounce_ms >= 0) o->debounce_ms = o->cli.debounce_ms;
@@ -141,9 +141,10 @@ static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
   return 0;
 }
 
-int hl_lsp_main(int argc, char **argv) {
+int hl_lsp_main(int argc, char **argv, const struct hl_rule *const *rules) {
   lsp_server S;
   lsp_server_init(&S, stdin, stdout);
+  S.opt.rules = rules;
   hl_profile_set profiles;
   memset(&profiles, 0, sizeof profiles);
   char *err = NULL;
@@ -156,7 +157,8 @@ int hl_lsp_main(int argc, char **argv) {
     else
       printf("heaplint %s\n", HEAPLINT_VERSION);
     status = 0;
-  } else if (hl_profiles_load(&profiles, S.opt.cli.profile_dir, S.opt.cli.profiles.v, S.opt.cli.profiles.n, &err)) {
+  } else if (hl_profiles_load(&profiles, S.opt.cli.profile_dir, S.opt.cli.profiles.v, S.opt.cli.profiles.n, rules,
+                              &err)) {
     fprintf(stderr, "heaplint lsp: error: %s\n", err);
   } else {
     /* Paths are made relative to the current directory from two threads:

@@ -13,7 +13,9 @@
  * 1 when the input ended or exit came without shutdown, 2 for a bad
  * command line or profile. When a parse is running at the end, the process
  * ends here, with that status (_exit: the parse cannot be interrupted). */
-int hl_lsp_main(int argc, char **argv);
+struct hl_rule;
+/* rules: the rules heaplint has (NULL-terminated), handed down by main.c. */
+int hl_lsp_main(int argc, char **argv, const struct hl_rule *const *rules);
 
 /* Reads one message from r and handles it (the reader loop's step; a fuzz
  * harness drives it too). Returns 0 at the end of the input. */

@@ -25,8 +25,9 @@ typedef struct lsp_options {
    * (--config-file, --config, --checks, the filters), the profiles, the
    * extra arguments, --docs-url. */
   hl_options cli;
-  long debounce_ms; /* --debounce, or initializationOptions.debounce */
-  char *docs_url;   /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
+  long debounce_ms;                   /* --debounce, or initializationOptions.debounce */
+  char *docs_url;                     /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
+  const struct hl_rule *const *rules; /* the rules heaplint has, from main.c */
 } lsp_options;
 
 /* One diagnostic as published, with what a code action offers for it;

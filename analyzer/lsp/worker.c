@@ -127,7 +127,7 @@ static void free_closed(lsp_server *S) {
  * checked before the worker starts. */
 static hl_configs *configs_new(const lsp_server *S) {
   char *err = NULL;
-  hl_configs *C = hl_configs_new(&S->opt.cli.config, &err);
+  hl_configs *C = hl_configs_new(&S->opt.cli.config, S->opt.rules, &err);
   if (!C) {
     fprintf(stderr, "heaplint lsp: fatal: %s\n", err);
     abort();

@@ -8,6 +8,7 @@
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
 #include "rules/sbo/plan.h"
+#include "rules/registry.h"
 #include "rules/sbo/templates.h"
 #include "util/strv.h"
 #include "util/util.h"

@@ -11,6 +11,7 @@
 
 #include "cache/entry.h"
 #include "engine/analyze.h"
+#include "rules/registry.h"
 #include "util/strv.h"
 #include "util/util.h"
 
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hl_entry_parse(hl_sb_str(&file), file.len, &doc, &why) == 0) {
     hl_tu_result res;
     char *log = NULL;
-    if (hl_entry_unpack(doc, intern, NULL, &res, &log, &why) == 0) {
+    if (hl_entry_unpack(doc, hl_rules, intern, NULL, &res, &log, &why) == 0) {
       json_decref(hl_entry_pack(&res, log, strlen(log)));
       hl_tu_result_free(&res);
       free(log);

@@ -8,6 +8,7 @@
 #include "input/cli.h"
 #include "input/config.h"
 #include "input/linefilter.h"
+#include "rules/registry.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hl_line_filter_free(&lf);
     free(err);
     err = NULL;
-    hl_configs_free(hl_configs_new(&o.config, &err));
+    hl_configs_free(hl_configs_new(&o.config, hl_rules, &err));
   }
   hl_options_free(&o);
   free(err);

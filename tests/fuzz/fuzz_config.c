@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine/rule.h"
+#include "rules/registry.h"
 #include "fuzz_files.h"
 #include "input/config.h"
 #include "util/util.h"
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hl_fuzz_write(".heaplint.yaml", data, size);
   hl_config_cli cli = {.system_headers = -1};
   char *err = NULL;
-  hl_configs *C = hl_configs_new(&cli, &err);
+  hl_configs *C = hl_configs_new(&cli, hl_rules, &err);
   const hl_config *c = NULL;
   if (C && hl_config_for(C, source, &c, &err) == 0) {
     const char *ids[64];

@@ -22,6 +22,7 @@
 #include "lsp/lsp.h"
 #include "lsp/worker.h"
 #include "report/source.h"
+#include "rules/registry.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -128,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FILE *in = fmemopen(stream, len, "rb"), *o = open_memstream(&out, &outlen);
   lsp_server S;
   lsp_server_init(&S, in, o);
+  S.opt.rules = hl_rules; /* as main.c hands them to hl_lsp_main */
   /* The server's log lines would drown libFuzzer's own. */
   S.err = NULL;
   lsp_reader r = {in, NULL, 0, 0, 0, 0};

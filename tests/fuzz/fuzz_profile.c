@@ -4,6 +4,7 @@
 
 #include "fuzz_files.h"
 #include "input/profile.h"
+#include "rules/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -11,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = hl_fuzz_write("profile.yaml", data, size);
   hl_profile *p = NULL;
   char *err = NULL;
-  if (hl_profile_load(path, &p, &err) == 0) {
+  if (hl_profile_load(path, hl_rules, &p, &err) == 0) {
     hl_profile_set set = {0};
     hl_selection sel;
     hl_selection_init(&sel, &set, p->library, p->pointer_width ? p->pointer_width : 64);
