@@ -294,7 +294,7 @@ static void analyze_all(check *c) {
   /* The files each unit read: for the cache, and to check that no output
    * is one of them (read_outputs). */
   run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes || c->o.fix;
-  run.summaries = 1;
+  run.summaries = !hl_options_no_index(&c->o);
   pthread_mutex_init(&run.lock, NULL);
   c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
   hl_run_hooks hooks = {c, restore_hook, analyzed_hook, done_hook};
@@ -598,7 +598,9 @@ static int run(check *c) {
   else
     c->results = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->results);
   hl_findings linked = {0};
-  int linked_status = outputs_read(c) ? HL_EXIT_INPUT : index_and_link(c, &linked);
+  int linked_status = outputs_read(c)              ? HL_EXIT_INPUT
+                      : hl_options_no_index(&c->o) ? HL_EXIT_RAN
+                                                   : index_and_link(c, &linked);
   if (linked_status != HL_EXIT_RAN) {
     hl_findings_free(&linked);
     hl_pipeline_discard(c->report);

@@ -40,7 +40,8 @@ const char hl_cli_usage[] =
     "                           default 1G), least recently used first\n"
     "  --index=<file>           the project index (SQLite): every unit's summary, kept\n"
     "                           and updated per unit (default: <cache-dir>/index.sqlite\n"
-    "                           with a result cache, else in memory for the run)\n"
+    "                           with a result cache, else in memory for the run);\n"
+    "                           none: no index, each unit judged alone\n"
     "  --link-only              analyze nothing: judge what crosses units over the\n"
     "                           --index (after 'heaplint merge-index' of the shards')\n"
     "  --diff[=<ref>]           only findings on lines 'git diff -U0 <ref>' shows changed\n"
@@ -109,6 +110,10 @@ static int check_input(const hl_options *o, char **err) {
       (o->dump_config && !o->build_path && o->files.n == 0))
     return 0;
   if (hl_options_one_config(o, err)) return -1;
+  if (o->link_only && hl_options_no_index(o)) {
+    *err = hl_xstrdup("--link-only judges what crosses units over the project index: --index=none leaves none");
+    return -1;
+  }
   if (!o->build_path && o->files.n == 0 && !o->diff) {
     *err = hl_xstrdup("no input: name source files (with their flags after '--'), or a build directory with -p");
     return -1;

@@ -442,3 +442,5 @@ void hl_options_free(hl_options *o) {
   hl_strv_free(&o->notes);
   memset(o, 0, sizeof *o);
 }
+
+int hl_options_no_index(const hl_options *o) { return o->index && !strcmp(o->index, "none"); }

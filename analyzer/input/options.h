@@ -43,7 +43,7 @@ typedef struct hl_options {
   int fix, fix_errors;               /* --fix; --fix-errors: also in translation units with compile errors */
   unsigned jobs;                     /* -j; 0: one per processor */
   unsigned shard_k, shard_n;
-  const char *index; /* --index: the project index's file; NULL: the default */
+  const char *index; /* --index: the project index's file; NULL: the default; "none": no index */
   int link_only;     /* --link-only */
   int werror, verbose, quiet, list_rules, version, help, dump_config;
   int list_checks, explain_config, verify_config, allow_no_checks;
@@ -69,5 +69,8 @@ char *hl_docs_default_url(void);
 /* A rule's page under docs_url (where docs/ is): <docs_url>rules/<id>.md,
  * the link SARIF and the language server give for its findings. */
 char *hl_rule_page_url(const char *docs_url, const char *id);
+
+/* --index=none: no project index, no summaries; each unit judged alone. */
+int hl_options_no_index(const hl_options *o);
 
 #endif

@@ -154,6 +154,7 @@ static void load(lsp_apis *P, policy_data *pd) {
  * (--cache-dir, $HEAPLINT_CACHE_DIR, the configuration's cache-dir), as
  * the check finds it. NULL: none. */
 static char *index_path(const hl_options *o, const hl_config *cfg) {
+  if (hl_options_no_index(o)) return NULL;
   if (o->index) return hl_abspath(o->index);
   const char *env = getenv("HEAPLINT_CACHE_DIR");
   const char *dir = o->cache_dir ? o->cache_dir : env && *env ? env : cfg ? cfg->cache_dir : NULL;
