@@ -325,14 +325,15 @@ static hl_summary *summary_of(check *c, hl_index *X, size_t i, hl_summary **owne
  * judged by the unit's config. */
 static int link_units(check *c, hl_index *X, hl_findings *out) {
   hl_index_lookup ix = hl_index_lookups(X);
-  hl_strv done = {0};
+  hl_strcount done = {0}; /* a hash: a database of 10,000 units is linked in linear time */
   for (size_t i = 0; i < c->jobs.n; i++) {
     char *err = NULL;
-    hl_summary *owned, *s = hl_strv_add_unique(&done, c->jobs.v[i].file) ? summary_of(c, X, i, &owned, &err) : NULL;
+    hl_summary *owned,
+        *s = (*hl_strcount_at(&done, c->jobs.v[i].file))++ == 0 ? summary_of(c, X, i, &owned, &err) : NULL;
     if (err) {
       fprintf(stderr, "heaplint: error: %s\n", err);
       free(err);
-      hl_strv_free(&done);
+      hl_strcount_free(&done);
       return HL_EXIT_INPUT;
     }
     hl_findings found = {0};
@@ -343,7 +344,7 @@ static int link_units(check *c, hl_index *X, hl_findings *out) {
     hl_findings_free(&found);
     if (s) hl_summary_free(owned);
   }
-  hl_strv_free(&done);
+  hl_strcount_free(&done);
   return HL_EXIT_RAN;
 }
 
@@ -382,7 +383,10 @@ static void plan_project(check *c, hl_index *X, hl_findings *out) {
 /* The per-API figures of the run's units. */
 static int run_apis(check *c, hl_index *X, char **err) {
   hl_strv units = {0};
-  for (size_t i = 0; i < c->jobs.n; i++) hl_strv_add_unique(&units, c->jobs.v[i].file);
+  hl_strcount seen = {0};
+  for (size_t i = 0; i < c->jobs.n; i++)
+    if ((*hl_strcount_at(&seen, c->jobs.v[i].file))++ == 0) hl_strv_add(&units, c->jobs.v[i].file);
+  hl_strcount_free(&seen);
   int rc = hl_index_apis(X, units.v, units.n, &c->apis, &c->napis, err);
   hl_strv_free(&units);
   return rc;
@@ -537,8 +541,17 @@ static size_t check_api_fixes(void *data, const hl_findings *all, const char *sk
 }
 
 /* The translation units' results, as the report stage takes them. */
+/* Adds s to v unless seen says it is there: 1 when added. */
+static int add_once(hl_strv *v, hl_strcount *seen, const char *s) {
+  if ((*hl_strcount_at(seen, s))++) return 0;
+  hl_strv_add(v, s);
+  return 1;
+}
+
 static void gather(check *c, hl_pipeline_in *in) {
   memset(in, 0, sizeof *in);
+  /* One per list: a unit's file is in each once, found by hash. */
+  hl_strcount main_seen = {0}, error_seen = {0}, failed_seen = {0};
   in->apis = c->apis;
   in->napis = c->napis;
   c->apis = NULL;
@@ -547,7 +560,7 @@ static void gather(check *c, hl_pipeline_in *in) {
     hl_tu_result *r = &c->results[i];
     if (c->o.link_only) {
       /* Judged over the index: nothing was parsed. */
-      in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
+      in->analyzed += add_once(&in->main_files, &main_seen, c->jobs.v[i].file);
     } else if (r->result == HL_ANALYZED) {
       hl_sb t = {0};
       hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
@@ -558,14 +571,17 @@ static void gather(check *c, hl_pipeline_in *in) {
       hl_strv_add_unique(&in->targets, hl_sb_str(&t));
       hl_sb_free(&t);
       /* A file the database lists twice (two configurations) is one file. */
-      in->analyzed += hl_strv_add_unique(&in->main_files, c->jobs.v[i].file);
-      if (r->compile_errors) in->with_errors += hl_strv_add_unique(&in->error_files, c->jobs.v[i].file);
+      in->analyzed += add_once(&in->main_files, &main_seen, c->jobs.v[i].file);
+      if (r->compile_errors) in->with_errors += add_once(&in->error_files, &error_seen, c->jobs.v[i].file);
     } else {
-      in->failed += hl_strv_add_unique(&in->failed_files, c->jobs.v[i].file);
+      in->failed += add_once(&in->failed_files, &failed_seen, c->jobs.v[i].file);
     }
     keep_only(&r->findings, &c->jobs.v[i]);
     hl_findings_take(&in->findings, &r->findings);
   }
+  hl_strcount_free(&main_seen);
+  hl_strcount_free(&error_seen);
+  hl_strcount_free(&failed_seen);
   in->root = c->root;
   in->first_file = c->jobs.n ? c->jobs.v[0].file : "";
   in->rules = c->rules;

@@ -41,6 +41,9 @@ static const char *const schema_sql =
     " store_file TEXT NOT NULL, store_offset INTEGER NOT NULL, dependent INTEGER NOT NULL,"
     " move_fixed INTEGER NOT NULL, fixes TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS wvalues_store ON wvalues(store_file, store_offset);"
+    /* Whether any unit sized a template's store (alias_figures): one probe,
+     * not a scan of the store's row in every unit. */
+    "CREATE INDEX IF NOT EXISTS wvalues_store_known ON wvalues(store_file, store_offset, wrapper, known);"
     "CREATE INDEX IF NOT EXISTS wvalues_wrapper ON wvalues(wrapper);"
     "CREATE INDEX IF NOT EXISTS wvalues_unit ON wvalues(unit);"
     "CREATE TABLE IF NOT EXISTS spellings(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
@@ -555,8 +558,8 @@ static int alias_figures(hl_index *X, hl_alias_view *v) {
   static const char *const firsts[] = {
       /* A template's store no unit instantiates; any other value not sized. */
       "SELECT file, line, col, offset FROM wvalues w WHERE wrapper=?1 AND NOT known AND (NOT dependent OR NOT EXISTS"
-      " (SELECT 1 FROM wvalues k WHERE k.store_file = w.store_file AND k.store_offset = w.store_offset AND k.known"
-      " AND k.wrapper = w.wrapper)) ORDER BY file, line, col LIMIT 1",
+      " (SELECT 1 FROM wvalues k WHERE k.store_file = w.store_file AND k.store_offset = w.store_offset"
+      " AND k.wrapper = w.wrapper AND k.known = 1)) ORDER BY file, line, col LIMIT 1",
       "SELECT file, line, col, offset FROM wvalues WHERE wrapper=?1 AND known AND move_throws AND NOT move_fixed"
       " ORDER BY file, line, col LIMIT 1",
       "SELECT file, line, col, offset FROM spellings WHERE wrapper=?1 ORDER BY file, line, col LIMIT 1"};
