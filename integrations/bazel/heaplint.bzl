@@ -16,6 +16,10 @@ Findings do not fail the build, unless --define=heaplint_werror=1: then
 heaplint runs with --werror and a source with warnings (or errors) fails
 its action, its report on the build's output. Bazel 4 has no
 --aspects_parameters, so the options are --define values (ctx.var).
+
+heaplint's configuration is default.heaplint.yaml (its defaults), or the
+file named with --@heaplint//:config=//:.heaplint.yaml, an input of every
+action; a .heaplint.yaml beside the sources is not looked for.
 """
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
@@ -25,13 +29,6 @@ _C_EXTENSIONS = ["c"]
 _CXX_EXTENSIONS = ["cc", "cpp", "cxx", "c++", "C", "cp", "CPP"]
 
 _FORMATS = {"text": "txt", "json": "json", "sarif": "sarif"}
-
-# Flags GCC takes and clang (libclang, inside heaplint) rejects as unknown
-# arguments; Bazel's auto-configured GCC toolchain passes the first.
-_GCC_ONLY_FLAGS = [
-    "-fno-canonical-system-headers",
-    "-fno-tree-loop-distribute-patterns",
-]
 
 # What a target and its deps produced, for the output groups.
 _HeaplintInfo = provider(fields = ["reports", "fixes"])
@@ -63,7 +60,10 @@ def _toolchain_flags(ctx, cc_toolchain, feature_configuration, action_name, user
         action_name = action_name,
         variables = variables,
     )
-    return [f for f in flags if f not in _GCC_ONLY_FLAGS]
+    # As the compile action has them: libclang 19 takes (and ignores) the
+    # GCC-only ones Bazel's auto-configured GCC toolchain adds, such as
+    # -fno-canonical-system-headers.
+    return flags
 
 def _local_defines(ctx):
     return [
@@ -121,6 +121,11 @@ def _heaplint_aspect_impl(target, ctx):
     # (compilation_context.headers is transitive), and the toolchain's.
     headers = depset(transitive = [compilation_context.headers, cc_toolchain.all_files])
 
+    config_files = ctx.files._config
+    if len(config_files) != 1:
+        fail("--@heaplint//:config names %d files; it takes one heaplint configuration" % len(config_files))
+    config = config_files[0]
+
     reports = []
     fixes = []
     for src in _sources(ctx):
@@ -128,12 +133,12 @@ def _heaplint_aspect_impl(target, ctx):
         fix = ctx.actions.declare_file(_output_name(ctx, src, "yaml"))
         args = ctx.actions.args()
         args.add(ctx.file._runner)
-        args.add_all([report, fix, report_format, "1" if werror else "0", src, "--"])
+        args.add_all([report, fix, report_format, "1" if werror else "0", config, src, "--"])
         args.add_all(c_flags if src.extension in _C_EXTENSIONS else cxx_flags)
         ctx.actions.run(
             executable = "/bin/sh",
             arguments = [args],
-            inputs = depset([src, ctx.file._runner], transitive = [headers]),
+            inputs = depset([src, ctx.file._runner, config], transitive = [headers]),
             outputs = [report, fix],
             # --action_env=HEAPLINT=... and PATH reach the action.
             use_default_shell_env = True,
@@ -150,6 +155,7 @@ heaplint_aspect = aspect(
     attr_aspects = ["deps"],
     attrs = {
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+        "_config": attr.label(default = Label("//:config"), allow_files = True),
         "_runner": attr.label(
             default = Label("//:run_heaplint.sh"),
             allow_single_file = True,

@@ -11,13 +11,16 @@ they are stand-ins made here that forward to the native rules. Then:
   1. the aspect over //...: one report and one fixes YAML per source, the
      library's report has the finding, as `heaplint -p` gives it on the
      same source, the binary's has no warning, the library's fixes name it;
-     the build succeeds (findings alone do not fail it);
+     the build succeeds (findings alone do not fail it); a .heaplint.yaml in
+     the workspace, no input of the actions, is not read;
   2. the same build again runs no heaplint action (Bazel's action cache;
      counted in --execution_log_json_file);
   3. after an edit of app/main.cc, only that source's action runs;
   4. --define=heaplint_format=json: the reports are heaplint's JSON;
-  5. --define=heaplint_werror=1 fails the build, with the finding shown;
-  6. a heaplint that is not there fails the build and says how to name it.
+  5. --@heaplint//:config=//:heaplint.yaml: that configuration applies, and
+     naming it re-runs the actions (it is their input);
+  6. --define=heaplint_werror=1 fails the build, with the finding shown;
+  7. a heaplint that is not there fails the build and says how to name it.
 
 The Bazel server has a private --output_user_root in the temporary
 directory and is shut down at the end, passing or not.
@@ -36,6 +39,7 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INTEGRATION = os.path.join(TOP, "integrations", "bazel")
+DEFAULT_CONFIG = os.path.join(INTEGRATION, "default.heaplint.yaml")
 ASPECT = "@heaplint//:heaplint.bzl%heaplint_aspect"
 FINDING = "std::function<void ()> stores this lambda on the heap: 24 bytes"
 
@@ -62,6 +66,12 @@ STANDINS = {
 
 WORKSPACE = {
     "ws/WORKSPACE": 'workspace(name = "demo")\n',
+    "ws/BUILD": 'exports_files(["heaplint.yaml"])\n',
+    "ws/heaplint.yaml": "rules:\n  function-sbo: error\n",
+    # Not an input of the actions, so not read: heaplint would find it
+    # through the sandbox's links, and Bazel would not re-run an action when
+    # it changes.
+    "ws/.heaplint.yaml": "rules:\n  function-sbo: off\n",
     "ws/lib/BUILD": (
         'cc_library(\n'
         '    name = "lib",\n'
@@ -174,13 +184,12 @@ def heaplint_spawns(path):
 
 
 def spawn_sources(spawns):
-    """The source each Heaplint spawn analyzed (run_heaplint.sh's fifth
-    argument)."""
+    """The source each Heaplint spawn analyzed (run_heaplint.sh's argument
+    before the compiler flags' "--")."""
     sources = []
     for s in spawns:
         args = s.get("commandArgs", [])
-        script = next((i for i, a in enumerate(args) if a.endswith("run_heaplint.sh")), None)
-        sources.append(args[script + 5] if script is not None and len(args) > script + 5 else "?")
+        sources.append(args[args.index("--") - 1] if "--" in args else "?")
     return sorted(sources)
 
 
@@ -228,7 +237,7 @@ def main():
               "one report and one fixes file per source: %s" % reports)
         lib = read(b.bin(LIB_REPORT + ".txt"))
         check(lib is not None and FINDING in lib and "[function-sbo]" in lib,
-              "lib.cc's report has the finding:\n%s" % lib)
+              "lib.cc's report has the finding (the workspace's .heaplint.yaml is not read):\n%s" % lib)
         app = read(b.bin(APP_REPORT + ".txt"))
         check(app is not None and not warnings(app) and "error" not in app,
               "main.cc's report has no warning: %r" % app)
@@ -245,7 +254,7 @@ def main():
             json.dump([{"directory": b.ws, "file": "lib/lib.cc",
                         "arguments": ["c++", "-std=c++17", "-iquote", ".", "-DLIB_CAPTURES=3", "-c", "lib/lib.cc"]}],
                       f)
-        direct = subprocess.run([heaplint, "-p", ".", "--quiet", "lib/lib.cc"], cwd=b.ws,
+        direct = subprocess.run([heaplint, "-p", ".", "--quiet", "--config-file=" + DEFAULT_CONFIG, "lib/lib.cc"], cwd=b.ws,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         # heaplint names a file by its real path: in Bazel's sandbox the
         # source is a link to the workspace's, so the report names that.
@@ -274,13 +283,22 @@ def main():
         except ValueError as e:
             check(False, "lib.cc's JSON report is JSON: %s" % e)
 
-        # 5. werror: the build fails, and says why.
-        status, out, spawns = b.aspect_build("exec5.json", env_heaplint, "--define=heaplint_werror=1")
+        # 5. a configuration named with --@heaplint//:config: an input of
+        # the actions, so that changing it re-runs them.
+        status, out, spawns = b.aspect_build("exec5.json", env_heaplint, "--@heaplint//:config=//:heaplint.yaml")
+        lib = read(b.bin(LIB_REPORT + ".txt")) or ""
+        check(status == 0 and "error: " + FINDING in lib,
+              "--@heaplint//:config=//:heaplint.yaml applies (function-sbo: error; exit %d):\n%s" % (status, lib))
+        check(spawn_sources(spawns) == ["app/main.cc", "lib/lib.cc"],
+              "naming a configuration re-runs every action (ran %s)" % spawn_sources(spawns))
+
+        # 6. werror: the build fails, and says why.
+        status, out, spawns = b.aspect_build("exec6.json", env_heaplint, "--define=heaplint_werror=1")
         check(status != 0, "--define=heaplint_werror=1 fails the build (exit %d)" % status)
         check(FINDING in out, "the failing build shows the finding")
 
-        # 6. no heaplint: a failure that says what to do, not empty reports.
-        status, out, spawns = b.aspect_build("exec6.json", "--action_env=HEAPLINT=" + os.path.join(tmp, "none"))
+        # 7. no heaplint: a failure that says what to do, not empty reports.
+        status, out, spawns = b.aspect_build("exec7.json", "--action_env=HEAPLINT=" + os.path.join(tmp, "none"))
         check(status != 0 and "--action_env=HEAPLINT=" in out,
               "without heaplint the build fails and says how to name it (exit %d)" % status)
     finally:
