@@ -3,8 +3,8 @@
 bazel-bootstrap, Bazel 4.2.3), offline.
 
 A small workspace in a temporary directory: //lib, a cc_library whose
-source stores a 24-byte lambda into std::function (a function-sbo finding
-on libstdc++), and //app, a cc_binary with a clean source that depends on
+C++ source stores a 24-byte lambda into std::function (a function-sbo
+finding on libstdc++) and whose C source is clean, and //app, a cc_binary with a clean source that depends on
 it. Bazel 4 loads @rules_cc and @rules_java even for native rules; offline
 they are stand-ins made here that forward to the native rules. Then:
 
@@ -75,7 +75,7 @@ WORKSPACE = {
     "ws/lib/BUILD": (
         'cc_library(\n'
         '    name = "lib",\n'
-        '    srcs = ["lib.cc"],\n'
+        '    srcs = ["lib.cc", "count.c"],\n'
         '    hdrs = ["lib.h"],\n'
         '    defines = ["LIB_CAPTURES=3"],\n'
         '    visibility = ["//visibility:public"],\n'
@@ -93,11 +93,19 @@ WORKSPACE = {
         'void run_later(long a, long b, long c) {\n'
         '  pending = [a, b, c] { (void)(a + b + c); };\n'
         '}\n'),
+    # A C source: the toolchain's C flags (not -std=c++0x); heaplint
+    # analyzes it for what applies to C, nothing here.
+    "ws/lib/count.c": (
+        '#if defined(__cplusplus) || LIB_CAPTURES != 3\n'
+        '#error compiled as C++, or without the target\'s define\n'
+        '#endif\n'
+        'int count_captures(void) { return LIB_CAPTURES; }\n'),
     "ws/app/BUILD": 'cc_binary(\n    name = "app",\n    srcs = ["main.cc"],\n    deps = ["//lib"],\n)\n',
     "ws/app/main.cc": '#include "lib/lib.h"\nint main() {\n  run_later(1, 2, 3);\n  return 0;\n}\n',
 }
 
 LIB_REPORT = "lib/lib.heaplint/lib/lib.cc.heaplint"
+C_REPORT = "lib/lib.heaplint/lib/count.c.heaplint"
 APP_REPORT = "app/app.heaplint/app/main.cc.heaplint"
 
 failures = []
@@ -228,12 +236,11 @@ def main():
         status, out, spawns = b.aspect_build("exec1.json", env_heaplint)
         if not check(status == 0, "the aspect's build succeeds with a finding (exit %d)" % status):
             print(out[-4000:])
-        check(spawn_sources(spawns) == ["app/main.cc", "lib/lib.cc"],
+        check(spawn_sources(spawns) == ["app/main.cc", "lib/count.c", "lib/lib.cc"],
               "one heaplint action per source: %s" % spawn_sources(spawns))
         reports = sorted(os.path.relpath(os.path.join(d, f), b.bin(""))
                          for d, _, files in os.walk(b.bin("")) for f in files if ".heaplint." in f)
-        check(reports == sorted([LIB_REPORT + ".txt", LIB_REPORT + ".yaml", APP_REPORT + ".txt",
-                                 APP_REPORT + ".yaml"]),
+        check(reports == sorted(r + e for r in [LIB_REPORT, C_REPORT, APP_REPORT] for e in [".txt", ".yaml"]),
               "one report and one fixes file per source: %s" % reports)
         lib = read(b.bin(LIB_REPORT + ".txt"))
         check(lib is not None and FINDING in lib and "[function-sbo]" in lib,
@@ -241,6 +248,8 @@ def main():
         app = read(b.bin(APP_REPORT + ".txt"))
         check(app is not None and not warnings(app) and "error" not in app,
               "main.cc's report has no warning: %r" % app)
+        c = read(b.bin(C_REPORT + ".txt"))
+        check(c == "", "count.c's report (C flags, the target's define) is empty: %r" % c)
         fixes = read(b.bin(LIB_REPORT + ".yaml")) or ""
         check("DiagnosticName:" in fixes and "function-sbo" in fixes and "lib/lib.cc" in fixes,
               "lib.cc's fixes YAML names the finding:\n%s" % fixes)
@@ -289,7 +298,7 @@ def main():
         lib = read(b.bin(LIB_REPORT + ".txt")) or ""
         check(status == 0 and "error: " + FINDING in lib,
               "--@heaplint//:config=//:heaplint.yaml applies (function-sbo: error; exit %d):\n%s" % (status, lib))
-        check(spawn_sources(spawns) == ["app/main.cc", "lib/lib.cc"],
+        check(spawn_sources(spawns) == ["app/main.cc", "lib/count.c", "lib/lib.cc"],
               "naming a configuration re-runs every action (ran %s)" % spawn_sources(spawns))
 
         # 6. werror: the build fails, and says why.
