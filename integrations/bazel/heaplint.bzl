@@ -34,13 +34,13 @@ _FORMATS = {"text": "txt", "json": "json", "sarif": "sarif"}
 _HeaplintInfo = provider(fields = ["reports", "fixes"])
 
 def _sources(ctx):
-    srcs = []
-    for attr in ["srcs"]:
-        for target in getattr(ctx.rule.attr, attr, []):
-            for f in target.files.to_list():
-                if f.extension in _C_EXTENSIONS or f.extension in _CXX_EXTENSIONS:
-                    srcs.append(f)
-    return srcs
+    # Headers in srcs are analyzed through the sources that include them.
+    return [
+        f
+        for target in ctx.rule.attr.srcs
+        for f in target.files.to_list()
+        if f.extension in _C_EXTENSIONS or f.extension in _CXX_EXTENSIONS
+    ]
 
 def _toolchain_flags(ctx, cc_toolchain, feature_configuration, action_name, user_flags, compilation_context):
     variables = cc_common.create_compile_variables(
@@ -55,15 +55,14 @@ def _toolchain_flags(ctx, cc_toolchain, feature_configuration, action_name, user
             transitive = [compilation_context.defines],
         ),
     )
-    flags = cc_common.get_memory_inefficient_command_line(
+    # As the compile action has them, without -c and -o: libclang 19 takes
+    # (and ignores) the GCC-only flags Bazel's auto-configured GCC
+    # toolchain adds, such as -fno-canonical-system-headers.
+    return cc_common.get_memory_inefficient_command_line(
         feature_configuration = feature_configuration,
         action_name = action_name,
         variables = variables,
     )
-    # As the compile action has them: libclang 19 takes (and ignores) the
-    # GCC-only ones Bazel's auto-configured GCC toolchain adds, such as
-    # -fno-canonical-system-headers.
-    return flags
 
 def _local_defines(ctx):
     return [
