@@ -24,13 +24,15 @@ example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libj
   llvm-19-dev libclang-cpp19-dev"
 
 # And what the tests need besides. libclang-14 (Debian 12's default) is
-# built against too, to keep the CINDEX_VERSION guards honest.
+# built against too, to keep the CINDEX_VERSION guards honest. bazel-bootstrap
+# (Bazel 4.2.3 and a JDK) runs integrations/bazel's aspect (tests/bazel).
 test_packages="$example_packages python3
   clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 clang-format-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
   libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace
-  g++-multilib qemu-user"
+  g++-multilib qemu-user
+  bazel-bootstrap"
 
 # Elapsed time per stage, on stderr: what CI's log shows of where its time goes,
 # and again all together when the script ends, passing or not (a log shown
