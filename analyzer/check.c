@@ -348,29 +348,16 @@ static int link_units(check *c, hl_index *X, hl_findings *out) {
   return HL_EXIT_RAN;
 }
 
-/* The configuration nearest a declaration's file (the run's first unit's
- * when that one cannot be read: the units' own were read already). */
-static const hl_config *config_at(check *c, const char *file) {
-  const hl_config *cfg = NULL;
-  char *err = NULL;
-  if (hl_config_for(c->configs, file, &cfg, &err)) cfg = c->job_config[0];
-  free(err);
-  return cfg;
-}
-
-static const char *policy_public_api(void *data, const char *file, const char *name) {
-  return hl_config_public_api(config_at(data, file), name);
-}
-
-static long policy_max_capacity(void *data, const char *file) { return config_at(data, file)->max_inline_capacity; }
-
 /* The rules' project-wide plans (API rewrites), in a run over the whole
  * compile database only: what they decide stands on every unit, and a run
  * over some files leaves the others' summaries as old as the index's. */
 static void plan_project(check *c, hl_index *X, hl_findings *out) {
   if (c->o.files.n || !c->o.build_path || !c->jobs.n) return;
   hl_index_lookup ix = hl_index_lookups(X);
-  hl_plan_policy policy = {c, policy_public_api, policy_max_capacity};
+  /* The configuration nearest each declaration's file; the run's first
+   * unit's when that one cannot be read (the units' own were read). */
+  hl_config_policy pd = {c->configs, c->job_config[0]};
+  hl_plan_policy policy = hl_config_plan_policy(&pd);
   hl_findings found = {0};
   for (size_t r = 0; hl_rules[r]; r++)
     if (hl_rules[r]->plan && hl_config_enabled(c->job_config[0], hl_rules[r]->id))

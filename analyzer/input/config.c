@@ -615,6 +615,26 @@ const char *hl_config_public_api(const hl_config *c, const char *name) {
   return NULL;
 }
 
+const hl_config *hl_config_policy_at(hl_config_policy *p, const char *file) {
+  const hl_config *cfg = NULL;
+  char *err = NULL;
+  if (hl_config_for(p->configs, file, &cfg, &err)) cfg = p->fallback;
+  free(err);
+  return cfg;
+}
+
+static const char *policy_public_api(void *data, const char *file, const char *name) {
+  return hl_config_public_api(hl_config_policy_at(data, file), name);
+}
+
+static long policy_max_capacity(void *data, const char *file) {
+  return hl_config_policy_at(data, file)->max_inline_capacity;
+}
+
+hl_plan_policy hl_config_plan_policy(hl_config_policy *p) {
+  return (hl_plan_policy){p, policy_public_api, policy_max_capacity};
+}
+
 int hl_config_system_headers(const hl_config *c) {
   return c->layer->cli.system_headers >= 0 ? c->layer->cli.system_headers : c->system_headers > 0;
 }

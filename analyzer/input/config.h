@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "engine/finding.h"
+#include "engine/rule.h"
 #include "input/profile.h"
 #include "util/strv.h"
 #include "util/ere.h"
@@ -134,6 +135,17 @@ int hl_config_system_headers(const hl_config *c);
 /* The glob of c's public-api that matches the qualified name, or NULL:
  * API rewrites leave such a declaration alone. */
 const char *hl_config_public_api(const hl_config *c, const char *name);
+
+/* What the rules' plans ask of the configurations (engine/rule.h's
+ * hl_plan_policy): the one nearest each declaration's file, else fallback
+ * (when that one cannot be read). p must outlive the policy. */
+typedef struct hl_config_policy {
+  hl_configs *configs;
+  const hl_config *fallback;
+} hl_config_policy;
+hl_plan_policy hl_config_plan_policy(hl_config_policy *p);
+/* The configuration p gives file. */
+const hl_config *hl_config_policy_at(hl_config_policy *p, const char *file);
 
 /* -verify-config: warns on stderr, as clang-tidy, of every check glob that
  * names no rule (with the closest rule id), and of CheckOptions. Returns

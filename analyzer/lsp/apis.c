@@ -96,42 +96,22 @@ static void add_plan(lsp_apis *P, const hl_finding *f) {
   if (f->nnotes > SITES_SHOWN) hl_sb_printf(b, "\n- and %zu more", f->nnotes - SITES_SHOWN);
 }
 
-/* The configuration nearest a declaration's file: the plans' policy. */
-typedef struct policy_data {
-  hl_configs *configs;
-  const hl_config *fallback;
-} policy_data;
-
-static const hl_config *config_at(policy_data *p, const char *file) {
-  const hl_config *cfg = NULL;
-  char *err = NULL;
-  if (hl_config_for(p->configs, file, &cfg, &err)) cfg = p->fallback;
-  free(err);
-  return cfg;
-}
-
-static const char *public_api(void *data, const char *file, const char *name) {
-  return hl_config_public_api(config_at(data, file), name);
-}
-
-static long max_capacity(void *data, const char *file) { return config_at(data, file)->max_inline_capacity; }
-
 /* The rules' plans over X, as the check makes them with -p. */
-static void plans(lsp_apis *P, hl_index *X, policy_data *pd) {
+static void plans(lsp_apis *P, hl_index *X, hl_config_policy *pd) {
   hl_index_lookup ix = hl_index_lookups(X);
-  hl_plan_policy policy = {pd, public_api, max_capacity};
+  hl_plan_policy policy = hl_config_plan_policy(pd);
   hl_findings found = {0};
   /* The rules heaplint has, as the configuration carries them down. */
   const hl_rule *const *rules = pd->fallback->registry;
   for (size_t r = 0; rules && rules[r]; r++)
     if (rules[r]->plan) rules[r]->plan(&ix, &policy, &found);
   for (size_t i = 0; i < found.n; i++)
-    if (found.v[i]->loc.file && hl_config_enabled(config_at(pd, found.v[i]->loc.file), found.v[i]->rule))
+    if (found.v[i]->loc.file && hl_config_enabled(hl_config_policy_at(pd, found.v[i]->loc.file), found.v[i]->rule))
       add_plan(P, found.v[i]);
   hl_findings_free(&found);
 }
 
-static void load(lsp_apis *P, policy_data *pd) {
+static void load(lsp_apis *P, hl_config_policy *pd) {
   char *err = NULL;
   hl_index *X = hl_index_open_readonly(P->path, &err);
   if (!X) {
@@ -166,7 +146,7 @@ static char *index_path(const hl_options *o, const hl_config *cfg) {
 
 /* Reads the index at path again unless it is the one read last, as it
  * was. */
-static void refresh(lsp_apis *P, char *path, policy_data *pd) {
+static void refresh(lsp_apis *P, char *path, hl_config_policy *pd) {
   struct stat st;
   int exists = path && stat(path, &st) == 0;
   if (exists && P->path && !strcmp(P->path, path) && st.st_dev == P->dev && st.st_ino == P->ino &&
@@ -190,7 +170,7 @@ static void refresh(lsp_apis *P, char *path, policy_data *pd) {
 void lsp_apis_add_hovers(lsp_apis **P, const hl_options *o, const hl_config *cfg, hl_configs *configs, const char *path,
                          lsp_conv *c, lsp_result *r) {
   if (!*P) *P = hl_xcalloc(1, sizeof **P);
-  policy_data pd = {configs, cfg};
+  hl_config_policy pd = {configs, cfg};
   refresh(*P, index_path(o, cfg), &pd);
   for (size_t i = 0; i < (*P)->n; i++) {
     const entry *e = &(*P)->v[i];
