@@ -34,7 +34,7 @@ struct hl_ctx {
   size_t depth, capstack;
 
   hl_types *types;
-  hl_probes *probes;  /* instantiation probes, answered in one parse after prepare */
+  hl_inst *inst;      /* instantiation probes, answered in one parse after prepare */
   hl_reach *reach;    /* calls of specializations, and what reaches what */
   hl_loc *reach_locs; /* the calls' places, made at the first hl_ctx_reaching_calls */
   char *reach_has_loc, *reach_flags;

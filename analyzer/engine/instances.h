@@ -52,7 +52,7 @@ typedef struct hl_instance {
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *poi_file; /* where the instantiation was first requested */
   unsigned poi_offset;
-  /* The probe parse's chain (engine/instprobe.h, hl_probe_hit), read from
+  /* The probe parse's chain (engine/instprobe.h, hl_inst_answer), read from
    * the AST: entry 0 is the store, then each point of instantiation
    * outward, through the specialization of the template code there that
    * requested the previous one, up to code that is no template. nchain is
@@ -85,7 +85,7 @@ const char *hl_instances_status(void);
  * hl_instances_free. */
 long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why);
 
-/* A conversion probe's question (instprobe.h, hl_probes_add_conversion):
+/* A conversion probe's question (instprobe.h, hl_inst_ask_conversion):
  * in each instantiation of the call, what the argument arg is converted
  * to, as the probe's proxy would be: to the parameter's type (by value or
  * a const or rvalue reference), or, handed to a library template that

@@ -48,13 +48,13 @@ typedef struct edited {
   hl_sb text;
 } edited;
 
-struct hl_probes {
+struct hl_inst {
   hl_unit u;
   probe *v;
   size_t n, cap;
-  hl_probe_hit *hits;
+  hl_inst_answer *hits;
   size_t nhits, caphits;
-  hl_strv targets; /* hl_probes_conversion_targets */
+  hl_strv targets; /* hl_inst_conversion_targets */
 };
 
 /* The probe itself, one line, no #include: a type's reference and its
@@ -126,13 +126,13 @@ static const char conversion_decls[] =
 #define CONV_ERROR "implicit instantiation of undefined template 'hl_conv_<"
 #define PROBE_FN "hl_probe_fn<"
 
-hl_probes *hl_probes_new(const hl_unit *u) {
-  hl_probes *P = hl_xcalloc(1, sizeof *P);
+hl_inst *hl_inst_new(const hl_unit *u) {
+  hl_inst *P = hl_xcalloc(1, sizeof *P);
   P->u = *u;
   return P;
 }
 
-static void hit_free(hl_probe_hit *h) {
+static void hit_free(hl_inst_answer *h) {
   free(h->type);
   free(h->to);
   free(h->in_system);
@@ -141,7 +141,7 @@ static void hit_free(hl_probe_hit *h) {
   free(h->chain);
 }
 
-void hl_probes_free(hl_probes *P) {
+void hl_inst_free(hl_inst *P) {
   if (!P) return;
   hl_instances_forget();
   for (size_t i = 0; i < P->n; i++) {
@@ -155,13 +155,13 @@ void hl_probes_free(hl_probes *P) {
   free(P);
 }
 
-void hl_probes_conversion_targets(hl_probes *P, const char *const *names, size_t n) {
+void hl_inst_conversion_targets(hl_inst *P, const char *const *names, size_t n) {
   for (size_t i = 0; i < n; i++) hl_strv_add(&P->targets, names[i]);
   if (n == 0) hl_strv_add(&P->targets, ""); /* set, and matching nothing */
 }
 
 /* Whether a conversion to to is one the probes ask about. */
-static int wanted_to(const hl_probes *P, const char *to) {
+static int wanted_to(const hl_inst *P, const char *to) {
   if (!P->targets.v) return 1;
   if (hl_starts_with(to, "std::__1::")) to += strlen("std::__1::") - strlen("std::");
   size_t len = strcspn(to, "<");
@@ -170,7 +170,7 @@ static int wanted_to(const hl_probes *P, const char *to) {
   return 0;
 }
 
-size_t hl_probes_pending(const hl_probes *P) { return P->n; }
+size_t hl_inst_pending(const hl_inst *P) { return P->n; }
 
 static int file_offset(CXSourceLocation l, CXFile *f, unsigned *off) {
   clang_getFileLocation(l, f, NULL, NULL, off);
@@ -179,7 +179,7 @@ static int file_offset(CXSourceLocation l, CXFile *f, unsigned *off) {
 
 /* The expression's file and offsets, when they are the code's own text.
  * Returns its file's text, or NULL with *why. */
-static const char *own_text(const hl_probes *P, CXCursor e, CXFile *f, unsigned *b, unsigned *end, const char **why) {
+static const char *own_text(const hl_inst *P, CXCursor e, CXFile *f, unsigned *b, unsigned *end, const char **why) {
   CXSourceRange r = clang_getCursorExtent(e);
   CXFile g, sf;
   unsigned sb, line, col;
@@ -212,7 +212,7 @@ static const char *own_text(const hl_probes *P, CXCursor e, CXFile *f, unsigned 
   return text;
 }
 
-int hl_probes_add(hl_probes *P, CXCursor e, const char **why) {
+int hl_inst_ask_layout(hl_inst *P, CXCursor e, const char **why) {
   CXFile f;
   unsigned b, end;
   const char *text = own_text(P, e, &f, &b, &end, why);
@@ -377,7 +377,7 @@ static int statement_start(const char *text, unsigned b, unsigned *at) {
   return 0;
 }
 
-int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why) {
+int hl_inst_ask_conversion(hl_inst *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why) {
   CXFile f, g;
   unsigned b, end, ab, aend;
   if (!own_text(P, wrapped, &f, &b, &end, why) || !own_text(P, arg, &g, &ab, &aend, why)) return -1;
@@ -489,7 +489,7 @@ static void line_col(const char *text, size_t len, unsigned off, unsigned *line,
 /* A location of the probe parse, as it is in the files on disk (with
  * copies, inside a conversion probe's copy of a call: where that text is in
  * the call). */
-static int map_loc(const hl_probes *P, edited *E, size_t nE, CXSourceLocation l, int copies, hl_loc *out) {
+static int map_loc(const hl_inst *P, edited *E, size_t nE, CXSourceLocation l, int copies, hl_loc *out) {
   if (hl_unit_loc(&P->u, l, out)) return -1;
   unsigned off = out->offset;
   for (size_t i = 0; i < nE; i++)
@@ -582,7 +582,7 @@ static char *unmap_lambdas(const edited *E, size_t nE, const char *type) {
 }
 
 /* A conversion probe's error: its numbers and both types into h. */
-static int conversion_error(const char *msg, hl_probe_hit *h) {
+static int conversion_error(const char *msg, hl_inst_answer *h) {
   char *a[8] = {0};
   size_t n = hl_starts_with(msg, CONV_ERROR) ? split_args(msg + strlen(CONV_ERROR), a, 8) : 0;
   int ok = n == 8;
@@ -598,14 +598,14 @@ static int conversion_error(const char *msg, hl_probe_hit *h) {
     h->trivially_copyable = !strcmp(a[4], "true");
     h->nothrow_copy = !strcmp(a[5], "true");
     h->nothrow_move = !strcmp(a[6], "true");
-    h->id = (int)strtol(a[7], NULL, 10);
+    h->question = (int)strtol(a[7], NULL, 10);
   }
   for (size_t i = ok ? 2 : 0; i < n; i++) free(a[i]);
   return ok ? 0 : -1;
 }
 
 /* A layout probe's error: its numbers into h. */
-static int layout_error(const char *msg, hl_probe_hit *h) {
+static int layout_error(const char *msg, hl_inst_answer *h) {
   unsigned long size, align;
   char tc[8], nc[8], nm[8];
   /* "static assertion failed due to requirement 'hl_probe_<24, 8, true,
@@ -613,7 +613,7 @@ static int layout_error(const char *msg, hl_probe_hit *h) {
    * failed ..."). */
   const char *p = strstr(msg, PROBE_ERROR);
   if (!p || !strstr(msg, "heaplint probe") ||
-      sscanf(p, "hl_probe_<%lu, %lu, %7[a-z], %7[a-z], %7[a-z], %d>", &size, &align, tc, nc, nm, &h->id) != 6)
+      sscanf(p, "hl_probe_<%lu, %lu, %7[a-z], %7[a-z], %7[a-z], %d>", &size, &align, tc, nc, nm, &h->question) != 6)
     return -1;
   h->size = (long)size;
   h->align = (long)align;
@@ -624,7 +624,7 @@ static int layout_error(const char *msg, hl_probe_hit *h) {
 }
 
 /* Where a conversion probe's argument is, in the file on disk. */
-static void argument_loc(const hl_probes *P, const edited *E, size_t nE, const probe *p, hl_loc *out) {
+static void argument_loc(const hl_inst *P, const edited *E, size_t nE, const probe *p, hl_loc *out) {
   memset(out, 0, sizeof *out);
   out->file = hl_xstrdup(p->file);
   out->offset = p->arg_begin;
@@ -643,14 +643,14 @@ static int generic_lambda_call(const char *note) {
   return (a && a < op) || (l && l < op);
 }
 
-static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
+static void collect(hl_inst *P, edited *E, size_t nE, CXDiagnostic d) {
   char *msg = hl_cxstring_take(clang_getDiagnosticSpelling(d));
-  hl_probe_hit h;
+  hl_inst_answer h;
   memset(&h, 0, sizeof h);
   int conversion = !conversion_error(msg, &h);
   int bad = !conversion && layout_error(msg, &h);
   free(msg);
-  if (bad || h.id < 0 || (size_t)h.id >= P->n || P->v[h.id].conversion != conversion) {
+  if (bad || h.question < 0 || (size_t)h.question >= P->n || P->v[h.question].conversion != conversion) {
     hit_free(&h);
     return;
   }
@@ -661,7 +661,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
      * a library template it hands the proxy to: the store is the
      * argument's. */
     hl_loc at;
-    argument_loc(P, E, nE, &P->v[h.id], &at);
+    argument_loc(P, E, nE, &P->v[h.question], &at);
     hl_grow((void **)&h.in_system, &capsys, 1, sizeof *h.in_system);
     h.in_system[0] = 0;
     hl_grow((void **)&h.carries, &capcar, 1, sizeof *h.carries);
@@ -685,7 +685,7 @@ static void collect(hl_probes *P, edited *E, size_t nE, CXDiagnostic d) {
       if (conversion && !skipped) {
         skipped = 1;
         elsewhere = !clang_Location_isInSystemHeader(clang_getDiagnosticLocation(note)) &&
-                    (loc.offset != P->v[h.id].copy_at || strcmp(loc.file, P->v[h.id].file));
+                    (loc.offset != P->v[h.question].copy_at || strcmp(loc.file, P->v[h.question].file));
         hl_loc_free(&loc);
       } else {
         if (h.nchain == 0) h.type = probed_type(text);
@@ -772,7 +772,7 @@ static void conversion_copy(edited *e, const probe *p, size_t id) {
 /* Each probe's text around its stored expression, in the file that holds
  * it; the declarations first (after a byte order mark), before any header
  * that holds a probe. */
-static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, size_t *capE, edited *m) {
+static void insert_probes(hl_inst *P, size_t from, edited **E, size_t *nE, size_t *capE, edited *m) {
   int conversions = 0;
   for (size_t i = from; i < P->n; i++) conversions |= P->v[i].conversion;
   insert(m, hl_starts_with(m->orig, "\xEF\xBB\xBF") && m->orig_len >= 3 ? 3 : 0,
@@ -793,18 +793,18 @@ static void insert_probes(hl_probes *P, size_t from, edited **E, size_t *nE, siz
 
 /* Parses the probed copy and collects every probe's errors, grouped by
  * probe, each probe's in the compiler's order. */
-/* By id, as hl_probes_hits reads them; a stable sort, so each probe's
+/* By id, as hl_inst_answers reads them; a stable sort, so each probe's
  * answers stay in the compiler's order. */
-static void sort_hits(hl_probes *P) {
+static void sort_hits(hl_inst *P) {
   for (size_t i = 1; i < P->nhits; i++)
-    for (size_t j = i; j > 0 && P->hits[j - 1].id > P->hits[j].id; j--) {
-      hl_probe_hit t = P->hits[j];
+    for (size_t j = i; j > 0 && P->hits[j - 1].question > P->hits[j].question; j--) {
+      hl_inst_answer t = P->hits[j];
       P->hits[j] = P->hits[j - 1];
       P->hits[j - 1] = t;
     }
 }
 
-static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTranslationUnit, void *), void *data,
+static int parse_probed(hl_inst *P, edited *E, size_t nE, void (*parsed)(CXTranslationUnit, void *), void *data,
                         char **why) {
   struct CXUnsavedFile *probed = hl_xcalloc(nE, sizeof *probed);
   for (size_t i = 0; i < nE; i++) {
@@ -844,7 +844,7 @@ static int parse_probed(hl_probes *P, edited *E, size_t nE, void (*parsed)(CXTra
 }
 
 /* One parse of the unit with the probes from from on inserted. */
-static int run_once(hl_probes *P, size_t from, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data),
+static int run_once(hl_inst *P, size_t from, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data),
                     void *data, char **why) {
   edited *E = NULL;
   size_t nE = 0, capE = 0;
@@ -972,7 +972,7 @@ static int is_lambda_named(CXCursor l, const char *type) {
 /* The relay probes for the call at L, when L is a call inside a template's
  * own code: its arguments that may have the stored type (the lambda the
  * type names, else any of a dependent type). */
-static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
+static void relay_probes(hl_inst *P, const hl_loc *L, const char *type) {
   CXFile f = clang_getFile(P->u.tu, L->file);
   if (!f) return;
   call_find w = {f, L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
@@ -989,7 +989,7 @@ static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
     if (named ? !(lambda && is_lambda_named(e, type)) : !lambda && !hl_type_is_dependent(clang_getCursorType(a.v[i])))
       continue;
     const char *why;
-    int id = hl_probes_add(P, a.v[i], &why);
+    int id = hl_inst_ask_layout(P, a.v[i], &why);
     if (id >= 0) P->v[id].relay = 1;
   }
   free(a.v);
@@ -997,14 +997,14 @@ static void relay_probes(hl_probes *P, const hl_loc *L, const char *type) {
 
 static int same_loc(const hl_loc *a, const hl_loc *b) { return a->offset == b->offset && !strcmp(a->file, b->file); }
 
-static int same_answer(const hl_probe_hit *a, const hl_probe_hit *b) {
+static int same_answer(const hl_inst_answer *a, const hl_inst_answer *b) {
   return a->type && b->type && !strcmp(a->type, b->type) && a->size == b->size && a->align == b->align &&
          a->trivially_copyable == b->trivially_copyable && a->nothrow_copy == b->nothrow_copy &&
          a->nothrow_move == b->nothrow_move;
 }
 
-static int same_hit(const hl_probe_hit *a, const hl_probe_hit *b) {
-  if (a->id != b->id || a->nchain != b->nchain || !same_answer(a, b) || (!a->to) != (!b->to) ||
+static int same_hit(const hl_inst_answer *a, const hl_inst_answer *b) {
+  if (a->question != b->question || a->nchain != b->nchain || !same_answer(a, b) || (!a->to) != (!b->to) ||
       (a->to && strcmp(a->to, b->to)))
     return 0;
   for (size_t i = 0; i < a->nchain; i++)
@@ -1014,8 +1014,8 @@ static int same_hit(const hl_probe_hit *a, const hl_probe_hit *b) {
 
 /* h's chain up to its entry ci, continued by the relay answer r's beyond
  * its own entry. */
-static hl_probe_hit splice(const hl_probe_hit *h, size_t ci, const hl_probe_hit *r) {
-  hl_probe_hit s = *h;
+static hl_inst_answer splice(const hl_inst_answer *h, size_t ci, const hl_inst_answer *r) {
+  hl_inst_answer s = *h;
   s.type = hl_xstrdup(h->type);
   s.to = h->to ? hl_xstrdup(h->to) : NULL;
   size_t hn = ci + 1;
@@ -1045,7 +1045,7 @@ typedef struct entry_info {
   CXCursor fn, callee;
 } entry_info;
 
-static const entry_info *entry_at(hl_probes *P, entry_info **seen, size_t *n, size_t *cap, const hl_loc *L) {
+static const entry_info *entry_at(hl_inst *P, entry_info **seen, size_t *n, size_t *cap, const hl_loc *L) {
   for (size_t i = 0; i < *n; i++)
     if ((*seen)[i].offset == L->offset && !strcmp((*seen)[i].file, L->file)) return &(*seen)[i];
   entry_info e = {hl_xstrdup(L->file), L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
@@ -1069,7 +1069,7 @@ static const entry_info *entry_at(hl_probes *P, entry_info **seen, size_t *n, si
  * made for its return type keeps only the outer caller: `fill_sync<T>`
  * calling `auto fill(v)`, whose store names fill's call, then fill_sync's
  * caller). Returns its index, or 0 when the chain is whole. */
-static size_t cut_index(hl_probes *P, const hl_probe_hit *h, entry_info **seen, size_t *n, size_t *cap) {
+static size_t cut_index(hl_inst *P, const hl_inst_answer *h, entry_info **seen, size_t *n, size_t *cap) {
   for (size_t k = 1; k < h->nchain; k++) {
     if (h->in_system[k]) continue;
     const entry_info *e = entry_at(P, seen, n, cap, &h->chain[k]);
@@ -1094,15 +1094,15 @@ typedef struct relays {
   size_t nC, capC;
   entry_info *E; /* what each chain entry looked at is */
   size_t nE, capE;
-  hl_probe_hit *R; /* every relay's answers */
+  hl_inst_answer *R; /* every relay's answers */
   size_t nR, capR;
 } relays;
 
 /* The cut of each hit from start on (cut_of: its index in S->C, or -1;
  * cut_at: the chain entry), queuing relay probes at each new one. */
-static void find_cuts(hl_probes *P, relays *S, size_t start, size_t *cut_of, size_t *cut_at) {
+static void find_cuts(hl_inst *P, relays *S, size_t start, size_t *cut_of, size_t *cut_at) {
   for (size_t i = start; i < P->nhits; i++) {
-    hl_probe_hit *h = &P->hits[i];
+    hl_inst_answer *h = &P->hits[i];
     size_t ci = cut_index(P, h, &S->E, &S->nE, &S->capE);
     cut_at[i] = ci;
     cut_of[i] = (size_t)-1;
@@ -1124,18 +1124,18 @@ static void find_cuts(hl_probes *P, relays *S, size_t start, size_t *cut_of, siz
 /* Each hit from start to nhits continued by every relay answer of its
  * cut's arguments with its type and layout (the continued ones, new, go
  * last); left as it is without one. Returns where the new ones start. */
-static size_t continue_chains(hl_probes *P, relays *S, size_t start, size_t nhits, const size_t *cut_of,
+static size_t continue_chains(hl_inst *P, relays *S, size_t start, size_t nhits, const size_t *cut_of,
                               const size_t *cut_at) {
-  hl_probe_hit *next = NULL;
+  hl_inst_answer *next = NULL;
   size_t nnext = 0, capnext = 0, kept = start;
   for (size_t i = start; i < nhits; i++) {
-    hl_probe_hit *h = &P->hits[i];
+    hl_inst_answer *h = &P->hits[i];
     const cut *k = cut_of[i] == (size_t)-1 ? NULL : &S->C[cut_of[i]];
     int continued = 0;
     for (size_t j = 0; k && j < S->nR; j++) {
-      const hl_probe_hit *r = &S->R[j];
-      if ((size_t)r->id < k->first || (size_t)r->id >= k->first + k->n || !same_answer(h, r)) continue;
-      hl_probe_hit sp = splice(h, cut_at[i], r);
+      const hl_inst_answer *r = &S->R[j];
+      if ((size_t)r->question < k->first || (size_t)r->question >= k->first + k->n || !same_answer(h, r)) continue;
+      hl_inst_answer sp = splice(h, cut_at[i], r);
       int dup = 0;
       for (size_t q = 0; q < nnext && !dup; q++) dup = same_hit(&next[q], &sp);
       if (dup)
@@ -1155,7 +1155,7 @@ static size_t continue_chains(hl_probes *P, relays *S, size_t start, size_t nhit
   return kept;
 }
 
-static void relay(hl_probes *P) {
+static void relay(hl_inst *P) {
   relays S;
   memset(&S, 0, sizeof S);
   size_t start = 0; /* hits before it are examined */
@@ -1173,7 +1173,7 @@ static void relay(hl_probes *P) {
     /* The relays' answers out of the hits. */
     size_t out = 0;
     for (size_t i = 0; i < P->nhits; i++) {
-      if ((size_t)P->hits[i].id >= first)
+      if ((size_t)P->hits[i].question >= first)
         HL_PUSH(S.R, S.nR, S.capR, P->hits[i]);
       else
         P->hits[out++] = P->hits[i];
@@ -1251,7 +1251,7 @@ static enum CXChildVisitResult find_carried(CXCursor c, CXCursor parent, CXClien
  * lambda capturing f, a task built from it); a call not found there
  * counts as passing on. A lambda written there capturing the function's
  * own locals, or a temporary (P(c)), is handed over. */
-static int passes_on(hl_probes *P, const hl_loc *L) {
+static int passes_on(hl_inst *P, const hl_loc *L) {
   CXFile f = clang_getFile(P->u.tu, L->file);
   if (!f) return 0;
   call_find w = {f, L->offset, 0, clang_getNullCursor(), clang_getNullCursor()};
@@ -1296,12 +1296,12 @@ static int lambda_at(const char *type, const hl_loc *loc) {
  * that copies val. In a header, a call the stored type goes through
  * passes it on (the library's own lambda is reported at the user's call
  * into the library). */
-static void choose_users(hl_probes *P) {
+static void choose_users(hl_inst *P) {
   pass_seen *seen = NULL;
   size_t nseen = 0, capseen = 0;
   CXFile main_file = clang_getFile(P->u.tu, P->u.job->source);
   for (size_t i = 0; i < P->nhits; i++) {
-    hl_probe_hit *h = &P->hits[i];
+    hl_inst_answer *h = &P->hits[i];
     /* A lambda written at a store in a generic lambda's body of the unit's
      * own code (pipes.emplace_back(type, [&](auto &pf) { ... }) inside a
      * pipe's [&](auto &pf)) is handed over there: what instantiates the
@@ -1364,14 +1364,14 @@ static char *lambda_basenames(const char *type) {
 
 /* An entry of an instance's chain (engine/instances) as a location of the
  * unit. */
-static int instance_loc(const hl_probes *P, const char *name, unsigned offset, hl_loc *out) {
+static int instance_loc(const hl_inst *P, const char *name, unsigned offset, hl_loc *out) {
   CXFile f = clang_getFile(P->u.tu, name);
   if (!f) return -1;
   return hl_unit_loc(&P->u, clang_getLocationForOffset(P->u.tu, f, offset), out);
 }
 
 /* Whether the instance's chain is the hit's, entry by entry. */
-static int same_chain(const hl_probes *P, const hl_instance *a, const hl_probe_hit *h) {
+static int same_chain(const hl_inst *P, const hl_instance *a, const hl_inst_answer *h) {
   if (a->nchain != h->nchain) return 0;
   for (size_t k = 0; k < a->nchain; k++) {
     hl_loc l;
@@ -1383,7 +1383,7 @@ static int same_chain(const hl_probes *P, const hl_instance *a, const hl_probe_h
   return 1;
 }
 
-static void print_chain(hl_sb *b, const hl_probes *P, const hl_instance *a, const hl_probe_hit *h) {
+static void print_chain(hl_sb *b, const hl_inst *P, const hl_instance *a, const hl_inst_answer *h) {
   for (size_t k = 0; a && k < a->nchain; k++) {
     hl_loc l;
     if (instance_loc(P, a->chain_file[k], a->chain_offset[k], &l)) {
@@ -1398,7 +1398,7 @@ static void print_chain(hl_sb *b, const hl_probes *P, const hl_instance *a, cons
                  h->carries[k]);
 }
 
-static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
+static int instance_matches(const hl_instance *a, const hl_inst_answer *h) {
   if (!h->type) return 0;
   char *x = lambda_basenames(a->type), *y = lambda_basenames(h->type);
   int same = !strcmp(x, y);
@@ -1411,7 +1411,7 @@ static int instance_matches(const hl_instance *a, const hl_probe_hit *h) {
 }
 
 /* What engine/instances answers for probe i (instances.h). */
-static long instances_of(const hl_probes *P, size_t i, hl_instance **a, const char **why) {
+static long instances_of(const hl_inst *P, size_t i, hl_instance **a, const char **why) {
   const probe *p = &P->v[i];
   if (p->relay || clang_Cursor_isNull(p->expr)) {
     *a = NULL;
@@ -1423,12 +1423,12 @@ static long instances_of(const hl_probes *P, size_t i, hl_instance **a, const ch
                        : hl_instances_of_expr(p->expr, a, why);
 }
 
-static void check_instances(hl_probes *P, FILE *log, int conversions) {
+static void check_instances(hl_inst *P, FILE *log, int conversions) {
   size_t agree = 0, differ = 0, untold = 0, chains = 0, unchained = 0;
   for (size_t i = 0; i < P->n; i++) {
     if (!P->v[i].conversion != !conversions || P->v[i].relay || clang_Cursor_isNull(P->v[i].expr)) continue;
     size_t nh;
-    const hl_probe_hit *h = hl_probes_hits(P, (int)i, &nh);
+    const hl_inst_answer *h = hl_inst_answers(P, (int)i, &nh);
     hl_instance *a;
     const char *untold_why;
     long na = instances_of(P, i, &a, &untold_why);
@@ -1514,10 +1514,10 @@ static void check_instances(hl_probes *P, FILE *log, int conversions) {
  * the probe parse would have given, answer instead. All of a probe's or
  * none: an instance whose chain cannot be followed or whose traits need
  * overload resolution leaves the probe unanswered, as before. */
-static int instance_hit(hl_probes *P, int id, const hl_instance *a, hl_probe_hit *h) {
+static int instance_hit(hl_inst *P, int id, const hl_instance *a, hl_inst_answer *h) {
   memset(h, 0, sizeof *h);
   if (!a->nchain || a->trivially_copyable < 0 || a->nothrow_copy < 0 || a->nothrow_move < 0) return -1;
-  h->id = id;
+  h->question = id;
   h->size = a->size;
   h->align = a->align;
   h->trivially_copyable = a->trivially_copyable;
@@ -1544,7 +1544,7 @@ static int instance_hit(hl_probes *P, int id, const hl_instance *a, hl_probe_hit
 /* Probe i's answers from engine/instances into *v (*nv of them, maybe
  * none: nothing instantiates the store). Returns -1 when the AST cannot
  * answer all of them. */
-static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
+static int instance_hits(hl_inst *P, size_t i, hl_inst_answer **v, size_t *nv) {
   *v = NULL;
   *nv = 0;
   hl_instance *a;
@@ -1553,7 +1553,7 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
   if (na < 0) return -1;
   *v = hl_xcalloc(na ? (size_t)na : 1, sizeof **v);
   for (long k = 0; k < na; k++) {
-    hl_probe_hit h;
+    hl_inst_answer h;
     /* A conversion to a class that may convert the value further inside
      * (not followed) leaves the probe to the parse. */
     int unfollowed = a[k].to && !wanted_to(P, a[k].to) && a[k].inside;
@@ -1582,13 +1582,13 @@ static int instance_hits(hl_probes *P, size_t i, hl_probe_hit **v, size_t *nv) {
   return 0;
 }
 
-static size_t answer_from_instances(hl_probes *P) {
+static size_t answer_from_instances(hl_inst *P) {
   if (!hl_instances_usable()) return 0;
   char *answered = hl_xcalloc(P->n ? P->n : 1, 1);
-  for (size_t i = 0; i < P->nhits; i++) answered[P->hits[i].id] = 1;
+  for (size_t i = 0; i < P->nhits; i++) answered[P->hits[i].question] = 1;
   size_t added = 0;
   for (size_t i = 0; i < P->n; i++) {
-    hl_probe_hit *v;
+    hl_inst_answer *v;
     size_t nv;
     if (answered[i] || P->v[i].conversion || instance_hits(P, i, &v, &nv)) continue;
     for (size_t j = 0; j < nv; j++) HL_PUSH(P->hits, P->nhits, P->caphits, v[j]);
@@ -1604,14 +1604,14 @@ static size_t answer_from_instances(hl_probes *P) {
  * them all (layout probes, and conversion probes whose calls it follows
  * to the conversions; engine/instances.h): then the probe parse is not
  * needed. Returns 1 with the hits in P, else 0 with P as it was. */
-static int answer_all_from_instances(hl_probes *P) {
+static int answer_all_from_instances(hl_inst *P) {
   if (!hl_instances_usable()) return 0;
   for (size_t i = 0; i < P->n; i++)
     if (P->v[i].relay) return 0;
-  hl_probe_hit *all = NULL;
+  hl_inst_answer *all = NULL;
   size_t nall = 0, capall = 0;
   for (size_t i = 0; i < P->n; i++) {
-    hl_probe_hit *v;
+    hl_inst_answer *v;
     size_t nv;
     if (instance_hits(P, i, &v, &nv)) {
       for (size_t j = 0; j < nall; j++) hit_free(&all[j]);
@@ -1627,8 +1627,8 @@ static int answer_all_from_instances(hl_probes *P) {
   return 1;
 }
 
-int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
-                  char **why) {
+int hl_inst_run(hl_inst *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
+                char **why) {
   if (P->n == 0) return 0;
   int check = getenv("HEAPLINT_CHECK_INSTANCES") != NULL;
   if (!check && answer_all_from_instances(P)) {
@@ -1651,10 +1651,10 @@ int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslation
   return rc;
 }
 
-const hl_probe_hit *hl_probes_hits(const hl_probes *P, int id, size_t *n) {
+const hl_inst_answer *hl_inst_answers(const hl_inst *P, int id, size_t *n) {
   size_t first = P->nhits, count = 0;
   for (size_t i = 0; i < P->nhits; i++)
-    if (P->hits[i].id == id) {
+    if (P->hits[i].question == id) {
       if (first == P->nhits) first = i;
       count++;
     }

@@ -14,7 +14,7 @@
  * extra parse; positions are mapped back to the files as they are on disk.
  * An expression the probe does not reach (a parse failure, no instantiation)
  * has no answer: its site stays undecided, never guessed. A conversion
- * probe (hl_probes_add_conversion) asks the same of a call whose callee
+ * probe (hl_inst_ask_conversion) asks the same of a call whose callee
  * depends on the template: what the argument becomes there, if anything. 
  *
  * Why the compiler's diagnostics and not a walk of the instantiations:
@@ -32,7 +32,7 @@
 #include "engine/finding.h"
 #include "engine/unit.h"
 
-typedef struct hl_probes hl_probes;
+typedef struct hl_inst hl_inst;
 
 /* One instantiation's answer. chain[0] is where the probed expression is
  * instantiated (the store itself); the rest are the "requested here"
@@ -41,8 +41,8 @@ typedef struct hl_probes hl_probes;
  * is where to report it: the call in the function that defines the lambda
  * the stored type names (the call that hands it over, inside a template
  * too), else outer. */
-typedef struct hl_probe_hit {
-  int id;
+typedef struct hl_inst_answer {
+  int question; /* the id of the question it answers */
   long size, align;
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *type; /* the decayed stored type, as the compiler spells it */
@@ -60,18 +60,18 @@ typedef struct hl_probe_hit {
   size_t nchain;
   size_t user;  /* index in chain */
   size_t outer; /* index in chain */
-} hl_probe_hit;
+} hl_inst_answer;
 
 /* For one parsed translation unit (copied; what it points to outlives P):
  * a second parse sees the same unsaved files. */
-hl_probes *hl_probes_new(const hl_unit *u);
-void hl_probes_free(hl_probes *P);
+hl_inst *hl_inst_new(const hl_unit *u);
+void hl_inst_free(hl_inst *P);
 
 /* Queues a probe around the expression e of the unit. Returns its id (>= 0),
  * or -1 with *why when the expression cannot be wrapped (it comes from a
  * macro, is a braced list, or does not stand where an argument or an
  * initializer can be wrapped). */
-int hl_probes_add(hl_probes *P, CXCursor e, const char **why);
+int hl_inst_ask_layout(hl_inst *P, CXCursor e, const char **why);
 
 /* Queues a conversion probe: what the argument arg of the call wrapped is
  * converted to, where the call's callee is known only per instantiation
@@ -83,7 +83,7 @@ int hl_probes_add(hl_probes *P, CXCursor e, const char **why);
  * as_type (a type's spelling, "decltype(this->m)"), wrapped is arg itself
  * and the copy converts it to that type (a member initializer). The same
  * probe asked twice has one id. Returns it, or -1 with *why. */
-int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why);
+int hl_inst_ask_conversion(hl_inst *P, CXCursor wrapped, CXCursor arg, const char *as_type, const char **why);
 
 /* The types a conversion probe asks about, by their template's name
  * without inline namespaces ("std::function"; the wrappers the rules
@@ -91,9 +91,9 @@ int hl_probes_add_conversion(hl_probes *P, CXCursor wrapped, CXCursor arg, const
  * probe parse and from the AST alike (both answer for other types too,
  * differently where overload resolution of the proxy differs from the
  * argument's). Without a call, every answer is kept. The names are copied. */
-void hl_probes_conversion_targets(hl_probes *P, const char *const *names, size_t n);
+void hl_inst_conversion_targets(hl_inst *P, const char *const *names, size_t n);
 
-size_t hl_probes_pending(const hl_probes *P);
+size_t hl_inst_pending(const hl_inst *P);
 
 /* Parses the unit once with every queued probe inserted. suffix, when not
  * NULL, is appended to the main file's text in that parse (another
@@ -111,10 +111,10 @@ size_t hl_probes_pending(const hl_probes *P);
  * copy that does not compile can take an enclosing lambda's probe with
  * it). HEAPLINT_CHECK_INSTANCES in the environment always parses and
  * compares both. */
-int hl_probes_run(hl_probes *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
-                  char **why);
+int hl_inst_run(hl_inst *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
+                char **why);
 
 /* The answers for probe id, in the order the compiler gave them. */
-const hl_probe_hit *hl_probes_hits(const hl_probes *P, int id, size_t *n);
+const hl_inst_answer *hl_inst_answers(const hl_inst *P, int id, size_t *n);
 
 #endif
