@@ -11,7 +11,7 @@
 #include <clang-c/Index.h>
 
 #include "engine/finding.h"
-#include "engine/instprobe.h"
+#include "engine/inst/inst.h"
 #include "engine/job.h"
 #include "engine/layout.h"
 #include "engine/summary.h"

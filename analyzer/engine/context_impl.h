@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "engine/finding.h"
-#include "engine/instprobe.h"
+#include "engine/inst/arbiter.h"
 #include "engine/layout.h"
 #include "engine/reach.h"
 #include "engine/unit.h"

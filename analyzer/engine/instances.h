@@ -12,15 +12,15 @@
  * objects libclang built: both libraries are the same clang, checked at
  * run time (hl_instances_usable); nothing is changed in the AST.
  *
- * It answers the two questions engine/instprobe asks the compiler: the
- * layout probe's (the stored expression's type in every instantiation,
- * with its size, alignment and the three traits) and the conversion
- * probe's (what a call converts an argument to in every instantiation,
- * following it into the standard library's templates), each with the
- * chain of points of instantiation the probe parse's notes give, or
- * "cannot tell exactly". instprobe takes these answers instead of parsing
- * the unit again when they cover every probe, and compares both when
- * HEAPLINT_CHECK_INSTANCES is set in the environment. */
+ * It answers the two questions of engine/inst (inst.h): the layout
+ * question (the stored expression's type in every instantiation, with its
+ * size, alignment and the three traits) and the conversion question (what
+ * a call converts an argument to in every instantiation, following it into
+ * the standard library's templates), each with the chain of points of
+ * instantiation the probe parse's notes give, or "cannot tell exactly".
+ * engine/inst/arbiter takes these answers instead of parsing the unit
+ * again when they cover every question, and compares both in the compare
+ * mode. */
 #ifndef HEAPLINT_INSTANCES_H
 #define HEAPLINT_INSTANCES_H
 
@@ -52,14 +52,14 @@ typedef struct hl_instance {
   int trivially_copyable, nothrow_copy, nothrow_move;
   char *poi_file; /* where the instantiation was first requested */
   unsigned poi_offset;
-  /* The probe parse's chain (engine/instprobe.h, hl_inst_answer), read from
+  /* The probe parse's chain (engine/inst/inst.h, hl_inst_answer), read from
    * the AST: entry 0 is the store, then each point of instantiation
    * outward, through the specialization of the template code there that
    * requested the previous one, up to code that is no template. nchain is
    * 0 when that cannot be followed (an implicit call, a generic lambda's
    * body). Per entry: the file as the unit names it, the byte offset, in a
    * system header, and what the specialization instantiated there carries
-   * (instprobe.h's carries: 1 its name holds the stored type, 0 a function
+   * (inst.h's carries: 1 its name holds the stored type, 0 a function
    * template specialization, 2 a member of a class template, 3 a generic
    * lambda's operator()). */
   size_t nchain;
@@ -85,7 +85,7 @@ const char *hl_instances_status(void);
  * hl_instances_free. */
 long hl_instances_of_expr(CXCursor e, hl_instance **out, const char **why);
 
-/* A conversion probe's question (instprobe.h, hl_inst_ask_conversion):
+/* A conversion probe's question (engine/inst/inst.h, hl_inst_ask_conversion):
  * in each instantiation of the call, what the argument arg is converted
  * to, as the probe's proxy would be: to the parameter's type (by value or
  * a const or rvalue reference), or, handed to a library template that
