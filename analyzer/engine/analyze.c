@@ -452,7 +452,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   select_wrappers(run, cfg, &ctx, &sel, res);
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
-  ctx.inst = hl_inst_new(&ctx.unit);
+  ctx.inst = hl_inst_new(&ctx.unit, &(hl_inst_options){run->check_instances, log});
   {
     /* Conversion probes ask what a call converts to the wrappers reported. */
     const char **names = hl_xcalloc(ctx.nwrappers ? ctx.nwrappers : 1, sizeof *names);

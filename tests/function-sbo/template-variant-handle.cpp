@@ -12,7 +12,7 @@
 // REQUIRES: instances
 // RUN: %heaplint %s -- %libstdcxx -isystem %probes | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
 // RUN: %heaplint %s -- %libcxx -isystem %probes | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
-// RUN: env HEAPLINT_CHECK_INSTANCES=1 %heaplint %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
+// RUN: %heaplint --check-instances %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
 // CHECKED: template-variant-handle.cpp:{{[0-9]+}}: not told: a library constructor that may convert it further
 // CHECKED: template-variant-handle.cpp: 0 conversions agree, 0 differ, 1 not told
 //

@@ -13,9 +13,11 @@
 #include "engine/instances.h"
 #include "util/util.h"
 
-hl_inst *hl_inst_new(const hl_unit *u) {
+hl_inst *hl_inst_new(const hl_unit *u, const hl_inst_options *o) {
   hl_inst *P = hl_xcalloc(1, sizeof *P);
   P->u = *u;
+  P->compare = o->compare;
+  P->log = o->log;
   return P;
 }
 
@@ -43,7 +45,7 @@ size_t hl_inst_pending(const hl_inst *P) { return P->n; }
 int hl_inst_run(hl_inst *P, const char *suffix, void (*parsed)(CXTranslationUnit q, void *data), void *data,
                 char **why) {
   if (P->n == 0) return 0;
-  int check = getenv("HEAPLINT_CHECK_INSTANCES") != NULL;
+  int check = P->compare;
   if (!check && hl_from_ast_all(P)) {
     hl_choose_users(P);
     return 0;
@@ -52,12 +54,12 @@ int hl_inst_run(hl_inst *P, const char *suffix, void (*parsed)(CXTranslationUnit
   if (!rc) {
     hl_relay(P);
     if (check) {
-      hl_compare_backends(P, stderr, 0);
-      hl_compare_backends(P, stderr, 1);
+      hl_compare_backends(P, P->log, 0);
+      hl_compare_backends(P, P->log, 1);
     }
     size_t added = hl_from_ast_fill(P);
     if (check && added)
-      fprintf(stderr, "heaplint: instances: %s: %zu answers from the AST where the probe parse had none\n",
+      fprintf(P->log, "heaplint: instances: %s: %zu answers from the AST where the probe parse had none\n",
               hl_display_path(P->u.job->file), added);
     hl_choose_users(P);
   }

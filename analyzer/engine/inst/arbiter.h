@@ -6,7 +6,7 @@
  * instantiation's chain followed, no trait that needs overload
  * resolution): then there is no parse. Otherwise the probe parse answers,
  * and the AST fills the layout questions it left without an answer. With
- * HEAPLINT_CHECK_INSTANCES in the environment, the probe parse always runs
+ * the run's compare mode (--check-instances), the probe parse always runs
  * and both are compared, question by question (compare.h).
  *
  * Why two: libclang's C API shows a template's pattern only, never an
@@ -18,13 +18,19 @@
 #define HEAPLINT_INST_ARBITER_H
 
 #include <clang-c/Index.h>
+#include <stdio.h>
 
 #include "engine/inst/inst.h"
 #include "engine/unit.h"
 
+typedef struct hl_inst_options {
+  int compare; /* both backends answer every question, compared (compare.h) */
+  FILE *log;   /* where the comparison goes: the unit's log */
+} hl_inst_options;
+
 /* For one parsed translation unit (copied; what it points to outlives I):
  * a second parse sees the same unsaved files. */
-hl_inst *hl_inst_new(const hl_unit *u);
+hl_inst *hl_inst_new(const hl_unit *u, const hl_inst_options *o);
 void hl_inst_free(hl_inst *I);
 
 /* The types a conversion question asks about, by their template's name

@@ -6,6 +6,7 @@
 
 #include <clang-c/Index.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/unit.h"
 #include "util/strv.h"
@@ -34,6 +35,8 @@ struct hl_inst {
   struct hl_inst_answer *hits; /* by question, each question's in the compiler's order */
   size_t nhits, caphits;
   hl_strv targets; /* hl_inst_conversion_targets */
+  int compare;     /* hl_inst_options */
+  FILE *log;
 };
 
 #endif
