@@ -5,7 +5,7 @@
  * libclang's C API shows a template's pattern and, through a call, the
  * specialization that call names; it cannot list a template's
  * specializations, so a walk over it cannot know that it saw them all
- * (docs/architecture.md, "Instantiations without a second parse"). clang's
+ * (docs/architecture.md, "Asking the compiler", engine/instances). clang's
  * AST can: FunctionTemplateDecl::specializations(), and a class template's
  * specializations with their members. This module reads that AST through
  * the cursors libclang hands out, with libclang-cpp's functions over the
