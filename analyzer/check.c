@@ -9,7 +9,7 @@
 
 #include "cache/cache.h"
 #include "engine/analyze.h"
-#include "engine/instances.h"
+#include "engine/inst/instances.h"
 #include "engine/rule.h"
 #include "engine/runner.h"
 #include "input/cli.h"

@@ -10,7 +10,7 @@
 #include "engine/inst/probe_parse.h"
 #include "engine/inst/relay.h"
 #include "engine/inst/users.h"
-#include "engine/instances.h"
+#include "engine/inst/instances.h"
 #include "util/util.h"
 
 hl_inst *hl_inst_new(const hl_unit *u, const hl_inst_options *o) {
@@ -18,12 +18,13 @@ hl_inst *hl_inst_new(const hl_unit *u, const hl_inst_options *o) {
   P->u = *u;
   P->compare = o->compare;
   P->log = o->log;
+  P->ast = hl_instances_open();
   return P;
 }
 
 void hl_inst_free(hl_inst *P) {
   if (!P) return;
-  hl_instances_forget();
+  hl_instances_close(P->ast);
   for (size_t i = 0; i < P->n; i++) {
     free(P->v[i].file);
     free(P->v[i].as_type);

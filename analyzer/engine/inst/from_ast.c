@@ -6,7 +6,7 @@
 #include "engine/inst/answer.h"
 #include "util/util.h"
 
-/* An entry of an instance's chain (engine/instances) as a location of the
+/* An entry of an instance's chain (engine/inst/instances) as a location of the
  * unit. */
 int hl_from_ast_loc(const hl_inst *P, const char *name, unsigned offset, hl_loc *out) {
   CXFile f = clang_getFile(P->u.tu, name);
@@ -14,7 +14,7 @@ int hl_from_ast_loc(const hl_inst *P, const char *name, unsigned offset, hl_loc 
   return hl_unit_loc(&P->u, clang_getLocationForOffset(P->u.tu, f, offset), out);
 }
 
-/* What engine/instances answers for probe i (instances.h). */
+/* What engine/inst/instances answers for probe i (instances.h). */
 long hl_from_ast(const hl_inst *P, size_t i, hl_instance **a, const char **why) {
   const hl_question *p = &P->v[i];
   if (p->relay || clang_Cursor_isNull(p->expr)) {
@@ -22,9 +22,9 @@ long hl_from_ast(const hl_inst *P, size_t i, hl_instance **a, const char **why) 
     *why = "a relay";
     return -1;
   }
-  return p->conversion ? hl_instances_of_conversion(p->call, p->expr, p->as_type, (const char *const *)P->targets.v,
-                                                    P->targets.n, a, why)
-                       : hl_instances_of_expr(p->expr, a, why);
+  return p->conversion ? hl_instances_of_conversion(P->ast, p->call, p->expr, p->as_type,
+                                                    (const char *const *)P->targets.v, P->targets.n, a, why)
+                       : hl_instances_of_expr(P->ast, p->expr, a, why);
 }
 
 static int instance_hit(hl_inst *P, int id, const hl_instance *a, hl_inst_answer *h) {
@@ -54,7 +54,7 @@ static int instance_hit(hl_inst *P, int id, const hl_instance *a, hl_inst_answer
   return 0;
 }
 
-/* Probe i's answers from engine/instances into *v (*nv of them, maybe
+/* Probe i's answers from engine/inst/instances into *v (*nv of them, maybe
  * none: nothing instantiates the store). Returns -1 when the AST cannot
  * answer all of them. */
 static int instance_hits(hl_inst *P, size_t i, hl_inst_answer **v, size_t *nv) {
@@ -115,7 +115,7 @@ size_t hl_from_ast_fill(hl_inst *P) {
 
 /* Every probe of the unit answered from clang's AST, when it can answer
  * them all (layout probes, and conversion probes whose calls it follows
- * to the conversions; engine/instances.h): then the probe parse is not
+ * to the conversions; engine/inst/instances.h): then the probe parse is not
  * needed. Returns 1 with the hits in P, else 0 with P as it was. */
 int hl_from_ast_all(hl_inst *P) {
   if (!hl_instances_usable()) return 0;

@@ -1,4 +1,4 @@
-/* from_ast: the AST backend's instances (engine/instances.h) as answers,
+/* from_ast: the AST backend's instances (engine/inst/instances.h) as answers,
  * all of a question's or none: an instance whose chain cannot be followed,
  * a trait that needs overload resolution, or an uncertain conversion
  * leaves the question to the probe parse. They answer every question when
@@ -15,7 +15,7 @@
 
 #include "engine/finding.h"
 #include "engine/inst/inst_impl.h"
-#include "engine/instances.h"
+#include "engine/inst/instances.h"
 
 /* What the AST backend answers for question i: how many instances into
  * *a, or -1 with *why (a relay is never asked). */

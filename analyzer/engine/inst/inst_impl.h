@@ -37,6 +37,7 @@ struct hl_inst {
   hl_strv targets; /* hl_inst_conversion_targets */
   int compare;     /* hl_inst_options */
   FILE *log;
+  struct hl_instances_session *ast; /* the AST backend's reading of this unit (instances.h) */
 };
 
 #endif

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/instances_impl.hpp"
+#include "engine/inst/instances_impl.hpp"
 
 using namespace clang;
 using namespace hl_ast;
