@@ -92,6 +92,13 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
       if (v == d) return true;
     return false;
   }
+  // What one step up from x (the tracked reference r, or what passed it
+  // on) to its parent does with the value: next (this step does not
+  // say), climb (the parent passes it on), done (told), done_told (told
+  // unless the conversions followed say untold), fail (a use this does
+  // not follow).
+  enum class step { next, climb, done, done_told, fail };
+
   bool VisitDeclRefExpr(DeclRefExpr *r) {
     if (!tracked(r->getDecl()) || out->untold) return !out->untold;
     // Up from the reference through what passes it on, to what uses it.
@@ -99,168 +106,206 @@ struct param_uses : RecursiveASTVisitor<param_uses> {
     for (int i = 0; i < 32; i++) {
       DynTypedNodeList ps = ctx->getParents(*x);
       if (ps.empty()) break;
-      if (ps[0].get<ReturnStmt>()) {
-        // Returned: converted to the template's return type.
-        out->add(*ctx, fn->getReturnType());
-        return true;
-      }
-      if (const auto *vd = ps[0].get<VarDecl>()) {
-        // A local initialized from it: converted to its type, or a copy
-        // of the value itself (a decay-copy) whose uses count as its own.
-        QualType t = vd->getType().getNonReferenceType();
-        if (ctx->hasSameUnqualifiedType(t, x->getType().getNonReferenceType())) {
-          if (!tracked(vd)) vars.push_back(vd);
-        } else {
-          out->add(*ctx, t);
-        }
-        return true;
-      }
-      const CXXCtorInitializer *ci = nullptr;
-      if (const auto *cd = ps[0].get<CXXConstructorDecl>())  // the parent map's parent of an initializer's expression
-        for (const CXXCtorInitializer *in : cd->inits())
-          if (in->getInit() == x) ci = in;
-      if (ci) {
-        // A member or base initialized from it (eventpp's MyInt(const T
-        // value) : value(value)): converted to its type. A member of the
-        // value's own class type is a copy, not followed.
-        QualType t = ci->isAnyMemberInitializer() ? ci->getAnyMember()->getType()
-                     : ci->isBaseInitializer()    ? QualType(ci->getBaseClass(), 0)
-                                                  : QualType();
-        if (t.isNull() || (!x->getType()->isScalarType() &&
-                           ctx->hasSameUnqualifiedType(t.getNonReferenceType(), r->getType().getNonReferenceType())))
-          break;
-        out->add(*ctx, t);
-        return true;
-      }
-      const Expr *p = ps[0].get<Expr>();
-      if (!p) break;
-      const auto *ic = dyn_cast<ImplicitCastExpr>(p);
-      if (isa<ParenExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
-          (ic && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) ||
-          // The object seen as its base (eventpp's getEvent calling
-          // event.getType(), a member of Event, on a MouseEvent).
-          (ic && (ic->getCastKind() == CK_DerivedToBase || ic->getCastKind() == CK_UncheckedDerivedToBase)) ||
-          (isa<ExplicitCastExpr>(p) && cast<ExplicitCastExpr>(p)->getTypeAsWritten()->isReferenceType() &&
-           cast<ExplicitCastExpr>(p)->getCastKind() == CK_NoOp) ||
-          (ic && ic->isPartOfExplicitCast()) || (ic && x->getType()->isScalarType() && p->getType()->isScalarType()) ||
-          passes_on(p)) {
-        x = p;
+      step s = up_one(ps[0], x, r);
+      if (s == step::climb) {
+        x = ps[0].get<Expr>();
         continue;
       }
-      if (const auto *ce = dyn_cast<CXXConstructExpr>(p)) {
-        // A class of the code's own whose constructor takes the value
-        // (taskflow's Node(std::in_place_type_t<Async>, C &&)): followed
-        // into it. The library's classes (std::function, std::any) are
-        // what the value converts to: their converting constructors take
-        // no proxy.
-        const CXXConstructorDecl *cd = ce->getConstructor();
-        const SourceManager &sm = ctx->getSourceManager();
-        // The value copied into a by-value parameter of a constructor
-        // (libc++'s std::function(_Fp)): that constructor is the use.
-        DynTypedNodeList gs = ctx->getParents(*p);
-        const auto *outer = gs.empty() ? nullptr : gs[0].get<CXXConstructExpr>();
-        if (cd && cd->isCopyOrMoveConstructor() && outer && outer->getConstructor() &&
-            ctx->hasSameUnqualifiedType(ce->getType(), x->getType().getNonReferenceType())) {
-          unsigned k = 0;
-          while (k < outer->getNumArgs() && outer->getArg(k) != p) k++;
-          if (k < outer->getNumArgs() && deduced_bare(outer->getConstructor(), k)) {
-            x = p;
-            continue;
-          }
-        }
-        unsigned k = 0;
-        while (k < ce->getNumArgs() && ce->getArg(k) != x) k++;
-        if (cd && k < ce->getNumArgs() && !sm.isInSystemHeader(sm.getExpansionLoc(cd->getLocation())) &&
-            !cd->isCopyOrMoveConstructor()) {
-          into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
-          return !out->untold;
-        }
-        // A library class whose constructor template takes the value as it
-        // is (std::variant's converting constructor) may convert it further
-        // inside, to one of its members (a std::function alternative):
-        // said, so that only a conversion to a wrapper itself is taken.
-        // An inheriting constructor (std::variant's bases' `using
-        // _Base::_Base`) hands its arguments on implicitly, to the base's
-        // constructor, maybe a template taking the value as it is.
-        bool further = cd && k < ce->getNumArgs() && !cd->isCopyOrMoveConstructor() &&
-                       (deduced_bare(cd, k) || cd->isInheritingConstructor());
-        // Followed into it first (std::tuple's constructor handing the
-        // value through its bases to its element's member initializer,
-        // eventpp's queued arguments): what it converts the value to
-        // there, where that is told, is something, and is no other
-        // library class that may convert it further in turn (std::variant's
-        // storage, built by an inheriting constructor and a union of its
-        // alternatives).
-        if (further && !cd->isInheritingConstructor() && !out->wrapper(ce->getType())) {
-          conversions was = *out;
-          into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
-          bool told = !out->untold && out->to.size() > was.to.size();
-          for (size_t n = 0; told && n < out->to.size(); n++)
-            if (out->inside[n] && (n >= was.inside.size() || !was.inside[n]) && !out->wrapper(out->to[n])) told = false;
-          if (told) return true;
-          *out = was;
-        }
-        out->add(*ctx, ce->getType(), further);
-        return true;
-      }
-      if (ic && (ic->getCastKind() == CK_UserDefinedConversion || ic->getCastKind() == CK_ConstructorConversion)) {
-        out->add(*ctx, ic->getType());
-        return true;
-      }
-      if (const auto *il = dyn_cast<InitListExpr>(p)) {
-        // An element of an aggregate (list::sort's _Ptr_cmp{__comp}):
-        // converted to that element's type.
-        QualType et;
-        if (const ArrayType *at = ctx->getAsArrayType(il->getType())) et = at->getElementType();
-        const CXXRecordDecl *rd = il->getType()->getAsCXXRecordDecl();
-        if (rd && !rd->getNumBases()) {
-          // (x may be in the list's other form, syntactic or semantic.)
-          const InitListExpr *forms[] = {il, il->getSyntacticForm(), il->getSemanticForm()};
-          unsigned k = ~0u;
-          for (const InitListExpr *f : forms)
-            for (unsigned n = 0; f && k == ~0u && n < f->getNumInits(); n++)
-              if (f->getInit(n) == x || (f->getInit(n) && f->getInit(n)->IgnoreImplicit() == x->IgnoreImplicit()))
-                k = n;
-          for (const FieldDecl *f : rd->fields())
-            if (k-- == 0) {
-              et = f->getType();
-              break;
-            }
-        }
-        if (et.isNull()) break;
-        out->add(*ctx, et);
-        return true;
-      }
-      // Cast to another type (CLI11's static_cast<underlying_type<E>>(e)):
-      // converted to it. A class type is built by a construction under the
-      // cast, met above; a cast to its own type is a copy, not followed.
-      if (const auto *ec = dyn_cast<ExplicitCastExpr>(p)) {
-        if (ctx->hasSameUnqualifiedType(ec->getType().getNonReferenceType(), r->getType().getNonReferenceType())) break;
-        out->add(*ctx, ec->getType());
-        return true;
-      }
-      // An operand of a built-in operator (a scalar's arithmetic): made
-      // into no other type.
-      if ((isa<BinaryOperator>(p) || isa<UnaryOperator>(p)) && x->getType()->isScalarType()) return true;
-      // Called, or a member of it used: the proxy has neither, its copy
-      // of the call does not compile there and converts nothing.
-      if (isa<MemberExpr>(p)) return true;
-      // Captured by reference (a by-copy capture's init is a construction
-      // or a cast): the lambda's body uses the variable itself, met on
-      // its own in this walk.
-      if (isa<LambdaExpr>(p)) return true;
-      if (const auto *c = dyn_cast<CallExpr>(p)) {
-        if (c->getCallee() == x) return true;
-        for (unsigned k = 0; k < c->getNumArgs(); k++)
-          if (c->getArg(k) == x) {
-            into_call(*ctx, c, k, *out, depth + 1);
-            return !out->untold;
-          }
-      }
+      if (s == step::done) return true;
+      if (s == step::done_told) return !out->untold;
       break;
     }
     out->fail("a library template uses the value otherwise");
     return false;
+  }
+
+  step up_one(const DynTypedNode &n, const Expr *x, const DeclRefExpr *r) {
+    step s = at_return_or_local(n, x);
+    if (s == step::next) s = at_member_init(n, x, r);
+    if (s != step::next) return s;
+    const Expr *p = n.get<Expr>();
+    if (!p) return step::fail;
+    const auto *ic = dyn_cast<ImplicitCastExpr>(p);
+    if (passes_through(p, ic, x)) return step::climb;
+    if (const auto *ce = dyn_cast<CXXConstructExpr>(p)) return at_construct(ce, x);
+    s = at_conversion_or_list(p, ic, x);
+    if (s != step::next) return s;
+    return at_other(p, x, r);
+  }
+
+  step at_return_or_local(const DynTypedNode &n, const Expr *x) {
+    if (n.get<ReturnStmt>()) {
+      // Returned: converted to the template's return type.
+      out->add(*ctx, fn->getReturnType());
+      return step::done;
+    }
+    if (const auto *vd = n.get<VarDecl>()) {
+      // A local initialized from it: converted to its type, or a copy
+      // of the value itself (a decay-copy) whose uses count as its own.
+      QualType t = vd->getType().getNonReferenceType();
+      if (ctx->hasSameUnqualifiedType(t, x->getType().getNonReferenceType())) {
+        if (!tracked(vd)) vars.push_back(vd);
+      } else {
+        out->add(*ctx, t);
+      }
+      return step::done;
+    }
+    return step::next;
+  }
+
+  step at_member_init(const DynTypedNode &n, const Expr *x, const DeclRefExpr *r) {
+    const CXXCtorInitializer *ci = nullptr;
+    if (const auto *cd = n.get<CXXConstructorDecl>())  // the parent map's parent of an initializer's expression
+      for (const CXXCtorInitializer *in : cd->inits())
+        if (in->getInit() == x) ci = in;
+    if (!ci) return step::next;
+    // A member or base initialized from it (eventpp's MyInt(const T
+    // value) : value(value)): converted to its type. A member of the
+    // value's own class type is a copy, not followed.
+    QualType t = ci->isAnyMemberInitializer() ? ci->getAnyMember()->getType()
+                 : ci->isBaseInitializer()    ? QualType(ci->getBaseClass(), 0)
+                                              : QualType();
+    if (t.isNull() || (!x->getType()->isScalarType() &&
+                       ctx->hasSameUnqualifiedType(t.getNonReferenceType(), r->getType().getNonReferenceType())))
+      return step::fail;
+    out->add(*ctx, t);
+    return step::done;
+  }
+
+  // Whether the parent p (ic: as an implicit cast) hands x on as it is.
+  static bool passes_through(const Expr *p, const ImplicitCastExpr *ic, const Expr *x) {
+    return isa<ParenExpr>(p) || isa<MaterializeTemporaryExpr>(p) || isa<CXXBindTemporaryExpr>(p) ||
+           (ic && (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)) ||
+           // The object seen as its base (eventpp's getEvent calling
+           // event.getType(), a member of Event, on a MouseEvent).
+           (ic && (ic->getCastKind() == CK_DerivedToBase || ic->getCastKind() == CK_UncheckedDerivedToBase)) ||
+           (isa<ExplicitCastExpr>(p) && cast<ExplicitCastExpr>(p)->getTypeAsWritten()->isReferenceType() &&
+            cast<ExplicitCastExpr>(p)->getCastKind() == CK_NoOp) ||
+           (ic && ic->isPartOfExplicitCast()) || (ic && x->getType()->isScalarType() && p->getType()->isScalarType()) ||
+           passes_on(p);
+  }
+
+  step at_construct(const CXXConstructExpr *ce, const Expr *x) {
+    // A class of the code's own whose constructor takes the value
+    // (taskflow's Node(std::in_place_type_t<Async>, C &&)): followed
+    // into it. The library's classes (std::function, std::any) are
+    // what the value converts to: their converting constructors take
+    // no proxy.
+    const CXXConstructorDecl *cd = ce->getConstructor();
+    const SourceManager &sm = ctx->getSourceManager();
+    if (copied_into_by_value(ce, x)) return step::climb;
+    unsigned k = 0;
+    while (k < ce->getNumArgs() && ce->getArg(k) != x) k++;
+    if (cd && k < ce->getNumArgs() && !sm.isInSystemHeader(sm.getExpansionLoc(cd->getLocation())) &&
+        !cd->isCopyOrMoveConstructor()) {
+      into_function(*ctx, cd, k, ce->getLocation(), *out, depth + 1);
+      return step::done_told;
+    }
+    // A library class whose constructor template takes the value as it
+    // is (std::variant's converting constructor) may convert it further
+    // inside, to one of its members (a std::function alternative):
+    // said, so that only a conversion to a wrapper itself is taken.
+    // An inheriting constructor (std::variant's bases' `using
+    // _Base::_Base`) hands its arguments on implicitly, to the base's
+    // constructor, maybe a template taking the value as it is.
+    bool further = cd && k < ce->getNumArgs() && !cd->isCopyOrMoveConstructor() &&
+                   (deduced_bare(cd, k) || cd->isInheritingConstructor());
+    if (further && !cd->isInheritingConstructor() && !out->wrapper(ce->getType()) && told_inside(ce, k))
+      return step::done;
+    out->add(*ctx, ce->getType(), further);
+    return step::done;
+  }
+
+  // The value copied into a by-value parameter of a constructor (libc++'s
+  // std::function(_Fp)): that constructor is the use, not this copy.
+  bool copied_into_by_value(const CXXConstructExpr *ce, const Expr *x) {
+    const CXXConstructorDecl *cd = ce->getConstructor();
+    DynTypedNodeList gs = ctx->getParents(*ce);
+    const auto *outer = gs.empty() ? nullptr : gs[0].get<CXXConstructExpr>();
+    if (!(cd && cd->isCopyOrMoveConstructor() && outer && outer->getConstructor() &&
+          ctx->hasSameUnqualifiedType(ce->getType(), x->getType().getNonReferenceType())))
+      return false;
+    unsigned k = 0;
+    while (k < outer->getNumArgs() && outer->getArg(k) != ce) k++;
+    return k < outer->getNumArgs() && deduced_bare(outer->getConstructor(), k);
+  }
+
+  // Followed into the library constructor of ce first (std::tuple's
+  // constructor handing the value through its bases to its element's
+  // member initializer, eventpp's queued arguments): what it converts the
+  // value to there, where that is told, is something, and is no other
+  // library class that may convert it further in turn (std::variant's
+  // storage, built by an inheriting constructor and a union of its
+  // alternatives). Else *out as it was.
+  bool told_inside(const CXXConstructExpr *ce, unsigned k) {
+    conversions was = *out;
+    into_function(*ctx, ce->getConstructor(), k, ce->getLocation(), *out, depth + 1);
+    bool told = !out->untold && out->to.size() > was.to.size();
+    for (size_t n = 0; told && n < out->to.size(); n++)
+      if (out->inside[n] && (n >= was.inside.size() || !was.inside[n]) && !out->wrapper(out->to[n])) told = false;
+    if (!told) *out = was;
+    return told;
+  }
+
+  step at_conversion_or_list(const Expr *p, const ImplicitCastExpr *ic, const Expr *x) {
+    if (ic && (ic->getCastKind() == CK_UserDefinedConversion || ic->getCastKind() == CK_ConstructorConversion)) {
+      out->add(*ctx, ic->getType());
+      return step::done;
+    }
+    const auto *il = dyn_cast<InitListExpr>(p);
+    if (!il) return step::next;
+    // An element of an aggregate (list::sort's _Ptr_cmp{__comp}):
+    // converted to that element's type.
+    QualType et;
+    if (const ArrayType *at = ctx->getAsArrayType(il->getType())) et = at->getElementType();
+    const CXXRecordDecl *rd = il->getType()->getAsCXXRecordDecl();
+    if (rd && !rd->getNumBases()) {
+      // (x may be in the list's other form, syntactic or semantic.)
+      const InitListExpr *forms[] = {il, il->getSyntacticForm(), il->getSemanticForm()};
+      unsigned k = ~0u;
+      for (const InitListExpr *f : forms)
+        for (unsigned n = 0; f && k == ~0u && n < f->getNumInits(); n++)
+          if (f->getInit(n) == x || (f->getInit(n) && f->getInit(n)->IgnoreImplicit() == x->IgnoreImplicit())) k = n;
+      for (const FieldDecl *f : rd->fields())
+        if (k-- == 0) {
+          et = f->getType();
+          break;
+        }
+    }
+    if (et.isNull()) return step::fail;
+    out->add(*ctx, et);
+    return step::done;
+  }
+
+  step at_other(const Expr *p, const Expr *x, const DeclRefExpr *r) {
+    // Cast to another type (CLI11's static_cast<underlying_type<E>>(e)):
+    // converted to it. A class type is built by a construction under the
+    // cast, met above; a cast to its own type is a copy, not followed.
+    if (const auto *ec = dyn_cast<ExplicitCastExpr>(p)) {
+      if (ctx->hasSameUnqualifiedType(ec->getType().getNonReferenceType(), r->getType().getNonReferenceType()))
+        return step::fail;
+      out->add(*ctx, ec->getType());
+      return step::done;
+    }
+    // An operand of a built-in operator (a scalar's arithmetic): made
+    // into no other type.
+    if ((isa<BinaryOperator>(p) || isa<UnaryOperator>(p)) && x->getType()->isScalarType()) return step::done;
+    // Called, or a member of it used: the proxy has neither, its copy
+    // of the call does not compile there and converts nothing.
+    if (isa<MemberExpr>(p)) return step::done;
+    // Captured by reference (a by-copy capture's init is a construction
+    // or a cast): the lambda's body uses the variable itself, met on
+    // its own in this walk.
+    if (isa<LambdaExpr>(p)) return step::done;
+    if (const auto *c = dyn_cast<CallExpr>(p)) {
+      if (c->getCallee() == x) return step::done;
+      for (unsigned k = 0; k < c->getNumArgs(); k++)
+        if (c->getArg(k) == x) {
+          into_call(*ctx, c, k, *out, depth + 1);
+          return step::done_told;
+        }
+    }
+    return step::fail;
   }
 };
 
