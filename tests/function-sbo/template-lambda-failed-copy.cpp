@@ -7,7 +7,7 @@
 // makes the lambda's body, and so the whole lambda expression, fail in
 // every instantiation (clang's TreeTransform fails a compound statement
 // with any of its statements), and the layout probe around the lambda is
-// never instantiated. The probe parse then has no answer; engine/instances
+// never instantiated. The probe parse then has no answer; engine/inst/instances
 // reads the instantiations from clang's AST of the unit itself, which has
 // no such copies, and answers with the same numbers and chain.
 //

@@ -7,14 +7,14 @@
 // copied) whose notes name every level, each note longer by a level: the
 // probe parse's diagnostics grew with the cube of the depth (on
 // BehaviorTree.CPP's bt_factory.cpp over 14 GB; this unit, with a store
-// beside it that engine/instances does not follow, which sends a unit to
+// beside it that engine/inst/instances does not follow, which sends a unit to
 // the probe parse, 3.8 GB and 100 s at the default depth of 1024). Inside
 // a function that names the probe's own proxy the copy is now the call
 // again, so the probe parse does not depend on the depth limit: the same
 // errors and notes at 32 and 64, counted by a preloaded libclang wrapper
 // (before: 187 and 315 errors, 3707 and 10379 notes).
 // --check-instances makes the probe parse run whatever
-// engine/instances answers.
+// engine/inst/instances answers.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx -x c -shared -fPIC %S/Inputs/probe-diagnostics.c -o %t/probe-diagnostics.so -ldl

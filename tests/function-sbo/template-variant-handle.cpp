@@ -4,7 +4,7 @@
 // std::variant<std::function<...>...> from the callable). The variant's
 // converting constructor, a library template, chooses the std::function
 // alternative and builds it from the callable: that store allocates on
-// libstdc++. engine/instances does not follow a library constructor that
+// libstdc++. engine/inst/instances does not follow a library constructor that
 // takes the value as it is, so it leaves the conversion probe to the probe
 // parse, which finds it (before, the AST answered "to std::variant" and
 // the store was silent).

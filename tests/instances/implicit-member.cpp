@@ -5,7 +5,7 @@
 // probe parse's notes go from the class (the implicit member) to where
 // that member is used, std::make_shared's construction, and on to the
 // user's call (eventpp's CallbackList, copied by std::make_shared in
-// HeterCallbackList). engine/instances follows the same chain from clang's
+// HeterCallbackList). engine/inst/instances follows the same chain from clang's
 // AST, so the unit is parsed once, and --check-instances finds no
 // chain that differs. The parses are counted by a preloaded libclang
 // wrapper.

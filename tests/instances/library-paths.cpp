@@ -1,4 +1,4 @@
-// Paths through the library and the language that engine/instances
+// Paths through the library and the language that engine/inst/instances
 // follows from clang's AST, so that the unit is parsed once (eventpp's
 // dispatchers, queues and remover utilities, in small):
 // - an implicit member used in several places in code that is no

@@ -1,4 +1,4 @@
-// A unit whose template stores engine/instances answers from clang's AST,
+// A unit whose template stores engine/inst/instances answers from clang's AST,
 // conversion probes included (a call whose callee depends on the template,
 // and one that hands the lambda to std::vector::emplace_back), is parsed
 // once: no probe parse. The findings are the probe parse's, which

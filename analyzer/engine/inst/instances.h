@@ -1,4 +1,4 @@
-/* instances: the AST backend of engine/inst — what a template's code
+/* instances: the AST backend of engine/inst, what a template's code
  * becomes in each of its instantiations, read from clang's own AST of the
  * unit libclang parsed (C++ inside: instances*.cpp, split by job; a C
  * interface out). engine/inst's modules call it; rules never do.

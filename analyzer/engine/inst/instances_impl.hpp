@@ -127,7 +127,7 @@ struct link {
 // the declarations found around expressions and at points of
 // instantiation, and the index of the unit's references, built on first
 // need. Owned by the unit's arbiter (engine/inst/arbiter.c), one unit on
-// one thread; replaces what were thread_local caches.
+// one thread (clang's ASTContext is not for two).
 struct hl_instances_session {
   hl_ast::found_cache found;
   hl_ast::ref_index refs;
