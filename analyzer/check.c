@@ -9,7 +9,7 @@
 
 #include "cache/cache.h"
 #include "engine/analyze.h"
-#include "engine/instances.h"
+#include "engine/inst/instances.h"
 #include "rules/registry.h"
 #include "engine/runner.h"
 #include "input/cli.h"
@@ -226,13 +226,15 @@ static hl_cache *cache_for(check *c, const char *dir) {
   return C;
 }
 
-/* --cache-dir (or $HEAPLINT_CACHE_DIR) for every job, else its config's. */
+/* --cache-dir (or $HEAPLINT_CACHE_DIR) for every job, else its config's;
+ * none under --check-instances, which must analyze every unit (a restored
+ * one would compare nothing). */
 static int open_caches(check *c) {
   char *given = c->o.cache_dir ? hl_abspath(c->o.cache_dir) : NULL;
   int any = 0;
   c->job_cache = hl_xcalloc(c->jobs.n ? c->jobs.n : 1, sizeof *c->job_cache);
   for (size_t i = 0; i < c->jobs.n; i++) {
-    const char *dir = given ? given : c->job_config[i]->cache_dir;
+    const char *dir = c->o.check_instances ? NULL : given ? given : c->job_config[i]->cache_dir;
     if (dir) any |= (c->job_cache[i] = cache_for(c, dir)) != NULL;
   }
   free(given);
@@ -291,6 +293,7 @@ static void analyze_all(check *c) {
   memset(&run, 0, sizeof run);
   run.profiles = &c->profiles;
   run.verbose = c->o.verbose;
+  run.check_instances = c->o.check_instances;
   /* The files each unit read: for the cache, and to check that no output
    * is one of them (read_outputs). */
   run.record_inputs = open_caches(c) || c->o.output || c->o.write_baseline || c->o.export_fixes || c->o.fix;

@@ -249,7 +249,7 @@ static void *begin(hl_ctx *ctx, const hl_rule *self) {
  * there. Reported once, at the copy, with the store and the call. */
 static void judge_template_copy(hl_ctx *ctx, state *S, const template_copy *t) {
   size_t n = 0;
-  const hl_probe_hit *h = t->site.probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), t->site.probe, &n) : NULL;
+  const hl_inst_answer *h = t->site.probe >= 0 ? hl_inst_answers(hl_ctx_inst(ctx), t->site.probe, &n) : NULL;
   for (size_t i = 0; i < n; i++) {
     CXCursor call;
     int arg;
@@ -345,7 +345,7 @@ static void prepare(hl_ctx *ctx, void *st) {
   }
   for (size_t i = 0; i < S->ntcopies; i++) {
     hl_sbo_site *t = &S->tcopies[i].site;
-    t->probe = hl_probes_add_conversion(hl_ctx_probes(ctx), t->convert_call, t->expr, t->convert_type, &t->unprobed);
+    t->probe = hl_inst_ask_conversion(hl_ctx_inst(ctx), t->convert_call, t->expr, t->convert_type, &t->unprobed);
   }
 }
 

@@ -17,7 +17,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # headers are what the example is analyzed against), CMake, libclang 19 and
 # the libraries the analyzer reads its inputs with; and LLVM's and clang's
 # C++ libraries (llvm-19-dev, libclang-cpp19-dev), which build
-# engine/instances: template instantiations read from clang's AST (without
+# engine/inst/instances: template instantiations read from clang's AST (without
 # them the analyzer builds all the same, and some stores inside templates
 # stay "not decided"). Nothing else.
 example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libjansson-dev libpcre2-dev libsqlite3-dev

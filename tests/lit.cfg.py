@@ -141,7 +141,7 @@ config.substitutions.extend([
     ("%libcxx", "-std=c++17 -stdlib=libc++"),
 ])
 
-# engine/instances, built with libclang-cpp and the same clang as libclang
+# engine/inst/instances, built with libclang-cpp and the same clang as libclang
 # (heaplint --version's second line says so): its cross-check test needs it.
 try:
     _version = subprocess.run([config.heaplint, "--version"], stdout=subprocess.PIPE,

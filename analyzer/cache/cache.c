@@ -25,9 +25,8 @@
  * (INCLUDE, EXTERNAL_INCLUDE), of VE and XCore (NCC_*, XCC_*), the SDKs of
  * Darwin, PlayStation and HIP targets, Darwin's deployment targets (they
  * set availability macros), the driver's program prefixes (COMPILER_PATH,
- * as -B) and whether it reads its default configuration files; and
- * heaplint's own check of its instances against its probes, which prints.
- * Not here: SOURCE_DATE_EPOCH (only __DATE__ and __TIME__, and a key on it
+ * as -B) and whether it reads its default configuration files. Not
+ * here: SOURCE_DATE_EPOCH (only __DATE__ and __TIME__, and a key on it
  * would miss at every commit of a reproducible build), what only links or
  * caches modules (LIBRARY_PATH, HIP_DEVICE_LIB_PATH, CLANG_MODULE_CACHE_PATH),
  * and what libclang does not read (GCC_EXEC_PREFIX; CCC_OVERRIDE_OPTIONS is
@@ -55,8 +54,7 @@ static const char *const parse_env[] = {"CPATH",
                                         "XROS_DEPLOYMENT_TARGET",
                                         "DRIVERKIT_DEPLOYMENT_TARGET",
                                         "COMPILER_PATH",
-                                        "CLANG_NO_DEFAULT_CONFIG",
-                                        "HEAPLINT_CHECK_INSTANCES"};
+                                        "CLANG_NO_DEFAULT_CONFIG"};
 
 typedef struct config_key {
   const hl_config *cfg;

@@ -107,7 +107,7 @@ static int compile_parts(hl_cal *c, const int *parts, int *compiled) {
     if (!program_used(c, p)) continue;
     for (int k = 0; k < parts[p] && !status; k++) {
       char *src = hl_cal_path(c, "p%d-%d.cpp", p, k), *obj = hl_cal_path(c, "p%d-%d.o", p, k);
-      char *text = hl_probes_source(&c->plan, p, k, parts[p]);
+      char *text = hl_cal_program_source(&c->plan, p, k, parts[p]);
       if (hl_cal_write_text(src, text)) {
         hl_cal_error("%s: cannot write the probe program: %s", src, strerror(errno));
         status = CAL_PROBES;
@@ -197,7 +197,7 @@ int hl_cal_build(hl_cal *c) {
 static void say_crash(const hl_cal *c, const hl_proc *p, const char *err_path) {
   char *how = hl_proc_outcome(p);
   if (c->m.pending) {
-    const hl_probe *t = &c->m.pending_probe;
+    const hl_cal_prog_probe *t = &c->m.pending_probe;
     hl_cal_error("the probe program %s while storing a target of %ld bytes (align %ld, %s) into %s", how, t->size,
                  t->align, hl_kind_name(t->kind), c->pw[c->m.pending_wrapper].type);
   } else {
@@ -248,7 +248,7 @@ int hl_cal_run(hl_cal *c) {
     char *text = NULL, *why = NULL;
     size_t len;
     if (hl_read_file(out, &text, &len)) text = hl_xstrdup("");
-    int unreadable = hl_probes_read(text, &c->m, &why);
+    int unreadable = hl_cal_read_measured(text, &c->m, &why);
     if (proc.start_errno) {
       status = not_started(c, &proc, "probe program");
     } else if (!hl_proc_ok(&proc)) {
@@ -279,7 +279,7 @@ int hl_cal_time_rows(hl_cal *c, hl_timing *t, size_t n) {
   for (int p = 0; p < NPROGRAMS && !status; p++) {
     if (!c->built[p]) continue;
     char *src = hl_cal_path(c, "t%d.cpp", p);
-    char *text = hl_probes_timing_source(&c->plan, p, t, n);
+    char *text = hl_cal_timing_source(&c->plan, p, t, n);
     if (hl_cal_write_text(src, text)) {
       hl_cal_error("%s: cannot write the timing program: %s", src, strerror(errno));
       status = CAL_PROBES;
@@ -317,7 +317,7 @@ int hl_cal_time_rows(hl_cal *c, hl_timing *t, size_t n) {
       show(err);
       free(how);
       status = CAL_PROBES;
-    } else if (hl_read_file(out, &text, &len) == 0 && hl_probes_read_timing(text, t, n, o, &why)) {
+    } else if (hl_read_file(out, &text, &len) == 0 && hl_cal_read_timing(text, t, n, o, &why)) {
       hl_cal_error("%s", why);
       free(why);
       status = CAL_PROBES;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "calibrate/fit.h"
-#include "calibrate/probes.h"
+#include "calibrate/programs.h"
 #include "input/profile.h"
 #include "util/strv.h"
 #include "util/util.h"
@@ -45,10 +45,10 @@ typedef struct hl_cal {
   int report, keep;
   hl_strv wrapper_args, headers, include_dirs, command, emulator;
 
-  hl_probe_wrapper *pw; /* the plan's wrappers, parallel to targets */
+  hl_cal_prog_wrapper *pw; /* the plan's wrappers, parallel to targets */
   hl_cal_target *targets;
   size_t n;
-  hl_probe_plan plan;
+  hl_cal_prog_plan plan;
   int custom;
 
   char *dir; /* the probes' work directory */

@@ -49,7 +49,7 @@ const char hl_cal_usage[] =
  * profile says besides the measured numbers. */
 static const struct std_wrapper {
   const char *name, *rule;
-  hl_probe_wrapper probe;
+  hl_cal_prog_wrapper probe;
   const char *factory, *emplace;
   const char *replacement; /* what function-sbo's fix retypes it to, when not its default */
 } std_wrappers[] = {
@@ -230,7 +230,7 @@ int hl_cal_choose_targets(hl_cal *c, char **err) {
     for (size_t i = 0; i < c->n; i++) {
       char *name, *sig;
       if (parse_wrapper(c->wrapper_args.v[i], &name, &sig, err)) return -1;
-      c->pw[i] = (hl_probe_wrapper){c->wrapper_args.v[i], sig, NULL, 0};
+      c->pw[i] = (hl_cal_prog_wrapper){c->wrapper_args.v[i], sig, NULL, 0};
       c->targets[i] = (hl_cal_target){name, "function-sbo", NULL, NULL, c->replacement, 0, {0}};
     }
     c->plan.includes = hl_xcalloc(c->headers.n ? c->headers.n : 1, sizeof *c->plan.includes);

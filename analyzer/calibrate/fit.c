@@ -10,7 +10,7 @@
 static const long aligns[] = {1, 2, 4, 8, 16, 32, 64};
 #define NALIGNS (sizeof aligns / sizeof *aligns)
 
-static int is_inline(const hl_probe *p) { return p->allocations == 0; }
+static int is_inline(const hl_cal_prog_probe *p) { return p->allocations == 0; }
 
 /* Bytes of the buffer a target takes, its header in front (docs/profiles.md). */
 static long needed(long h, long ha, long size, long align) {
@@ -34,13 +34,13 @@ static int predicts_inline(const hl_rule_fit *f, long size, long align, int kind
 /* ---- the measurements, in words ---- */
 
 static int by_size(const void *a, const void *b) {
-  const hl_probe *x = *(const hl_probe *const *)a, *y = *(const hl_probe *const *)b;
+  const hl_cal_prog_probe *x = *(const hl_cal_prog_probe *const *)a, *y = *(const hl_cal_prog_probe *const *)b;
   return (x->size > y->size) - (x->size < y->size);
 }
 
 /* The trivially copyable probes of one alignment, by size. */
-static size_t at_align(const hl_probed *p, long align, const hl_probe ***out) {
-  const hl_probe **v = hl_xcalloc(p->n ? p->n : 1, sizeof *v);
+static size_t at_align(const hl_cal_prog_probed *p, long align, const hl_cal_prog_probe ***out) {
+  const hl_cal_prog_probe **v = hl_xcalloc(p->n ? p->n : 1, sizeof *v);
   size_t n = 0;
   for (size_t i = 0; i < p->n; i++)
     if (p->v[i].kind == HL_KIND_TRIVIAL && p->v[i].align == align) v[n++] = &p->v[i];
@@ -52,11 +52,11 @@ static size_t at_align(const hl_probed *p, long align, const hl_probe ***out) {
 /* The measurements of one wrapper in a few lines, each starting with two
  * spaces: per alignment, the sizes kept inline and those allocated, and
  * where the target was found; then the trait variants. */
-static char *describe(const hl_probed *p) {
+static char *describe(const hl_cal_prog_probed *p) {
   hl_sb b = {0};
   hl_sb_printf(&b, "  the wrapper: %ld bytes, align %ld\n", p->size, p->align);
   for (size_t a = 0; a < NALIGNS; a++) {
-    const hl_probe **v;
+    const hl_cal_prog_probe **v;
     size_t n = at_align(p, aligns[a], &v);
     if (n) hl_sb_printf(&b, "  align %ld:", aligns[a]);
     /* Runs of sizes with one verdict: "inline 1-24, allocated 25-49". */
@@ -78,7 +78,7 @@ static char *describe(const hl_probed *p) {
     free(v);
   }
   for (size_t i = 0; i < p->n; i++) {
-    const hl_probe *t = &p->v[i];
+    const hl_cal_prog_probe *t = &p->v[i];
     if (t->kind != HL_KIND_TRIVIAL)
       hl_sb_printf(&b, "  %ld byte%s, align %ld, %s: %s\n", t->size, t->size == 1 ? "" : "s", t->align,
                    hl_kind_name(t->kind), is_inline(t) ? "inline" : "allocated");
@@ -86,7 +86,7 @@ static char *describe(const hl_probed *p) {
   return hl_sb_take(&b);
 }
 
-static int refuse(const hl_probed *p, char **why, const char *reason) {
+static int refuse(const hl_cal_prog_probed *p, char **why, const char *reason) {
   char *m = describe(p);
   size_t n = strlen(m);
   if (n && m[n - 1] == '\n') m[n - 1] = '\0';
@@ -103,12 +103,12 @@ typedef struct offsets {
   size_t n;
 } offsets;
 
-static int gather_offsets(const hl_probed *p, offsets *o) {
+static int gather_offsets(const hl_cal_prog_probed *p, offsets *o) {
   o->n = 0;
   for (size_t a = 0; a < NALIGNS; a++) {
     long at = -1;
     for (size_t i = 0; i < p->n; i++) {
-      const hl_probe *t = &p->v[i];
+      const hl_cal_prog_probe *t = &p->v[i];
       if (t->kind != HL_KIND_TRIVIAL || t->align != aligns[a] || !is_inline(t) || t->offset < 0) continue;
       if (at >= 0 && t->offset != at) return -1;
       at = t->offset;
@@ -132,9 +132,9 @@ static int offsets_fit(const offsets *o, long h) {
   return 1;
 }
 
-static int sizes_fit(const hl_probed *p, long buffer, long h, long ha, long max_align) {
+static int sizes_fit(const hl_cal_prog_probed *p, long buffer, long h, long ha, long max_align) {
   for (size_t i = 0; i < p->n; i++) {
-    const hl_probe *t = &p->v[i];
+    const hl_cal_prog_probe *t = &p->v[i];
     if (t->kind != HL_KIND_TRIVIAL) continue;
     int fits = needed(h, ha, t->size, t->align) <= buffer && (max_align == 0 || t->align <= max_align);
     if (fits != is_inline(t)) return 0;
@@ -167,7 +167,7 @@ static size_t order(long first, int with_none, long *out) {
  * header, the buffer's own alignment (a buffer holds what is aligned like
  * it), then none; with one, none (the header's padding already charges an
  * over-aligned target), then the smallest. */
-static int fit_layout(const hl_probed *p, const offsets *o, hl_rule_fit *f) {
+static int fit_layout(const hl_cal_prog_probed *p, const offsets *o, hl_rule_fit *f) {
   long has[NALIGNS + 2], mas[NALIGNS + 2];
   for (long h = 0; h < p->size; h++) {
     if (!offsets_fit(o, h)) continue;
@@ -191,7 +191,7 @@ static int fit_layout(const hl_probed *p, const offsets *o, hl_rule_fit *f) {
 
 /* ---- traits ---- */
 
-static const hl_probe *find(const hl_probed *p, long size, long align, int kind) {
+static const hl_cal_prog_probe *find(const hl_cal_prog_probed *p, long size, long align, int kind) {
   for (size_t i = 0; i < p->n; i++)
     if (p->v[i].size == size && p->v[i].align == align && p->v[i].kind == kind) return &p->v[i];
   return NULL;
@@ -202,12 +202,12 @@ static const hl_probe *find(const hl_probed *p, long size, long align, int kind)
  * trivially copyable but nothrow in every way allocating means the library
  * wants trivially copyable; else each variant whose copy (move) may throw
  * and allocates names nothrow copy (move) construction. */
-static int fit_traits(const hl_probed *p, hl_rule_fit *f, const char **why) {
-  const hl_probe *twin = NULL;
+static int fit_traits(const hl_cal_prog_probed *p, hl_rule_fit *f, const char **why) {
+  const hl_cal_prog_probe *twin = NULL;
   for (size_t i = 0; i < p->n && !twin; i++) {
-    const hl_probe *t = &p->v[i];
+    const hl_cal_prog_probe *t = &p->v[i];
     if (t->kind == HL_KIND_NOTHROW) {
-      const hl_probe *tc = find(p, t->size, t->align, HL_KIND_TRIVIAL);
+      const hl_cal_prog_probe *tc = find(p, t->size, t->align, HL_KIND_TRIVIAL);
       if (tc && is_inline(tc)) twin = tc;
     }
   }
@@ -215,7 +215,7 @@ static int fit_traits(const hl_probed *p, hl_rule_fit *f, const char **why) {
     *why = "no trait variant could be judged: the trivially copyable targets of their size allocated too";
     return -1;
   }
-  const hl_probe *k[HL_KINDS];
+  const hl_cal_prog_probe *k[HL_KINDS];
   for (int i = 1; i < HL_KINDS; i++)
     if (!(k[i] = find(p, twin->size, twin->align, i))) {
       *why = "a trait variant was not measured";
@@ -230,9 +230,9 @@ static int fit_traits(const hl_probed *p, hl_rule_fit *f, const char **why) {
   = (is_inline(k[HL_KIND_COPY_THROWS]) ? 0 : HL_REQ_NOTHROW_COPY) |
     (is_inline(k[HL_KIND_MOVE_THROWS]) ? 0 : HL_REQ_NOTHROW_MOVE);
   for (size_t i = 0; i < p->n; i++) {
-    const hl_probe *t = &p->v[i];
+    const hl_cal_prog_probe *t = &p->v[i];
     if (t->kind == HL_KIND_TRIVIAL) continue;
-    const hl_probe *tc = find(p, t->size, t->align, HL_KIND_TRIVIAL);
+    const hl_cal_prog_probe *tc = find(p, t->size, t->align, HL_KIND_TRIVIAL);
     int predicted = tc && is_inline(tc) && has_traits(f->requires, t->kind);
     if (predicted != is_inline(t)) {
       *why = "the trait variants follow no rule of trivially copyable, nothrow copy and nothrow move construction";
@@ -242,7 +242,7 @@ static int fit_traits(const hl_probed *p, hl_rule_fit *f, const char **why) {
   return 0;
 }
 
-int hl_fit(const hl_probed *p, hl_rule_fit *fit, char **why) {
+int hl_fit(const hl_cal_prog_probed *p, hl_rule_fit *fit, char **why) {
   memset(fit, 0, sizeof *fit);
   int any_inline = 0, any_heap = 0;
   for (size_t i = 0; i < p->n; i++) {

@@ -11,7 +11,7 @@
 #ifndef HEAPLINT_FIT_H
 #define HEAPLINT_FIT_H
 
-#include "calibrate/probes.h"
+#include "calibrate/programs.h"
 
 typedef struct hl_rule_fit {
   long buffer_size, buffer_align;
@@ -23,7 +23,7 @@ typedef struct hl_rule_fit {
 
 /* Fits the measurements of one wrapper. Returns 0, or -1 with *why (several
  * lines: why, then what was measured). */
-int hl_fit(const hl_probed *p, hl_rule_fit *fit, char **why);
+int hl_fit(const hl_cal_prog_probed *p, hl_rule_fit *fit, char **why);
 
 /* std::string's small-buffer capacity: the longest string made without
  * allocating, from allocs[n] for n = 0.. chars; -1 when the measurements

@@ -10,7 +10,7 @@
 
 typedef struct row {
   const char *what;
-  const hl_probe *probe; /* NULL for std::string */
+  const hl_cal_prog_probe *probe; /* NULL for std::string */
   long allocations;
 } row;
 
@@ -20,7 +20,7 @@ typedef struct rows {
   size_t n, capt, capr;
 } rows;
 
-static void add_row(rows *v, int w, const hl_probe *p, const char *what, long size, long allocations) {
+static void add_row(rows *v, int w, const hl_cal_prog_probe *p, const char *what, long size, long allocations) {
   hl_grow((void **)&v->t, &v->capt, v->n + 1, sizeof *v->t);
   hl_grow((void **)&v->r, &v->capr, v->n + 1, sizeof *v->r);
   v->t[v->n] = (hl_timing){w, p ? p->size : size, p ? p->align : 1, p ? p->kind : HL_KIND_TRIVIAL, {-1, -1}, -1};
@@ -28,7 +28,7 @@ static void add_row(rows *v, int w, const hl_probe *p, const char *what, long si
 }
 
 static int by_size_and_kind(const void *a, const void *b) {
-  const hl_probe *x = *(const hl_probe *const *)a, *y = *(const hl_probe *const *)b;
+  const hl_cal_prog_probe *x = *(const hl_cal_prog_probe *const *)a, *y = *(const hl_cal_prog_probe *const *)b;
   if (x->size != y->size) return (x->size > y->size) - (x->size < y->size);
   return (x->kind > y->kind) - (x->kind < y->kind);
 }
@@ -39,11 +39,11 @@ static void choose_rows(const hl_cal *c, rows *v) {
   static const long aligns[] = {1, 2, 4, 8, 16, 32, 64};
   for (size_t i = 0; i < c->n; i++) {
     if (!c->targets[i].fitted) continue;
-    const hl_probed *p = &c->m.w[i];
+    const hl_cal_prog_probed *p = &c->m.w[i];
     for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++) {
-      const hl_probe *in = NULL, *out = NULL;
+      const hl_cal_prog_probe *in = NULL, *out = NULL;
       for (size_t k = 0; k < p->n; k++) {
-        const hl_probe *t = &p->v[k];
+        const hl_cal_prog_probe *t = &p->v[k];
         if (t->kind != HL_KIND_TRIVIAL || t->align != aligns[a]) continue;
         if (t->allocations == 0 && (!in || t->size > in->size)) in = t;
         if (t->allocations > 0 && (!out || t->size < out->size)) out = t;
@@ -52,7 +52,7 @@ static void choose_rows(const hl_cal *c, rows *v) {
       if (out) add_row(v, (int)i, out, "smallest allocating", 0, out->allocations);
     }
     /* The parts of the program print them in no useful order. */
-    const hl_probe **traits = hl_xcalloc(p->n ? p->n : 1, sizeof *traits);
+    const hl_cal_prog_probe **traits = hl_xcalloc(p->n ? p->n : 1, sizeof *traits);
     size_t nt = 0;
     for (size_t k = 0; k < p->n; k++)
       if (p->v[k].kind != HL_KIND_TRIVIAL) traits[nt++] = &p->v[k];
@@ -157,7 +157,7 @@ int hl_cal_report(hl_cal *c, FILE *out) {
   }
   for (size_t i = 0; i < n; i++) {
     char **cl = cell + (i + 1) * NCOLS;
-    const hl_probe *p = r[i].probe;
+    const hl_cal_prog_probe *p = r[i].probe;
     cl[0] = hl_xstrdup(t[i].wrapper < 0 ? "std::string" : c->targets[t[i].wrapper].name);
     cl[1] = hl_xstrdup(r[i].what);
     cl[2] = p ? hl_xasprintf("%ld", p->size) : hl_xasprintf("%ld chars", t[i].size);

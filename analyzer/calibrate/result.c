@@ -48,7 +48,7 @@ int hl_cal_fit_all(hl_cal *c) {
     if (fit_strings(c)) status = CAL_NO_FIT;
   }
   for (size_t i = 0; i < c->n; i++) {
-    const hl_probed *p = &c->m.w[i];
+    const hl_cal_prog_probed *p = &c->m.w[i];
     if (p->absent) {
       hl_cal_note("%s has no %s: the profile leaves it out", c->library ? c->library->name : "the library",
                   c->targets[i].name);

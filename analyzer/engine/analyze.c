@@ -214,10 +214,10 @@ static void collect_types(CXTranslationUnit q, void *types) { hl_types_collect(t
  * probes, the trait queries alone. A kept unit's queries go over its own
  * preamble instead. */
 static void ask_compiler(hl_ctx *ctx) {
-  if (hl_probes_pending(ctx->probes)) {
+  if (hl_inst_pending(ctx->inst)) {
     char *queries = ctx->unit.reparse_queries ? NULL : hl_types_query_text(ctx->types);
     char *why = NULL;
-    if (hl_probes_run(ctx->probes, queries, queries ? collect_types : NULL, ctx->types, &why)) {
+    if (hl_inst_run(ctx->inst, queries, queries ? collect_types : NULL, ctx->types, &why)) {
       fprintf(ctx->log, "heaplint: warning: %s; the template sites it probes are counted as not decided\n", why);
       free(why);
     }
@@ -451,12 +451,12 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   select_wrappers(run, cfg, &ctx, &sel, res);
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
-  ctx.probes = hl_probes_new(&ctx.unit);
+  ctx.inst = hl_inst_new(&ctx.unit, &(hl_inst_options){run->check_instances, log});
   {
     /* Conversion probes ask what a call converts to the wrappers reported. */
     const char **names = hl_xcalloc(ctx.nwrappers ? ctx.nwrappers : 1, sizeof *names);
     for (size_t i = 0; i < ctx.nwrappers; i++) names[i] = ctx.wrappers[i]->name;
-    hl_probes_conversion_targets(ctx.probes, names, ctx.nwrappers);
+    hl_inst_conversion_targets(ctx.inst, names, ctx.nwrappers);
     free(names);
   }
   ctx.reach = hl_reach_new();
@@ -468,7 +468,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
 
   hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
-  hl_probes_free(ctx.probes);
+  hl_inst_free(ctx.inst);
   hl_ctx_reach_free(&ctx);
   hl_selection_free(&sel);
   free(ctx.stack);

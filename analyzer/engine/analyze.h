@@ -31,9 +31,10 @@ struct hl_rule;
 typedef struct hl_run {
   const hl_profile_set *profiles;
   int verbose;
-  int layouts;       /* the front end shows layouts: collect them (hl_tu_result) */
-  int record_inputs; /* fill hl_tu_result's inputs (for a result cache) */
-  int summaries;     /* fill hl_tu_result's summary (for the project index) */
+  int layouts;         /* the front end shows layouts: collect them (hl_tu_result) */
+  int record_inputs;   /* fill hl_tu_result's inputs (for a result cache) */
+  int summaries;       /* fill hl_tu_result's summary (for the project index) */
+  int check_instances; /* --check-instances: both instantiation backends, compared (engine/inst) */
   pthread_mutex_t lock;
   hl_strv warned; /* "no profile for ..." said once per library and width */
 } hl_run;

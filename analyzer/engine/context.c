@@ -151,7 +151,7 @@ void hl_ctx_reach_free(hl_ctx *ctx) {
   free(ctx->reach_flags);
 }
 
-hl_probes *hl_ctx_probes(const hl_ctx *ctx) { return ctx->probes; }
+hl_inst *hl_ctx_inst(const hl_ctx *ctx) { return ctx->inst; }
 void hl_ctx_allocation(hl_ctx *ctx, const char *rule, const hl_loc *at, const char *what) {
   hl_allocation a = {rule, hl_loc_copy(at), hl_xstrdup(what)};
   HL_PUSH(ctx->allocations, ctx->nallocations, ctx->capallocations, a);

@@ -11,7 +11,7 @@
 #include <clang-c/Index.h>
 
 #include "engine/finding.h"
-#include "engine/instprobe.h"
+#include "engine/inst/inst.h"
 #include "engine/job.h"
 #include "engine/layout.h"
 #include "engine/summary.h"
@@ -42,7 +42,7 @@ hl_types *hl_ctx_types(const hl_ctx *ctx);
 const char *hl_ctx_triple(const hl_ctx *ctx);
 /* The instantiation probes of this translation unit: queued by the rules'
  * prepare, answered in one parse before their end. */
-hl_probes *hl_ctx_probes(const hl_ctx *ctx);
+hl_inst *hl_ctx_inst(const hl_ctx *ctx);
 /* Records a call of the unit's code (a call expression) when it calls a
  * template's specialization: the calls hl_ctx_reaching_calls answers
  * with. Rules note calls while the walk visits them (each call once,

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "engine/finding.h"
-#include "engine/instprobe.h"
+#include "engine/inst/arbiter.h"
 #include "engine/layout.h"
 #include "engine/reach.h"
 #include "engine/unit.h"
@@ -32,7 +32,7 @@ struct hl_ctx {
   size_t depth, capstack;
 
   hl_types *types;
-  hl_probes *probes;  /* instantiation probes, answered in one parse after prepare */
+  hl_inst *inst;      /* instantiation probes, answered in one parse after prepare */
   hl_reach *reach;    /* calls of specializations, and what reaches what */
   hl_loc *reach_locs; /* the calls' places, made at the first hl_ctx_reaching_calls */
   char *reach_has_loc, *reach_flags;

@@ -78,7 +78,7 @@ size_t hl_types_pending(const hl_types *T);
 int hl_types_answer(hl_types *T, char **why);
 
 /* The queued questions as text to append to the main file of a parse
- * that happens anyway (engine/instprobe's), or NULL when none is queued;
+ * that happens anyway (engine/inst/probe_parse's), or NULL when none is queued;
  * then hl_types_collect reads every answer from that parse's unit, as
  * hl_types_answer would (the main file's whole text is in scope there, as
  * in hl_types_answer's sure route), and empties the queue. */

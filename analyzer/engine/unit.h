@@ -1,6 +1,6 @@
 /* unit: a parsed translation unit and what it was parsed with — the index,
  * the job and the exact arguments — which is what asking the compiler
- * about it again needs (engine/typeinfo's trait queries, engine/instprobe's
+ * about it again needs (engine/typeinfo's trait queries, engine/inst's
  * instantiation probes), and the editor's text it saw. The analysis owns
  * what it points to. */
 #ifndef HEAPLINT_ENGINE_UNIT_H

@@ -63,6 +63,7 @@ typedef enum opt_id {
   O_DOCS_URL,
   O_COLOR,
   O_DEBOUNCE,
+  O_CHECK_INSTANCES,
   O_NO_EFFECT,
 } opt_id;
 
@@ -126,6 +127,7 @@ static const opt options[] = {
     {"docs-url", VALUE, O_DOCS_URL, BOTH, NULL},
     {"debounce", VALUE, O_DEBOUNCE, LSP, NULL},
     {"allow-no-checks", BOOL, O_ALLOW_NO_CHECKS, CHECK, NULL},
+    {"check-instances", FLAG, O_CHECK_INSTANCES, CHECK, NULL},
     {"version", FLAG, O_VERSION, BOTH, NULL},
     {"h", FLAG, O_HELP, BOTH, NULL},
     {"help", FLAG, O_HELP, BOTH, NULL},
@@ -274,6 +276,7 @@ static void set_flag(hl_options *o, const opt *op, int on) {
   case O_VERBOSE: o->verbose = on; break;
   case O_USE_COLOR: o->color = on; break;
   case O_ALLOW_NO_CHECKS: o->allow_no_checks = on; break;
+  case O_CHECK_INSTANCES: o->check_instances = on; break;
   case O_VERSION: o->version = on; break;
   case O_HELP: o->help = on; break;
   default:

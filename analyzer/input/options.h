@@ -49,6 +49,8 @@ typedef struct hl_options {
   int list_checks, explain_config, verify_config, allow_no_checks;
   int color;            /* -use-color[=bool]: -1 not given (decide by the terminal), 0 never, 1 always */
   int report_undecided; /* json and sarif carry the sites not decided, as notes */
+  int check_instances;  /* --check-instances (not in --help; docs/architecture.md, for developers): both
+                           instantiation backends answer every question, compared in each unit's log; no cache */
   hl_strv notes;        /* options accepted with no effect in heaplint, and why: said on stderr */
   long debounce_ms;     /* heaplint lsp: --debounce; -1: not given */
 } hl_options;

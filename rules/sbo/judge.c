@@ -56,7 +56,7 @@ void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
   requirements(w, v);
 }
 
-void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v) {
+void hl_sbo_judge_probed(const hl_wrapper *w, const hl_inst_answer *h, hl_sbo_verdict *v) {
   memset(v, 0, sizeof *v);
   v->size = h->size;
   v->align = h->align;

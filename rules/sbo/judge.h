@@ -18,7 +18,7 @@ void hl_sbo_judge(hl_ctx *ctx, const hl_sbo_site *s, int ask, hl_sbo_verdict *v)
 
 /* The verdict on one instantiation an instantiation probe answered, from
  * the compiler's own numbers and traits (no culprits). */
-void hl_sbo_judge_probed(const hl_wrapper *w, const hl_probe_hit *h, hl_sbo_verdict *v);
+void hl_sbo_judge_probed(const hl_wrapper *w, const hl_inst_answer *h, hl_sbo_verdict *v);
 
 /* The numbers and the library's rule, e.g. "24 bytes (align 8) exceeds
  * libstdc++'s inline buffer of 16 bytes", appended to b. */

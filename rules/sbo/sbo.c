@@ -281,8 +281,7 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
   for (size_t i = 0; i < S->n; i++) {
     hl_sbo_site *cs = &S->sites[i];
     if (cs->convert) {
-      cs->probe =
-          hl_probes_add_conversion(hl_ctx_probes(ctx), cs->convert_call, cs->expr, cs->convert_type, &cs->unprobed);
+      cs->probe = hl_inst_ask_conversion(hl_ctx_inst(ctx), cs->convert_call, cs->expr, cs->convert_type, &cs->unprobed);
       continue;
     }
     hl_sbo_verdict v;
@@ -300,7 +299,7 @@ void hl_sbo_prepare(hl_ctx *ctx, void *state) {
     /* A store only an instantiation can size gets a probe (all of the
      * unit's in one more parse). */
     if (v.allocates == HL_UNKNOWN && S->sites[i].dependent)
-      S->sites[i].probe = hl_probes_add(hl_ctx_probes(ctx), S->sites[i].expr, &S->sites[i].unprobed);
+      S->sites[i].probe = hl_inst_ask_layout(hl_ctx_inst(ctx), S->sites[i].expr, &S->sites[i].unprobed);
     hl_traits_free(&v.traits);
   }
 }
@@ -316,7 +315,7 @@ static const char *undecided_reason(const hl_sbo_site *s, const char *why) {
  * std::function into a std::function): a copy or a move, function-copy's,
  * not a construction. Any specialization counts: a pattern's wrapper type
  * may be dependent (std::function<Sig>), and precision comes first. */
-static int stores_same_wrapper(const hl_sbo_site *s, const hl_probe_hit *h) {
+static int stores_same_wrapper(const hl_sbo_site *s, const hl_inst_answer *h) {
   if (!h->type) return 0;
   size_t n = strlen(s->wrapper->name);
   return !strncmp(h->type, s->wrapper->name, n) && (h->type[n] == '<' || h->type[n] == '\0');
@@ -332,7 +331,7 @@ static void report_once(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *u, const hl_s
 
 /* One instantiation's answer for a store inside a template. Returns 1 when
  * it is the answer for all (the layout does not depend on the template). */
-static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_probe_hit *h, const hl_sbo_plan *p,
+static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_inst_answer *h, const hl_sbo_plan *p,
                      hl_strv *reported) {
   if (stores_same_wrapper(s, h)) return 0;
   hl_sbo_verdict v;
@@ -380,7 +379,7 @@ static int judge_hit(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_prob
 static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, const hl_sbo_plan *p) {
   size_t n = 0;
   hl_strv reported = {0};
-  const hl_probe_hit *h = s->probe >= 0 ? hl_probes_hits(hl_ctx_probes(ctx), s->probe, &n) : NULL;
+  const hl_inst_answer *h = s->probe >= 0 ? hl_inst_answers(hl_ctx_inst(ctx), s->probe, &n) : NULL;
   if (s->convert) {
     /* Most such calls store nothing: only the answers that convert say. */
     for (size_t i = 0; i < n; i++) {

@@ -470,7 +470,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
 
 /* The wrapper a conversion probe's hit converts to (of rule's, or any
  * rule's with NULL); *copy: the argument is already a wrapper of that type. */
-static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_probe_hit *h, const char *rule, int *copy) {
+static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_inst_answer *h, const char *rule, int *copy) {
   const char *to = h->to;
   if (hl_starts_with(to, "std::__1::")) to += strlen("std::__1::") - strlen("std::");
   size_t n, len = strcspn(to, "<");
@@ -483,13 +483,13 @@ static const hl_wrapper *converted_to(hl_ctx *ctx, const hl_probe_hit *h, const 
   return w;
 }
 
-const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_probe_hit *h) {
+const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_inst_answer *h) {
   int copy = 0;
   const hl_wrapper *w = h->to ? converted_to(ctx, h, NULL, &copy) : NULL;
   return copy ? w : NULL;
 }
 
-int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit *h, const char *rule,
+int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_inst_answer *h, const char *rule,
                            hl_sbo_site *out) {
   int copy = 0;
   const hl_wrapper *w = h->to ? converted_to(ctx, h, rule, &copy) : NULL;

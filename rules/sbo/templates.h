@@ -23,11 +23,11 @@ size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
  * signature (out's to free: wrapper_spelling, signature), when it is one
  * of rule's wrappers and the argument is not already one of that type (a
  * copy is function-copy's). Returns 1 then, else 0. */
-int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_probe_hit *h, const char *rule,
+int hl_sbo_conversion_site(hl_ctx *ctx, const hl_sbo_site *s, const hl_inst_answer *h, const char *rule,
                            hl_sbo_site *out);
 
 /* The wrapper a conversion probe's answer copies (the argument is already
  * a wrapper of the type it is converted to), or NULL. */
-const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_probe_hit *h);
+const hl_wrapper *hl_sbo_conversion_copy(hl_ctx *ctx, const hl_inst_answer *h);
 
 #endif

@@ -20,7 +20,7 @@ import sys
 MAX_FUNCTION_LINES = 80
 
 # The engine's core: what rules/ see through rule.h.
-ENGINE_CORE = ["engine/ast", "engine/unit", "engine/typeinfo", "engine/instprobe", "engine/standard", "engine/context", "engine/layout", "engine/loops", "engine/reach", "engine/instances", "engine/flow/",
+ENGINE_CORE = ["engine/ast", "engine/unit", "engine/typeinfo", "engine/inst/", "engine/standard", "engine/context", "engine/layout", "engine/loops", "engine/reach", "engine/instances", "engine/flow/",
                "engine/finding", "engine/job", "engine/wrapper", "engine/rule", "engine/summary"]
 
 # (module prefix, the include prefixes it may use); the first match wins.
@@ -48,6 +48,10 @@ LAYERS = [
 # The context's definition: the engine builds it, rules see it opaque.
 PRIVATE = {
     "engine/context_impl": ["engine/context", "engine/analyze"],
+    # The questions and answers of engine/inst: its own modules only.
+    "engine/inst/inst_impl": ["engine/inst/answer", "engine/inst/arbiter", "engine/inst/callsite", "engine/inst/compare",
+                              "engine/inst/from_ast", "engine/inst/inst", "engine/inst/probe_parse", "engine/inst/relay",
+                              "engine/inst/sites", "engine/inst/splice", "engine/inst/users"],
     # The flow's definition: its own modules build it, rules see it opaque.
     "engine/flow/flow_impl": ["engine/flow/flow", "engine/flow/decls", "engine/flow/copies", "engine/flow/instantiated"],
 }

@@ -7,7 +7,7 @@
 // makes the lambda's body, and so the whole lambda expression, fail in
 // every instantiation (clang's TreeTransform fails a compound statement
 // with any of its statements), and the layout probe around the lambda is
-// never instantiated. The probe parse then has no answer; engine/instances
+// never instantiated. The probe parse then has no answer; engine/inst/instances
 // reads the instantiations from clang's AST of the unit itself, which has
 // no such copies, and answers with the same numbers and chain.
 //
@@ -16,7 +16,7 @@
 // RUN: %heaplint %s -- %libcxx -isystem %probes | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
 //
 // The probe parse alone does not answer it; the AST does, all three:
-// RUN: env HEAPLINT_CHECK_INSTANCES=1 %heaplint %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
+// RUN: %heaplint --check-instances %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
 // CHECKED: template-lambda-failed-copy.cpp:{{[0-9]+}}: differ: [the AST only: (lambda at {{.*}}template-lambda-failed-copy.cpp:53:13) 24 8 111, {{.*}}] [the AST only: {{.*}} 32 8 111, {{.*}}] [the AST only: {{.*}} 64 16 111, {{.*}}]
 // CHECKED: template-lambda-failed-copy.cpp: 3 answers from the AST where the probe parse had none
 //

@@ -7,19 +7,19 @@
 // copied) whose notes name every level, each note longer by a level: the
 // probe parse's diagnostics grew with the cube of the depth (on
 // BehaviorTree.CPP's bt_factory.cpp over 14 GB; this unit, with a store
-// beside it that engine/instances does not follow, which sends a unit to
+// beside it that engine/inst/instances does not follow, which sends a unit to
 // the probe parse, 3.8 GB and 100 s at the default depth of 1024). Inside
 // a function that names the probe's own proxy the copy is now the call
 // again, so the probe parse does not depend on the depth limit: the same
 // errors and notes at 32 and 64, counted by a preloaded libclang wrapper
 // (before: 187 and 315 errors, 3707 and 10379 notes).
-// HEAPLINT_CHECK_INSTANCES makes the probe parse run whatever
-// engine/instances answers.
+// --check-instances makes the probe parse run whatever
+// engine/inst/instances answers.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx -x c -shared -fPIC %S/Inputs/probe-diagnostics.c -o %t/probe-diagnostics.so -ldl
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/probe-diagnostics.so %heaplint -j1 %s -- %libstdcxx -ftemplate-depth=32 > %t/32.out 2> %t/32.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/probe-diagnostics.so %heaplint -j1 %s -- %libstdcxx -ftemplate-depth=64 > %t/64.out 2> %t/64.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/probe-diagnostics.so %heaplint --check-instances -j1 %s -- %libstdcxx -ftemplate-depth=32 > %t/32.out 2> %t/32.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/probe-diagnostics.so %heaplint --check-instances -j1 %s -- %libstdcxx -ftemplate-depth=64 > %t/64.out 2> %t/64.err
 // RUN: grep '^probe-diagnostics: ' %t/32.err > %t/32.count
 // RUN: grep '^probe-diagnostics: ' %t/64.err > %t/64.count
 // RUN: diff %t/32.count %t/64.count

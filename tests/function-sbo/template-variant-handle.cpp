@@ -4,7 +4,7 @@
 // std::variant<std::function<...>...> from the callable). The variant's
 // converting constructor, a library template, chooses the std::function
 // alternative and builds it from the callable: that store allocates on
-// libstdc++. engine/instances does not follow a library constructor that
+// libstdc++. engine/inst/instances does not follow a library constructor that
 // takes the value as it is, so it leaves the conversion probe to the probe
 // parse, which finds it (before, the AST answered "to std::variant" and
 // the store was silent).
@@ -12,7 +12,7 @@
 // REQUIRES: instances
 // RUN: %heaplint %s -- %libstdcxx -isystem %probes | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
 // RUN: %heaplint %s -- %libcxx -isystem %probes | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
-// RUN: env HEAPLINT_CHECK_INSTANCES=1 %heaplint %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
+// RUN: %heaplint --check-instances %s -- %libstdcxx -isystem %probes 2>&1 >/dev/null | %FileCheck %s --check-prefix=CHECKED
 // CHECKED: template-variant-handle.cpp:{{[0-9]+}}: not told: a library constructor that may convert it further
 // CHECKED: template-variant-handle.cpp: 0 conversions agree, 0 differ, 1 not told
 //

@@ -5,8 +5,8 @@
 // probe parse's notes go from the class (the implicit member) to where
 // that member is used, std::make_shared's construction, and on to the
 // user's call (eventpp's CallbackList, copied by std::make_shared in
-// HeterCallbackList). engine/instances follows the same chain from clang's
-// AST, so the unit is parsed once, and HEAPLINT_CHECK_INSTANCES finds no
+// HeterCallbackList). engine/inst/instances follows the same chain from clang's
+// AST, so the unit is parsed once, and --check-instances finds no
 // chain that differs. The parses are counted by a preloaded libclang
 // wrapper.
 //
@@ -14,7 +14,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx -x c -shared -fPIC %S/Inputs/count-parses.c -o %t/count-parses.so -ldl
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx > %t/ast.out 2> %t/ast.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx > %t/parse.out 2> %t/parse.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint --check-instances -j1 %s -- %libstdcxx > %t/parse.out 2> %t/parse.err
 // RUN: %FileCheck %s --check-prefix=AST < %t/ast.err
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse.err
 // RUN: diff %t/ast.out %t/parse.out

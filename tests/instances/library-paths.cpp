@@ -1,4 +1,4 @@
-// Paths through the library and the language that engine/instances
+// Paths through the library and the language that engine/inst/instances
 // follows from clang's AST, so that the unit is parsed once (eventpp's
 // dispatchers, queues and remover utilities, in small):
 // - an implicit member used in several places in code that is no
@@ -17,14 +17,14 @@
 //   post's call of enqueue, a conversion probe): followed to the
 //   element's member initializer, a conversion to long, no wrapper.
 // Each of the four alone makes the probe parse run with heaplint 4cace83.
-// The findings are the probe parse's (HEAPLINT_CHECK_INSTANCES makes it run
+// The findings are the probe parse's (--check-instances makes it run
 // and compares), the parses are counted by a preloaded libclang wrapper.
 //
 // REQUIRES: instances
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx -x c -shared -fPIC %S/Inputs/count-parses.c -o %t/count-parses.so -ldl
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx -std=c++17 > %t/ast.out 2> %t/ast.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx -std=c++17 > %t/parse.out 2> %t/parse.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint --check-instances -j1 %s -- %libstdcxx -std=c++17 > %t/parse.out 2> %t/parse.err
 // RUN: %FileCheck %s --check-prefix=AST < %t/ast.err
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse.err
 // RUN: diff %t/ast.out %t/parse.out
@@ -32,7 +32,7 @@
 // The same on libc++ (its std::function keeps the 24-byte lambdas inline:
 // no warning; the paths through its std::tuple and std::pair differ).
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/llvm-ast.out 2> %t/llvm-ast.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/llvm-parse.out 2> %t/llvm-parse.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint --check-instances -j1 %s -- %libcxx > %t/llvm-parse.out 2> %t/llvm-parse.err
 // RUN: %FileCheck %s --check-prefix=AST < %t/llvm-ast.err
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/llvm-parse.err
 // RUN: diff %t/llvm-ast.out %t/llvm-parse.out

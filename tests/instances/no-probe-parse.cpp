@@ -1,8 +1,8 @@
-// A unit whose template stores engine/instances answers from clang's AST,
+// A unit whose template stores engine/inst/instances answers from clang's AST,
 // conversion probes included (a call whose callee depends on the template,
 // and one that hands the lambda to std::vector::emplace_back), is parsed
 // once: no probe parse. The findings are the probe parse's, which
-// HEAPLINT_CHECK_INSTANCES makes run (and compares). A store in a generic
+// --check-instances makes run (and compares). A store in a generic
 // lambda's body, which the AST reader does not follow, still gets the
 // probe parse. A value a template streams (CLI11's detail::to_string) is
 // followed into an operator<< that casts it (an enum's) or does
@@ -12,14 +12,14 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clangxx -x c -shared -fPIC %S/Inputs/count-parses.c -o %t/count-parses.so -ldl
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx > %t/ast.out 2> %t/ast.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libstdcxx > %t/parse.out 2> %t/parse.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint --check-instances -j1 %s -- %libstdcxx > %t/parse.out 2> %t/parse.err
 // RUN: %FileCheck %s --check-prefix=AST < %t/ast.err
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse.err
 // RUN: diff %t/ast.out %t/parse.out
 // RUN: %FileCheck %s --check-prefix=OUT < %t/ast.out
 // The same with libc++, whose std::function takes the callable by value.
 // RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/ast-llvm.out 2> %t/ast-llvm.err
-// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 HEAPLINT_CHECK_INSTANCES=1 LD_PRELOAD=%t/count-parses.so %heaplint -j1 %s -- %libcxx > %t/parse-llvm.out 2> %t/parse-llvm.err
+// RUN: cd %t && env ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=%t/count-parses.so %heaplint --check-instances -j1 %s -- %libcxx > %t/parse-llvm.out 2> %t/parse-llvm.err
 // RUN: %FileCheck %s --check-prefix=AST < %t/ast-llvm.err
 // RUN: %FileCheck %s --check-prefix=PARSE < %t/parse-llvm.err
 // RUN: diff %t/ast-llvm.out %t/parse-llvm.out

@@ -7,7 +7,7 @@
 // every alignment from 1 to 64, and trait variants, into each wrapper, and
 // prints what each store cost and where the target landed. For --report a
 // second program calls hl_probe::timed<...> for a few chosen probes.
-// analyzer/calibrate/probes.c writes both programs and reads their output: the two
+// analyzer/calibrate/programs.c writes both programs and reads their output: the two
 // change together.
 //
 // Output lines (each flushed, so that a crash names its probe):

@@ -168,7 +168,7 @@ static int library_argument(const call_rec *r, int i) {
   return -1;
 }
 
-int hl_calls_chain_argument(const hl_calls *C, const hl_probe_hit *h, CXCursor fn, int param, CXCursor *call,
+int hl_calls_chain_argument(const hl_calls *C, const hl_inst_answer *h, CXCursor fn, int param, CXCursor *call,
                             int *arg) {
   int through_library = 0;
   char *fn_name = hl_cxstring_take(clang_getCursorSpelling(fn));

@@ -25,7 +25,8 @@ void hl_calls_visit(hl_calls *C, hl_ctx *ctx, CXCursor call);
  * fn (a function inside the template, where the probed expression is).
  * Returns 0 and sets *call and *arg, or -1 when the chain does not show
  * the value passed on at every level. */
-int hl_calls_chain_argument(const hl_calls *C, const hl_probe_hit *h, CXCursor fn, int param, CXCursor *call, int *arg);
+int hl_calls_chain_argument(const hl_calls *C, const hl_inst_answer *h, CXCursor fn, int param, CXCursor *call,
+                            int *arg);
 
 /* Every recorded call of the function call calls (call among them); caller
  * frees *out. */

@@ -1,4 +1,4 @@
-#include "calibrate/probes.h"
+#include "calibrate/programs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +20,13 @@ const char *hl_kind_name(int kind) {
   return kind >= 0 && kind < HL_KINDS ? names[kind] : "?";
 }
 
-static const char *sig_of(const hl_probe_wrapper *w) { return w->signature ? w->signature : "hl_probe::no_call"; }
+static const char *sig_of(const hl_cal_prog_wrapper *w) { return w->signature ? w->signature : "hl_probe::no_call"; }
 
 /* The part of the program both kinds share: the harness and the headers of
  * the wrappers, with count_new.hpp in the one part that defines main(). The
  * harness comes first: its check of the C++ standard is then the first
  * error a compiler in C++14 mode reports. */
-static void prologue(hl_sb *b, const hl_probe_plan *plan, int part, int parts) {
+static void prologue(hl_sb *b, const hl_cal_prog_plan *plan, int part, int parts) {
   hl_sb_printf(b, "// Written by heaplint calibrate: part %d of %d.\n", part, parts);
   hl_sb_printf(b, "#define HL_PROBE_PART %d\n#define HL_PROBE_PARTS %d\n", part, parts);
   hl_sb_puts(b, hl_embedded_probe_hpp);
@@ -36,12 +36,12 @@ static void prologue(hl_sb *b, const hl_probe_plan *plan, int part, int parts) {
   if (part == 0) hl_sb_puts(b, "unsigned long hl_probe::allocations() { return hl_count::allocations(); }\n");
 }
 
-char *hl_probes_source(const hl_probe_plan *plan, int program, int part, int parts) {
+char *hl_cal_program_source(const hl_cal_prog_plan *plan, int program, int part, int parts) {
   hl_sb b = {0};
   prologue(&b, plan, part, parts);
   hl_sb_printf(&b, "void hl_probe_part_%d();\nvoid hl_probe_part_%d() {\n", part, part);
   for (size_t i = 0; i < plan->nw; i++) {
-    const hl_probe_wrapper *w = &plan->w[i];
+    const hl_cal_prog_wrapper *w = &plan->w[i];
     if (w->program != program) continue;
     if (w->feature) hl_sb_printf(&b, "#if defined(%s)\n", w->feature);
     hl_sb_printf(&b, "  hl_probe::wrapper<%s, %s>(%zu);\n", w->type, sig_of(w), i);
@@ -62,7 +62,7 @@ char *hl_probes_source(const hl_probe_plan *plan, int program, int part, int par
   return hl_sb_take(&b);
 }
 
-char *hl_probes_timing_source(const hl_probe_plan *plan, int program, const hl_timing *rows, size_t n) {
+char *hl_cal_timing_source(const hl_cal_prog_plan *plan, int program, const hl_timing *rows, size_t n) {
   hl_sb b = {0};
   prologue(&b, plan, 0, 1);
   hl_sb_puts(&b, "int main() {\n");
@@ -72,7 +72,7 @@ char *hl_probes_timing_source(const hl_probe_plan *plan, int program, const hl_t
       if (program == 0) hl_sb_printf(&b, "  hl_probe::string_timed(%ld);\n", r->size);
       continue;
     }
-    const hl_probe_wrapper *w = &plan->w[r->wrapper];
+    const hl_cal_prog_wrapper *w = &plan->w[r->wrapper];
     if (w->program != program) continue;
     hl_sb_printf(&b, "  hl_probe::timed<%s, %s, %ld, %ld, %d>(%d);\n", w->type, sig_of(w), r->size, r->align, r->kind,
                  r->wrapper);
@@ -111,8 +111,8 @@ static int read_line(const char *line, hl_measured *m, char **err) {
   char *s;
   if (sscanf(line, "probe %ld %ld %ld %d %ld %ld%n", &w, &size, &align, &kind, &allocs, &offset, &used) == 6 &&
       !line[used] && w >= 0 && (size_t)w < m->nw) {
-    hl_probed *p = &m->w[w];
-    hl_probe pr = {size, align, kind, allocs, offset};
+    hl_cal_prog_probed *p = &m->w[w];
+    hl_cal_prog_probe pr = {size, align, kind, allocs, offset};
     HL_PUSH(p->v, p->n, p->cap, pr);
     m->pending = 0;
     return 0;
@@ -121,7 +121,7 @@ static int read_line(const char *line, hl_measured *m, char **err) {
       (size_t)w < m->nw) {
     m->pending = 1;
     m->pending_wrapper = (size_t)w;
-    m->pending_probe = (hl_probe){size, align, kind, 0, -1};
+    m->pending_probe = (hl_cal_prog_probe){size, align, kind, 0, -1};
     return 0;
   }
   if (sscanf(line, "wrapper %ld %ld %ld%n", &w, &size, &align, &used) == 3 && !line[used] && w >= 0 &&
@@ -186,7 +186,9 @@ static int each_line(const char *text, int (*fn)(const char *, void *, char **),
 
 static int measure_line(const char *line, void *m, char **err) { return read_line(line, m, err); }
 
-int hl_probes_read(const char *output, hl_measured *m, char **err) { return each_line(output, measure_line, m, err); }
+int hl_cal_read_measured(const char *output, hl_measured *m, char **err) {
+  return each_line(output, measure_line, m, err);
+}
 
 typedef struct timing_read {
   hl_timing *rows;
@@ -219,7 +221,7 @@ static int timing_line(const char *line, void *data, char **err) {
   return 0;
 }
 
-int hl_probes_read_timing(const char *output, hl_timing *rows, size_t n, int opt, char **err) {
+int hl_cal_read_timing(const char *output, hl_timing *rows, size_t n, int opt, char **err) {
   timing_read t = {rows, n, opt};
   return each_line(output, timing_line, &t, err);
 }

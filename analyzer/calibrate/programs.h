@@ -1,4 +1,4 @@
-/* probes: the probe programs of heaplint calibrate — their C++ source,
+/* programs: the measuring programs of heaplint calibrate — their C++ source,
  * written for the wrappers to measure, and the measurements read back from
  * what they print.
  *
@@ -7,8 +7,8 @@
  * embedded in heaplint at build time; probe.hpp's header comment documents
  * the output read here. A program is compiled in parts (translation units
  * built at the same time); part 0 holds main(). */
-#ifndef HEAPLINT_PROBES_H
-#define HEAPLINT_PROBES_H
+#ifndef HEAPLINT_CAL_PROGRAMS_H
+#define HEAPLINT_CAL_PROGRAMS_H
 
 #include <stddef.h>
 
@@ -44,40 +44,40 @@ enum {
 };
 #define HL_SHARED_NAMES {"std::promise", "std::packaged_task", "std::async", "std::async-deferred", "std::thread"}
 
-typedef struct hl_probe_wrapper {
+typedef struct hl_cal_prog_wrapper {
   const char *type;      /* the C++ type constructed: "std::function<void()>" */
   const char *signature; /* its call signature, "void()"; NULL for a value wrapper (std::any) */
   const char *feature;   /* a macro the library defines when it has the wrapper; NULL: always */
   int program;           /* the program that measures it: 0, or 1 (compiled as C++23) */
-} hl_probe_wrapper;
+} hl_cal_prog_wrapper;
 
-typedef struct hl_probe_plan {
-  const hl_probe_wrapper *w;
+typedef struct hl_cal_prog_plan {
+  const hl_cal_prog_wrapper *w;
   size_t nw;
   char **includes; /* what the wrappers need: "<functional>", "\"/abs/callback.h\"" */
   size_t nincludes;
   int string_sso; /* program 0 also measures the library's own numbers: std::string's
                             small buffer, the shared states */
-} hl_probe_plan;
+} hl_cal_prog_plan;
 
 /* The source of part `part` (of `parts`) of the measuring program
  * `program`. Caller frees. */
-char *hl_probes_source(const hl_probe_plan *plan, int program, int part, int parts);
+char *hl_cal_program_source(const hl_cal_prog_plan *plan, int program, int part, int parts);
 
-typedef struct hl_probe {
+typedef struct hl_cal_prog_probe {
   long size, align;
   int kind;
   long allocations; /* global operator new calls while constructing the wrapper */
   long offset;      /* where the target's bytes are in the wrapper; -1: not found */
-} hl_probe;
+} hl_cal_prog_probe;
 
-typedef struct hl_probed {
+typedef struct hl_cal_prog_probed {
   int seen;         /* the program measured this wrapper */
   int absent;       /* the library does not have it */
   long size, align; /* sizeof and alignof of the wrapper */
-  hl_probe *v;
+  hl_cal_prog_probe *v;
   size_t n, cap;
-} hl_probed;
+} hl_cal_prog_probed;
 
 typedef struct hl_measured {
   char *library; /* "libstdc++", "libc++", "msvc", "unknown" (as probe.hpp says) */
@@ -88,10 +88,10 @@ typedef struct hl_measured {
   long *string_allocs[HL_SSO_KINDS];
   size_t nstring[HL_SSO_KINDS], capstring[HL_SSO_KINDS];
   long shared[HL_SHARED_KINDS]; /* operator new calls per HL_SHARED_*; -1: not measured */
-  hl_probed *w;                 /* one per plan->w */
+  hl_cal_prog_probed *w;        /* one per plan->w */
   size_t nw;
-  int pending;            /* a probe was started but never reported: */
-  hl_probe pending_probe; /* this one, of wrapper pending_wrapper */
+  int pending;                     /* a probe was started but never reported: */
+  hl_cal_prog_probe pending_probe; /* this one, of wrapper pending_wrapper */
   size_t pending_wrapper;
 } hl_measured;
 
@@ -100,7 +100,7 @@ void hl_measured_free(hl_measured *m);
 
 /* Adds a program's output to m. Returns 0, or -1 with *err naming the line
  * that cannot be read. */
-int hl_probes_read(const char *output, hl_measured *m, char **err);
+int hl_cal_read_measured(const char *output, hl_measured *m, char **err);
 
 /* One row of the --report table: a probe (wrapper >= 0) or a std::string
  * of `size` chars (wrapper < 0), and what it cost. */
@@ -113,10 +113,10 @@ typedef struct hl_timing {
 } hl_timing;
 
 /* The source of the timing program for the rows of `program` (one part). */
-char *hl_probes_timing_source(const hl_probe_plan *plan, int program, const hl_timing *rows, size_t n);
+char *hl_cal_timing_source(const hl_cal_prog_plan *plan, int program, const hl_timing *rows, size_t n);
 
 /* Reads a timing program's output into rows; opt is 0 for -O0, 1 for -O2.
  * Returns 0, or -1 with *err. */
-int hl_probes_read_timing(const char *output, hl_timing *rows, size_t n, int opt, char **err);
+int hl_cal_read_timing(const char *output, hl_timing *rows, size_t n, int opt, char **err);
 
 #endif
