@@ -2,7 +2,6 @@
 // the AST (instances.h's hl_instance): each point of instantiation
 // outward, through the specialization of the code there that names the
 // previous one, past implicit members to the use where clang defined them.
-#include "engine/inst/instances.h"
 
 #include <clang-c/Index.h>
 #include <clang/AST/ASTContext.h>

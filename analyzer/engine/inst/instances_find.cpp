@@ -3,7 +3,6 @@
 // around it, the specializations made from a function or class template
 // (nested and member classes, friends), and the expression as written in
 // each.
-#include "engine/inst/instances.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ASTLambda.h>
