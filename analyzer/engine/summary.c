@@ -100,6 +100,19 @@ void hl_sspelling_free(hl_sspelling *p) {
   hl_loc_free(&p->at);
 }
 
+void hl_sflow_free(hl_sflow *f) {
+  free(f->from);
+  free(f->to);
+  hl_loc_free(&f->at);
+}
+
+void hl_scopy_free(hl_scopy *c) {
+  free(c->slot);
+  free(c->wrapper);
+  free(c->what);
+  hl_loc_free(&c->at);
+}
+
 void hl_alias_views_free(hl_alias_view *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     hl_salias_free(&v[i].alias);
@@ -127,6 +140,10 @@ void hl_summary_free(hl_summary *s) {
   free(s->values);
   for (size_t i = 0; i < s->nspellings; i++) hl_sspelling_free(&s->spellings[i]);
   free(s->spellings);
+  for (size_t i = 0; i < s->nflows; i++) hl_sflow_free(&s->flows[i]);
+  free(s->flows);
+  for (size_t i = 0; i < s->ncopies; i++) hl_scopy_free(&s->copies[i]);
+  free(s->copies);
   for (size_t i = 0; i < s->napis; i++) hl_sapi_free(&s->apis[i]);
   free(s->apis);
   for (size_t i = 0; i < s->nfns; i++) hl_sfn_free(&s->fns[i]);

@@ -155,6 +155,27 @@ typedef struct hl_sspelling {
   hl_loc at;
 } hl_sspelling;
 
+/* For function-copy across units: a "slot" is a wrapper declaration other
+ * units see (a header's member, a parameter of a function other units can
+ * call), keyed as its values are ("member <usr>", "param <usr>#<index>").
+ * A flow: the value of slot from goes into slot to (a copy, a move, a
+ * reference parameter bound to it), or, with from NULL, a value heaplint
+ * cannot follow does (another std::function, a call's result). */
+typedef struct hl_sflow {
+  char *from, *to;
+  hl_loc at;
+} hl_sflow;
+
+/* A copy of a slot's value into another wrapper, which allocates when the
+ * target the slot holds is on the heap: what only the values stored into
+ * the slot anywhere decide. */
+typedef struct hl_scopy {
+  char *slot;    /* "member <usr>", "param <usr>#<index>" */
+  char *wrapper; /* "std::function<void ()>" */
+  char *what;    /* the copy as the message says it: "copying this std::function<void ()>" */
+  hl_loc at;
+} hl_scopy;
+
 typedef struct hl_summary {
   hl_sfn *fns;
   size_t nfns, capfns;
@@ -170,6 +191,10 @@ typedef struct hl_summary {
   size_t nvalues, capvalues;
   hl_sspelling *spellings;
   size_t nspellings, capspellings;
+  hl_sflow *flows;
+  size_t nflows, capflows;
+  hl_scopy *copies;
+  size_t ncopies, capcopies;
 } hl_summary;
 
 /* What the project index knows of one wrapper alias over every unit it
@@ -211,6 +236,10 @@ typedef struct hl_index_lookup {
    * wrapper type over every unit: 0 (*out: free with
    * hl_alias_views_free), or -1 with *err. May be NULL. */
   int (*aliases)(void *data, hl_alias_view **out, size_t *n, char **err);
+  /* The values stored into slot key by any unit (their wrapper field is
+   * then the unit's file) and the flows into it (from NULL: unknown), added
+   * to *values and *flows. May be NULL. */
+  void (*slot)(void *data, const char *key, hl_svalue **values, size_t *nvalues, hl_sflow **flows, size_t *nflows);
 } hl_index_lookup;
 
 void hl_spath_add(hl_spath *p, const char *caller, const char *callee, const hl_loc *at);
@@ -224,6 +253,8 @@ void hl_sapi_free(hl_sapi *a);
 void hl_salias_free(hl_salias *a);
 void hl_svalue_free(hl_svalue *v);
 void hl_sspelling_free(hl_sspelling *p);
+void hl_sflow_free(hl_sflow *f);
+void hl_scopy_free(hl_scopy *c);
 void hl_alias_views_free(hl_alias_view *v, size_t n);
 void hl_summary_free(hl_summary *s);
 

@@ -10,7 +10,7 @@
 /* 'HLIX': what makes a SQLite file a heaplint index. */
 #define APPLICATION_ID 0x484c4958
 /* The layout of the tables below; another is refused. */
-#define SCHEMA 3
+#define SCHEMA 4
 
 static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS units(name TEXT PRIMARY KEY, digest TEXT NOT NULL, zones TEXT NOT NULL)"
@@ -49,10 +49,21 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS spellings(unit TEXT NOT NULL, wrapper TEXT NOT NULL, file TEXT NOT NULL,"
     " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS spellings_wrapper ON spellings(wrapper);"
-    "CREATE INDEX IF NOT EXISTS spellings_unit ON spellings(unit);";
+    "CREATE INDEX IF NOT EXISTS spellings_unit ON spellings(unit);"
+    /* function-copy across units: what flows between slots (src NULL:
+     * a value heaplint cannot follow), and the copies of slots' values
+     * each unit left to the link step. */
+    "CREATE TABLE IF NOT EXISTS wflows(unit TEXT NOT NULL, src TEXT, dst TEXT NOT NULL, file TEXT NOT NULL,"
+    " line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS wflows_dst ON wflows(dst);"
+    "CREATE INDEX IF NOT EXISTS wflows_unit ON wflows(unit);"
+    "CREATE TABLE IF NOT EXISTS wcopies(unit TEXT NOT NULL, slot TEXT NOT NULL, wrapper TEXT NOT NULL,"
+    " what TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, offset INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS wcopies_unit ON wcopies(unit);";
 
 /* The tables whose rows belong to one unit (column unit), besides units. */
-static const char *const unit_tables[] = {"functions", "overrides", "apis", "aliases", "wvalues", "spellings"};
+static const char *const unit_tables[] = {"functions", "overrides", "apis",   "aliases",
+                                          "wvalues",   "spellings", "wflows", "wcopies"};
 
 struct hl_index {
   sqlite3 *db;
@@ -219,6 +230,35 @@ static int put_spelling(hl_index *X, const char *unit, const hl_sspelling *p, ch
   return rc;
 }
 
+static int put_flow(hl_index *X, const char *unit, const hl_sflow *f, char **err) {
+  char *n[3] = {hl_xasprintf("%u", f->at.line), hl_xasprintf("%u", f->at.col), hl_xasprintf("%u", f->at.offset)};
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(X->db,
+                              "INSERT INTO wflows(unit, src, dst, file, line, col, offset)"
+                              " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    const char *v[7] = {unit, f->from, f->to, f->at.file ? f->at.file : "", n[0], n[1], n[2]};
+    for (int i = 0; i < 7; i++)
+      if (v[i]) sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC); /* src NULL: unknown */
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+  }
+  for (int i = 0; i < 3; i++) free(n[i]);
+  return rc == SQLITE_DONE ? 0 : fail(X, "writing", err);
+}
+
+static int put_copy(hl_index *X, const char *unit, const hl_scopy *c, char **err) {
+  char *n[3] = {hl_xasprintf("%u", c->at.line), hl_xasprintf("%u", c->at.col), hl_xasprintf("%u", c->at.offset)};
+  int rc = run(
+      X,
+      "INSERT INTO wcopies(unit, slot, wrapper, what, file, line, col, offset)"
+      " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+      (const char *[]){unit, c->slot, c->wrapper, c->what, c->at.file ? c->at.file : "", n[0], n[1], n[2], NULL}, err);
+  for (int i = 0; i < 3; i++) free(n[i]);
+  return rc;
+}
+
 static int put_alias(hl_index *X, const char *unit, const hl_salias *a, char **err) {
   char *body = hl_salias_json(a);
   sqlite3_stmt *st;
@@ -256,6 +296,8 @@ static int put_rows(hl_index *X, const char *unit, const hl_summary *s, const ch
   for (size_t i = 0; !rc && i < s->naliases; i++) rc = put_alias(X, unit, &s->aliases[i], err);
   for (size_t i = 0; !rc && i < s->nvalues; i++) rc = put_value(X, unit, &s->values[i], err);
   for (size_t i = 0; !rc && i < s->nspellings; i++) rc = put_spelling(X, unit, &s->spellings[i], err);
+  for (size_t i = 0; !rc && i < s->nflows; i++) rc = put_flow(X, unit, &s->flows[i], err);
+  for (size_t i = 0; !rc && i < s->ncopies; i++) rc = put_copy(X, unit, &s->copies[i], err);
   for (size_t i = 0; !rc && i < s->nfns; i++) {
     char *body = hl_sfn_json(&s->fns[i]);
     rc = run(X, "INSERT INTO functions(usr, unit, body) VALUES(?1, ?2, ?3)",
@@ -313,18 +355,45 @@ int hl_index_merge(hl_index *X, const char *path, char **err) {
             "DELETE FROM main.aliases WHERE unit IN (SELECT name FROM src.units);"
             "DELETE FROM main.wvalues WHERE unit IN (SELECT name FROM src.units);"
             "DELETE FROM main.spellings WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.wflows WHERE unit IN (SELECT name FROM src.units);"
+            "DELETE FROM main.wcopies WHERE unit IN (SELECT name FROM src.units);"
             "INSERT OR REPLACE INTO main.units SELECT name, digest, zones FROM src.units;"
             "INSERT INTO main.functions SELECT usr, unit, body FROM src.functions;"
             "INSERT INTO main.overrides SELECT usr, overridden, unit FROM src.overrides;"
             "INSERT INTO main.apis SELECT * FROM src.apis;"
             "INSERT INTO main.aliases SELECT * FROM src.aliases;"
             "INSERT INTO main.wvalues SELECT * FROM src.wvalues;"
-            "INSERT INTO main.spellings SELECT * FROM src.spellings;",
+            "INSERT INTO main.spellings SELECT * FROM src.spellings;"
+            "INSERT INTO main.wflows SELECT * FROM src.wflows;"
+            "INSERT INTO main.wcopies SELECT * FROM src.wcopies;",
             "merging", err) ||
        hl_index_commit(X, err);
   if (rc) sqlite3_exec(X->db, "ROLLBACK", NULL, NULL, NULL);
   sqlite3_exec(X->db, "DETACH src", NULL, NULL, NULL);
   return rc ? -1 : 0;
+}
+
+static char *column(sqlite3_stmt *st, int i);
+
+/* The copies unit left to the link step, added to s. */
+static int unit_copies(hl_index *X, const char *unit, hl_summary *s) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(
+          X->db, "SELECT slot, wrapper, what, file, line, col, offset FROM wcopies WHERE unit=?1 ORDER BY rowid", -1,
+          &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(st, 1, unit, -1, SQLITE_STATIC);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    hl_scopy c = {column(st, 0),
+                  column(st, 1),
+                  column(st, 2),
+                  {column(st, 3), (unsigned)sqlite3_column_int64(st, 4), (unsigned)sqlite3_column_int64(st, 5),
+                   (unsigned)sqlite3_column_int64(st, 6)}};
+    HL_PUSH(s->copies, s->ncopies, s->capcopies, c);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : -1;
 }
 
 hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err) {
@@ -343,6 +412,11 @@ hl_summary *hl_index_zones(hl_index *X, const char *unit, char **err) {
     free(why);
   }
   sqlite3_finalize(st);
+  if (s && unit_copies(X, unit, s)) {
+    hl_summary_free(s);
+    s = NULL;
+    fail(X, "reading", err);
+  }
   return s;
 }
 
@@ -621,6 +695,42 @@ static int alias_lookup(void *data, hl_alias_view **out, size_t *n, char **err) 
   return rc == SQLITE_DONE ? 0 : fail(X, "reading", err);
 }
 
+static void slot_lookup(void *data, const char *key, hl_svalue **values, size_t *nvalues, hl_sflow **flows,
+                        size_t *nflows) {
+  hl_index *X = data;
+  size_t cap = *nvalues;
+  sqlite3_stmt *st = prepare1(X,
+                              "SELECT DISTINCT file, line, col, offset, known, allocates, size, align FROM wvalues"
+                              " WHERE wrapper=?1 AND NOT (known=0 AND dependent=1 AND EXISTS(SELECT 1 FROM wvalues k"
+                              " WHERE k.store_file=wvalues.store_file AND k.store_offset=wvalues.store_offset"
+                              " AND k.wrapper=wvalues.wrapper AND k.known=1)) ORDER BY file, line, col",
+                              key);
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    hl_svalue v = {.wrapper = hl_xstrdup(key),
+                   .at = {column(st, 0), (unsigned)sqlite3_column_int64(st, 1), (unsigned)sqlite3_column_int64(st, 2),
+                          (unsigned)sqlite3_column_int64(st, 3)},
+                   .known = sqlite3_column_int(st, 4),
+                   .allocates = sqlite3_column_int(st, 5),
+                   .size = (long)sqlite3_column_int64(st, 6),
+                   .align = (long)sqlite3_column_int64(st, 7)};
+    v.store = hl_loc_copy(&v.at);
+    HL_PUSH(*values, *nvalues, cap, v);
+  }
+  sqlite3_finalize(st);
+  cap = *nflows;
+  st = prepare1(X, "SELECT DISTINCT src, file, line, col, offset FROM wflows WHERE dst=?1 ORDER BY file, line, col",
+                key);
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    const char *src = (const char *)sqlite3_column_text(st, 0);
+    hl_sflow f = {src ? hl_xstrdup(src) : NULL,
+                  hl_xstrdup(key),
+                  {column(st, 1), (unsigned)sqlite3_column_int64(st, 2), (unsigned)sqlite3_column_int64(st, 3),
+                   (unsigned)sqlite3_column_int64(st, 4)}};
+    HL_PUSH(*flows, *nflows, cap, f);
+  }
+  sqlite3_finalize(st);
+}
+
 static int fn_lookup(void *data, const char *usr, hl_sfn *out) {
   hl_index *X = data;
   int found = 0;
@@ -645,7 +755,9 @@ static void ov_lookup(void *data, const char *usr, hl_strv *out) {
   sqlite3_reset(X->ov);
 }
 
-hl_index_lookup hl_index_lookups(hl_index *X) { return (hl_index_lookup){X, fn_lookup, ov_lookup, alias_lookup}; }
+hl_index_lookup hl_index_lookups(hl_index *X) {
+  return (hl_index_lookup){X, fn_lookup, ov_lookup, alias_lookup, slot_lookup};
+}
 
 int hl_index_close(hl_index *X, char **err) {
   if (!X) return 0;

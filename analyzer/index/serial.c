@@ -121,6 +121,16 @@ static json_t *spelling_out(const hl_sspelling *p) {
   return json_pack("{s:o,s:o}", "wrapper", jtext(p->wrapper), "at", loc_out(&p->at));
 }
 
+static json_t *flow_out(const hl_sflow *f) {
+  return json_pack("{s:o,s:o,s:o}", "from", f->from ? jtext(f->from) : json_null(), "to", jtext(f->to), "at",
+                   loc_out(&f->at));
+}
+
+static json_t *copy_out(const hl_scopy *c) {
+  return json_pack("{s:o,s:o,s:o,s:o}", "slot", jtext(c->slot), "wrapper", jtext(c->wrapper), "what", jtext(c->what),
+                   "at", loc_out(&c->at));
+}
+
 static char *dump(json_t *j) {
   char *t = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
   json_decref(j);
@@ -144,6 +154,9 @@ char *hl_salias_json(const hl_salias *a) { return dump(alias_out(a)); }
 char *hl_summary_json(const hl_summary *s) {
   json_t *fns = json_array(), *zones = json_array(), *ov = json_array(), *apis = json_array();
   json_t *aliases = json_array(), *values = json_array(), *spellings = json_array();
+  json_t *flows = json_array(), *copies = json_array();
+  for (size_t i = 0; i < s->nflows; i++) json_array_append_new(flows, flow_out(&s->flows[i]));
+  for (size_t i = 0; i < s->ncopies; i++) json_array_append_new(copies, copy_out(&s->copies[i]));
   for (size_t i = 0; i < s->naliases; i++) json_array_append_new(aliases, alias_out(&s->aliases[i]));
   for (size_t i = 0; i < s->nvalues; i++) json_array_append_new(values, value_out(&s->values[i]));
   for (size_t i = 0; i < s->nspellings; i++) json_array_append_new(spellings, spelling_out(&s->spellings[i]));
@@ -152,8 +165,9 @@ char *hl_summary_json(const hl_summary *s) {
   for (size_t i = 0; i < s->nzones; i++) json_array_append_new(zones, zone_out(&s->zones[i]));
   for (size_t i = 0; i < s->overrides.n; i++)
     json_array_append_new(ov, json_pack("[o,o]", jtext(s->overrides.v[i]), jtext(s->overridden.v[i])));
-  return dump(json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov, "apis",
-                        apis, "aliases", aliases, "values", values, "spellings", spellings));
+  return dump(json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "functions", fns, "zones", zones, "overrides", ov,
+                        "apis", apis, "aliases", aliases, "values", values, "spellings", spellings, "flows", flows,
+                        "copies", copies));
 }
 
 /* ---- in: each returns 0, or -1 when j is not what it should be ---- */
@@ -405,6 +419,23 @@ static int spelling_in(const json_t *j, hl_sspelling *p) {
   return text_in(json_object_get(j, "wrapper"), &p->wrapper) || loc_in(json_object_get(j, "at"), &p->at) ? -1 : 0;
 }
 
+static int flow_in(const json_t *j, hl_sflow *f) {
+  *f = (hl_sflow){0};
+  const json_t *from = json_object_get(j, "from");
+  return (!json_is_null(from) && text_in(from, &f->from)) || text_in(json_object_get(j, "to"), &f->to) ||
+                 loc_in(json_object_get(j, "at"), &f->at)
+             ? -1
+             : 0;
+}
+
+static int copy_in(const json_t *j, hl_scopy *c) {
+  *c = (hl_scopy){0};
+  return text_in(json_object_get(j, "slot"), &c->slot) || text_in(json_object_get(j, "wrapper"), &c->wrapper) ||
+                 text_in(json_object_get(j, "what"), &c->what) || loc_in(json_object_get(j, "at"), &c->at)
+             ? -1
+             : 0;
+}
+
 /* Each element of array j read by in into a new element of *v. */
 #define READ_ALL(j, T, in, v, n, cap) \
   do {                                \
@@ -425,6 +456,10 @@ static int summary_in(const json_t *j, hl_summary *s) {
   READ_ALL(aliases, hl_salias, alias_in, s->aliases, s->naliases, s->capaliases);
   READ_ALL(values, hl_svalue, value_in, s->values, s->nvalues, s->capvalues);
   READ_ALL(spellings, hl_sspelling, spelling_in, s->spellings, s->nspellings, s->capspellings);
+  const json_t *flows = json_object_get(j, "flows"), *copies = json_object_get(j, "copies");
+  if (!json_is_array(flows) || !json_is_array(copies)) return -1;
+  READ_ALL(flows, hl_sflow, flow_in, s->flows, s->nflows, s->capflows);
+  READ_ALL(copies, hl_scopy, copy_in, s->copies, s->ncopies, s->capcopies);
   const json_t *fns = json_object_get(j, "functions"), *zones = json_object_get(j, "zones"),
                *ov = json_object_get(j, "overrides"), *apis = json_object_get(j, "apis");
   if (!json_is_array(fns) || !json_is_array(zones) || !json_is_array(ov) || !json_is_array(apis)) return -1;
