@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "rules/copies/slots.h"
 #include "rules/lib/rewrite.h"
 #include "rules/sbo/judge.h"
 #include "rules/sbo/match.h"
@@ -27,6 +28,13 @@ typedef struct judged_store {
   hl_sbo_site site;
   hl_sbo_verdict verdict;
 } judged_store;
+
+/* A store a function other units call returns: its value is filed under
+ * the function's key (copies/slots.h) for the link step. */
+typedef struct returned_store {
+  judged_store s;
+  char *key;
+} returned_store;
 
 /* A member initializer inside a template copying a constructor's parameter
  * into a member whose type depends on the template (Node(const Callback_ &cb)
@@ -40,6 +48,8 @@ typedef struct template_copy {
 
 typedef struct state {
   hl_flow *flow;
+  returned_store *rets;
+  size_t nrets, caprets;
   template_copy *tcopies;
   size_t ntcopies, captcopies;
 } state;
@@ -90,6 +100,15 @@ static void template_copies(hl_ctx *ctx, state *S, CXCursor ctor) {
 static void visit(hl_ctx *ctx, void *st, CXCursor c) {
   state *S = st;
   hl_flow_visit(S->flow, ctx, c);
+  hl_slots_visit(ctx, c);
+  char *key = hl_ctx_summary(ctx) && clang_getCursorKind(c) == CXCursor_CallExpr ? hl_slots_return(ctx, c) : NULL;
+  returned_store r;
+  memset(&r, 0, sizeof r);
+  r.key = key;
+  if (key && hl_sbo_match(ctx, c, &r.s.site))
+    HL_PUSH(S->rets, S->nrets, S->caprets, r);
+  else
+    free(key);
   if (clang_getCursorKind(c) == CXCursor_Constructor) template_copies(ctx, S, c);
 }
 
@@ -343,10 +362,37 @@ static void prepare(hl_ctx *ctx, void *st) {
     }
     hl_traits_free(&v.traits);
   }
+  for (size_t i = 0; i < S->nrets; i++) {
+    hl_sbo_verdict v;
+    hl_sbo_judge(ctx, &S->rets[i].s.site, 0, &v);
+    if (v.allocates == HL_UNKNOWN) {
+      hl_traits_free(&v.traits);
+      hl_sbo_judge(ctx, &S->rets[i].s.site, 1, &v);
+    }
+    hl_traits_free(&v.traits);
+  }
   for (size_t i = 0; i < S->ntcopies; i++) {
     hl_sbo_site *t = &S->tcopies[i].site;
     t->probe = hl_inst_ask_conversion(hl_ctx_inst(ctx), t->convert_call, t->expr, t->convert_type, &t->unprobed);
   }
+}
+
+/* A value a function other units call returns, filed under its key for
+ * the link step (copies/slots.h). */
+static void file_return(hl_ctx *ctx, returned_store *r) {
+  judged_store *s = &r->s;
+  hl_sbo_judge(ctx, &s->site, 0, &s->verdict);
+  hl_summary *sum = hl_ctx_summary(ctx);
+  hl_svalue v = {.wrapper = r->key,
+                 .at = hl_loc_copy(&s->site.loc),
+                 .store = hl_loc_copy(&s->site.loc),
+                 .known = s->verdict.allocates != HL_UNKNOWN,
+                 .allocates = s->verdict.allocates == HL_YES,
+                 .size = s->verdict.size,
+                 .align = s->verdict.align};
+  HL_PUSH(sum->values, sum->nvalues, sum->capvalues, v);
+  hl_traits_free(&s->verdict.traits);
+  hl_sbo_site_free(&s->site);
 }
 
 static void end(hl_ctx *ctx, void *st) {
@@ -357,6 +403,8 @@ static void end(hl_ctx *ctx, void *st) {
     hl_sbo_judge(ctx, &s->site, 0, &s->verdict);
     hl_flow_settle(S->flow, (int)i, s->verdict.allocates == HL_YES);
   }
+  for (size_t i = 0; i < S->nrets; i++) file_return(ctx, &S->rets[i]);
+  free(S->rets);
   const hl_flow_copy *copies = hl_flow_copies(S->flow, &n);
   for (size_t i = 0; i < n; i++) {
     int o = hl_flow_origin(S->flow, copies[i].from);
@@ -373,6 +421,11 @@ static void end(hl_ctx *ctx, void *st) {
   free(S);
 }
 
+/* The copies of wrappers other units see, judged over the project index. */
+static void link(const hl_index_lookup *ix, const hl_summary *unit, hl_findings *out) {
+  hl_slots_link(ix, unit, "function-copy", out);
+}
+
 const hl_rule hl_rule_function_copy = {
     "function-copy",
     NULL,
@@ -381,7 +434,7 @@ const hl_rule hl_rule_function_copy = {
     prepare,
     end,
     0,
-    NULL, /* no link step */
+    link,
     NULL, /* no project-wide plan */
     NULL,
     NULL, /* no numbers from the profiles, no config key */
