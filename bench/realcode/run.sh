@@ -58,7 +58,7 @@ out=$(cd "$out" && pwd)
 # user's, relative to SRC), run_args (the arguments of each run of an
 # "each" program), each_dir (where an "each" recipe's programs are, in the
 # build, and their sources, in SRC: one NAME.cpp per program NAME).
-cmake_args= runner=catch2 run_args=
+cmake_args= runner=catch2 run_args= run_dir= own_headers=
 case $project in
   eventpp)
     # wqking/eventpp: header-only; its tests are their own CMake project
@@ -87,7 +87,23 @@ case $project in
     names=$(sed -n '/^set(CLI11_TESTS/,/)/s/^ *\([A-Za-z]*Test\))\{0,1\} *$/\1/p' "$src/tests/CMakeLists.txt")
     cmake_src=$src cmake_args="-DCLI11_BUILD_TESTS=ON -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF"
     targets=$names runner=each user=tests each_dir=tests ;;
-  *) echo "$0: no recipe for '$project' (known: eventpp, taskflow, cli11)" >&2; exit 2 ;;
+  httplib)
+    # yhirose/cpp-httplib: header-only; its tests are one GoogleTest
+    # program (test/test.cc, the system's GoogleTest and libcurl: apt-get
+    # install libgtest-dev libcurl4-openssl-dev), run from its directory
+    # (it serves www/). Without TLS and compression: fewer tests, the same
+    # std::function machinery. Its Request and Response hold std::function
+    # members that the library copies whole: issue 37's struct copies.
+    # Tests that reach hosts on the internet fail offline; what they ran
+    # still counts.
+    cmake_src=$src targets=httplib-test tests=test/httplib-test runner=gtest sources="test/test.cc" user=test
+    cmake_args="-DHTTPLIB_TEST=ON -DHTTPLIB_USE_OPENSSL_IF_AVAILABLE=OFF -DHTTPLIB_USE_ZLIB_IF_AVAILABLE=OFF -DHTTPLIB_USE_BROTLI_IF_AVAILABLE=OFF -DHTTPLIB_USE_ZSTD_IF_AVAILABLE=OFF"
+    # Its CMake target puts the checkout on the include path with -isystem:
+    # heaplint would take httplib.h for a system header and look only at
+    # the tests. The library's own code is what is measured, so heaplint
+    # reads a copy of the database with -I instead.
+    run_dir=test own_headers=1 ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp, taskflow, cli11, httplib)" >&2; exit 2 ;;
 esac
 # A recipe of one program per test file builds only the programs -t names
 # (and heaplint analyzes only their files).
@@ -136,6 +152,9 @@ for lib in $libs; do
         # instrumented code is slow) takes only its own file's records
         # with it.
         runs=${tags:-$("$prog" --list-tags -# | grep -o '\[#[^]]*\]')}
+      elif [ "$runner" = gtest ]; then
+        # One process per GoogleTest suite, for the same reason.
+        runs=${tags:-$("$prog" --gtest_list_tests | sed -n 's/^\([A-Za-z0-9_]*\)\.$/\1/p')}
       else
         # One process per program; -t names the programs to run.
         runs=$name
@@ -143,8 +162,12 @@ for lib in $libs; do
       fi
       for tag in $runs; do
         echo "$tag" >>"$dir/tags.txt"
-        if [ "$runner" = catch2 ]; then set -- -# "$tag"; else set -- $run_args; fi
-        (cd "$dir/build" && HL_TRACE_FUNCS="$dir/funcs-$name.txt" HL_TRACE_OUT="$dir/trace-$name.txt" \
+        case $runner in
+          catch2) set -- -# "$tag" ;;
+          gtest) set -- "--gtest_filter=$tag.*" ;;
+          *) set -- $run_args ;;
+        esac
+        (cd "$dir/build/$run_dir" && HL_TRACE_FUNCS="$dir/funcs-$name.txt" HL_TRACE_OUT="$dir/trace-$name.txt" \
           LD_PRELOAD="$out/libhltrace.so" timeout "${HL_REALCODE_TIMEOUT:-1800}" "$prog" "$@" >>"$dir/test.log" 2>&1) ||
           echo "$0: $t $tag failed (see $dir/test.log); its records still count" >&2
       done
@@ -169,8 +192,14 @@ for lib in $libs; do
   done
 
   echo "== $project, $lib: heaplint" >&2
+  db=$dir/build
+  if [ -n "$own_headers" ]; then
+    mkdir -p "$dir/hl-db"
+    sed "s|-isystem $src |-I$src |g" "$dir/build/compile_commands.json" >"$dir/hl-db/compile_commands.json"
+    db=$dir/hl-db
+  fi
   # Run where the comparison runs: the JSON's paths are relative to it.
-  (cd "$dir" && "$heaplint" -p "$dir/build" --format=json $(cd "$src" && for f in $sources; do echo "$src/$f"; done) \
+  (cd "$dir" && "$heaplint" -p "$db" --format=json $(cd "$src" && for f in $sources; do echo "$src/$f"; done) \
     >heaplint.json 2>heaplint.log) || true
   (cd "$dir" && "$out/hl-realcode" compare --executed lines-user.txt lines.txt heaplint.json "$project $lib" >compare.txt &&
     "$out/hl-realcode" compare lines-user.txt heaplint.json "$project $lib (user lines)" >compare-user.txt)

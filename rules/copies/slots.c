@@ -205,9 +205,9 @@ static void wrapper_write(hl_ctx *ctx, CXCursor c) {
 
 typedef struct fieldwalk {
   hl_ctx *ctx;
-  CXCursor at;
+  CXCursor at; /* the class: where its implicit copy is, and where the
+                 program's line table charges what that copy allocates */
   char *cls;
-  const char *how;
 } fieldwalk;
 
 static enum CXVisitorResult copied_field(CXCursor f, CXClientData d) {
@@ -216,8 +216,7 @@ static enum CXVisitorResult copied_field(CXCursor f, CXClientData d) {
   if (key) {
     char *w = wrapper_spelling(wrapper_of(W->ctx, clang_getCursorType(f)), clang_getCursorType(f));
     char *name = hl_cxstring_take(clang_getCursorSpelling(f));
-    add_copy(W->ctx, key, w, hl_xasprintf("copying %s (its %s copies the %s member '%s')", W->cls, W->how, w, name),
-             W->at);
+    add_copy(W->ctx, key, w, hl_xasprintf("copying %s (which copies its %s member '%s')", W->cls, w, name), W->at);
     free(name);
     free(key);
   }
@@ -235,8 +234,7 @@ static void class_copy(hl_ctx *ctx, CXCursor c) {
   if ((!ctor && !assign) || !clang_CXXMethod_isDefaulted(fn) || hl_ctx_wrapper_of_decl(ctx, cls) ||
       clang_Location_isInSystemHeader(clang_getCursorLocation(cls)))
     return;
-  fieldwalk W = {ctx, c, hl_type_spelling(clang_getCursorType(cls)),
-                 ctor ? "implicit copy constructor" : "implicit copy assignment"};
+  fieldwalk W = {ctx, cls, hl_type_spelling(clang_getCursorType(cls))};
   clang_Type_visitFields(clang_getCursorType(cls), copied_field, &W);
   free(W.cls);
 }
@@ -439,15 +437,14 @@ static void judge_copy(const hl_index_lookup *ix, const hl_scopy *c, const char 
     char *first = hl_loc_where(&R.values[0].at);
     hl_sb b = {0};
     size_t others = R.nvalues - 1;
-    if (heap == R.nvalues)
-      hl_sb_printf(
-          &b, "%s allocates again: every target that reaches it is stored on the heap: the one from %s (%ld bytes)",
-          c->what, first, R.values[0].size);
-    else
-      hl_sb_printf(&b, "%s may allocate: it may hold the target from %s (%ld bytes), which is stored on the heap",
-                   c->what, first, R.values[0].size);
-    if (others) hl_sb_printf(&b, ", and %zu other target%s", others, others > 1 ? "s" : "");
-    if (heap != R.nvalues && heap > 1) hl_sb_printf(&b, " (%zu of them on the heap)", heap - 1);
+    /* "may": a member or parameter can also be empty (never assigned,
+     * nullptr), and its copy then allocates nothing. */
+    hl_sb_printf(&b, "%s may allocate: it may hold the target from %s (%ld bytes), which is stored on the heap",
+                 c->what, first, R.values[0].size);
+    if (others && heap == 1)
+      hl_sb_printf(&b, ", and %zu other target%s kept inline", others, others > 1 ? "s" : "");
+    else if (others)
+      hl_sb_printf(&b, ", and %zu other target%s, %zu of them on the heap", others, others > 1 ? "s" : "", heap - 1);
     hl_finding *f = hl_finding_new(rule, HL_SEV_WARNING, &c->at, hl_sb_str(&b));
     for (size_t i = 0; i < heap && i < MAX_NAMED; i++) {
       char *m = hl_xasprintf("a target it may hold, stored on the heap: %ld bytes (align %ld)", R.values[i].size,
