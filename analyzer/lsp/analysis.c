@@ -46,6 +46,8 @@ void lsp_analysis_notes(lsp_analyzer *A) {
   A->nnotes = 0;
 }
 
+int lsp_unit_parsed(const lsp_doc *d) { return d->unit && d->unit->unit; }
+
 const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
 
 void lsp_unit_forget(lsp_doc *d) {
@@ -200,6 +202,15 @@ static int suspended(lsp_unitstate *u, const lsp_snapshot *sn, lsp_result *r) {
   return 1;
 }
 
+/* Whether the reader replaced d's text since sn was taken: the result
+ * would be dropped, so the engine need not run. */
+static int stale(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn) {
+  pthread_mutex_lock(&A->S->lock);
+  int newer = d->gen != sn->gen || d->closed;
+  pthread_mutex_unlock(&A->S->lock);
+  return newer;
+}
+
 static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_result *r) {
   char *buf;
   size_t len;
@@ -213,7 +224,7 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_resu
   if (hl_config_for(A->configs, d->path, &cfg, &err)) {
     fprintf(log, "heaplint: error: %s\n", err);
     free(err);
-  } else if ((u = unit_for(A, d, cfg, sn, log)) && (u = read_open_documents(A, d, sn, log))) {
+  } else if ((u = unit_for(A, d, cfg, sn, log)) && (u = read_open_documents(A, d, sn, log)) && !stale(A, d, sn)) {
     hl_tu_analyze(&A->run, u, cfg, log, &res);
   }
   fclose(log);

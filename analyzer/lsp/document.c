@@ -99,7 +99,7 @@ void lsp_on_did_change(lsp_server *S, json_t *id, json_t *params) {
     json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
     d->version = json_is_integer(v) ? (long)json_integer_value(v) : d->version + 1;
     d->gen = ++S->gens;
-    if (d->analyzed) lsp_doc_schedule(S, d, S->opt.debounce_ms);
+    if (d->analyzed) lsp_doc_schedule(S, d, lsp_debounce_ms(&S->opt.debounce, d));
   }
   pthread_mutex_unlock(&S->lock);
 }

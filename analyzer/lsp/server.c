@@ -14,7 +14,7 @@ void lsp_server_init(lsp_server *S, FILE *in, FILE *out) {
   S->in = in;
   S->out = out;
   S->err = stderr;
-  S->opt.debounce_ms = 300;
+  S->opt.debounce = LSP_DEBOUNCE_DEFAULT;
   /* Error-checking: after a crash of the analysis inside the lock, the
    * worker learns that it holds it (worker.c). */
   pthread_mutexattr_t ma;
@@ -103,10 +103,30 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...) {
   hl_sb_free(&b);
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri) {
   for (size_t i = 0; i < S->ndocs; i++)
     if (!strcmp(S->docs[i]->uri, uri)) return S->docs[i];
   return NULL;
+}
+
+long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d) {
+  if (!d->ntook || p->min_ms == p->max_ms) return p->max_ms;
+  double v[LSP_DEBOUNCE_HISTORY];
+  memcpy(v, d->took, d->ntook * sizeof *v);
+  qsort(v, d->ntook, sizeof *v, by_value);
+  /* The upper median, as clangd's nth_element at size / 2. */
+  double ms = v[d->ntook / 2] * p->ratio * 1000.0;
+  return ms > (double)p->max_ms ? p->max_ms : ms < (double)p->min_ms ? p->min_ms : (long)ms;
+}
+
+void lsp_doc_took(lsp_doc *d, double seconds) {
+  if (d->ntook == LSP_DEBOUNCE_HISTORY) memmove(d->took, d->took + 1, --d->ntook * sizeof *d->took);
+  d->took[d->ntook++] = seconds;
 }
 
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms) {

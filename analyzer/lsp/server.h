@@ -18,6 +18,19 @@
 #include "input/options.h"
 #include "lsp/text.h"
 
+/* How long to wait after an edit before analyzing: clangd's policy
+ * (TUScheduler's DebouncePolicy) — the median of the document's last
+ * LSP_DEBOUNCE_HISTORY analyses' durations (those that reparsed a kept
+ * unit and were not made stale) times ratio, clamped to [min_ms, max_ms];
+ * max_ms until one is measured. min_ms == max_ms is a fixed delay. */
+typedef struct lsp_debounce {
+  long min_ms, max_ms;
+  double ratio;
+} lsp_debounce;
+#define LSP_DEBOUNCE_HISTORY 15
+/* clangd's defaults (ClangdServer::Options::UpdateDebounce). */
+#define LSP_DEBOUNCE_DEFAULT ((lsp_debounce){50, 500, 1.0})
+
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
   /* The command line, parsed as the check's (input/options.h): -p or
@@ -25,7 +38,7 @@ typedef struct lsp_options {
    * (--config-file, --config, --checks, the filters), the profiles, the
    * extra arguments, --docs-url. */
   hl_options cli;
-  long debounce_ms;                   /* --debounce, or initializationOptions.debounce */
+  lsp_debounce debounce;              /* --debounce, or initializationOptions.debounce */
   char *docs_url;                     /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
   const struct hl_rule *const *rules; /* the rules heaplint has, from main.c */
 } lsp_options;
@@ -76,6 +89,9 @@ typedef struct lsp_doc {
   int pending;        /* an analysis is wanted ... */
   double due;         /* ... from this time on (lsp_now) */
   lsp_result *result; /* the latest stored, or NULL */
+  /* Its analyses' durations (s), the latest last: the debounce's history. */
+  double took[LSP_DEBOUNCE_HISTORY];
+  unsigned ntook;
   /* the worker's */
   lsp_unitstate *unit;
 } lsp_doc;
@@ -149,6 +165,10 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...)
 
 /* With lock held: the open document of uri, or NULL. */
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
+/* With lock held: the delay before analyzing d after an edit (ms). */
+long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d);
+/* With lock held: d's analysis took seconds (lsp_debounce's history). */
+void lsp_doc_took(lsp_doc *d, double seconds);
 /* With lock held: asks for an analysis of d after delay_ms. */
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
 /* With lock held: asks for an analysis of every open C++ document now. */

@@ -7,7 +7,8 @@ against `clang++ -fsyntax-only` of the same file, in the same run
   bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] FILE -- FLAGS...
 
 For each file: one server (debounce 0, so that the time is the analysis's
-alone; an editor adds its debounce, 300 ms by default), the file opened and
+alone; an editor adds its debounce: by default as long as an analysis of
+the file takes, 50 to 500 ms), the file opened and
 its first diagnostics awaited (the cold parse, which also builds the
 precompiled preamble), then RUNS rounds, each an edit at the end of the
 file (a comment, so the findings stay) timed from didChange to the

@@ -12,7 +12,8 @@ text is what `heaplint --fix` writes; the NOLINT action; an unsaved
 didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
 said once); a file that does not compile; a libclang crash; the debounce
-and $/cancelRequest; a changed .heaplint.yaml; a changed
+(fixed, and clangd's adaptive one) and $/cancelRequest; that a version
+replaced during its analysis is never published; a changed .heaplint.yaml; a changed
 compile_commands.json (a -D that changes a verdict); malformed messages,
 MethodNotFound, shutdown and exit (status 0; 1 without shutdown); and 50
 open/close cycles with the server's RSS before and after.
@@ -821,6 +822,69 @@ def check_debounce_and_cancel(ctx):
     ctx.stop(c)
 
 
+# Constant evaluation that keeps a parse busy for a second or more (about
+# 0.6 s of CPU per static_assert with clang 19), in the main file: a
+# reparse of it is slow, not only a first parse.
+SLOW = "".join(["constexpr long spin(long n, long k) { long s = 0; for (long i = 0; i < n; i++) s += (i ^ k) % 7; "
+                "return s; }\n"] + ["static_assert(spin(300000, %d) >= 0);\n" % k for k in range(2)])
+
+
+def publishes(c, u, version):
+    return [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == u and m["params"].get("version") == version]
+
+
+def check_stale_version(ctx):
+    """A version replaced while its analysis runs is never published: the
+    client sees the diagnostics of the last version only (a newer didChange
+    during a parse makes it stale: the engine does not run after it, and its
+    result is dropped)."""
+    c = ctx.start(options={"debounce": 0})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    assert len(c.diagnostics(u, 1)) == 1
+    change(c, u, 2, [{"text": project.FIX + SLOW}])
+    time.sleep(0.4)  # the slow reparse of version 2 has started (no debounce)
+    change(c, u, 3, [{"text": project.FIX.replace("[a, b, c]", "[a]").replace("a + b + c", "a")}])
+    assert c.diagnostics(u, 3) == []
+    assert not publishes(c, u, 2), "version 2 was published after version 3 replaced it: %s" % publishes(c, u, 2)
+    # Edits in a row: only the last is analyzed and published.
+    for v in range(4, 9):
+        change(c, u, v, [{"text": project.FIX + "// %d\n" % v}])
+    assert len(c.diagnostics(u, 8)) == 1
+    stale = [v for v in range(4, 8) if publishes(c, u, v)]
+    assert not stale, "versions %s were published after a newer one came" % stale
+    ctx.stop(c)
+
+
+def timed_edit(c, u, version, text):
+    start = time.time()
+    change(c, u, version, [{"text": text}])
+    c.diagnostics(u, version)
+    return time.time() - start
+
+
+def check_adaptive_debounce(ctx):
+    """The debounce is clangd's: the median of the document's analysis
+    times, clamped to [min, max] (initializationOptions.debounce), max
+    until one is measured; milliseconds alone are a fixed delay (check
+    debounce_and_cancel); a value that is none of these is said and
+    ignored."""
+    c = ctx.start(options={"debounce": {"min": 900, "max": 1400}})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    c.diagnostics(u, 1)
+    took = timed_edit(c, u, 2, project.FIX + "\n")
+    assert took >= 1.35, "the first edit waited %.2f s, not the max (1.4 s): no reparse was measured yet" % took
+    # A reparse of fix.cc takes far less than 0.9 s: the min.
+    took = timed_edit(c, u, 3, project.FIX)
+    assert took >= 0.85, "the second edit waited %.2f s, less than the min (0.9 s)" % took
+    ctx.stop(c)
+    c = ctx.start(options={"debounce": "soon"})
+    m = c.wait(lambda m: m.get("method") == "window/logMessage" and "initializationOptions.debounce" in
+               m["params"]["message"], what="the log message about a bad debounce")
+    assert m["params"]["type"] == 2, m
+    ctx.stop(c)
+
+
 def check_config_change(ctx):
     c = ctx.start(watch=True)
     reg = c.wait(lambda m: m.get("method") == "client/registerCapability", what="the watcher registration")
@@ -923,7 +987,7 @@ def check_open_close_cycles(ctx):
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
-          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel,
+          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
           check_config_change, check_database_change, check_open_close_cycles]
 
 
