@@ -132,8 +132,9 @@ void lsp_on_did_close(lsp_server *S, json_t *id, json_t *params) {
     d->closed = 1;
     HL_PUSH(S->closed, S->nclosed, S->capclosed, d);
     lsp_waiting_answer(S, NULL, uri);
-    /* A closed file shows no diagnostics, as in clangd. */
-    lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(uri, NULL));
+    /* A closed file shows no diagnostics, as in clangd (a client that
+     * pulls forgets a closed file's itself). */
+    if (!S->pull) lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(uri, NULL));
     pthread_cond_signal(&S->wake);
   }
   pthread_mutex_unlock(&S->lock);

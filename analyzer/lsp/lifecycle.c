@@ -6,6 +6,7 @@
 
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
+#include "lsp/uri.h"
 #include "util/util.h"
 
 /* UTF-8 when the client offers it (LSP 3.17), else UTF-16, which every
@@ -66,10 +67,18 @@ void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {
   S->watch_registration = json_is_true(json_object_get(
       json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"), "dynamicRegistration"));
   take_options(S, json_object_get(params, "initializationOptions"));
+  /* Pull or push, as clangd would if it pulled: a client that can pull
+   * gets no push (it would show both), the others keep the push. */
+  S->pull = json_is_object(json_object_get(json_object_get(caps, "textDocument"), "diagnostic"));
+  S->refresh = json_is_true(
+      json_object_get(json_object_get(json_object_get(caps, "workspace"), "diagnostics"), "refreshSupport"));
+  const char *root = lsp_json_string(json_object_get(params, "rootUri"));
+  S->root = root ? lsp_uri_path(root) : NULL;
   json_t *server_caps =
-      json_pack("{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b}", "positionEncoding",
+      json_pack("{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b, s:{s:s, s:b, s:b}}", "positionEncoding",
                 S->enc == LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", "openClose", 1, "change", 2, "save",
-                "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix", "hoverProvider", 1);
+                "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix", "hoverProvider", 1,
+                "diagnosticProvider", "identifier", "heaplint", "interFileDependencies", 1, "workspaceDiagnostics", 1);
   S->initialized = 1;
   lsp_reply(S, id,
             json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_caps, "serverInfo", "name", "heaplint", "version",
@@ -104,6 +113,12 @@ void lsp_on_shutdown(lsp_server *S, json_t *id, json_t *params) {
     lsp_waiting_answer(S, NULL, uri);
     free(uri);
   }
+  for (size_t i = 0; i < S->npulls; i++) {
+    lsp_reply(S, S->pulls[i].id, json_pack("{s:[]}", "items"));
+    json_decref(S->pulls[i].id);
+    json_decref(S->pulls[i].params);
+  }
+  S->npulls = 0;
   pthread_mutex_unlock(&S->lock);
   lsp_reply(S, id, NULL);
 }

@@ -67,6 +67,8 @@ static const struct {
     {"textDocument/didClose", lsp_on_did_close},
     {"textDocument/codeAction", lsp_on_code_action},
     {"textDocument/hover", lsp_on_hover},
+    {"textDocument/diagnostic", lsp_on_diagnostic},
+    {"workspace/diagnostic", lsp_on_workspace_diagnostic},
     {"workspace/didChangeWatchedFiles", lsp_on_did_change_watched_files},
 };
 

@@ -62,6 +62,7 @@ typedef struct lsp_hover {
 /* A document's analysis, for the text it was made of: its generation
  * (lsp_doc.gen) and the client's version of it. */
 typedef struct lsp_result {
+  unsigned long id; /* its resultId (pull diagnostics): given when stored */
   unsigned long gen;
   long version;
   lsp_item *items;
@@ -109,6 +110,11 @@ struct lsp_waiting {
   lsp_answer_fn answer;
 };
 
+/* A workspace/diagnostic request, answered by the worker (cached.h). */
+typedef struct lsp_pull {
+  json_t *id, *params;
+} lsp_pull;
+
 typedef struct lsp_server {
   FILE *in, *out;
   FILE *err; /* the editor's server log (stderr), or NULL: where lsp_log also writes */
@@ -116,6 +122,11 @@ typedef struct lsp_server {
   lsp_encoding enc;
   int initialized, shut_down, exiting;
   int watch_registration; /* the client lets the server register file watchers */
+  /* The client pulls diagnostics (textDocument.diagnostic, LSP 3.17):
+   * none are pushed; a result it did not wait for is announced with
+   * workspace/diagnostic/refresh when it takes one (refresh). */
+  int pull, refresh;
+  char *root; /* the workspace's folder (rootUri), or NULL */
 
   pthread_mutex_t lock; /* what follows, and each document's shared fields */
   pthread_cond_t wake;  /* the worker sleeps on it */
@@ -125,12 +136,16 @@ typedef struct lsp_server {
   size_t nclosed, capclosed;
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
-  unsigned long gens;  /* the last generation given to a document's text */
-  unsigned long saves; /* didSave notifications so far */
-  int reload;          /* configurations or compile databases changed: read them again */
-  int recheck;         /* a file was saved: reload if one of them changed on disk */
-  int quit;            /* the worker stops */
-  int analyzing;       /* the worker is in an analysis (libclang cannot be stopped there) */
+  unsigned long gens;    /* the last generation given to a document's text */
+  unsigned long saves;   /* didSave notifications so far */
+  unsigned long results; /* the last result's id */
+  unsigned long refreshes;
+  lsp_pull *pulls; /* workspace/diagnostic requests, for the worker */
+  size_t npulls, cappulls;
+  int reload;    /* configurations or compile databases changed: read them again */
+  int recheck;   /* a file was saved: reload if one of them changed on disk */
+  int quit;      /* the worker stops */
+  int analyzing; /* the worker is in an analysis (libclang cannot be stopped there) */
   pthread_t worker;
   int worker_started;
   void *worker_state;
@@ -178,7 +193,8 @@ void lsp_result_free(lsp_result *r);
 json_t *lsp_publish_params(const char *uri, const lsp_result *r);
 
 /* With lock held: stores r, the result of an analysis of d, publishes its
- * diagnostics and answers the requests that waited for it — unless d
+ * diagnostics (or, to a client that pulls them, says they changed when it
+ * did not wait for them) and answers the requests that waited for it — unless d
  * changed (r->gen is not d's: a newer analysis is due) or closed meanwhile,
  * which drops r. */
 void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
@@ -193,7 +209,8 @@ void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn 
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri);
-/* With lock held: a waiting request cancelled: answered RequestCancelled.
+/* With lock held: a waiting request (or workspace/diagnostic) cancelled:
+ * answered RequestCancelled.
  * Returns whether one was waiting. */
 int lsp_waiting_cancel(lsp_server *S, const json_t *id);
 

@@ -15,6 +15,7 @@
 #include "engine/crash.h"
 #include "input/config.h"
 #include "lsp/analysis.h"
+#include "lsp/cached.h"
 #include "lsp/diagnostics.h"
 #include "lsp/project.h"
 #include "lsp/snapshot.h"
@@ -213,6 +214,30 @@ static int analyze_due(worker *W, lsp_doc *d) {
   return crashed;
 }
 
+/* With the lock held (released meanwhile): answers the workspace/diagnostic
+ * requests (cached.h), leaving out the files open now. */
+static void answer_pulls(worker *W) {
+  lsp_server *S = W->A.S;
+  lsp_pull *v = S->pulls;
+  size_t n = S->npulls;
+  S->pulls = NULL;
+  S->npulls = S->cappulls = 0;
+  char **open = hl_xcalloc(S->ndocs + 1, sizeof *open);
+  size_t nopen = S->ndocs;
+  for (size_t i = 0; i < nopen; i++) open[i] = hl_xstrdup(S->docs[i]->path);
+  pthread_mutex_unlock(&S->lock);
+  for (size_t i = 0; i < n; i++) {
+    lsp_reply(S, v[i].id, lsp_cached_reports(&W->A, v[i].params, open, nopen));
+    json_decref(v[i].id);
+    json_decref(v[i].params);
+  }
+  for (size_t i = 0; i < nopen; i++) free(open[i]);
+  free(open);
+  free(v);
+  stamp_new(W);
+  pthread_mutex_lock(&S->lock);
+}
+
 static void *worker_main(void *arg);
 
 /* A thread running the worker, with the stack libclang's own parse thread
@@ -252,10 +277,12 @@ static void *worker_main(void *arg) {
       free_closed(S);
     } else if (S->reload || S->recheck) {
       refresh(W);
-    } else if (!(d = next_due(S, &until))) {
+    } else if ((d = next_due(S, &until))) {
+      if (analyze_due(W, d) && !S->quit) handed_over = hand_over(W) == 0;
+    } else if (S->npulls) {
+      answer_pulls(W);
+    } else {
       sleep_until(S, until);
-    } else if (analyze_due(W, d) && !S->quit) {
-      handed_over = hand_over(W) == 0;
     }
   }
   pthread_mutex_unlock(&S->lock);

@@ -13,7 +13,8 @@ didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
 said once); a file that does not compile; a libclang crash; the debounce
 (fixed, and clangd's adaptive one) and $/cancelRequest; that a version
-replaced during its analysis is never published; a changed .heaplint.yaml; a changed
+replaced during its analysis is never published; pull diagnostics
+(textDocument/diagnostic, and workspace/diagnostic from the result cache); a changed .heaplint.yaml; a changed
 compile_commands.json (a -D that changes a verdict); malformed messages,
 MethodNotFound, shutdown and exit (status 0; 1 without shutdown); and 50
 open/close cycles with the server's RSS before and after.
@@ -59,9 +60,13 @@ class Context:
     def path(self, rel):
         return os.path.join(self.proj, rel)
 
-    def start(self, encodings=None, options=None, args=(), watch=False, cwd=None):
-        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=cwd or self.proj)
+    def start(self, encodings=None, options=None, args=(), watch=False, cwd=None, pull=False, env=None):
+        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=cwd or self.proj,
+                             env=dict(os.environ, **env) if env else None)
         caps = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": watch}}}
+        if pull:
+            caps["textDocument"] = {"diagnostic": {"dynamicRegistration": False}}
+            caps["workspace"]["diagnostics"] = {"refreshSupport": True}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
         params = {"processId": os.getpid(), "rootUri": uri(self.proj), "capabilities": caps}
@@ -885,6 +890,73 @@ def check_adaptive_debounce(ctx):
     ctx.stop(c)
 
 
+def pull(c, u, previous=None):
+    params = {"textDocument": {"uri": u}}
+    if previous:
+        params["previousResultId"] = previous
+    r = c.call("textDocument/diagnostic", params)
+    assert "result" in r, r
+    return r["result"]
+
+
+def check_pull_diagnostics(ctx):
+    """LSP 3.17's pull diagnostics: textDocument/diagnostic answers the
+    analysis of the current text (a full report, "unchanged" while the
+    client's resultId holds), nothing is pushed to a client that pulls, a
+    result it did not ask for (after a save) is announced with
+    workspace/diagnostic/refresh, and workspace/diagnostic answers for the
+    files not open from the result cache a run of the check filled (a unit
+    without a valid entry is left out, not analyzed)."""
+    cache = os.path.join(ctx.top, "pull-cache")
+    run = subprocess.run([ctx.heaplint, "-p", ".", "--cache-dir=" + cache, "src/fix.cc", "src/main.cc"],
+                         cwd=ctx.proj, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    c = ctx.start(pull=True, env={"HEAPLINT_CACHE_DIR": cache})
+    dp = c.init["result"]["capabilities"]["diagnosticProvider"]
+    assert dp["interFileDependencies"] is True and dp["workspaceDiagnostics"] is True, dp
+    u = open_doc(c, ctx.path("src/main.cc"))
+    first = pull(c, u)
+    assert first["kind"] == "full" and first["resultId"], first
+    same_as_cli(ctx, first["items"], ctx.proj, ["-p", ".", "src/main.cc"], "src/main.cc", "utf-16")
+    again = pull(c, u, first["resultId"])
+    assert again == {"kind": "unchanged", "resultId": first["resultId"]}, again
+    # An edit: the pull waits for the analysis of the new text.
+    change(c, u, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                      "text": "// edited\n"}])
+    edited = pull(c, u, first["resultId"])
+    assert edited["kind"] == "full" and edited["resultId"] != first["resultId"], edited
+    assert [d["range"]["start"]["line"] for d in edited["items"]] == \
+        [d["range"]["start"]["line"] + 1 for d in first["items"]], (first, edited)
+    # A save re-analyzes the open files: the client is told to pull again.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+    refresh = c.wait(lambda m: m.get("method") == "workspace/diagnostic/refresh", what="a refresh request")
+    c.send({"id": refresh["id"], "result": None})
+    # The files not open: fix.cc from the cache; main.cc is open; widget.cc
+    # has no entry.
+    ws = c.call("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+    by_uri = {r["uri"]: r for r in ws}
+    fix = by_uri.get(uri(ctx.path("src/fix.cc")))
+    assert fix and fix["kind"] == "full", ws
+    same_as_cli(ctx, fix["items"], ctx.proj, ["-p", ".", "src/fix.cc"], "src/fix.cc", "utf-16")
+    assert set(by_uri) == {uri(ctx.path("src/fix.cc"))}, sorted(by_uri)
+    ws = c.call("workspace/diagnostic", {"previousResultIds": [{"uri": fix["uri"], "value": fix["resultId"]}]})
+    assert ws["result"]["items"] == [{"kind": "unchanged", "uri": fix["uri"], "version": None,
+                                      "resultId": fix["resultId"]}], ws
+    # Once fix.cc changed on disk its entry no longer holds: left out.
+    fixcc = ctx.path("src/fix.cc")
+    with open(fixcc, "a") as f:
+        f.write("// changed\n")
+    try:
+        ws = c.call("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+        assert ws == [], ws
+    finally:
+        with open(fixcc, "w") as f:
+            f.write(project.FIX)
+    assert not [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"], \
+        "diagnostics were pushed to a client that pulls"
+    ctx.stop(c)
+
+
 def check_config_change(ctx):
     c = ctx.start(watch=True)
     reg = c.wait(lambda m: m.get("method") == "client/registerCapability", what="the watcher registration")
@@ -988,6 +1060,7 @@ CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, che
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
+          check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]
 
 
