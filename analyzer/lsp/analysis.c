@@ -62,10 +62,12 @@ void lsp_unit_forget(lsp_doc *d) {
 }
 
 /* A kept unit reparses only its main file after the preamble (the
- * #includes at the top), which it precompiles at the first parse. */
+ * #includes at the top), which it precompiles at the first parse.
+ * KeepGoing, as the check parses (engine/analyze.c's hl_analyze): a fatal
+ * error does not end the parse in either front end. */
 static unsigned parse_options(void) {
   return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
-         CXTranslationUnit_CreatePreambleOnFirstParse;
+         CXTranslationUnit_CreatePreambleOnFirstParse | CXTranslationUnit_KeepGoing;
 }
 
 /* Says once per file where its compile command comes from when it is not

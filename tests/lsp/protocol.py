@@ -11,7 +11,9 @@ without --docs-url; that the check's options it shares mean the same
 text is what `heaplint --fix` writes; the NOLINT action; an unsaved
 didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
-said once); a file that does not compile; a libclang crash; the debounce
+said once); a file that does not compile, and the same findings as
+`heaplint FILE -- flags` with an #include not found or a declaration left
+open at the end; a libclang crash; the debounce
 (fixed, and clangd's adaptive one) and $/cancelRequest; that a version
 replaced during its analysis is never published; pull diagnostics
 (textDocument/diagnostic, and workspace/diagnostic from the result cache); a changed .heaplint.yaml; a changed
@@ -760,6 +762,48 @@ def check_not_compiling(ctx):
     ctx.stop(c)
 
 
+# A std::bind result: 32 bytes on the heap, and not trivially copyable (a
+# trait only the compiler answers, in a second parse of the file with the
+# question appended): the message says both.
+BIND = """\
+#include <functional>
+
+struct Server {
+  void say(const char *what);
+  void go();
+};
+
+void Server::go() {
+  std::function<void()> f = std::bind(&Server::say, this, "hi");
+  f();
+}
+"""
+
+
+def check_errors_parity(ctx):
+    """A file with compile errors gets the same findings and messages from
+    `heaplint FILE -- flags` and from the server (both analyze what parses,
+    as clangd): an #include not found (a fatal error, which ended the CLI's
+    parse and left the main file without findings) and a declaration left
+    open at the end of the file (which swallowed the trait question the
+    server appends to the file, and lost a clause of the message)."""
+    d = os.path.join(ctx.top, "parity")
+    os.makedirs(d, exist_ok=True)
+    texts = {"missing.cc": BIND.replace("#include <functional>\n", "#include <functional>\n#include \"not_there.hpp\"\n"),
+             "open_end.cc": BIND + "int broken( {\n"}
+    c = ctx.start(cwd=d)
+    for name, text in texts.items():
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        diags = c.diagnostics(open_doc(c, path), 1)
+        act = same_as_cli(ctx, diags, d, [name, "--", "-std=c++17"], name, "utf-16")
+        sbo = [a for a in act if a["code"] == "function-sbo"]
+        assert len(sbo) == 1 and "not trivially copyable" in sbo[0]["message"], act
+        assert [a for a in act if a["code"] == "clang-diagnostic-error"], act
+    ctx.stop(c)
+
+
 def crash_diagnostic(c, u, version):
     diags = c.diagnostics(u, version)
     assert len(diags) == 1 and diags[0]["severity"] == 1 and "crashed (SIG" in diags[0]["message"], diags
@@ -1059,7 +1103,7 @@ def check_open_close_cycles(ctx):
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
-          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
+          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_errors_parity, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
           check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]
 
