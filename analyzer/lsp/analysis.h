@@ -56,8 +56,11 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
 /* Sends what the last analysis said to the client's log. */
 void lsp_analysis_notes(lsp_analyzer *A);
 
-/* Whether d has a parsed unit, which its next analysis reparses. */
-int lsp_unit_parsed(const lsp_doc *d);
+/* How long the last analysis of d took to reparse its kept unit (s), or
+ * -1 when it parsed afresh (building the preamble) or failed: the
+ * debounce's measure (server.h), as the reparse is all that a newer edit
+ * can waste (a stale analysis stops after it). */
+double lsp_unit_reparse(const lsp_doc *d);
 /* The files d's unit read at its last parse (sorted), or NULL. */
 const hl_strv *lsp_unit_reads(const lsp_doc *d);
 /* Frees what the analysis keeps for d: its unit (disposed). */

@@ -39,7 +39,7 @@ static const char usage[] =
     "  --profile=<file>         lay a library profile over the shipped one; may be repeated\n"
     "  --profile-dir=<dir>      where the shipped profiles are\n"
     "  --debounce=<ms>|auto     wait this long after an edit before analyzing; auto (the\n"
-    "                           default): as long as the file's analysis takes (the\n"
+    "                           default): as long as the file's reparse takes (the\n"
     "                           median of its last 15), from 50 to 500 ms, as clangd\n"
     "                           (initializationOptions.debounce overrides it)\n"
     "  --index=<file>           the project index a run of the check wrote, shown on\n"

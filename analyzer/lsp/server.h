@@ -20,8 +20,8 @@
 
 /* How long to wait after an edit before analyzing: clangd's policy
  * (TUScheduler's DebouncePolicy) — the median of the document's last
- * LSP_DEBOUNCE_HISTORY analyses' durations (those that reparsed a kept
- * unit and were not made stale) times ratio, clamped to [min_ms, max_ms];
+ * LSP_DEBOUNCE_HISTORY reparses' durations (of its kept unit: what a newer
+ * edit makes stale, analysis.h) times ratio, clamped to [min_ms, max_ms];
  * max_ms until one is measured. min_ms == max_ms is a fixed delay. */
 typedef struct lsp_debounce {
   long min_ms, max_ms;
@@ -182,7 +182,7 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...)
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
 /* With lock held: the delay before analyzing d after an edit (ms). */
 long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d);
-/* With lock held: d's analysis took seconds (lsp_debounce's history). */
+/* With lock held: d's reparse took seconds (lsp_debounce's history). */
 void lsp_doc_took(lsp_doc *d, double seconds);
 /* With lock held: asks for an analysis of d after delay_ms. */
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);

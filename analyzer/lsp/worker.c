@@ -190,15 +190,10 @@ static int analyze_due(worker *W, lsp_doc *d) {
   lsp_snapshot_take(S, d, lsp_unit_reads(d), &sn);
   d->pending = 0;
   S->analyzing = 1;
-  /* A reparse of a kept unit: what the debounce's history measures (a
-   * first parse also builds the preamble). */
-  int reparse = lsp_unit_parsed(d);
   pthread_mutex_unlock(&S->lock);
   analysis a = {&W->A, d, &sn, NULL};
   hl_crash what;
-  double start = lsp_now();
   int crashed = hl_crash_run(analysis_step, &a, &what);
-  double took = lsp_now() - start;
   if (crashed) a.r = lsp_analysis_crashed(&W->A, d, &sn, &what);
   lsp_analysis_notes(&W->A);
   stamp_new(W);
@@ -207,8 +202,10 @@ static int analyze_due(worker *W, lsp_doc *d) {
    * errors, answers with EDEADLK. */
   (void)pthread_mutex_lock(&S->lock);
   S->analyzing = 0;
-  /* A stale analysis stopped early (analysis.h): its time says nothing. */
-  if (reparse && !crashed && d->gen == a.r->gen) lsp_doc_took(d, took);
+  /* The debounce's history: the reparses of the kept unit (a first parse
+   * also builds the preamble). */
+  double reparse = crashed ? -1 : lsp_unit_reparse(d);
+  if (reparse >= 0) lsp_doc_took(d, reparse);
   lsp_result_store(S, d, a.r);
   lsp_snapshot_free(&sn);
   return crashed;
