@@ -67,8 +67,8 @@ void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {
   S->watch_registration = json_is_true(json_object_get(
       json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"), "dynamicRegistration"));
   take_options(S, json_object_get(params, "initializationOptions"));
-  /* Pull or push, as clangd would if it pulled: a client that can pull
-   * gets no push (it would show both), the others keep the push. */
+  /* A client that can pull gets no push (it would show both); every other
+   * client keeps the push, which is all clangd does. */
   S->pull = json_is_object(json_object_get(json_object_get(caps, "textDocument"), "diagnostic"));
   S->refresh = json_is_true(
       json_object_get(json_object_get(json_object_get(caps, "workspace"), "diagnostics"), "refreshSupport"));
