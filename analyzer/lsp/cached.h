@@ -9,7 +9,8 @@
  * of a whole project would hold the worker for minutes. The project index
  * holds no findings (summaries and API figures: apis.h's hovers), so it
  * adds none. On the worker's thread (it owns the configurations and the
- * databases); the cache is only read (a restore marks its entry used, as
+ * databases; worker.c answers a repeated request after a save, or 30 s
+ * after the last answer); the cache is only read (a restore marks its entry used, as
  * the check's does), and a directory that is not there is not made. */
 #ifndef HEAPLINT_LSP_CACHED_H
 #define HEAPLINT_LSP_CACHED_H

@@ -29,10 +29,18 @@ typedef struct stamp {
   off_t size;
 } stamp;
 
+/* How often a workspace/diagnostic is answered when nothing was saved
+ * since the last answer (s): a client such as VS Code asks again as soon
+ * as it has one, and each answer reads every unit's cache entry. */
+#define WORKSPACE_PULL_INTERVAL 30.0
+
 typedef struct worker {
   lsp_analyzer A;
   stamp *stamps; /* every configuration, profile and database read */
   size_t nstamps, capstamps;
+  int pulled;                 /* a workspace/diagnostic was answered ... */
+  double pulled_at;           /* ... at this time (lsp_now) */
+  unsigned long pulled_saves; /* ... after this many saves */
 } worker;
 
 static void stamp_of(stamp *s) {
@@ -235,6 +243,23 @@ static void answer_pulls(worker *W) {
   pthread_mutex_lock(&S->lock);
 }
 
+/* With the lock held: whether the workspace/diagnostic requests are
+ * answered now — the first, and after a save (the check may have run, a
+ * file changed); else once WORKSPACE_PULL_INTERVAL has passed, which
+ * moves *until (the next document's due time, 0: none) forward to then. */
+static int pulls_due(worker *W, double *until) {
+  lsp_server *S = W->A.S;
+  double due = W->pulled_at + WORKSPACE_PULL_INTERVAL;
+  if (!W->pulled || S->saves != W->pulled_saves || lsp_now() >= due) {
+    W->pulled = 1;
+    W->pulled_at = lsp_now();
+    W->pulled_saves = S->saves;
+    return 1;
+  }
+  if (*until <= 0 || due < *until) *until = due;
+  return 0;
+}
+
 static void *worker_main(void *arg);
 
 /* A thread running the worker, with the stack libclang's own parse thread
@@ -276,7 +301,7 @@ static void *worker_main(void *arg) {
       refresh(W);
     } else if ((d = next_due(S, &until))) {
       if (analyze_due(W, d) && !S->quit) handed_over = hand_over(W) == 0;
-    } else if (S->npulls) {
+    } else if (S->npulls && pulls_due(W, &until)) {
       answer_pulls(W);
     } else {
       sleep_until(S, until);

@@ -950,7 +950,8 @@ def check_pull_diagnostics(ctx):
     result it did not ask for (after a save) is announced with
     workspace/diagnostic/refresh, and workspace/diagnostic answers for the
     files not open from the result cache a run of the check filled (a unit
-    without a valid entry is left out, not analyzed)."""
+    without a valid entry is left out, not analyzed), asked again, after a
+    save or 30 s later."""
     cache = os.path.join(ctx.top, "pull-cache")
     run = subprocess.run([ctx.heaplint, "-p", ".", "--cache-dir=" + cache, "src/fix.cc", "src/main.cc"],
                          cwd=ctx.proj, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -983,6 +984,15 @@ def check_pull_diagnostics(ctx):
     assert fix and fix["kind"] == "full", ws
     same_as_cli(ctx, fix["items"], ctx.proj, ["-p", ".", "src/fix.cc"], "src/fix.cc", "utf-16")
     assert set(by_uri) == {uri(ctx.path("src/fix.cc"))}, sorted(by_uri)
+    # Asked again at once, with nothing saved: held (a client such as VS
+    # Code asks again as soon as it has an answer), until cancelled.
+    rid = c.request("workspace/diagnostic", {"previousResultIds": []})
+    time.sleep(1.5)
+    assert not [m for m in c.backlog if m.get("id") == rid], "a repeated workspace/diagnostic was not held"
+    c.notify("$/cancelRequest", {"id": rid})
+    assert c.response(rid).get("error", {}).get("code") == -32800
+    # After a save it is answered at once: the same findings are unchanged.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": u}})
     ws = c.call("workspace/diagnostic", {"previousResultIds": [{"uri": fix["uri"], "value": fix["resultId"]}]})
     assert ws["result"]["items"] == [{"kind": "unchanged", "uri": fix["uri"], "version": None,
                                       "resultId": fix["resultId"]}], ws
@@ -991,6 +1001,7 @@ def check_pull_diagnostics(ctx):
     with open(fixcc, "a") as f:
         f.write("// changed\n")
     try:
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri(fixcc)}})
         ws = c.call("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
         assert ws == [], ws
     finally:
