@@ -484,7 +484,10 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
    * trusted by its time in the result cache. */
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  hl_tu *u = hl_tu_parse(index, job, NULL, 0, CXTranslationUnit_None, log);
+  /* KeepGoing, as the language server parses (and clangd): a fatal error
+   * (an #include not found) does not end the parse, so what follows it is
+   * analyzed as far as it parses, as after any other error. */
+  hl_tu *u = hl_tu_parse(index, job, NULL, 0, CXTranslationUnit_KeepGoing, log);
   if (u) hl_tu_analyze(run, u, cfg, log, res);
   res->read_at = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
   hl_tu_free(u);

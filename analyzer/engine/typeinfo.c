@@ -776,13 +776,14 @@ static CXTranslationUnit ask_over_pch(hl_types *T) {
 }
 
 /* The sure way: parse the file again with the questions appended, so every
- * type the file can name is in scope. The file is what the unit was parsed
+ * type the file can name is in scope (before a declaration left open at
+ * its end, which would swallow them: hl_unit_questions_at). The file is what the unit was parsed
  * from: an editor's unsaved text, else the file on disk. */
 static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
   hl_sb src = {0};
   const struct CXUnsavedFile *own = hl_unsaved_find(T->u.unsaved, T->u.nunsaved, T->u.job->source);
   if (own) {
-    hl_sb_putn(&src, own->Contents, own->Length);
+    hl_sb_putn(&src, own->Contents, hl_unit_questions_at(&T->u, own->Contents, own->Length));
   } else {
     char *data = NULL;
     size_t len = 0;
@@ -790,7 +791,7 @@ static CXTranslationUnit ask_by_reparse(hl_types *T, char **why) {
       *why = hl_xasprintf("%s: cannot read it again to ask the compiler about types", hl_display_path(T->u.job->file));
       return NULL;
     }
-    hl_sb_putn(&src, data, len);
+    hl_sb_putn(&src, data, hl_unit_questions_at(&T->u, data, len));
     free(data);
   }
   hl_sb_puts(&src, "\n#line 1 \"<heaplint trait queries>\"\n");

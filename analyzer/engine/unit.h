@@ -40,4 +40,11 @@ typedef struct hl_unit {
  * directory). Returns 0, or -1 when the location has no file. */
 int hl_unit_loc(const hl_unit *u, CXSourceLocation loc, hl_loc *out);
 
+/* How much of the main file's text (len bytes, as u parsed it) questions
+ * appended to it can follow: all of it; or, when u has an error at its
+ * very end (something left open: "int f( {" being typed at the end of
+ * the file), the text before its last declaration, which would swallow
+ * them. */
+size_t hl_unit_questions_at(const hl_unit *u, const char *text, size_t len);
+
 #endif

@@ -185,9 +185,13 @@ static int shard(hl_options *o, const char *v, char **err) {
 
 static int debounce(hl_options *o, const char *v, char **err) {
   char *end;
+  if (!strcmp(v, "auto")) {
+    o->debounce_ms = HL_DEBOUNCE_AUTO;
+    return 0;
+  }
   o->debounce_ms = strtol(v, &end, 10);
   if (end == v || *end || o->debounce_ms < 0 || o->debounce_ms > 60000) {
-    *err = hl_xasprintf("--debounce takes milliseconds from 0 to 60000, not '%s'", v);
+    *err = hl_xasprintf("--debounce takes 'auto' or milliseconds from 0 to 60000, not '%s'", v);
     return -1;
   }
   return 0;

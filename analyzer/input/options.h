@@ -52,8 +52,11 @@ typedef struct hl_options {
   int check_instances;  /* --check-instances (not in --help; docs/architecture.md, for developers): both
                            instantiation backends answer every question, compared in each unit's log; no cache */
   hl_strv notes;        /* options accepted with no effect in heaplint, and why: said on stderr */
-  long debounce_ms;     /* heaplint lsp: --debounce; -1: not given */
+  long debounce_ms;     /* heaplint lsp: --debounce; -1: not given; HL_DEBOUNCE_AUTO: --debounce=auto */
 } hl_options;
+
+/* --debounce=auto: the delay from the document's analysis times (lsp/server.h). */
+#define HL_DEBOUNCE_AUTO (-2L)
 
 /* Parses argv[1..] as front (HL_FRONT_CHECK or HL_FRONT_LSP) takes it:
  * the check takes files and "--"; the language server, options only.

@@ -25,6 +25,8 @@ struct lsp_unitstate {
   int crashes;         /* analyses that crashed in a row */
   unsigned long saves; /* lsp_server.saves at the last crash */
   char *crash;         /* what crashed last */
+  int reparsed;        /* the last analysis reparsed the kept unit ... */
+  double reparse;      /* ... in this many seconds (-1: it parsed afresh, or failed) */
 };
 
 static void note(lsp_analyzer *A, int type, const char *fmt, ...) HL_PRINTF(3, 4);
@@ -46,6 +48,8 @@ void lsp_analysis_notes(lsp_analyzer *A) {
   A->nnotes = 0;
 }
 
+double lsp_unit_reparse(const lsp_doc *d) { return d->unit ? d->unit->reparse : -1; }
+
 const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
 
 void lsp_unit_forget(lsp_doc *d) {
@@ -60,10 +64,12 @@ void lsp_unit_forget(lsp_doc *d) {
 }
 
 /* A kept unit reparses only its main file after the preamble (the
- * #includes at the top), which it precompiles at the first parse. */
+ * #includes at the top), which it precompiles at the first parse.
+ * KeepGoing, as the check parses (engine/analyze.c's hl_analyze): a fatal
+ * error does not end the parse in either front end. */
 static unsigned parse_options(void) {
   return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
-         CXTranslationUnit_CreatePreambleOnFirstParse;
+         CXTranslationUnit_CreatePreambleOnFirstParse | CXTranslationUnit_KeepGoing;
 }
 
 /* Says once per file where its compile command comes from when it is not
@@ -90,6 +96,7 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, const 
   free(how);
   if (u->unit && hl_job_same(&u->job, &job)) {
     hl_job_free(&job);
+    u->reparsed = 1;
     if (hl_tu_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
     hl_tu_free(u->unit);
     u->unit = NULL;
@@ -200,6 +207,15 @@ static int suspended(lsp_unitstate *u, const lsp_snapshot *sn, lsp_result *r) {
   return 1;
 }
 
+/* Whether the reader replaced d's text since sn was taken: the result
+ * would be dropped, so the engine need not run. */
+static int stale(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn) {
+  pthread_mutex_lock(&A->S->lock);
+  int newer = d->gen != sn->gen || d->closed;
+  pthread_mutex_unlock(&A->S->lock);
+  return newer;
+}
+
 static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_result *r) {
   char *buf;
   size_t len;
@@ -213,8 +229,12 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_resu
   if (hl_config_for(A->configs, d->path, &cfg, &err)) {
     fprintf(log, "heaplint: error: %s\n", err);
     free(err);
-  } else if ((u = unit_for(A, d, cfg, sn, log)) && (u = read_open_documents(A, d, sn, log))) {
-    hl_tu_analyze(&A->run, u, cfg, log, &res);
+  } else {
+    double start = lsp_now();
+    d->unit->reparsed = 0;
+    if ((u = unit_for(A, d, cfg, sn, log))) u = read_open_documents(A, d, sn, log);
+    d->unit->reparse = u && d->unit->reparsed ? lsp_now() - start : -1;
+    if (u && !stale(A, d, sn)) hl_tu_analyze(&A->run, u, cfg, log, &res);
   }
   fclose(log);
   hl_crash_step("reporting", NULL);
@@ -235,6 +255,7 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
   r->gen = sn->gen;
   r->version = sn->version;
   if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
+  d->unit->reparse = -1;
   if (sn->lost) {
     lsp_result_add_failure(r,
                            "heaplint: not analyzed: the editor sent a change whose range ends before it starts, "
@@ -253,6 +274,7 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
   lsp_unitstate *u = d->unit;
   /* Whatever state the crash left it in: not even disposing it is safe. */
   u->unit = NULL;
+  u->reparse = -1;
   u->crashes++;
   u->saves = sn->saves;
   free(u->crash);

@@ -4,7 +4,10 @@
  * (the open documents the unit reads added as it comes to read them), the
  * engine, the report stage's NOLINT, and the result: the diagnostics,
  * code actions and hovers (diagnostics.h, actions.h, hover.h), or one
- * error diagnostic saying why there are none.
+ * error diagnostic saying why there are none. An analysis whose text a
+ * newer one replaced while it parsed (a didChange meanwhile) stops after
+ * the parse, which libclang cannot interrupt: the engine does not run, and
+ * the worker drops the result (lsp_result_store).
  *
  * The worker runs it under engine/crash.h's guard: what it says for the
  * client's log waits in the analyzer until it is over (lsp_analysis_notes),
@@ -53,6 +56,11 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
 /* Sends what the last analysis said to the client's log. */
 void lsp_analysis_notes(lsp_analyzer *A);
 
+/* How long the last analysis of d took to reparse its kept unit (s), or
+ * -1 when it parsed afresh (building the preamble) or failed: the
+ * debounce's measure (server.h), as the reparse is all that a newer edit
+ * can waste (a stale analysis stops after it). */
+double lsp_unit_reparse(const lsp_doc *d);
 /* The files d's unit read at its last parse (sorted), or NULL. */
 const hl_strv *lsp_unit_reads(const lsp_doc *d);
 /* Frees what the analysis keeps for d: its unit (disposed). */

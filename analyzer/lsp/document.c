@@ -99,7 +99,7 @@ void lsp_on_did_change(lsp_server *S, json_t *id, json_t *params) {
     json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
     d->version = json_is_integer(v) ? (long)json_integer_value(v) : d->version + 1;
     d->gen = ++S->gens;
-    if (d->analyzed) lsp_doc_schedule(S, d, S->opt.debounce_ms);
+    if (d->analyzed) lsp_doc_schedule(S, d, lsp_debounce_ms(&S->opt.debounce, d));
   }
   pthread_mutex_unlock(&S->lock);
 }
@@ -132,8 +132,9 @@ void lsp_on_did_close(lsp_server *S, json_t *id, json_t *params) {
     d->closed = 1;
     HL_PUSH(S->closed, S->nclosed, S->capclosed, d);
     lsp_waiting_answer(S, NULL, uri);
-    /* A closed file shows no diagnostics, as in clangd. */
-    lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(uri, NULL));
+    /* A closed file shows no diagnostics, as in clangd (a client that
+     * pulls forgets a closed file's itself). */
+    if (!S->pull) lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(uri, NULL));
     pthread_cond_signal(&S->wake);
   }
   pthread_mutex_unlock(&S->lock);

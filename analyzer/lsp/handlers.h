@@ -25,6 +25,9 @@ void lsp_on_did_save(lsp_server *S, json_t *id, json_t *params);
 void lsp_on_did_close(lsp_server *S, json_t *id, json_t *params);
 /* workspace.c */
 void lsp_on_did_change_watched_files(lsp_server *S, json_t *id, json_t *params);
+/* pull.c */
+void lsp_on_diagnostic(lsp_server *S, json_t *id, json_t *params);
+void lsp_on_workspace_diagnostic(lsp_server *S, json_t *id, json_t *params);
 /* code_action.c, hover.c */
 void lsp_on_code_action(lsp_server *S, json_t *id, json_t *params);
 void lsp_on_hover(lsp_server *S, json_t *id, json_t *params);

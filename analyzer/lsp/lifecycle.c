@@ -6,6 +6,7 @@
 
 #include "lsp/handlers.h"
 #include "lsp/rpc.h"
+#include "lsp/uri.h"
 #include "util/util.h"
 
 /* UTF-8 when the client offers it (LSP 3.17), else UTF-16, which every
@@ -18,11 +19,42 @@ static lsp_encoding negotiate(json_t *caps) {
   return LSP_UTF16;
 }
 
-/* initializationOptions: {"debounce": <ms>} overrides --debounce. */
+static int in_ms(json_t *v, long *out) {
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 60000) return 0;
+  *out = (long)json_integer_value(v);
+  return 1;
+}
+
+/* initializationOptions.debounce overrides --debounce: milliseconds (a
+ * fixed delay), "auto" (clangd's policy, server.h), or {"min": ms, "max":
+ * ms, "ratio": r}, each optional (clangd's defaults for the others). What
+ * is not one of these is said on the log and ignored. */
 static void take_options(lsp_server *S, json_t *init) {
-  json_t *debounce = json_object_get(init, "debounce");
-  if (json_is_integer(debounce) && json_integer_value(debounce) >= 0 && json_integer_value(debounce) <= 60000)
-    S->opt.debounce_ms = (long)json_integer_value(debounce);
+  json_t *v = json_object_get(init, "debounce");
+  if (!v) return;
+  lsp_debounce p = LSP_DEBOUNCE_DEFAULT;
+  long ms;
+  int ok = 1;
+  if (in_ms(v, &ms)) {
+    p.min_ms = p.max_ms = ms;
+  } else if (json_is_object(v)) {
+    json_t *min = json_object_get(v, "min"), *max = json_object_get(v, "max"), *ratio = json_object_get(v, "ratio");
+    ok = (!min || in_ms(min, &p.min_ms)) && (!max || in_ms(max, &p.max_ms));
+    if (ratio) ok = ok && json_is_number(ratio) && json_number_value(ratio) >= 0 && json_number_value(ratio) <= 100;
+    if (ok && ratio) p.ratio = json_number_value(ratio);
+    /* One bound alone moves the other's default out of its way. */
+    if (ok && min && !max && p.max_ms < p.min_ms) p.max_ms = p.min_ms;
+    if (ok && max && !min && p.min_ms > p.max_ms) p.min_ms = p.max_ms;
+    ok = ok && p.min_ms <= p.max_ms;
+  } else {
+    ok = json_is_string(v) && !strcmp(json_string_value(v), "auto");
+  }
+  if (ok)
+    S->opt.debounce = p;
+  else
+    lsp_log(S, 2,
+            "initializationOptions.debounce: milliseconds from 0 to 60000, \"auto\", or {\"min\": ms, \"max\": ms, "
+            "\"ratio\": r} with min <= max and 0 <= r <= 100; ignored");
 }
 
 void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {
@@ -35,10 +67,18 @@ void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {
   S->watch_registration = json_is_true(json_object_get(
       json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"), "dynamicRegistration"));
   take_options(S, json_object_get(params, "initializationOptions"));
+  /* A client that can pull gets no push (it would show both); every other
+   * client keeps the push, which is all clangd does. */
+  S->pull = json_is_object(json_object_get(json_object_get(caps, "textDocument"), "diagnostic"));
+  S->refresh = json_is_true(
+      json_object_get(json_object_get(json_object_get(caps, "workspace"), "diagnostics"), "refreshSupport"));
+  const char *root = lsp_json_string(json_object_get(params, "rootUri"));
+  S->root = root ? lsp_uri_path(root) : NULL;
   json_t *server_caps =
-      json_pack("{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b}", "positionEncoding",
+      json_pack("{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s]}, s:b, s:{s:s, s:b, s:b}}", "positionEncoding",
                 S->enc == LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", "openClose", 1, "change", 2, "save",
-                "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix", "hoverProvider", 1);
+                "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix", "hoverProvider", 1,
+                "diagnosticProvider", "identifier", "heaplint", "interFileDependencies", 1, "workspaceDiagnostics", 1);
   S->initialized = 1;
   lsp_reply(S, id,
             json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_caps, "serverInfo", "name", "heaplint", "version",
@@ -73,6 +113,12 @@ void lsp_on_shutdown(lsp_server *S, json_t *id, json_t *params) {
     lsp_waiting_answer(S, NULL, uri);
     free(uri);
   }
+  for (size_t i = 0; i < S->npulls; i++) {
+    lsp_reply(S, S->pulls[i].id, json_pack("{s:[]}", "items"));
+    json_decref(S->pulls[i].id);
+    json_decref(S->pulls[i].params);
+  }
+  S->npulls = 0;
   pthread_mutex_unlock(&S->lock);
   lsp_reply(S, id, NULL);
 }

@@ -38,8 +38,10 @@ static const char usage[] =
     "  --system-headers         report in system headers too\n"
     "  --profile=<file>         lay a library profile over the shipped one; may be repeated\n"
     "  --profile-dir=<dir>      where the shipped profiles are\n"
-    "  --debounce=<ms>          wait this long after an edit before analyzing (default\n"
-    "                           300; initializationOptions.debounce overrides it)\n"
+    "  --debounce=<ms>|auto     wait this long after an edit before analyzing; auto (the\n"
+    "                           default): as long as the file's reparse takes (the\n"
+    "                           median of its last 15), from 50 to 500 ms, as clangd\n"
+    "                           (initializationOptions.debounce overrides it)\n"
     "  --index=<file>           the project index a run of the check wrote, shown on\n"
     "                           hover at the declarations it has figures for (default:\n"
     "                           index.sqlite in $HEAPLINT_CACHE_DIR, else in the\n"
@@ -65,6 +67,8 @@ static const struct {
     {"textDocument/didClose", lsp_on_did_close},
     {"textDocument/codeAction", lsp_on_code_action},
     {"textDocument/hover", lsp_on_hover},
+    {"textDocument/diagnostic", lsp_on_diagnostic},
+    {"workspace/diagnostic", lsp_on_workspace_diagnostic},
     {"workspace/didChangeWatchedFiles", lsp_on_did_change_watched_files},
 };
 
@@ -136,7 +140,8 @@ static int parse_args(int argc, char **argv, lsp_options *o, char **err) {
   hl_configs *C = hl_configs_new(&o->cli.config, o->rules, err);
   if (!C) return -1;
   hl_configs_free(C);
-  if (o->cli.debounce_ms >= 0) o->debounce_ms = o->cli.debounce_ms;
+  if (o->cli.debounce_ms >= 0) o->debounce = (lsp_debounce){o->cli.debounce_ms, o->cli.debounce_ms, 1.0};
+  if (o->cli.debounce_ms == HL_DEBOUNCE_AUTO) o->debounce = LSP_DEBOUNCE_DEFAULT;
   o->docs_url = o->cli.docs_url ? hl_xstrdup(o->cli.docs_url) : hl_docs_default_url();
   return 0;
 }

@@ -127,6 +127,26 @@ static const hl_job *find_includer(lsp_project *P, const db *d, const char *path
   return found;
 }
 
+void lsp_project_units(lsp_project *P, const char *root, hl_strv *msgs, const hl_job ***units, size_t *n) {
+  if (root) {
+    char *in_root = hl_xasprintf("%s/.", root), *json = find_db(P, in_root);
+    if (json) load(P, json, msgs);
+    free(in_root);
+    free(json);
+  }
+  size_t cap = 0;
+  *n = 0;
+  free(*units);
+  *units = NULL;
+  hl_strv seen = {0};
+  for (size_t i = 0; i < P->n; i++)
+    for (size_t k = 0; k < P->dbs[i].jobs.n; k++) {
+      const hl_job *j = &P->dbs[i].jobs.v[k];
+      if (hl_strv_add_unique(&seen, j->file)) HL_PUSH(*units, *n, cap, j);
+    }
+  hl_strv_free(&seen);
+}
+
 static void fallback(const lsp_project *P, const char *path, const hl_config *cfg, hl_job *job, char **how) {
   memset(job, 0, sizeof *job);
   job->file = hl_xstrdup(path);

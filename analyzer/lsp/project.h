@@ -33,6 +33,12 @@ void lsp_project_forget(lsp_project *P);
 /* Appends the path of every database read so far. */
 void lsp_project_files(const lsp_project *P, hl_strv *out);
 
+/* Every entry of the databases read so far and of root's (the workspace's
+ * folder: found as for a file there; NULL: none), each file once: the
+ * project's units, for workspace/diagnostic. Problems go to msgs. Valid
+ * until the next call or lsp_project_forget. */
+void lsp_project_units(lsp_project *P, const char *root, hl_strv *msgs, const hl_job ***units, size_t *n);
+
 typedef enum lsp_source { LSP_FROM_DB, LSP_FROM_INCLUDER, LSP_FROM_FALLBACK } lsp_source;
 
 /* The job that analyzes path: its own command, an includer's (the job is

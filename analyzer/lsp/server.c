@@ -14,7 +14,7 @@ void lsp_server_init(lsp_server *S, FILE *in, FILE *out) {
   S->in = in;
   S->out = out;
   S->err = stderr;
-  S->opt.debounce_ms = 300;
+  S->opt.debounce = LSP_DEBOUNCE_DEFAULT;
   /* Error-checking: after a crash of the analysis inside the lock, the
    * worker learns that it holds it (worker.c). */
   pthread_mutexattr_t ma;
@@ -40,6 +40,12 @@ void lsp_server_free(lsp_server *S) {
   free(S->closed);
   for (size_t i = 0; i < S->nwaiting; i++) waiting_free(&S->waiting[i]);
   free(S->waiting);
+  for (size_t i = 0; i < S->npulls; i++) {
+    json_decref(S->pulls[i].id);
+    json_decref(S->pulls[i].params);
+  }
+  free(S->pulls);
+  free(S->root);
   pthread_cond_destroy(&S->wake);
   pthread_mutex_destroy(&S->lock);
   pthread_mutex_destroy(&S->out_lock);
@@ -103,10 +109,30 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...) {
   hl_sb_free(&b);
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri) {
   for (size_t i = 0; i < S->ndocs; i++)
     if (!strcmp(S->docs[i]->uri, uri)) return S->docs[i];
   return NULL;
+}
+
+long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d) {
+  if (!d->ntook || p->min_ms == p->max_ms) return p->max_ms;
+  double v[LSP_DEBOUNCE_HISTORY];
+  memcpy(v, d->took, d->ntook * sizeof *v);
+  qsort(v, d->ntook, sizeof *v, by_value);
+  /* The upper median, as clangd's nth_element at size / 2. */
+  double ms = v[d->ntook / 2] * p->ratio * 1000.0;
+  return ms > (double)p->max_ms ? p->max_ms : ms < (double)p->min_ms ? p->min_ms : (long)ms;
+}
+
+void lsp_doc_took(lsp_doc *d, double seconds) {
+  if (d->ntook == LSP_DEBOUNCE_HISTORY) memmove(d->took, d->took + 1, --d->ntook * sizeof *d->took);
+  d->took[d->ntook++] = seconds;
 }
 
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms) {
@@ -188,14 +214,29 @@ json_t *lsp_publish_params(const char *uri, const lsp_result *r) {
   return p;
 }
 
+static int waits(const lsp_server *S, const lsp_doc *d) {
+  for (size_t i = 0; i < S->nwaiting; i++)
+    if (!strcmp(S->waiting[i].uri, d->uri)) return 1;
+  return 0;
+}
+
 void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r) {
   if (d->closed || d->gen != r->gen) {
     lsp_result_free(r);
     return;
   }
+  r->id = ++S->results;
   lsp_result_free(d->result);
   d->result = r;
-  lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
+  if (!S->pull) {
+    lsp_notify(S, "textDocument/publishDiagnostics", lsp_publish_params(d->uri, r));
+  } else if (S->refresh && !waits(S, d)) {
+    /* A result the client did not ask for (a save re-analyzed the file):
+     * it pulls again. */
+    char *rid = hl_xasprintf("heaplint-refresh-%lu", ++S->refreshes);
+    lsp_send(S, json_pack("{s:s, s:s}", "id", rid, "method", "workspace/diagnostic/refresh"));
+    free(rid);
+  }
   lsp_waiting_answer(S, d, NULL);
 }
 
@@ -206,6 +247,15 @@ int lsp_waiting_cancel(lsp_server *S, const json_t *id) {
       waiting_free(&S->waiting[i]);
       memmove(&S->waiting[i], &S->waiting[i + 1], (S->nwaiting - i - 1) * sizeof *S->waiting);
       S->nwaiting--;
+      return 1;
+    }
+  for (size_t i = 0; i < S->npulls; i++)
+    if (json_equal(S->pulls[i].id, (json_t *)id)) {
+      lsp_reply_error(S, S->pulls[i].id, LSP_REQUEST_CANCELLED, "cancelled");
+      json_decref(S->pulls[i].id);
+      json_decref(S->pulls[i].params);
+      memmove(&S->pulls[i], &S->pulls[i + 1], (S->npulls - i - 1) * sizeof *S->pulls);
+      S->npulls--;
       return 1;
     }
   return 0;

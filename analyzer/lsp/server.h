@@ -18,6 +18,19 @@
 #include "input/options.h"
 #include "lsp/text.h"
 
+/* How long to wait after an edit before analyzing: clangd's policy
+ * (TUScheduler's DebouncePolicy) — the median of the document's last
+ * LSP_DEBOUNCE_HISTORY reparses' durations (of its kept unit: what a newer
+ * edit makes stale, analysis.h) times ratio, clamped to [min_ms, max_ms];
+ * max_ms until one is measured. min_ms == max_ms is a fixed delay. */
+typedef struct lsp_debounce {
+  long min_ms, max_ms;
+  double ratio;
+} lsp_debounce;
+#define LSP_DEBOUNCE_HISTORY 15
+/* clangd's defaults (ClangdServer::Options::UpdateDebounce). */
+#define LSP_DEBOUNCE_DEFAULT ((lsp_debounce){50, 500, 1.0})
+
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
   /* The command line, parsed as the check's (input/options.h): -p or
@@ -25,7 +38,7 @@ typedef struct lsp_options {
    * (--config-file, --config, --checks, the filters), the profiles, the
    * extra arguments, --docs-url. */
   hl_options cli;
-  long debounce_ms;                   /* --debounce, or initializationOptions.debounce */
+  lsp_debounce debounce;              /* --debounce, or initializationOptions.debounce */
   char *docs_url;                     /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
   const struct hl_rule *const *rules; /* the rules heaplint has, from main.c */
 } lsp_options;
@@ -49,6 +62,7 @@ typedef struct lsp_hover {
 /* A document's analysis, for the text it was made of: its generation
  * (lsp_doc.gen) and the client's version of it. */
 typedef struct lsp_result {
+  unsigned long id; /* its resultId (pull diagnostics): given when stored */
   unsigned long gen;
   long version;
   lsp_item *items;
@@ -76,6 +90,9 @@ typedef struct lsp_doc {
   int pending;        /* an analysis is wanted ... */
   double due;         /* ... from this time on (lsp_now) */
   lsp_result *result; /* the latest stored, or NULL */
+  /* Its analyses' durations (s), the latest last: the debounce's history. */
+  double took[LSP_DEBOUNCE_HISTORY];
+  unsigned ntook;
   /* the worker's */
   lsp_unitstate *unit;
 } lsp_doc;
@@ -93,6 +110,11 @@ struct lsp_waiting {
   lsp_answer_fn answer;
 };
 
+/* A workspace/diagnostic request, answered by the worker (cached.h). */
+typedef struct lsp_pull {
+  json_t *id, *params;
+} lsp_pull;
+
 typedef struct lsp_server {
   FILE *in, *out;
   FILE *err; /* the editor's server log (stderr), or NULL: where lsp_log also writes */
@@ -100,6 +122,11 @@ typedef struct lsp_server {
   lsp_encoding enc;
   int initialized, shut_down, exiting;
   int watch_registration; /* the client lets the server register file watchers */
+  /* The client pulls diagnostics (textDocument.diagnostic, LSP 3.17):
+   * none are pushed; a result it did not wait for is announced with
+   * workspace/diagnostic/refresh when it takes one (refresh). */
+  int pull, refresh;
+  char *root; /* the workspace's folder (rootUri), or NULL */
 
   pthread_mutex_t lock; /* what follows, and each document's shared fields */
   pthread_cond_t wake;  /* the worker sleeps on it */
@@ -109,12 +136,16 @@ typedef struct lsp_server {
   size_t nclosed, capclosed;
   lsp_waiting *waiting;
   size_t nwaiting, capwaiting;
-  unsigned long gens;  /* the last generation given to a document's text */
-  unsigned long saves; /* didSave notifications so far */
-  int reload;          /* configurations or compile databases changed: read them again */
-  int recheck;         /* a file was saved: reload if one of them changed on disk */
-  int quit;            /* the worker stops */
-  int analyzing;       /* the worker is in an analysis (libclang cannot be stopped there) */
+  unsigned long gens;    /* the last generation given to a document's text */
+  unsigned long saves;   /* didSave notifications so far */
+  unsigned long results; /* the last result's id */
+  unsigned long refreshes;
+  lsp_pull *pulls; /* workspace/diagnostic requests, for the worker */
+  size_t npulls, cappulls;
+  int reload;    /* configurations or compile databases changed: read them again */
+  int recheck;   /* a file was saved: reload if one of them changed on disk */
+  int quit;      /* the worker stops */
+  int analyzing; /* the worker is in an analysis (libclang cannot be stopped there) */
   pthread_t worker;
   int worker_started;
   void *worker_state;
@@ -149,6 +180,10 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...)
 
 /* With lock held: the open document of uri, or NULL. */
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
+/* With lock held: the delay before analyzing d after an edit (ms). */
+long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d);
+/* With lock held: d's reparse took seconds (lsp_debounce's history). */
+void lsp_doc_took(lsp_doc *d, double seconds);
 /* With lock held: asks for an analysis of d after delay_ms. */
 void lsp_doc_schedule(lsp_server *S, lsp_doc *d, long delay_ms);
 /* With lock held: asks for an analysis of every open C++ document now. */
@@ -158,7 +193,8 @@ void lsp_result_free(lsp_result *r);
 json_t *lsp_publish_params(const char *uri, const lsp_result *r);
 
 /* With lock held: stores r, the result of an analysis of d, publishes its
- * diagnostics and answers the requests that waited for it — unless d
+ * diagnostics (or, to a client that pulls them, says they changed when it
+ * did not wait for them) and answers the requests that waited for it — unless d
  * changed (r->gen is not d's: a newer analysis is due) or closed meanwhile,
  * which drops r. */
 void lsp_result_store(lsp_server *S, lsp_doc *d, lsp_result *r);
@@ -173,7 +209,8 @@ void lsp_with_document(lsp_server *S, json_t *id, json_t *params, lsp_answer_fn 
 /* With lock held: answers the requests waiting for d (NULL: for uri, which
  * closed: with r NULL). */
 void lsp_waiting_answer(lsp_server *S, lsp_doc *d, const char *uri);
-/* With lock held: a waiting request cancelled: answered RequestCancelled.
+/* With lock held: a waiting request (or workspace/diagnostic) cancelled:
+ * answered RequestCancelled.
  * Returns whether one was waiting. */
 int lsp_waiting_cancel(lsp_server *S, const json_t *id);
 

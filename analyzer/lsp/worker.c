@@ -15,6 +15,7 @@
 #include "engine/crash.h"
 #include "input/config.h"
 #include "lsp/analysis.h"
+#include "lsp/cached.h"
 #include "lsp/diagnostics.h"
 #include "lsp/project.h"
 #include "lsp/snapshot.h"
@@ -28,10 +29,18 @@ typedef struct stamp {
   off_t size;
 } stamp;
 
+/* How often a workspace/diagnostic is answered when nothing was saved
+ * since the last answer (s): a client such as VS Code asks again as soon
+ * as it has one, and each answer reads every unit's cache entry. */
+#define WORKSPACE_PULL_INTERVAL 30.0
+
 typedef struct worker {
   lsp_analyzer A;
   stamp *stamps; /* every configuration, profile and database read */
   size_t nstamps, capstamps;
+  int pulled;                 /* a workspace/diagnostic was answered ... */
+  double pulled_at;           /* ... at this time (lsp_now) */
+  unsigned long pulled_saves; /* ... after this many saves */
 } worker;
 
 static void stamp_of(stamp *s) {
@@ -201,9 +210,54 @@ static int analyze_due(worker *W, lsp_doc *d) {
    * errors, answers with EDEADLK. */
   (void)pthread_mutex_lock(&S->lock);
   S->analyzing = 0;
+  /* The debounce's history: the reparses of the kept unit (a first parse
+   * also builds the preamble). */
+  double reparse = crashed ? -1 : lsp_unit_reparse(d);
+  if (reparse >= 0) lsp_doc_took(d, reparse);
   lsp_result_store(S, d, a.r);
   lsp_snapshot_free(&sn);
   return crashed;
+}
+
+/* With the lock held (released meanwhile): answers the workspace/diagnostic
+ * requests (cached.h), leaving out the files open now. */
+static void answer_pulls(worker *W) {
+  lsp_server *S = W->A.S;
+  lsp_pull *v = S->pulls;
+  size_t n = S->npulls;
+  S->pulls = NULL;
+  S->npulls = S->cappulls = 0;
+  char **open = hl_xcalloc(S->ndocs + 1, sizeof *open);
+  size_t nopen = S->ndocs;
+  for (size_t i = 0; i < nopen; i++) open[i] = hl_xstrdup(S->docs[i]->path);
+  pthread_mutex_unlock(&S->lock);
+  for (size_t i = 0; i < n; i++) {
+    lsp_reply(S, v[i].id, lsp_cached_reports(&W->A, v[i].params, open, nopen));
+    json_decref(v[i].id);
+    json_decref(v[i].params);
+  }
+  for (size_t i = 0; i < nopen; i++) free(open[i]);
+  free(open);
+  free(v);
+  stamp_new(W);
+  pthread_mutex_lock(&S->lock);
+}
+
+/* With the lock held: whether the workspace/diagnostic requests are
+ * answered now — the first, and after a save (the check may have run, a
+ * file changed); else once WORKSPACE_PULL_INTERVAL has passed, which
+ * moves *until (the next document's due time, 0: none) forward to then. */
+static int pulls_due(worker *W, double *until) {
+  lsp_server *S = W->A.S;
+  double due = W->pulled_at + WORKSPACE_PULL_INTERVAL;
+  if (!W->pulled || S->saves != W->pulled_saves || lsp_now() >= due) {
+    W->pulled = 1;
+    W->pulled_at = lsp_now();
+    W->pulled_saves = S->saves;
+    return 1;
+  }
+  if (*until <= 0 || due < *until) *until = due;
+  return 0;
 }
 
 static void *worker_main(void *arg);
@@ -245,10 +299,12 @@ static void *worker_main(void *arg) {
       free_closed(S);
     } else if (S->reload || S->recheck) {
       refresh(W);
-    } else if (!(d = next_due(S, &until))) {
+    } else if ((d = next_due(S, &until))) {
+      if (analyze_due(W, d) && !S->quit) handed_over = hand_over(W) == 0;
+    } else if (S->npulls && pulls_due(W, &until)) {
+      answer_pulls(W);
+    } else {
       sleep_until(S, until);
-    } else if (analyze_due(W, d) && !S->quit) {
-      handed_over = hand_over(W) == 0;
     }
   }
   pthread_mutex_unlock(&S->lock);

@@ -3,22 +3,27 @@
 against `clang++ -fsyntax-only` of the same file, in the same run
 (bench/README.md, "Language server").
 
-  bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] --db BUILD_DIR FILE...
-  bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] FILE -- FLAGS...
+  bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] [-D CLANGD] --db BUILD_DIR FILE...
+  bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] [-D CLANGD] FILE -- FLAGS...
 
 For each file: one server (debounce 0, so that the time is the analysis's
-alone; an editor adds its debounce, 300 ms by default), the file opened and
+alone), the file opened and
 its first diagnostics awaited (the cold parse, which also builds the
 precompiled preamble), then RUNS rounds, each an edit at the end of the
 file (a comment, so the findings stay) timed from didChange to the
 publishDiagnostics of that version, and a clang++ -fsyntax-only of the same
-command. Prints the medians, wall and, in parentheses, CPU (the server's
-user+sys over the round; the child's for clang), as a Markdown table.
+command. Then the same edits with the servers' defaults (the delay an
+editor sees): heaplint's adaptive debounce, and clangd (-D; clangd-19 by
+default, else clangd on the PATH; --background-index=false, the one file)
+with its own. Prints the medians, wall and, in parentheses, CPU (the
+server's user+sys over the round; the child's for clang), as a Markdown
+table.
 """
 import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -64,24 +69,28 @@ def time_clang(cmd, cwd):
     return wall, ru.ru_utime + ru.ru_stime
 
 
-def bench_file(heaplint, db_dir, entry, clangxx, runs):
-    path = os.path.join(entry["directory"], entry["file"])
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        text = f.read()
-    c = lspclient.Client([heaplint, "lsp", "--compile-commands-dir=" + db_dir], cwd=entry["directory"])
-    c.call("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {},
-                          "initializationOptions": {"debounce": 0}})
+def session(argv, cwd, options, path, text, runs, between=None):
+    """One server on path: the cold didOpen -> publish, then runs edits (a
+    comment at the end), each timed from didChange to that version's
+    publish; between() runs after each round (clang, timed apart).
+    Returns (cold, walls, cpus, diagnostics after the open)."""
+    c = lspclient.Client(argv, cwd=cwd)
+    params = {"processId": os.getpid(), "rootUri": None,
+              "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}}
+    if options is not None:
+        params["initializationOptions"] = options
+    c.call("initialize", params)
     c.notify("initialized", {})
     u = lspclient.uri(path)
     start = time.perf_counter()
     c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "cpp", "version": 1, "text": text}})
     diags = c.diagnostics(u, 1, timeout=600)
     cold = time.perf_counter() - start
-    if any(d["severity"] == 1 and d["range"]["start"] == {"line": 0, "character": 0} for d in diags):
-        raise SystemExit("run.py: %s is not analyzed: %s" % (path, diags[0]["message"]))
-    cmd = syntax_command(entry, clangxx)
-    time_clang(cmd, entry["directory"])  # warm the file cache alike
-    lsp_wall, lsp_cpu, cl_wall, cl_cpu = [], [], [], []
+    walls, cpus = [], []
+    # Inserted at the start of the last line: the text ends with a line end
+    # (clangd refuses a range past the end).
+    if not text.endswith("\n"):
+        raise SystemExit("run.py: %s does not end with a line end" % path)
     lines = text.count("\n")
     for i in range(runs):
         edited = text + "// edit %d\n" % i
@@ -89,24 +98,52 @@ def bench_file(heaplint, db_dir, entry, clangxx, runs):
         start = time.perf_counter()
         c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": i + 2},
                                             "contentChanges": [{"range": {"start": {"line": lines, "character": 0},
-                                                                          "end": {"line": lines + 1, "character": 0}},
+                                                                          "end": {"line": lines, "character": 0}},
                                                                 "text": edited[len(text):]}]})
         text = edited
         lines = text.count("\n")
         again = c.diagnostics(u, i + 2, timeout=600)
-        lsp_wall.append(time.perf_counter() - start)
-        lsp_cpu.append(cpu_seconds(c.proc.pid) - before)
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_seconds(c.proc.pid) - before)
         if len(again) != len(diags):
-            raise SystemExit("run.py: the findings changed after a comment was added")
-        w, cpu = time_clang(cmd, entry["directory"])
-        cl_wall.append(w)
-        cl_cpu.append(cpu)
+            raise SystemExit("run.py: %s: the diagnostics changed after a comment was added" % argv[0])
+        if between:
+            between()
     c.call("shutdown", None)
     c.notify("exit", None)
     c.close()
+    return cold, walls, cpus, diags
+
+
+def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs):
+    path = os.path.join(entry["directory"], entry["file"])
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    cmd = syntax_command(entry, clangxx)
+    time_clang(cmd, entry["directory"])  # warm the file cache alike
+    cl_wall, cl_cpu = [], []
+
+    def clang_round():
+        w, cpu = time_clang(cmd, entry["directory"])
+        cl_wall.append(w)
+        cl_cpu.append(cpu)
+
     m = statistics.median
-    return {"file": entry["file"], "findings": len(diags), "cold": cold, "lsp": (m(lsp_wall), m(lsp_cpu)),
-            "clang": (m(cl_wall), m(cl_cpu))}
+    argv = [heaplint, "lsp", "--compile-commands-dir=" + db_dir]
+    # No delay: the analysis alone (clang runs after each round here).
+    cold, walls, cpus, diags = session(argv, entry["directory"], {"debounce": 0}, path, text, runs, clang_round)
+    if any(d["severity"] == 1 and d["range"]["start"] == {"line": 0, "character": 0} for d in diags):
+        raise SystemExit("run.py: %s is not analyzed: %s" % (path, diags[0]["message"]))
+    r = {"file": entry["file"], "findings": len(diags), "cold": cold, "lsp": (m(walls), m(cpus)),
+         "clang": (m(cl_wall), m(cl_cpu))}
+    # Defaults against defaults: heaplint's adaptive debounce, clangd's.
+    _, walls, _, _ = session(argv, entry["directory"], None, path, text, runs)
+    r["lsp_default"] = m(walls)
+    if clangd:
+        cold, walls, _, _ = session([clangd, "--compile-commands-dir=" + db_dir, "--background-index=false"],
+                                    entry["directory"], None, path, text, runs)
+        r["clangd"] = (cold, m(walls))
+    return r
 
 
 def entries(a):
@@ -142,6 +179,8 @@ def main():
     ap.add_argument("-n", type=int, default=7, dest="runs")
     ap.add_argument("-H", dest="heaplint", default=os.path.join(os.path.dirname(__file__), "../../build/bin/heaplint"))
     ap.add_argument("-C", dest="clangxx", default="/usr/lib/llvm-19/bin/clang++")
+    ap.add_argument("-D", dest="clangd", default=shutil.which("clangd-19") or shutil.which("clangd"),
+                    help="clangd, timed on the same file and edits (default: clangd-19, else clangd)")
     ap.add_argument("--db")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args(argv)
@@ -150,16 +189,19 @@ def main():
         raise SystemExit("run.py: give --db BUILD_DIR or FILE -- FLAGS")
     db_dir, picked = entries(a)
     heaplint = os.path.abspath(a.heaplint)
-    print("| file | findings | didOpen -> publish (cold) | clang -fsyntax-only | didChange -> publish | "
-          "didChange / clang |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| file | findings | didOpen -> publish (cold) | clang -fsyntax-only | didChange -> publish, no delay | "
+          "didChange / clang | didChange -> publish, defaults | clangd: didOpen, didChange (defaults) | "
+          "heaplint / clangd (defaults) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e in picked:
-        r = bench_file(heaplint, db_dir, e, a.clangxx, a.runs)
-        print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) |"
+        r = bench_file(heaplint, db_dir, e, a.clangxx, a.clangd, a.runs)
+        cd = r.get("clangd")
+        print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f s | %s | %s |"
               % (r["file"], r["findings"], r["cold"], r["clang"][0], r["clang"][1], r["lsp"][0], r["lsp"][1],
-                 r["lsp"][0] / r["clang"][0], r["lsp"][1] / r["clang"][1] if r["clang"][1] else 0))
+                 r["lsp"][0] / r["clang"][0], r["lsp"][1] / r["clang"][1] if r["clang"][1] else 0,
+                 r["lsp_default"], "%.2f s, %.2f s" % cd if cd else "-",
+                 "**%.2f**" % (r["lsp_default"] / cd[1]) if cd else "-"))
         sys.stdout.flush()
-
 
 if __name__ == "__main__":
     main()

@@ -91,7 +91,7 @@ LAYERS = [
     ("calibrate/", ["util/", "engine/wrapper", "input/profile", "calibrate/"]),
     # The language server: a front end like check.c, never the rules; it
     # reads the project index a run of the check wrote.
-    ("lsp/", ["util/", "engine/", "input/", "report/", "index/db", "lsp/"]),
+    ("lsp/", ["util/", "engine/", "input/", "report/", "index/db", "cache/cache", "lsp/"]),
     ("rules/", ["util/", "engine/rule", "rules/"]),
     ("main", [""]),
     ("check", [""]),

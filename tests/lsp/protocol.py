@@ -11,8 +11,12 @@ without --docs-url; that the check's options it shares mean the same
 text is what `heaplint --fix` writes; the NOLINT action; an unsaved
 didChange that shrinks a capture list (the file on disk unchanged); a
 header opened alone; a file outside any compile database (fallback flags,
-said once); a file that does not compile; a libclang crash; the debounce
-and $/cancelRequest; a changed .heaplint.yaml; a changed
+said once); a file that does not compile, and the same findings as
+`heaplint FILE -- flags` with an #include not found or a declaration left
+open at the end; a libclang crash; the debounce
+(fixed, and clangd's adaptive one) and $/cancelRequest; that a version
+replaced during its analysis is never published; pull diagnostics
+(textDocument/diagnostic, and workspace/diagnostic from the result cache); a changed .heaplint.yaml; a changed
 compile_commands.json (a -D that changes a verdict); malformed messages,
 MethodNotFound, shutdown and exit (status 0; 1 without shutdown); and 50
 open/close cycles with the server's RSS before and after.
@@ -58,9 +62,13 @@ class Context:
     def path(self, rel):
         return os.path.join(self.proj, rel)
 
-    def start(self, encodings=None, options=None, args=(), watch=False, cwd=None):
-        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=cwd or self.proj)
+    def start(self, encodings=None, options=None, args=(), watch=False, cwd=None, pull=False, env=None):
+        c = lspclient.Client([self.heaplint, "lsp"] + list(args), cwd=cwd or self.proj,
+                             env=dict(os.environ, **env) if env else None)
         caps = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": watch}}}
+        if pull:
+            caps["textDocument"] = {"diagnostic": {"dynamicRegistration": False}}
+            caps["workspace"]["diagnostics"] = {"refreshSupport": True}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
         params = {"processId": os.getpid(), "rootUri": uri(self.proj), "capabilities": caps}
@@ -754,6 +762,48 @@ def check_not_compiling(ctx):
     ctx.stop(c)
 
 
+# A std::bind result: 32 bytes on the heap, and not trivially copyable (a
+# trait only the compiler answers, in a second parse of the file with the
+# question appended): the message says both.
+BIND = """\
+#include <functional>
+
+struct Server {
+  void say(const char *what);
+  void go();
+};
+
+void Server::go() {
+  std::function<void()> f = std::bind(&Server::say, this, "hi");
+  f();
+}
+"""
+
+
+def check_errors_parity(ctx):
+    """A file with compile errors gets the same findings and messages from
+    `heaplint FILE -- flags` and from the server (both analyze what parses,
+    as clangd): an #include not found (a fatal error, which ended the CLI's
+    parse and left the main file without findings) and a declaration left
+    open at the end of the file (which swallowed the trait question the
+    server appends to the file, and lost a clause of the message)."""
+    d = os.path.join(ctx.top, "parity")
+    os.makedirs(d, exist_ok=True)
+    texts = {"missing.cc": BIND.replace("#include <functional>\n", "#include <functional>\n#include \"not_there.hpp\"\n"),
+             "open_end.cc": BIND + "int broken( {\n"}
+    c = ctx.start(cwd=d)
+    for name, text in texts.items():
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        diags = c.diagnostics(open_doc(c, path), 1)
+        act = same_as_cli(ctx, diags, d, [name, "--", "-std=c++17"], name, "utf-16")
+        sbo = [a for a in act if a["code"] == "function-sbo"]
+        assert len(sbo) == 1 and "not trivially copyable" in sbo[0]["message"], act
+        assert [a for a in act if a["code"] == "clang-diagnostic-error"], act
+    ctx.stop(c)
+
+
 def crash_diagnostic(c, u, version):
     diags = c.diagnostics(u, version)
     assert len(diags) == 1 and diags[0]["severity"] == 1 and "crashed (SIG" in diags[0]["message"], diags
@@ -818,6 +868,147 @@ def check_debounce_and_cancel(ctx):
     change(c, u, 3, [{"text": project.FIX}])
     r = c.call("textDocument/hover", {"textDocument": {"uri": u}, "position": {"line": 3, "character": 30}})
     assert r.get("result") and "on the heap" in r["result"]["contents"]["value"], r
+    ctx.stop(c)
+
+
+# Constant evaluation that keeps a parse busy for about two seconds (about
+# 0.6 s of CPU per static_assert with clang 19), in the main file: a
+# reparse of it is slow, not only a first parse.
+SLOW = "".join(["constexpr long spin(long n, long k) { long s = 0; for (long i = 0; i < n; i++) s += (i ^ k) % 7; "
+                "return s; }\n"] + ["static_assert(spin(300000, %d) >= 0);\n" % k for k in range(3)])
+
+
+def publishes(c, u, version):
+    return [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == u and m["params"].get("version") == version]
+
+
+def check_stale_version(ctx):
+    """A version replaced while its analysis runs is never published: the
+    client sees the diagnostics of the last version only (a newer didChange
+    during a parse makes it stale: the engine does not run after it, and its
+    result is dropped)."""
+    c = ctx.start(options={"debounce": 0})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    assert len(c.diagnostics(u, 1)) == 1
+    change(c, u, 2, [{"text": project.FIX + SLOW}])
+    time.sleep(0.4)  # the slow reparse of version 2 has started (no debounce)
+    change(c, u, 3, [{"text": project.FIX.replace("[a, b, c]", "[a]").replace("a + b + c", "a")}])
+    assert c.diagnostics(u, 3) == []
+    assert not publishes(c, u, 2), "version 2 was published after version 3 replaced it: %s" % publishes(c, u, 2)
+    # Edits in a row: only the last is analyzed and published.
+    for v in range(4, 9):
+        change(c, u, v, [{"text": project.FIX + "// %d\n" % v}])
+    assert len(c.diagnostics(u, 8)) == 1
+    stale = [v for v in range(4, 8) if publishes(c, u, v)]
+    assert not stale, "versions %s were published after a newer one came" % stale
+    ctx.stop(c)
+
+
+def timed_edit(c, u, version, text):
+    start = time.time()
+    change(c, u, version, [{"text": text}])
+    c.diagnostics(u, version)
+    return time.time() - start
+
+
+def check_adaptive_debounce(ctx):
+    """The debounce is clangd's: the median of the document's analysis
+    times, clamped to [min, max] (initializationOptions.debounce), max
+    until one is measured; milliseconds alone are a fixed delay (check
+    debounce_and_cancel); a value that is none of these is said and
+    ignored."""
+    c = ctx.start(options={"debounce": {"min": 900, "max": 1400}})
+    u = open_doc(c, ctx.path("src/fix.cc"))
+    c.diagnostics(u, 1)
+    took = timed_edit(c, u, 2, project.FIX + "\n")
+    assert took >= 1.35, "the first edit waited %.2f s, not the max (1.4 s): no reparse was measured yet" % took
+    # A reparse of fix.cc takes far less than 0.9 s: the min.
+    took = timed_edit(c, u, 3, project.FIX)
+    assert took >= 0.85, "the second edit waited %.2f s, less than the min (0.9 s)" % took
+    ctx.stop(c)
+    c = ctx.start(options={"debounce": "soon"})
+    m = c.wait(lambda m: m.get("method") == "window/logMessage" and "initializationOptions.debounce" in
+               m["params"]["message"], what="the log message about a bad debounce")
+    assert m["params"]["type"] == 2, m
+    ctx.stop(c)
+
+
+def pull(c, u, previous=None):
+    params = {"textDocument": {"uri": u}}
+    if previous:
+        params["previousResultId"] = previous
+    r = c.call("textDocument/diagnostic", params)
+    assert "result" in r, r
+    return r["result"]
+
+
+def check_pull_diagnostics(ctx):
+    """LSP 3.17's pull diagnostics: textDocument/diagnostic answers the
+    analysis of the current text (a full report, "unchanged" while the
+    client's resultId holds), nothing is pushed to a client that pulls, a
+    result it did not ask for (after a save) is announced with
+    workspace/diagnostic/refresh, and workspace/diagnostic answers for the
+    files not open from the result cache a run of the check filled (a unit
+    without a valid entry is left out, not analyzed), asked again, after a
+    save or 30 s later."""
+    cache = os.path.join(ctx.top, "pull-cache")
+    run = subprocess.run([ctx.heaplint, "-p", ".", "--cache-dir=" + cache, "src/fix.cc", "src/main.cc"],
+                         cwd=ctx.proj, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    c = ctx.start(pull=True, env={"HEAPLINT_CACHE_DIR": cache})
+    dp = c.init["result"]["capabilities"]["diagnosticProvider"]
+    assert dp["interFileDependencies"] is True and dp["workspaceDiagnostics"] is True, dp
+    u = open_doc(c, ctx.path("src/main.cc"))
+    first = pull(c, u)
+    assert first["kind"] == "full" and first["resultId"], first
+    same_as_cli(ctx, first["items"], ctx.proj, ["-p", ".", "src/main.cc"], "src/main.cc", "utf-16")
+    again = pull(c, u, first["resultId"])
+    assert again == {"kind": "unchanged", "resultId": first["resultId"]}, again
+    # An edit: the pull waits for the analysis of the new text.
+    change(c, u, 2, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                      "text": "// edited\n"}])
+    edited = pull(c, u, first["resultId"])
+    assert edited["kind"] == "full" and edited["resultId"] != first["resultId"], edited
+    assert [d["range"]["start"]["line"] for d in edited["items"]] == \
+        [d["range"]["start"]["line"] + 1 for d in first["items"]], (first, edited)
+    # A save re-analyzes the open files: the client is told to pull again.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+    refresh = c.wait(lambda m: m.get("method") == "workspace/diagnostic/refresh", what="a refresh request")
+    c.send({"id": refresh["id"], "result": None})
+    # The files not open: fix.cc from the cache; main.cc is open; widget.cc
+    # has no entry.
+    ws = c.call("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+    by_uri = {r["uri"]: r for r in ws}
+    fix = by_uri.get(uri(ctx.path("src/fix.cc")))
+    assert fix and fix["kind"] == "full", ws
+    same_as_cli(ctx, fix["items"], ctx.proj, ["-p", ".", "src/fix.cc"], "src/fix.cc", "utf-16")
+    assert set(by_uri) == {uri(ctx.path("src/fix.cc"))}, sorted(by_uri)
+    # Asked again at once, with nothing saved: held (a client such as VS
+    # Code asks again as soon as it has an answer), until cancelled.
+    rid = c.request("workspace/diagnostic", {"previousResultIds": []})
+    time.sleep(1.5)
+    assert not [m for m in c.backlog if m.get("id") == rid], "a repeated workspace/diagnostic was not held"
+    c.notify("$/cancelRequest", {"id": rid})
+    assert c.response(rid).get("error", {}).get("code") == -32800
+    # After a save it is answered at once: the same findings are unchanged.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+    ws = c.call("workspace/diagnostic", {"previousResultIds": [{"uri": fix["uri"], "value": fix["resultId"]}]})
+    assert ws["result"]["items"] == [{"kind": "unchanged", "uri": fix["uri"], "version": None,
+                                      "resultId": fix["resultId"]}], ws
+    # Once fix.cc changed on disk its entry no longer holds: left out.
+    fixcc = ctx.path("src/fix.cc")
+    with open(fixcc, "a") as f:
+        f.write("// changed\n")
+    try:
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri(fixcc)}})
+        ws = c.call("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+        assert ws == [], ws
+    finally:
+        with open(fixcc, "w") as f:
+            f.write(project.FIX)
+    assert not [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"], \
+        "diagnostics were pushed to a client that pulls"
     ctx.stop(c)
 
 
@@ -923,7 +1114,8 @@ def check_open_close_cycles(ctx):
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
           check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
-          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_crash, check_debounce_and_cancel,
+          check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_errors_parity, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
+          check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]
 
 

@@ -91,6 +91,8 @@ def check_manifest():
     assert props["heaplint.path"]["default"] == "heaplint", props
     # The client reads <id>.trace.server: the protocol log, off by default.
     assert props["heaplint.trace.server"]["default"] == "off", props
+    # The server's own default: the adaptive debounce (docs/editors.md).
+    assert props["heaplint.debounce"]["default"] == "auto", props
     declared = sorted(c["command"] for c in m["contributes"]["commands"])
     assert declared == ["heaplint.restartServer", "heaplint.showOutput"], declared
     with open(os.path.join(EXTENSION, ".vscodeignore")) as f:
