@@ -44,7 +44,7 @@ static void detect_include(CXFile f, CXSourceLocation *stack, unsigned len, CXCl
 
 /* A namespace's path ("std", "__cxx11") and how far a search has come. */
 typedef struct ns_search {
-  char *parts[8];
+  char **parts;
   size_t n, depth;
   int found;
 } ns_search;
@@ -75,13 +75,16 @@ static enum CXChildVisitResult find_namespace(CXCursor c, CXCursor parent, CXCli
  * in c++config.h), so a hit comes soon. */
 static int unit_declares(void *tu, const char *qualified) {
   char *copy = hl_xstrdup(qualified);
-  ns_search s = {{NULL}, 0, 0, 0};
-  for (char *p = copy, *sep; p && s.n < sizeof s.parts / sizeof *s.parts; p = sep ? sep + 2 : NULL) {
+  size_t parts = 1;
+  for (const char *p = strstr(copy, "::"); p; p = strstr(p + 2, "::")) parts++;
+  ns_search s = {hl_xcalloc(parts, sizeof *s.parts), 0, 0, 0};
+  for (char *p = copy, *sep; p; p = sep ? sep + 2 : NULL) {
     sep = strstr(p, "::");
     if (sep) *sep = '\0';
     s.parts[s.n++] = p;
   }
   clang_visitChildren(clang_getTranslationUnitCursor(tu), find_namespace, &s);
+  free(s.parts);
   free(copy);
   return s.found;
 }
