@@ -184,6 +184,13 @@ static int assignment(hl_ctx *ctx, CXCursor c, CXCursor method, site *s) {
   return 0;
 }
 
+/* "keeps at most 15 characters inline", "keeps no characters inline" (an
+ * ABI with no small-string buffer). Caller frees. */
+static char *keeps(long capacity) {
+  if (capacity == 0) return hl_xstrdup("keeps no characters inline");
+  return hl_xasprintf("keeps at most %ld character%s inline", capacity, capacity == 1 ? "" : "s");
+}
+
 static void judge(hl_ctx *ctx, state *S, CXCursor c) {
   CXType t = clang_getCursorType(c);
   int std_traits = 0;
@@ -204,12 +211,12 @@ static void judge(hl_ctx *ctx, state *S, CXCursor c) {
   s.char_type = ct;
   s.type_name = type_name(clang_getCanonicalType(hl_unref(t)), ct, std_traits);
   if (s.once) {
-    char *m = hl_xasprintf(
-        "the static %s built from %s of %ld characters allocates the first time this runs: %s keeps "
-        "at most %ld characters inline",
-        s.type_name, s.len.what, s.len.min, s.library, s.capacity);
+    char *k = keeps(s.capacity);
+    char *m = hl_xasprintf("the static %s built from %s of %ld character%s allocates the first time this runs: %s %s",
+                           s.type_name, s.len.what, s.len.min, s.len.min == 1 ? "" : "s", s.library, k);
     hl_ctx_allocation(ctx, RULE, &s.loc, m);
     free(m);
+    free(k);
     free(s.type_name);
     hl_loc_free(&s.loc);
     return;
@@ -315,19 +322,19 @@ static void fix_note(hl_ctx *ctx, const site *s, var *v, hl_finding *f) {
 
 static void add_finding(hl_ctx *ctx, state *S, const site *s) {
   const char *iter = s->in_loop ? " on every iteration of the enclosing loop" : "";
-  const char *plural = s->capacity == 1 ? "" : "s";
-  char *m = s->assigned ? hl_xasprintf(
-                              "assigning %s of %s%ld characters to %s '%s' allocates%s unless it has the room "
-                              "already: %s keeps at most %ld character%s inline",
-                              s->len.what, s->len.exact ? "" : "at least ", s->len.min, s->type_name, s->assigned, iter,
-                              s->library, s->capacity, plural)
-                        : hl_xasprintf(
-                              "%s built from %s of %s%ld characters allocates%s: %s keeps at most %ld character%s "
-                              "inline",
-                              s->type_name, s->len.what, s->len.exact ? "" : "at least ", s->len.min, iter, s->library,
-                              s->capacity, plural);
+  const char *plural = s->len.min == 1 ? "" : "s";
+  char *k = keeps(s->capacity);
+  char *m = s->assigned
+                ? hl_xasprintf(
+                      "assigning %s of %s%ld character%s to %s '%s' allocates%s unless it has the room "
+                      "already: %s %s",
+                      s->len.what, s->len.exact ? "" : "at least ", s->len.min, plural, s->type_name, s->assigned, iter,
+                      s->library, k)
+                : hl_xasprintf("%s built from %s of %s%ld character%s allocates%s: %s %s", s->type_name, s->len.what,
+                               s->len.exact ? "" : "at least ", s->len.min, plural, iter, s->library, k);
   hl_finding *f = hl_finding_new(RULE, HL_SEV_WARNING, &s->loc, m);
   free(m);
+  free(k);
   hl_ctx_range(ctx, f, s->expr);
   if (s->var >= 0) {
     fix_note(ctx, s, &S->vars[s->var], f);

@@ -50,10 +50,12 @@ char *hl_cal_path(const hl_cal *c, const char *fmt, ...) {
   return hl_sb_take(&b);
 }
 
-/* What was calibrated: "libstdc++ 20220819 (release 12)" or the wrappers'
- * names. Caller frees. */
+/* What was calibrated: "libstdc++ 20220819 (release 12)" (and its ABI
+ * variant, when not the default one) or the wrappers' names. Caller frees. */
 char *hl_cal_subject(const hl_cal *c) {
-  if (c->library) return hl_xasprintf("%s %s", c->library->name, c->m.library_version);
+  if (c->library)
+    return hl_xasprintf("%s %s%s%s", c->library->name, c->m.library_version, c->m.abi ? ", " : "",
+                        c->m.abi ? c->m.abi : "");
   hl_sb b = {0};
   for (size_t i = 0; i < c->n; i++) hl_sb_printf(&b, "%s%s", i ? ", " : "", c->targets[i].name);
   return hl_sb_take(&b);

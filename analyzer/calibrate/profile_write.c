@@ -146,11 +146,14 @@ static void body(writer *w, const hl_profile *p) {
   mapping(w, 0);
   key_number(w, "heaplint-profile", 1);
   key_text(w, "library", p->library);
+  key_text(w, "abi", p->abi);
   key_text(w, "description", p->description);
   if (p->detect_include) {
     scalar(w, "detect");
     mapping(w, 0);
     key_text(w, "include", p->detect_include);
+    key_text(w, "namespace", p->detect_namespace);
+    key_text(w, "no-namespace", p->detect_no_namespace);
     mapping_end(w);
   }
   if (p->pointer_width) {
@@ -258,7 +261,10 @@ static const hl_wrapper *named(const hl_profile *p, const char *name) {
 size_t hl_profile_diff(const hl_profile *got, const hl_profile *want, hl_strv *out) {
   size_t before = out->n;
   text_field(out, "", "library", got->library, want->library);
+  text_field(out, "", "abi", got->abi, want->abi);
   text_field(out, "", "detect.include", got->detect_include, want->detect_include);
+  text_field(out, "", "detect.namespace", got->detect_namespace, want->detect_namespace);
+  text_field(out, "", "detect.no-namespace", got->detect_no_namespace, want->detect_no_namespace);
   number_field(out, "", "target.pointer-width", got->pointer_width, want->pointer_width, 0);
   /* A number the program could not measure (char8_t's capacity below
    * C++20) is no difference. */

@@ -91,6 +91,8 @@ void hl_measured_init(hl_measured *m, size_t nwrappers) {
 void hl_measured_free(hl_measured *m) {
   free(m->library);
   free(m->library_version);
+  free(m->abi);
+  free(m->abi_namespace);
   free(m->compiler);
   for (size_t t = 0; t < HL_SSO_KINDS; t++) free(m->string_allocs[t]);
   for (size_t i = 0; i < m->nw; i++) free(m->w[i].v);
@@ -160,6 +162,16 @@ static int read_line(const char *line, hl_measured *m, char **err) {
     free(m->library_version);
     m->library = hl_xstrdup(lib);
     m->library_version = hl_xstrdup(line + used);
+    return 0;
+  }
+  char ns[128];
+  if (sscanf(line, "abi %31s %127s %n", lib, ns, &used) == 2 && used > 0 &&
+      (!strcmp(lib, "namespace") || !strcmp(lib, "no-namespace"))) {
+    free(m->abi);
+    free(m->abi_namespace);
+    m->abi = hl_xstrdup(line + used);
+    m->abi_namespace = hl_xstrdup(ns);
+    m->abi_absent = lib[0] == 'n' && lib[1] == 'o';
     return 0;
   }
   if ((s = rest_after(line, "compiler"))) {

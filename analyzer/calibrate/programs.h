@@ -82,6 +82,10 @@ typedef struct hl_cal_prog_probed {
 typedef struct hl_measured {
   char *library; /* "libstdc++", "libc++", "msvc", "unknown" (as probe.hpp says) */
   char *library_version;
+  /* An ABI variant of the library (probe.hpp's "abi" line), or NULL: its
+   * name, and the namespace the unit declares (absent: does not declare). */
+  char *abi, *abi_namespace;
+  int abi_absent;
   char *compiler; /* the compiler's version string */
   int pointer_width;
   /* Allocations of a basic_string of n characters, n = 0.., per HL_SSO_* */

@@ -86,8 +86,14 @@ static hl_profile *make_profile(const hl_cal *c) {
   const char *compiler = c->m.compiler ? c->m.compiler : "an unknown compiler";
   if (c->library) {
     P->library = hl_xstrdup(c->library->name);
-    P->description = hl_xasprintf("%s, %d-bit targets", c->library->description, c->m.pointer_width);
+    P->description = hl_xasprintf("%s, %s%s%d-bit targets", c->library->description, c->m.abi ? c->m.abi : "",
+                                  c->m.abi ? ", " : "", c->m.pointer_width);
     P->detect_include = hl_xstrdup(c->library->detect);
+    if (c->m.abi) {
+      P->abi = hl_xstrdup(c->m.abi);
+      P->named = hl_xasprintf("%s's %s", P->library, P->abi);
+      *(c->m.abi_absent ? &P->detect_no_namespace : &P->detect_namespace) = hl_xstrdup(c->m.abi_namespace);
+    }
     section_numbers(c, P, "string", types, c->sso, HL_SSO_KINDS);
     section_numbers(c, P, "shared-state", makers, c->m.shared, HL_SHARED_KINDS);
   } else {

@@ -42,6 +42,53 @@ static void detect_include(CXFile f, CXSourceLocation *stack, unsigned len, CXCl
   clang_disposeString(name);
 }
 
+/* A namespace's path ("std", "__cxx11") and how far a search has come. */
+typedef struct ns_search {
+  char **parts;
+  size_t n, depth;
+  int found;
+} ns_search;
+
+static enum CXChildVisitResult find_namespace(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  ns_search *s = data;
+  if (clang_getCursorKind(c) != CXCursor_Namespace) return CXChildVisit_Continue;
+  CXString name = clang_getCursorSpelling(c);
+  int match = !strcmp(clang_getCString(name), s->parts[s->depth]);
+  clang_disposeString(name);
+  if (!match) return CXChildVisit_Continue;
+  if (s->depth + 1 == s->n) {
+    s->found = 1;
+    return CXChildVisit_Break;
+  }
+  s->depth++;
+  clang_visitChildren(c, find_namespace, s);
+  s->depth--;
+  return s->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the unit declares the namespace qualified names ("std::__cxx11"):
+ * its library's headers declare an ABI's namespace only under that ABI,
+ * whatever set the macro (a flag, a forced include, a header). Only the
+ * top-level declarations and those of the namespaces on the path are
+ * looked at, and a library declares its ABI's namespace early (libstdc++
+ * in c++config.h), so a hit comes soon. */
+static int unit_declares(void *tu, const char *qualified) {
+  char *copy = hl_xstrdup(qualified);
+  size_t parts = 1;
+  for (const char *p = strstr(copy, "::"); p; p = strstr(p + 2, "::")) parts++;
+  ns_search s = {hl_xcalloc(parts, sizeof *s.parts), 0, 0, 0};
+  for (char *p = copy, *sep; p; p = sep ? sep + 2 : NULL) {
+    sep = strstr(p, "::");
+    if (sep) *sep = '\0';
+    s.parts[s.n++] = p;
+  }
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), find_namespace, &s);
+  free(s.parts);
+  free(copy);
+  return s.found;
+}
+
 typedef struct inputs {
   CXTranslationUnit tu;
   const char *workdir;
@@ -185,7 +232,8 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
   detect d = {run->profiles, NULL};
   clang_getInclusions(ctx->unit.tu, detect_include, &d);
   ctx->library_name = d.found ? d.found->library : NULL;
-  hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width);
+  hl_unit_namespaces ns = {unit_declares, ctx->unit.tu};
+  hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width, &ns);
   for (size_t i = 0; i < cfg->nprofiles; i++)
     hl_selection_layer(sel, cfg->profiles[i], ctx->library_name, ctx->pointer_width);
   if (cfg->overrides) hl_selection_overlay(sel, cfg->overrides);

@@ -56,7 +56,8 @@ long hl_ctx_profile_number(const hl_ctx *ctx, const hl_profile_section *section,
     const hl_profile_numbers *x = &ctx->numbers[i];
     size_t t = x->section == section ? hl_str_index(name, section->names, section->n) : section->n;
     if (t < section->n && x->v[t] >= 0) {
-      if (library) *library = x->from[t]->library ? x->from[t]->library : "the profile";
+      const hl_profile *from = x->from[t];
+      if (library) *library = from->named ? from->named : from->library ? from->library : "the profile";
       return x->v[t];
     }
   }

@@ -32,8 +32,10 @@ int hl_ctx_pointer_width(const hl_ctx *ctx);
 const hl_wrapper *const *hl_ctx_wrappers(const hl_ctx *ctx, size_t *n);
 /* The number a rule's profile section (hl_rule.profile) states for name
  * (one of section->names), as the selected profiles state it, and in
- * *library (when not NULL) the library the stating profile describes ("the
- * profile" when it names none); -1 when none states it. */
+ * *library (when not NULL) the library the stating profile describes, with
+ * its ABI when the profile is for an ABI variant ("libstdc++'s pre-C++11
+ * string ABI (_GLIBCXX_USE_CXX11_ABI=0)"; "the profile" when it names no
+ * library); -1 when none states it. */
 long hl_ctx_profile_number(const hl_ctx *ctx, const hl_profile_section *section, const char *name,
                            const char **library);
 /* The type queries of this translation unit. */

@@ -56,7 +56,15 @@ struct hl_profile {
   char *path;
   char *library; /* "libstdc++", "libc++", "MSVC STL"; NULL: any library */
   char *description;
-  char *detect_include;        /* an included file whose path ends with this means the library */
+  char *detect_include; /* an included file whose path ends with this means the library */
+  /* An ABI variant of the library (its old string ABI, an unstable ABI):
+   * what messages call it, and how a unit shows it uses it — by the
+   * namespace the library's headers declare, or do not, under it. NULL:
+   * the library as it is by default. */
+  char *abi;                   /* "pre-C++11 string ABI (_GLIBCXX_USE_CXX11_ABI=0)" */
+  char *named;                 /* messages' name for it: "libstdc++'s pre-C++11 string ABI (...)" */
+  char *detect_namespace;      /* the unit declares this namespace ("std::__2") */
+  char *detect_no_namespace;   /* the unit does not declare this one ("std::__cxx11") */
   int pointer_width;           /* 32 or 64; 0: any */
   hl_profile_numbers *numbers; /* the rules' sections it states (engine/ruledata.h) */
   size_t nnumbers;

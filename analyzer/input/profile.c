@@ -276,11 +276,50 @@ static int unknown_key(loader *L, yaml_node_t *k, const char *key) {
   for (size_t r = 0; L->rules[r]; r++)
     for (const hl_profile_section *s = L->rules[r]->profile; s && s->key; s++) hl_sb_printf(&sections, "%s, ", s->key);
   *L->err = hl_yaml_error(&L->y, k,
-                          "unknown key '%s' (expected heaplint-profile, library, description, "
+                          "unknown key '%s' (expected heaplint-profile, library, abi, description, "
                           "detect, target, %swrappers)",
                           key, hl_sb_str(&sections));
   hl_sb_free(&sections);
   return -1;
+}
+
+/* detect: {include: <file>, namespace: <name>, no-namespace: <name>}. */
+static int detect(loader *L, yaml_node_t *node, hl_profile *P) {
+  static const char *const keys[] = {"include", "namespace", "no-namespace"};
+  char **dst[] = {&P->detect_include, &P->detect_namespace, &P->detect_no_namespace};
+  if (hl_yaml_expect(&L->y, node, YAML_MAPPING_NODE, "detect", L->err)) return -1;
+  for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = hl_yaml_node(&L->y, p->key);
+    const char *key = hl_yaml_scalar(&L->y, k, "a key", L->err), *s;
+    if (!key) return -1;
+    size_t i = hl_str_index(key, keys, sizeof keys / sizeof *keys);
+    if (i == sizeof keys / sizeof *keys) {
+      *L->err = hl_yaml_error(&L->y, k, "unknown key '%s' in detect (expected include, namespace, no-namespace)", key);
+      return -1;
+    }
+    char *what = hl_xasprintf("detect.%s", key);
+    s = hl_yaml_scalar(&L->y, hl_yaml_node(&L->y, p->value), what, L->err);
+    free(what);
+    if (!s) return -1;
+    free(*dst[i]);
+    *dst[i] = hl_xstrdup(s);
+  }
+  return 0;
+}
+
+/* An ABI variant is told apart by a namespace and named in messages: one
+ * without the other would be chosen for the wrong units, or not named. */
+static int abi_named(loader *L, yaml_node_t *root, hl_profile *P) {
+  int told = P->detect_namespace || P->detect_no_namespace;
+  if (!P->abi != !told || (P->abi && !P->library)) {
+    *L->err = hl_yaml_error(&L->y, root,
+                            P->abi && !told ? "'abi' needs detect.namespace or detect.no-namespace to tell it apart"
+                            : P->abi        ? "'abi' needs the library it is an ABI of ('library')"
+                                            : "detect.namespace and detect.no-namespace need 'abi' to name the ABI");
+    return -1;
+  }
+  if (P->abi) P->named = hl_xasprintf("%s's %s", P->library, P->abi);
+  return 0;
 }
 
 static int profile_body(loader *L, hl_profile *P) {
@@ -310,12 +349,12 @@ static int profile_body(loader *L, hl_profile *P) {
       char **dst = key[0] == 'l' ? &P->library : &P->description;
       free(*dst);
       *dst = hl_xstrdup(s);
+    } else if (!strcmp(key, "abi")) {
+      if (!(s = hl_yaml_scalar(&L->y, v, key, L->err))) return -1;
+      free(P->abi);
+      P->abi = hl_xstrdup(s);
     } else if (!strcmp(key, "detect")) {
-      if (sub_mapping(L, v, "detect", "include", &sub)) return -1;
-      if (sub) {
-        if (!(s = hl_yaml_scalar(&L->y, sub, "detect.include", L->err))) return -1;
-        P->detect_include = hl_xstrdup(s);
-      }
+      if (detect(L, v, P)) return -1;
     } else if (!strcmp(key, "target")) {
       long w = 0;
       if (sub_mapping(L, v, "target", "pointer-width", &sub)) return -1;
@@ -347,7 +386,7 @@ static int profile_body(loader *L, hl_profile *P) {
     *L->err = hl_yaml_error(&L->y, root, "not a heaplint profile: 'heaplint-profile: %d' is missing", PROFILE_FORMAT);
     return -1;
   }
-  return 0;
+  return abi_named(L, root, P);
 }
 
 int hl_profile_load(const char *path, const hl_rule *const *rules, hl_profile **out, char **err) {
@@ -374,6 +413,10 @@ void hl_profile_free(hl_profile *p) {
   free(p->library);
   free(p->description);
   free(p->detect_include);
+  free(p->abi);
+  free(p->named);
+  free(p->detect_namespace);
+  free(p->detect_no_namespace);
   free(p);
 }
 
@@ -440,9 +483,18 @@ const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *incl
   return NULL;
 }
 
-static int applies(const hl_profile *p, const char *library, int pointer_width) {
+/* Whether the unit uses the ABI variant p describes (true for a profile
+ * of no variant). */
+static int abi_holds(const hl_profile *p, const hl_unit_namespaces *unit) {
+  if (!p->abi) return 1;
+  if (!unit->declares) return 0;
+  if (p->detect_namespace && !unit->declares(unit->data, p->detect_namespace)) return 0;
+  return !p->detect_no_namespace || !unit->declares(unit->data, p->detect_no_namespace);
+}
+
+static int applies(const hl_profile *p, const char *library, int pointer_width, const hl_unit_namespaces *unit) {
   if (p->library && (!library || strcmp(p->library, library))) return 0;
-  return p->pointer_width == 0 || p->pointer_width == pointer_width;
+  return (p->pointer_width == 0 || p->pointer_width == pointer_width) && abi_holds(p, unit);
 }
 
 /* The index in sel->v of the wrapper called name, or sel->n. */
@@ -465,10 +517,16 @@ static void used(hl_selection *sel, const hl_profile *p) {
   HL_PUSH(sel->used, sel->nused, sel->capused, p);
 }
 
-void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width) {
+void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width,
+                       const hl_unit_namespaces *unit) {
   memset(sel, 0, sizeof *sel);
-  for (size_t i = 0; i < set->nbase && !sel->base; i++)
-    if (set->base[i]->library && applies(set->base[i], library, pointer_width)) sel->base = set->base[i];
+  if (unit) sel->unit = *unit;
+  /* The profile of the unit's ABI variant first, the library's default after. */
+  for (int variant = 1; variant >= 0 && !sel->base; variant--)
+    for (size_t i = 0; i < set->nbase && !sel->base; i++)
+      if (set->base[i]->library && !set->base[i]->abi == !variant &&
+          applies(set->base[i], library, pointer_width, &sel->unit))
+        sel->base = set->base[i];
   if (sel->base) hl_selection_layer(sel, sel->base, library, pointer_width);
   for (size_t i = 0; i < set->nextra; i++) hl_selection_layer(sel, set->extra[i], library, pointer_width);
 }
@@ -504,7 +562,7 @@ static int layer_numbers(hl_selection *sel, const hl_profile *p) {
 }
 
 void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width) {
-  if (!applies(p, library, pointer_width)) return;
+  if (!applies(p, library, pointer_width, &sel->unit)) return;
   int data = layer_numbers(sel, p); /* a rule's numbers (string capacities, ...) */
   if (p->nwrappers == 0 && !data) return;
   used(sel, p);

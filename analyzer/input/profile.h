@@ -2,11 +2,12 @@
  * say when a wrapper (std::function, std::any, a custom callback type) keeps
  * what it stores inline and when it goes to the heap.
  *
- * A profile describes one library on one pointer width (the YAML files in rules/profiles,
- * or a file written by `heaplint calibrate`); the format is documented in
- * docs/profiles.md. For each translation unit the analyzer selects the
- * profile of the library it includes and of its target's pointer width, then
- * lays any --profile files over it, wrapper by wrapper. */
+ * A profile describes one library on one pointer width, perhaps one ABI
+ * variant of it (the YAML files in rules/profiles, or a file written by
+ * `heaplint calibrate`); the format is documented in docs/profiles.md. For
+ * each translation unit the analyzer selects the profile of the library it
+ * includes, of its target's pointer width and of the ABI the unit shows it
+ * uses, then lays any --profile files over it, wrapper by wrapper. */
 #ifndef HEAPLINT_PROFILE_H
 #define HEAPLINT_PROFILE_H
 
@@ -54,9 +55,20 @@ int hl_profiles_load(hl_profile_set *set, const char *dir, char *const *extra, s
 /* The library whose detect_include ends included_path, or NULL. */
 const hl_profile *hl_profiles_detect(const hl_profile_set *set, const char *included_path);
 
+/* What a unit shows of its library's ABI: whether it declares a namespace
+ * ("std::__cxx11", as libstdc++'s headers do under the C++11 string ABI
+ * only), asked of the unit as parsed, so a macro set by a header counts as
+ * one set by a flag. */
+typedef struct hl_unit_namespaces {
+  int (*declares)(void *data, const char *qualified);
+  void *data;
+} hl_unit_namespaces;
+
 /* The wrappers that apply to one translation unit, layer by layer: the
- * base profile of its library and pointer width, then each --profile file,
- * then the config's profiles and its wrapper overrides. */
+ * base profile of its library and pointer width (the one for the ABI the
+ * unit uses, when a profile describes that ABI variant), then each
+ * --profile file, then the config's profiles and its wrapper overrides.
+ * A profile for an ABI variant applies only to units that use it. */
 typedef struct hl_selection {
   const hl_wrapper **v;
   size_t n, cap;
@@ -70,9 +82,11 @@ typedef struct hl_selection {
    * and that layer's profile (from). */
   hl_profile_numbers *numbers;
   size_t nnumbers;
+  hl_unit_namespaces unit; /* declares NULL: no profile for an ABI variant applies */
 } hl_selection;
 
-void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width);
+void hl_selection_init(hl_selection *sel, const hl_profile_set *set, const char *library, int pointer_width,
+                       const hl_unit_namespaces *unit);
 /* Complete entries of p replace the same-named ones or are added. */
 void hl_selection_layer(hl_selection *sel, const hl_profile *p, const char *library, int pointer_width);
 /* Entries of p that state only some fields change just those fields of the

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hl_profile_load(path, hl_rules, &p, &err) == 0) {
     hl_profile_set set = {0};
     hl_selection sel;
-    hl_selection_init(&sel, &set, p->library, p->pointer_width ? p->pointer_width : 64);
+    hl_selection_init(&sel, &set, p->library, p->pointer_width ? p->pointer_width : 64, NULL);
     hl_selection_layer(&sel, p, p->library, p->pointer_width ? p->pointer_width : 64);
     hl_selection_overlay(&sel, p);
     hl_selection_free(&sel);

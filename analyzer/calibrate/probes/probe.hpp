@@ -12,6 +12,8 @@
 //
 // Output lines (each flushed, so that a crash names its probe):
 //   library <libstdc++|libc++|msvc|unknown> <version>
+//   abi <namespace|no-namespace> <qualified namespace> <the ABI's name>
+//     (only for an ABI variant: how a unit shows it uses it, and its name)
 //   pointer <bits>
 //   compiler <version string>
 //   wrapper <index> <sizeof> <alignof>
@@ -286,6 +288,16 @@ inline void identify() {
   std::printf("library msvc %ld\n", static_cast<long>(_MSVC_STL_VERSION));
 #else
   std::printf("library unknown 0\n");
+#endif
+  // The library's headers declare these namespaces only under that ABI
+  // (Debian's libc++ __config_site pins version 1: a -D there changes nothing).
+#if defined(__GLIBCXX__) && !_GLIBCXX_USE_CXX11_ABI
+  std::printf("abi no-namespace std::__cxx11 pre-C++11 string ABI (_GLIBCXX_USE_CXX11_ABI=0)\n");
+#elif defined(_LIBCPP_VERSION) && _LIBCPP_ABI_VERSION != 1
+#define HL_PROBE_STR2(x) #x
+#define HL_PROBE_STR(x) HL_PROBE_STR2(x)
+  std::printf("abi namespace std::%s ABI version %d (_LIBCPP_ABI_VERSION=%d)\n", HL_PROBE_STR(_LIBCPP_ABI_NAMESPACE),
+              _LIBCPP_ABI_VERSION, _LIBCPP_ABI_VERSION);
 #endif
   std::printf("pointer %zu\n", sizeof(void *) * CHAR_BIT);
 #if defined(__clang__)
