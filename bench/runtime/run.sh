@@ -2,7 +2,8 @@
 # Builds the runtime benchmarks in Release (build-bench/ by default) and
 # prints the Markdown tables recorded in bench/README.md.
 #
-#   bench/runtime/run.sh [-b BUILD] [-p PROCESSES] [-r ROUNDS] [-t THREADS] [-c] [-s]
+#   bench/runtime/run.sh [-b BUILD] [-x BINDIR] [-p PROCESSES] [-r ROUNDS] [-t THREADS] [-c] [-s]
+#   bench/runtime/run.sh --smoke [-x BINDIR]
 #
 # Node containers (hl_bench_nodes): PROCESSES times over (default 7), one
 # process per malloc and thread count in turn -- glibc, then mimalloc and
@@ -11,24 +12,37 @@
 # allocator for ROUNDS interleaved rounds (default 31). THREADS: the thread
 # counts (default "1 4"). -c adds instruction counts under callgrind (one
 # process per malloc, single-threaded); -s skips the other benchmarks
-# (allocate/free pairs, callables).
+# (allocate/free pairs, callables). -x: use the benchmarks already built in
+# BINDIR (a heaplint build's bench/runtime) instead of building them.
+# --smoke: every benchmark once with tiny counts (1 process, 1 round, 1 and 2
+# threads), which checks that they run and print their tables (ctest
+# bench.runtime-smoke); its figures mean nothing.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$top/build-bench procs=7 rounds=31 threads="1 4" cg=0 nodes_only=0
-while getopts b:p:r:t:cs opt; do
+build=$top/build-bench procs=7 rounds=31 threads="1 4" cg=0 nodes_only=0 bindir=
+if [ "${1:-}" = --smoke ]; then
+  shift
+  procs=1 rounds=1 threads="1 2"
+fi
+while getopts b:x:p:r:t:cs opt; do
   case $opt in
     b) build=$OPTARG ;;
+    x) bindir=$OPTARG ;;
     p) procs=$OPTARG ;;
     r) rounds=$OPTARG ;;
     t) threads=$OPTARG ;;
     c) cg=1 ;;
     s) nodes_only=1 ;;
-    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
   esac
 done
 
-cmake -S "$top/bench/runtime" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+if [ -n "$bindir" ]; then
+  build=$(cd "$bindir" && pwd)
+else
+  cmake -S "$top/bench/runtime" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+fi
 
 libdir=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 mallocs="glibc="
@@ -46,7 +60,9 @@ p=1
 while [ "$p" -le "$procs" ]; do
   for n in $threads; do
     for m in $mallocs; do
-      LD_PRELOAD=${m#*=} "$build/hl_bench_nodes" "$n" "$rounds" | sed "s/^/${m%%=*}\t$p\t/" >>"$raw"
+      # Through a file, so that a benchmark that fails stops the script (set -e).
+      LD_PRELOAD=${m#*=} "$build/hl_bench_nodes" "$n" "$rounds" >"$raw.one"
+      sed "s/^/${m%%=*}\t$p\t/" "$raw.one" >>"$raw"
     done
   done
   p=$((p + 1))
@@ -76,20 +92,22 @@ fi
 echo
 echo "### Allocate/free pairs of a 24-byte block (median ns per pair)"
 echo
-"$build/hl_bench_pairs" "$rounds" | awk -F '\t' '
+"$build/hl_bench_pairs" "$rounds" >"$build/pairs.tsv"
+awk -F '\t' '
   { ns[$1] = $2; order[n++] = $1 }
   END {
     print "| malloc | hl_malloc | hl_allocator | hl_pool | malloc / hl_malloc |"
     print "|---:|---:|---:|---:|---:|"
     printf "| %.2f | %.2f | %.2f | %.2f | %.2fx |\n", ns["malloc"], ns["hl_malloc"], ns["hl_allocator"],
       ns["hl_pool"], ns["malloc"] / ns["hl_malloc"]
-  }'
+  }' "$build/pairs.tsv"
 
 for opt in O2 O0; do
   echo
   echo "### Callables at -$opt (ns per construct+destroy, ns per call, global allocations per construction)"
   echo
-  "$build/hl_bench_callables_$opt" "$rounds" | awk '
+  "$build/hl_bench_callables_$opt" "$rounds" >"$build/callables.txt"
+  awk '
     { key = $1; w = ($2 == "std::function") ? "s" : "h"
       c[key w] = $3; k[key w] = $4; a[key w] = $5
       if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
@@ -102,7 +120,7 @@ for opt in O2 O0; do
         printf "| %s | %.2f%s | %.2f | %.2f | %.2f | %s / %s |\n", s, c[s "s"], where,
           c[s "h"], k[s "s"], k[s "h"], a[s "s"], a[s "h"]
       }
-    }'
+    }' "$build/callables.txt"
 done
 echo
 echo "($(uname -m), $(${CXX:-c++} --version | head -1), $(date -u +%Y-%m-%d))"
