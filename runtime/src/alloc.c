@@ -85,7 +85,10 @@ typedef struct cls {
   _Atomic size_t high_water, chunks;
   /* Written by other threads; kept off the owner's cache line. */
   _Alignas(64) _Atomic(unsigned char *) remote;
-  _Atomic uint64_t remote_frees;
+  _Atomic uint64_t remote_frees; /* by threads without a heap */
+  /* Owner-written: blocks of this class of other heaps that the owner
+   * freed (remote_free); counted here so as to take no atomic operation. */
+  _Atomic uint64_t given;
 } cls;
 
 struct heap {
@@ -801,13 +804,75 @@ static void check_free(source *s, chunk *k, unsigned char *b) {
   hl_dbg_on_free(g->name, b, g->size, g->stride);
 }
 
-static HL_NOINLINE void remote_free(chunk *k, unsigned char *b) {
-  cls *c = &k->owner->cls[k->cls];
+/* Hands the blocks first .. last (linked) over to class ci of heap owner. */
+static void remote_push(heap *owner, uint32_t ci, unsigned char *first, unsigned char *last) {
+  cls *c = &owner->cls[ci];
   unsigned char *head = atomic_load_explicit(&c->remote, memory_order_relaxed);
   do {
-    link_set(b, head);
-  } while (!atomic_compare_exchange_weak_explicit(&c->remote, &head, b, memory_order_release, memory_order_relaxed));
-  atomic_fetch_add_explicit(&c->remote_frees, 1, memory_order_relaxed);
+    link_set(last, head);
+  } while (
+      !atomic_compare_exchange_weak_explicit(&c->remote, &head, first, memory_order_release, memory_order_relaxed));
+}
+
+/* Frees of another thread's blocks, gathered per class by the freeing
+ * thread of the process-wide allocator and handed over REMOTE_BATCH at a
+ * time: each hand-over is two atomic operations on a line the owner also
+ * takes, which cost a third of a consumer thread's time when done per block
+ * (bench/runtime/remote.cpp). A batch holds the blocks of one owner; a
+ * block of another flushes it. At most REMOTE_BATCH - 1 blocks per class
+ * wait in a thread, until it frees more, calls hl_trim or exits (the
+ * statistics count them as freed). Only threads with a heap gather (their
+ * exit flushes); the classes of the thread cache, where the small blocks
+ * are. */
+#define REMOTE_BATCH 32
+typedef struct pending {
+  heap *owner;
+  unsigned char *first, *last;
+  uint32_t n;
+} pending;
+
+#if defined(__GNUC__)
+#define TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define TLS_MODEL
+#endif
+static _Thread_local pending tl_pending[HL_TCACHE_BINS] TLS_MODEL;
+
+static void pending_flush(pending *q, uint32_t ci) {
+  if (!q->n) return;
+  remote_push(q->owner, ci, q->first, q->last);
+  q->first = q->last = NULL;
+  q->n = 0;
+}
+
+/* Hands over every batch the calling thread gathered. */
+static void pending_flush_all(void) {
+  for (uint32_t ci = 0; ci < HL_TCACHE_BINS; ci++) pending_flush(&tl_pending[ci], ci);
+}
+
+/* Frees b, a block of chunk k of another thread's heap, for thread heap h
+ * (NULL: the calling thread has none). */
+static HL_NOINLINE void remote_free(heap *h, chunk *k, unsigned char *b) {
+  uint32_t ci = k->cls;
+  if (!h) {
+    remote_push(k->owner, ci, b, b);
+    atomic_fetch_add_explicit(&k->owner->cls[ci].remote_frees, 1, memory_order_relaxed);
+    return;
+  }
+  stat_add(&h->cls[ci].given, 1);
+  if (ci >= HL_TCACHE_BINS) {
+    remote_push(k->owner, ci, b, b);
+    return;
+  }
+  pending *q = &tl_pending[ci];
+  if (q->owner != k->owner) {
+    pending_flush(q, ci);
+    q->owner = k->owner;
+  }
+  link_set(b, q->first);
+  if (!q->n) q->last = b;
+  q->first = b;
+  if (++q->n == REMOTE_BATCH) pending_flush(q, ci);
 }
 
 /* Frees p on behalf of h (NULL: a thread of the process-wide allocator that
@@ -825,7 +890,7 @@ static void heap_free(source *s, heap *h, void *p) {
     stat_set(&c->live, stat_getz(&c->live) - 1);
     chunk_take_back(h, k, p);
   } else if (k->owner->shared && (!h || h->shared)) {
-    remote_free(k, p);
+    remote_free(h, k, p);
   } else {
     hl_dbg_fatal(s->geom[k->cls].name, s->geom[k->cls].size, p, "free through the wrong allocator of block");
   }
@@ -911,12 +976,11 @@ static void stats_add_class(const source *s, heap *h, uint32_t ci, hl_pool_stats
    * what it has handed out. */
   uint64_t recycled = owner_count(h->tc ? h->tc->recycled : NULL, ci);
   uint64_t frees = owner_count(h->tc ? h->tc->freed : NULL, ci) + stat_get(&c->frees) +
-                   atomic_load_explicit(&c->remote_frees, memory_order_relaxed) + recycled;
+                   atomic_load_explicit(&c->remote_frees, memory_order_relaxed) + stat_get(&c->given) + recycled;
   uint64_t allocs = stat_getz(&c->live) + stat_get(&c->frees) + stat_get(&c->drained) + recycled;
   out->allocations += allocs;
   out->frees += frees;
   out->failures += stat_get(&c->failures);
-  out->in_use += allocs > frees ? (size_t)(allocs - frees) : 0;
   out->high_water += stat_getz(&c->high_water);
   out->chunks += stat_getz(&c->chunks);
   out->capacity += stat_getz(&c->chunks) * s->geom[ci].capacity;
@@ -940,11 +1004,18 @@ static hl_status stats_collect(source *s, size_t index, hl_pool_stats *out) {
   out->name = index < s->nclasses ? s->geom[index].name : s->name;
   out->block_size = index < s->nclasses ? s->geom[index].size : 0;
   if (index >= s->nclasses) stats_large(s, out);
+  /* A block freed by another thread counts as a free of that thread's
+   * heap (cls.given): the classes' blocks in use are their allocations
+   * less their frees over all heaps. */
+  uint64_t allocs = out->allocations, frees = out->frees;
   for (heap *h = s->heaps; h; h = h->next_heap) {
     for (uint32_t ci = 0; ci < s->nclasses; ci++)
       if (ci == index || index == s->nclasses + 1) stats_add_class(s, h, ci, out);
     if (index == s->nclasses + 1) out->chunks += stat_getz(&h->nempty);
   }
+  allocs = out->allocations - allocs;
+  frees = out->frees - frees;
+  out->in_use += allocs > frees ? (size_t)(allocs - frees) : 0;
   return HL_OK;
 }
 
@@ -1115,11 +1186,6 @@ static atomic_int g_ready;
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t g_key;
 
-#if defined(__GNUC__)
-#define TLS_MODEL __attribute__((tls_model("initial-exec")))
-#else
-#define TLS_MODEL
-#endif
 static _Thread_local heap *tl_heap TLS_MODEL;
 
 /* ---- the thread cache (heaplint/detail/tcache.h) -------------------------
@@ -1180,6 +1246,7 @@ static void cache_fold(heap *h) {
 static void thread_exit(void *arg) {
   heap *h = arg;
   cache_release(h);
+  pending_flush_all();
   memset(hl_tcache_tls.cur, 0, sizeof hl_tcache_tls.cur);
   hl_tcache_tls.heap = NULL;
   tl_cache = CACHE_GONE;
@@ -1292,7 +1359,11 @@ void hl_free(void *p) {
   if (!p) return;
   if (HL_CHECKED && !atomic_load_explicit(&g_ready, memory_order_acquire))
     hl_dbg_fatal("hl_malloc", 0, p, "free of a pointer that no pool of the allocator owns:");
-  heap_free(&g_src, tl_heap, p);
+  /* A thread without a heap frees only other threads' blocks: it takes a
+   * heap, so as to gather them (remote_free). Not while it exits. */
+  heap *h = tl_heap;
+  if (!h && tl_cache == CACHE_NONE) h = thread_heap();
+  heap_free(&g_src, h, p);
 }
 
 size_t hl_usable_size(const void *p) {
@@ -1304,6 +1375,7 @@ size_t hl_usable_size(const void *p) {
 size_t hl_trim(void) {
   if (!atomic_load_explicit(&g_ready, memory_order_acquire)) return 0;
   if (tl_heap) cache_release(tl_heap);
+  pending_flush_all();
   return (tl_heap ? heap_trim(tl_heap) : 0) + large_cache_release(&g_src);
 }
 
