@@ -11,9 +11,13 @@ endif()
 message("${out}")
 # Each table: its heading, then (after the header and the separator) a row
 # that starts with a figure or a name and holds a number.
-foreach(heading
+set(latency)
+if(EXISTS ${BINDIR}/hl_bench_latency)
+  set(latency "### Latency per call")
+endif()
+foreach(heading ${latency}
     "#### fill, 1 thread" "#### churn, 1 thread" "#### fill, 2 threads" "#### churn, 2 threads"
-    "### Allocate/free pairs" "### Callables at -O2" "### Callables at -O0")
+    "### Allocate/free pairs" "### Callables at -O2" "### Callables at -O0" "### Frees from another thread")
   string(FIND "${out}" "${heading}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "run.sh --smoke printed no table \"${heading}\"")
