@@ -18,12 +18,15 @@
 // flight: memory that keeps growing is the allocator's, not the bench's.
 //
 // Prints one tab-separated line: allocator, kind, consumers, messages,
-// seconds, million messages per second, peak RSS (VmHWM), RSS after a tenth
-// of the messages and RSS at the end (KiB): over a long run the last two
-// say whether memory stays bounded.
+// seconds, million messages per second, CPU ns per message (all threads;
+// waits sleep, so this is the work, whatever else the machine runs), peak
+// RSS (VmHWM), RSS after a tenth of the messages and RSS at the end (KiB):
+// over a long run the last two say whether memory stays bounded.
 #include <pthread.h>
-#include <sched.h>
-#include <time.h>
+#include <linux/futex.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -41,6 +44,7 @@
 namespace {
 
 constexpr unsigned kRing = 1024;  // messages per ring, a power of two
+constexpr unsigned kBatch = kRing / 2;
 
 enum kind_id { NODE, STRING, EVENT, MIXED };
 
@@ -61,28 +65,52 @@ struct slot {
   alignas(std::max_align_t) unsigned char obj[48];
 };
 
+// A side that finds nothing to do spins 64 times, then sleeps on a futex
+// until the other side wakes it: on 2 shared cores a waiter that spins or
+// yields can keep the thread it waits for off the CPU (that made runs up to
+// 7 times slower at random), and the CPU time is then the work's alone.
+// head and tail are stored, and the sleeping flags read, sequentially
+// consistent, so that a side either sees the other asleep or is seen. Each
+// side wakes the other for kBatch messages or kBatch free slots at least
+// (the end wakes the consumers whatever is left), so that the futex calls
+// are a few per thousand messages, not two per message.
 struct alignas(64) ring {
-  std::atomic<unsigned> head{0};              // written by the consumer
+  std::atomic<unsigned> head{0};  // written by the consumer
+  std::atomic<int> producer_asleep{0};
+  std::atomic<unsigned> producer_wake{0};     // the futex the producer sleeps on
   alignas(64) std::atomic<unsigned> tail{0};  // written by the producer
+  std::atomic<int> consumer_asleep{0};
+  std::atomic<unsigned> consumer_wake{0};
   alignas(64) slot slots[kRing];
 };
 
 std::atomic<bool> g_done{false};
 
-// A thread waiting on the other side: spin a little, yield a little, then
-// sleep 20 us (the other side needs that long for a few hundred messages).
-// On 2 shared cores a waiter that only yields can keep the thread it waits
-// for off the CPU: that made runs 7 times slower at random.
-void backoff(unsigned &spins) {
-  if (++spins < 64) {
+void futex(std::atomic<unsigned> &word, int op, unsigned value) {
+  syscall(SYS_futex, reinterpret_cast<unsigned *>(&word), op | FUTEX_PRIVATE_FLAG, value, nullptr, nullptr, 0);
+}
+
+// Waits until ready() holds: 64 spins, then sleeps on wake (flag says so).
+template <class F>
+void wait_for(F ready, std::atomic<int> &asleep, std::atomic<unsigned> &wake) {
+  for (int spins = 0; spins < 64; spins++) {
+    if (ready()) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
-  } else if (spins < 128) {
-    sched_yield();
-  } else {
-    struct timespec ts = {0, 20000};
-    nanosleep(&ts, nullptr);
+  }
+  while (!ready()) {
+    unsigned seen = wake.load(std::memory_order_seq_cst);
+    asleep.store(1, std::memory_order_seq_cst);
+    if (!ready()) futex(wake, FUTEX_WAIT, seen);
+    asleep.store(0, std::memory_order_relaxed);
+  }
+}
+
+void wake_up(std::atomic<int> &asleep, std::atomic<unsigned> &wake) {
+  if (asleep.load(std::memory_order_seq_cst)) {
+    wake.fetch_add(1, std::memory_order_seq_cst);
+    futex(wake, FUTEX_WAKE, 1);
   }
 }
 
@@ -159,25 +187,33 @@ void *consumer(void *p) {
   unsigned head = 0;
   long sink = 0;
   for (;;) {
-    unsigned spins = 0, tail;
-    while ((tail = r.tail.load(std::memory_order_acquire)) == head) {
-      if (g_done.load(std::memory_order_acquire) && r.tail.load(std::memory_order_acquire) == head) {
-        arg->sink = sink;
-        return nullptr;
-      }
-      backoff(spins);
+    wait_for([&] { return r.tail.load(std::memory_order_seq_cst) != head || g_done.load(std::memory_order_seq_cst); },
+             r.consumer_asleep, r.consumer_wake);
+    unsigned tail = r.tail.load(std::memory_order_acquire);
+    if (tail == head) {  // done, and nothing left
+      arg->sink = sink;
+      return nullptr;
     }
     for (; head != tail; head++) sink += arg->consume(r.slots[head % kRing]);
-    r.head.store(head, std::memory_order_release);
+    r.head.store(head, std::memory_order_seq_cst);
+    if (kRing - (r.tail.load(std::memory_order_relaxed) - head) >= kBatch) wake_up(r.producer_asleep, r.producer_wake);
   }
 }
 
+double cpu_seconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Returns the wall time; *cpu: the CPU time of all the threads.
 template <template <class> class A>
-double run(int kind, unsigned consumers, unsigned long count, long *rss_tenth) {
+double run(int kind, unsigned consumers, unsigned long count, long *rss_tenth, double *cpu) {
   std::vector<ring> rings(consumers);
   std::vector<consumer_arg> args(consumers);
   std::vector<pthread_t> threads(consumers);
   std::vector<unsigned> tails(consumers, 0);
+  double cpu0 = cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
   for (unsigned c = 0; c < consumers; c++) {
     args[c] = {&rings[c], &messages<A>::consume, 0};
@@ -187,20 +223,24 @@ double run(int kind, unsigned consumers, unsigned long count, long *rss_tenth) {
   for (unsigned long i = 0; i < count; i++) {
     unsigned c = static_cast<unsigned>(i % consumers);
     ring &r = rings[c];
-    unsigned spins = 0;
-    while (tails[c] - r.head.load(std::memory_order_acquire) == kRing) backoff(spins);
+    wait_for([&] { return tails[c] - r.head.load(std::memory_order_seq_cst) != kRing; }, r.producer_asleep,
+             r.producer_wake);
     int k = kind == MIXED ? static_cast<int>(i % 3) : kind;
     messages<A>::make(r.slots[tails[c] % kRing], k, i);
-    r.tail.store(++tails[c], std::memory_order_release);
+    r.tail.store(++tails[c], std::memory_order_seq_cst);
+    // A sleeping consumer is woken for a batch, not for every message.
+    if (tails[c] - r.head.load(std::memory_order_relaxed) >= kBatch) wake_up(r.consumer_asleep, r.consumer_wake);
     if (i == count / 10) *rss_tenth = rss_kib("VmRSS:");
   }
-  g_done.store(true, std::memory_order_release);
+  g_done.store(true, std::memory_order_seq_cst);
+  for (ring &r : rings) wake_up(r.consumer_asleep, r.consumer_wake);
   long sink = 0;
   for (unsigned c = 0; c < consumers; c++) {
     pthread_join(threads[c], nullptr);
     sink += args[c].sink;
   }
   auto t1 = std::chrono::steady_clock::now();
+  *cpu = cpu_seconds() - cpu0;
   if (sink == 42) std::puts("");  // keeps the consumers' reads
   return std::chrono::duration<double>(t1 - t0).count();
 }
@@ -221,9 +261,10 @@ int main(int argc, char **argv) {
   }
   unsigned long n = static_cast<unsigned long>(count);
   long tenth;
-  double s = hl ? run<hl::pool_allocator>(kind, static_cast<unsigned>(consumers), n, &tenth)
-                : run<std::allocator>(kind, static_cast<unsigned>(consumers), n, &tenth);
-  std::printf("%s\t%s\t%ld\t%lu\t%.3f\t%.2f\t%ld\t%ld\t%ld\n", hl ? "hl" : "std", kinds[kind], consumers, n, s,
-              n / s / 1e6, rss_kib("VmHWM:"), tenth, rss_kib("VmRSS:"));
+  double cpu;
+  double s = hl ? run<hl::pool_allocator>(kind, static_cast<unsigned>(consumers), n, &tenth, &cpu)
+                : run<std::allocator>(kind, static_cast<unsigned>(consumers), n, &tenth, &cpu);
+  std::printf("%s\t%s\t%ld\t%lu\t%.3f\t%.2f\t%.1f\t%ld\t%ld\t%ld\n", hl ? "hl" : "std", kinds[kind], consumers, n, s,
+              n / s / 1e6, cpu / n * 1e9, rss_kib("VmHWM:"), tenth, rss_kib("VmRSS:"));
   return 0;
 }

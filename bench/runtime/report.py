@@ -5,10 +5,11 @@
   report.py latency RAW.tsv   RAW: malloc, repetition, then hl_bench_latency's columns
 
 remote: per kind of message and number of consumers, the median over
-repetitions of each column's throughput (million messages per second; the
-malloc columns are std::allocator under that malloc, hl is
-hl::pool_allocator), hl / each malloc computed inside each repetition
-(median and range: the range is the noise band), and the peak RSS.
+repetitions of each column's CPU time per message (all threads; the malloc
+columns are std::allocator under that malloc, hl is hl::pool_allocator),
+each malloc / hl computed inside each repetition (median and range: the
+range is the noise band; above 1, hl costs less), the wall-clock
+throughput (million messages per second) and the peak RSS.
 
 latency: per allocator, the median over repetitions of each percentile of
 the per-call latency (ns, from the TSC), and of the largest.
@@ -36,26 +37,29 @@ def remote(path):
     order = []
     messages = set()
     for line in open(path):
-        malloc, rep, alloc, kind, consumers, n, _secs, rate, peak, tenth, end = line.rstrip("\n").split("\t")
+        malloc, rep, alloc, kind, consumers, n, _secs, rate, cpu, peak, tenth, end = line.rstrip("\n").split("\t")
         key = (kind, int(consumers))
         if key not in data:
             order.append(key)
         column = "hl" if alloc == "hl" else malloc
-        data[key][column][rep] = (float(rate), int(peak), int(tenth), int(end))
+        data[key][column][rep] = (float(cpu), float(rate), int(peak), int(tenth), int(end))
         messages.add(int(n))
     cols = [m for m in MALLOCS if any(m in data[k] for k in order)] + ["hl"]
-    print("%s messages per run; million messages per second (median over repetitions), hl / malloc per "
-          "repetition: median (range); peak RSS in MiB.\n" % " / ".join("{:,}".format(n) for n in sorted(messages)))
-    head = ["message", "1:N"] + cols + ["hl / " + m for m in cols[:-1]] + ["peak RSS " + c for c in cols]
+    print("%s messages per run; CPU ns per message (all threads; median over repetitions), malloc / hl per "
+          "repetition: median (range); wall-clock million messages per second; peak RSS in MiB.\n"
+          % " / ".join("{:,}".format(n) for n in sorted(messages)))
+    head = ["message", "1:N"] + ["CPU ns " + c for c in cols] + [m + " / hl" for m in cols[:-1]] + \
+           ["Mmsg/s " + c for c in cols] + ["peak RSS " + c for c in cols]
     print("| " + " | ".join(head) + " |")
     print("|---|---:|" + "---:|" * (len(head) - 2))
     for key in order:
         row = [key[0], "1:%d" % key[1]]
         row += [med([v[0] for v in data[key][c].values()]) for c in cols]
         for m in cols[:-1]:
-            ratios = [data[key]["hl"][r][0] / data[key][m][r][0] for r in data[key]["hl"] if r in data[key][m]]
+            ratios = [data[key][m][r][0] / data[key]["hl"][r][0] for r in data[key]["hl"] if r in data[key][m]]
             row.append(band(ratios))
-        row += [med([v[1] / 1024 for v in data[key][c].values()]) for c in cols]
+        row += [med([v[1] for v in data[key][c].values()]) for c in cols]
+        row += [med([v[2] / 1024 for v in data[key][c].values()]) for c in cols]
         print("| " + " | ".join(row) + " |")
 
 
@@ -80,8 +84,9 @@ def latency(path):
     print("|---|" + "---:|" * (len(names) + 1))
     for name in order:
         d = data[name]
-        ratio = statistics.median(p / m for p, m in zip(d["p99"], d["median"]) if m > 0)
-        print("| %s | %s | %.1fx |" % (name, " | ".join(med(d[s]) for s in names), ratio))
+        ratios = [p / m for p, m in zip(d["p99"], d["median"]) if m > 0]
+        ratio = "%.1fx" % statistics.median(ratios) if ratios else "- (median under the TSC's step)"
+        print("| %s | %s | %s |" % (name, " | ".join(med(d[s]) for s in names), ratio))
 
 
 if __name__ == "__main__":
