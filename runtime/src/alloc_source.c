@@ -59,8 +59,9 @@ hl_status hl_source_setup(source *s, const hl_allocator_config *cfg, int arena, 
   size_t max = cfg->max_class ? cfg->max_class : (cs / 16 < 4096 ? cs / 16 : 4096);
   if (max < 8 || max > cs / 4) return HL_EINVAL;
 
+  const char *name = cfg->name ? cfg->name : default_name;
   memset(s, 0, sizeof *s);
-  snprintf(s->name, sizeof s->name, "%s", cfg->name ? cfg->name : default_name);
+  snprintf(s->name, sizeof s->name, "%s", name);
   s->chunk_size = cs;
   s->mask = ~(uintptr_t)(cs - 1);
   s->retain = cfg->retain_chunks;
@@ -80,7 +81,9 @@ hl_status hl_source_setup(source *s, const hl_allocator_config *cfg, int arena, 
     g->size = (uint32_t)class_size(i);
     g->align = (uint32_t)(low_bit(g->size) < BLOCK_ALIGN_MAX ? low_bit(g->size) : BLOCK_ALIGN_MAX);
     g->stride = (uint32_t)align_up(g->size + HL_GUARD_BYTES, g->align);
-    snprintf(g->name, sizeof g->name, "%s/%u", s->name, (unsigned)g->size);
+    /* name cut as s->name is, not s->name itself: GCC's -Wrestrict takes
+     * two members of *s for a possible overlap. */
+    snprintf(g->name, sizeof g->name, "%.*s/%u", (int)sizeof s->name - 1, name, (unsigned)g->size);
   }
   size_t most = cs / s->geom[0].stride;
   s->header = align_up(sizeof(chunk) + (HL_CHECKED ? (most + 7) / 8 : 0), HEADER_ALIGN);
