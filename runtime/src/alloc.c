@@ -27,8 +27,8 @@ struct hl_allocator {
   pthread_mutex_t lock;
 };
 
-/* ---- configuration ------------------------------------------------------ */
-
+/* The class of a request: small sizes look it up in the source's table,
+ * others search (class_search); nclasses when no class serves it. */
 static HL_INLINE uint32_t class_for(const source *s, size_t size, size_t align) {
   if (size <= LUT_MAX && align <= 16) return s->lut[align > 8][(size + 7) >> 3];
   return class_search(s, size, align);

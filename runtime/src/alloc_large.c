@@ -5,8 +5,6 @@
 
 #include "alloc_internal.h"
 
-/* ---- large (fallback) requests ------------------------------------------ */
-
 static size_t large_offset(size_t align) {
   return align_up(sizeof(chunk), align > HEADER_ALIGN ? align : HEADER_ALIGN);
 }

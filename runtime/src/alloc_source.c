@@ -9,6 +9,8 @@
 #include "alloc_internal.h"
 #include "sys.h"
 
+/* ---- configuration ------------------------------------------------------ */
+
 void hl_allocator_config_default(hl_allocator_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->retain_chunks = 16;

@@ -5,8 +5,6 @@
 
 #include "alloc_internal.h"
 
-/* ---- statistics --------------------------------------------------------- */
-
 /* A count the thread owning a heap keeps for class ci in its hl_tcache
  * (counts: its freed, inline frees; or its recycled, frees into its bin,
  * each a free and an allocation as the block stays counted as handed out;
