@@ -478,6 +478,23 @@ static void process_wide_allocator(void **state) {
   hl_trim();
 }
 
+/* Reports and statistics name an allocator and its classes: a long name is
+ * cut to 31 characters, the same in both. */
+static void long_names_are_cut_alike(void **state) {
+  (void)state;
+  hl_allocator_config cfg;
+  hl_allocator_config_default(&cfg);
+  cfg.name = "an-allocator-name-longer-than-thirty-one-characters";
+  hl_allocator *a = NULL;
+  assert_int_equal(hl_allocator_create(&a, &cfg), HL_OK);
+  hl_pool_stats st;
+  assert_int_equal(hl_allocator_class_stats(a, hl_allocator_class_count(a), &st), HL_OK);
+  assert_string_equal(st.name, "an-allocator-name-longer-than-t");
+  assert_int_equal(hl_allocator_class_stats(a, 1, &st), HL_OK);
+  assert_string_equal(st.name, "an-allocator-name-longer-than-t/16");
+  hl_allocator_destroy(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(classes_cover_every_size),
@@ -491,6 +508,7 @@ int main(void) {
       cmocka_unit_test(empty_chunks_are_retained_then_trimmed),
       cmocka_unit_test(locked_instance_works),
       cmocka_unit_test(process_wide_allocator),
+      cmocka_unit_test(long_names_are_cut_alike),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,8 @@
  *   hl_malloc, hl_free, ...       one process-wide allocator, safe from any
  *                                 thread (each thread allocates from its own
  *                                 heap; blocks freed by another thread are
- *                                 handed back to the owner without locks).
+ *                                 handed back to the owner without locks,
+ *                                 in batches, and reused before it grows).
  *                                 hl_configure chooses its memory before the
  *                                 first use: a static arena makes it heap-free.
  *   hl_allocator_create[_static]  a private instance, single-threaded unless
@@ -106,7 +107,8 @@ size_t hl_usable_size(const void *p);
  * (HL_EBUSY after). cfg->flags is ignored: it is always thread-safe. */
 hl_status hl_configure(const hl_allocator_config *cfg);
 /* Gives the blocks in the calling thread's bins (hl::pool_allocator's
- * batches) back to its heap, then releases its retained empty chunks and
+ * batches) back to its heap, hands over the blocks of other threads it
+ * freed and has not handed over yet (they go in batches), then releases its retained empty chunks and
  * the kept large blocks; returns how many chunks and large blocks. */
 size_t hl_trim(void);
 /* Statistics of the process-wide allocator, summed over all threads' heaps.

@@ -1,0 +1,193 @@
+// Latency per call: how long each allocation and each free takes, read with
+// the TSC around every call of a long mixed run on a heap fragmented first,
+// which is what fixed-block allocation is for (constant time, no
+// fragmentation) and what a mean hides.
+//
+//   hl_bench_latency ALLOCATOR CALLS
+//
+// ALLOCATOR: std (malloc/free: glibc, or whatever run.sh preloads), pmr
+// (std::pmr::unsynchronized_pool_resource over new/delete), hl (hl_malloc,
+// hl_free) or hl_pool (one hl_pool of 256-byte blocks over a static buffer:
+// the fixed-block case, every request fits a block).
+// 1. start-up: the allocator, and the record of the latencies, touched.
+// 2. fragmentation: 100,000 allocations of random sizes (8 to 256 bytes),
+//    then every other one freed, in random order (not timed).
+// 3. the timed run: CALLS times, a random one of 20,000 slots: freed if it
+//    holds a block (written to just before, as by its user), else given a
+//    new one of random size; each call timed alone (rdtsc, lfence on both
+//    sides), less the cost of timing nothing. The calls go through a
+//    virtual function, alike for every allocator. This machine's TSC moves
+//    in steps of about 10 ns: a figure of 0 or 10 is a call under 10-20 ns.
+// Prints one tab-separated line: allocator, calls, then the median, p99,
+// p99.9, p99.99 and largest latency in ns (the TSC calibrated against
+// CLOCK_MONOTONIC_RAW over 50 ms).
+//
+// Between start-up and the end of the timed run the program makes no system
+// call of its own; it marks both ends with prctl(PR_SET_NAME) so that
+// `strace -f` shows which calls the allocator made in between (run.sh
+// counts them for hl_pool).
+#include <sys/prctl.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory_resource>
+#include <vector>
+
+#include "heaplint/alloc.h"
+#include "heaplint/pool.h"
+
+namespace {
+
+constexpr std::size_t kFragment = 100000;
+constexpr std::size_t kSlots = 20000;
+constexpr std::size_t kMaxSize = 256;
+constexpr std::size_t kPoolBlocks = kFragment + kSlots;
+
+alignas(64) unsigned char pool_memory[HL_POOL_STATIC_BYTES(kMaxSize, kPoolBlocks)];
+
+// xorshift64*: the same sizes and slots in every process and for every allocator.
+std::uint64_t rng_state = 0x9e3779b97f4a7c15u;
+std::uint64_t rng() {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1du;
+}
+std::size_t random_size() { return 8 + rng() % (kMaxSize - 7); }
+
+struct allocator {
+  virtual void *alloc(std::size_t size) = 0;
+  virtual void free(void *p, std::size_t size) = 0;
+  virtual ~allocator() = default;
+};
+
+struct std_malloc final : allocator {
+  void *alloc(std::size_t size) override { return std::malloc(size); }
+  void free(void *p, std::size_t) override { std::free(p); }
+};
+
+struct pmr_pool final : allocator {
+  std::pmr::unsynchronized_pool_resource r{std::pmr::new_delete_resource()};
+  void *alloc(std::size_t size) override { return r.allocate(size, 8); }
+  void free(void *p, std::size_t size) override { r.deallocate(p, size, 8); }
+};
+
+struct hl_process final : allocator {
+  void *alloc(std::size_t size) override { return hl_malloc(size); }
+  void free(void *p, std::size_t) override { hl_free(p); }
+};
+
+struct hl_static_pool final : allocator {
+  hl_pool *pool = nullptr;
+  hl_static_pool() {
+    hl_pool_config cfg = {};
+    cfg.name = "latency";
+    cfg.block_size = kMaxSize;
+    // Start-up: the pages of the buffer, faulted in now rather than in the run.
+    std::memset(pool_memory, 0, sizeof pool_memory);
+    if (hl_pool_create_static(&pool, pool_memory, sizeof pool_memory, &cfg) != HL_OK) std::abort();
+  }
+  void *alloc(std::size_t) override { return hl_pool_alloc(pool); }
+  void free(void *p, std::size_t) override { hl_pool_free(pool, p); }
+};
+
+inline std::uint64_t tsc() {
+  _mm_lfence();
+  std::uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+}
+
+double now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+// TSC ticks per ns, over 50 ms of CLOCK_MONOTONIC_RAW.
+double ticks_per_ns() {
+  double t0 = now_ns();
+  std::uint64_t c0 = tsc();
+  while (now_ns() - t0 < 50e6) {
+  }
+  double t1 = now_ns();
+  std::uint64_t c1 = tsc();
+  return static_cast<double>(c1 - c0) / (t1 - t0);
+}
+
+struct block {
+  void *p;
+  std::size_t size;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  double count = argc == 3 ? std::strtod(argv[2], nullptr) : 0;
+  allocator *a = nullptr;
+  if (argc == 3 && std::strcmp(argv[1], "std") == 0) a = new std_malloc;
+  if (argc == 3 && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
+  if (argc == 3 && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
+  if (argc == 3 && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+  if (!a || count < 1) {
+    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_pool CALLS\n");
+    return 2;
+  }
+  std::size_t calls = static_cast<std::size_t>(count);
+  double per_ns = ticks_per_ns();
+  std::vector<std::uint32_t> ticks(calls, 1);
+  std::vector<block> fragment(kFragment), slots(kSlots, block{nullptr, 0});
+  std::vector<std::size_t> order(kFragment);
+  for (std::size_t i = 0; i < kFragment; i++) order[i] = i;
+  for (std::size_t i = kFragment - 1; i > 0; i--) std::swap(order[i], order[rng() % (i + 1)]);
+  // What timing nothing costs: subtracted from every call.
+  std::vector<std::uint32_t> empty(10001);
+  for (auto &e : empty) {
+    std::uint64_t t0 = tsc();
+    e = static_cast<std::uint32_t>(tsc() - t0);
+  }
+  std::nth_element(empty.begin(), empty.begin() + 5000, empty.end());
+  std::uint32_t overhead = empty[5000];
+
+  prctl(PR_SET_NAME, "hl-timed");
+  for (auto &b : fragment) {
+    b.size = random_size();
+    if (!(b.p = a->alloc(b.size))) std::abort();
+  }
+  for (std::size_t i = 0; i < kFragment; i += 2) a->free(fragment[order[i]].p, fragment[order[i]].size);
+  for (std::size_t i = 0; i < calls; i++) {
+    block &s = slots[rng() % kSlots];
+    std::uint64_t t0, t1;
+    if (s.p) {
+      // As a caller does, which used the block before freeing it: the
+      // block's cache line is the caller's cost, not the allocator's.
+      *static_cast<volatile unsigned char *>(s.p) = 2;
+      t0 = tsc();
+      a->free(s.p, s.size);
+      t1 = tsc();
+      s.p = nullptr;
+    } else {
+      std::size_t size = random_size();
+      t0 = tsc();
+      void *p = a->alloc(size);
+      t1 = tsc();
+      if (!p) std::abort();
+      s = {p, size};
+      static_cast<unsigned char *>(p)[0] = 1;
+    }
+    std::uint64_t d = t1 - t0;
+    ticks[i] = static_cast<std::uint32_t>(d > overhead ? std::min<std::uint64_t>(d - overhead, UINT32_MAX) : 0);
+  }
+  prctl(PR_SET_NAME, "hl-done");
+
+  std::sort(ticks.begin(), ticks.end());
+  auto at = [&](double q) { return ticks[std::min(calls - 1, static_cast<std::size_t>(q * calls))] / per_ns; };
+  std::printf("%s\t%zu\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n", argv[1], calls, at(0.5), at(0.99), at(0.999), at(0.9999),
+              ticks[calls - 1] / per_ns);
+  return 0;
+}
