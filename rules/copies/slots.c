@@ -223,13 +223,27 @@ static enum CXVisitorResult copied_field(CXCursor f, CXClientData d) {
   return CXVisit_Continue;
 }
 
+/* Whether fn is a copy assignment operator (X::operator=(const X &)), as
+ * clang_CXXMethod_isCopyAssignmentOperator says from libclang 16 on:
+ * heaplint also builds against libclang 14. */
+static int is_copy_assignment(CXCursor fn) {
+  CXType fty = clang_getCursorType(fn);
+  if (clang_getCursorKind(fn) != CXCursor_CXXMethod || clang_getNumArgTypes(fty) != 1) return 0;
+  CXType p = clang_getCanonicalType(clang_getArgType(fty, 0));
+  char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
+  int r = !strcmp(name, "operator=") && p.kind == CXType_LValueReference &&
+          hl_same_class(clang_getPointeeType(p), clang_getCursorType(clang_getCursorSemanticParent(fn)));
+  free(name);
+  return r;
+}
+
 /* A class copied whole by its implicit (or defaulted) copy constructor or
  * copy assignment: each wrapper member it has is copied. */
 static void class_copy(hl_ctx *ctx, CXCursor c) {
   CXCursor fn = clang_getCursorReferenced(c);
   enum CXCursorKind fk = clang_getCursorKind(fn);
   int ctor = fk == CXCursor_Constructor && clang_CXXConstructor_isCopyConstructor(fn);
-  int assign = fk == CXCursor_CXXMethod && clang_CXXMethod_isCopyAssignmentOperator(fn);
+  int assign = is_copy_assignment(fn);
   CXCursor cls = clang_getCursorSemanticParent(fn);
   if ((!ctor && !assign) || !clang_CXXMethod_isDefaulted(fn) || hl_ctx_wrapper_of_decl(ctx, cls) ||
       clang_Location_isInSystemHeader(clang_getCursorLocation(cls)))
