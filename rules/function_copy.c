@@ -212,22 +212,57 @@ static int const_ref_edits(hl_ctx *ctx, const state *S, const hl_flow_copy *c, h
   return ok;
 }
 
-static void report(hl_ctx *ctx, const state *S, const hl_flow_copy *c, const judged_store *o, const hl_loc *via) {
-  const hl_sbo_site *s = &o->site;
+/* The targets a copy copies: those stored on the heap (the largest first)
+ * and how many others it may hold, kept inline. */
+typedef struct copied {
+  const judged_store **heap;
+  size_t nheap, ninline;
+  int may; /* it may also hold one kept inline, or be empty */
+} copied;
+
+/* At most this many heap-stored targets get a note each. */
+#define NAMED_TARGETS 4
+
+static char *copy_headline(hl_ctx *ctx, const hl_flow_copy *c, const copied *t) {
+  const hl_sbo_site *s = &t->heap[0]->site;
   const hl_sbo_wording *wd = hl_sbo_wording_of(s->wrapper);
   char *noun = wd ? wd->noun(ctx, s) : hl_xstrdup("value");
   const char *lib = s->wrapper->profile->library ? s->wrapper->profile->library : s->wrapper->name;
-  char *m = hl_xasprintf("copying this %s allocates again%s: its target (a %s, %ld bytes) is stored on the heap by %s",
-                         c->wrapper_spelling, c->in_loop ? " on every iteration of the enclosing loop" : "", noun,
-                         o->verdict.size, lib);
+  const char *loop = c->in_loop ? " on every iteration of the enclosing loop" : "";
+  hl_sb b = {0};
+  if (!t->may)
+    hl_sb_printf(&b, "copying this %s allocates again%s: its target (a %s, %ld bytes) is stored on the heap by %s",
+                 c->wrapper_spelling, loop, noun, t->heap[0]->verdict.size, lib);
+  else
+    hl_sb_printf(&b, "copying this %s may allocate%s: it may hold a %s (%ld bytes), which %s stores on the heap",
+                 c->wrapper_spelling, loop, noun, t->heap[0]->verdict.size, lib);
+  if (t->nheap == 2)
+    hl_sb_printf(&b, "%s", t->may ? ", or another target stored on the heap" : ", as is the other target it may hold");
+  else if (t->nheap > 2)
+    hl_sb_printf(
+        &b, t->may ? ", or one of %zu other targets stored on the heap" : ", as are the %zu other targets it may hold",
+        t->nheap - 1);
+  if (t->ninline) hl_sb_printf(&b, ", and %zu other target%s kept inline", t->ninline, t->ninline > 1 ? "s" : "");
+  free(noun);
+  return hl_sb_take(&b);
+}
+
+static void report(hl_ctx *ctx, const state *S, const hl_flow_copy *c, const copied *t, const hl_loc *via) {
+  char *m = copy_headline(ctx, c, t);
   hl_finding *f = hl_finding_new("function-copy", HL_SEV_WARNING, &c->loc, m);
   free(m);
   hl_ctx_range(ctx, f, c->src);
-  hl_sb b = {0};
-  hl_sb_printf(&b, "its target is stored here: ");
-  hl_sbo_reasons(ctx, s, &o->verdict, &b);
-  hl_finding_note(f, &s->loc, hl_sb_str(&b));
-  hl_sb_free(&b);
+  for (size_t i = 0; i < t->nheap && i < NAMED_TARGETS; i++) {
+    const judged_store *o = t->heap[i];
+    hl_sb b = {0};
+    hl_sb_printf(&b, "%s",
+                 i        ? "or here: "
+                 : t->may ? "a target it may hold is stored here: "
+                          : "its target is stored here: ");
+    hl_sbo_reasons(ctx, &o->site, &o->verdict, &b);
+    hl_finding_note(f, &o->site.loc, hl_sb_str(&b));
+    hl_sb_free(&b);
+  }
   if (via) hl_finding_note(f, via, "copied when this call hands it over");
   CXCursor p = hl_flow_read_only_param(S->flow, c);
   if (!clang_Cursor_isNull(p)) {
@@ -250,7 +285,43 @@ static void report(hl_ctx *ctx, const state *S, const hl_flow_copy *c, const jud
     move_fix(ctx, S, c, f);
   }
   hl_ctx_report(ctx, f);
-  free(noun);
+}
+
+/* The largest first. */
+static int by_size(const void *a, const void *b) {
+  const judged_store *x = *(const judged_store *const *)a, *y = *(const judged_store *const *)b;
+  return (y->verdict.size > x->verdict.size) - (y->verdict.size < x->verdict.size);
+}
+
+/* A copy of a declaration the flow follows: it allocates again when every
+ * value it may hold is a heap-stored target (the flow's origin), and may
+ * allocate when every value it may hold is known and one is. */
+static void judge_copy(hl_ctx *ctx, const state *S, const hl_flow_copy *c) {
+  int *stores;
+  size_t n;
+  int o = hl_flow_origin(S->flow, c->from);
+  if (hl_flow_targets(S->flow, c, &stores, &n)) {
+    if (o < 0) return;
+    stores = hl_xcalloc(1, sizeof *stores);
+    stores[0] = o;
+    n = 1;
+  }
+  const judged_store **heap = hl_xcalloc(n + 1, sizeof *heap);
+  copied t = {heap, 0, 0, o < 0};
+  int undecided = 0; /* a target heaplint did not decide: nor is the copy */
+  for (size_t i = 0; i < n; i++) {
+    const judged_store *s = store_of(S, stores[i]);
+    if (s->verdict.allocates == HL_YES)
+      heap[t.nheap++] = s;
+    else if (s->verdict.allocates == HL_NO)
+      t.ninline++;
+    else
+      undecided = 1;
+  }
+  qsort(heap, t.nheap, sizeof *heap, by_size);
+  if (t.nheap && !undecided) report(ctx, S, c, &t, NULL);
+  free(heap);
+  free(stores);
 }
 
 static void *begin(hl_ctx *ctx, const hl_rule *self) {
@@ -293,7 +364,9 @@ static void judge_template_copy(hl_ctx *ctx, state *S, const template_copy *t) {
     c.wrapper_spelling = hl_xstrdup(h[i].to);
     hl_loc via;
     int has_via = !hl_ctx_loc(ctx, clang_getCursorLocation(call), &via);
-    report(ctx, S, &c, store_of(S, o), has_via ? &via : NULL);
+    const judged_store *heap[1] = {store_of(S, o)};
+    copied one = {heap, 1, 0, 0};
+    report(ctx, S, &c, &one, has_via ? &via : NULL);
     if (has_via) hl_loc_free(&via);
     free(c.wrapper_spelling);
     (void)w;
@@ -406,10 +479,7 @@ static void end(hl_ctx *ctx, void *st) {
   for (size_t i = 0; i < S->nrets; i++) file_return(ctx, &S->rets[i]);
   free(S->rets);
   const hl_flow_copy *copies = hl_flow_copies(S->flow, &n);
-  for (size_t i = 0; i < n; i++) {
-    int o = hl_flow_origin(S->flow, copies[i].from);
-    if (o >= 0) report(ctx, S, &copies[i], store_of(S, o), NULL);
-  }
+  for (size_t i = 0; i < n; i++) judge_copy(ctx, S, &copies[i]);
   for (size_t i = 0; i < S->ntcopies; i++) {
     judge_template_copy(ctx, S, &S->tcopies[i]);
     hl_sbo_site_free(&S->tcopies[i].site);

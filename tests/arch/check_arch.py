@@ -105,7 +105,7 @@ PRIVATE = {
                               "engine/inst/from_ast", "engine/inst/inst", "engine/inst/probe_parse", "engine/inst/relay",
                               "engine/inst/sites", "engine/inst/splice", "engine/inst/users"],
     # The flow's definition: its own modules build it, rules see it opaque.
-    "engine/flow/flow_impl": ["engine/flow/flow", "engine/flow/decls", "engine/flow/copies", "engine/flow/instantiated"],
+    "engine/flow/flow_impl": ["engine/flow/flow", "engine/flow/decls", "engine/flow/copies", "engine/flow/instantiated", "engine/flow/paths"],
 }
 
 # libclang calls that crash on some inputs, each with the only module that

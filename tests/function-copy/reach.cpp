@@ -180,9 +180,11 @@ void locals(X *x, bool c) {
   cb_t r = BIG(x);
   take_ref(r);
   run(r);
-  // Declared empty, set later on some path: silent.
+  // Declared empty, set on some path: the copy may find it empty, or
+  // holding the heap-stored target.
   cb_t later;
   if (c) later = BIG(x);
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying this std::function<void (int)> may allocate: it may hold a std::bind result (32 bytes), which {{libstdc\+\+|libc\+\+}} stores on the heap [function-copy]
   run(later);
   // Assigned an unknown wrapper: silent.
   cb_t u = BIG(x);
@@ -224,4 +226,58 @@ void unseen_calls(X *x) {
   auto lambda = [](cb_t cb) { cb_t copy(cb); copy(1); };
   lambda(BIG(x));
   Functor{}(BIG(x));
+}
+
+// ---- the paths to a local's copies ----
+
+void assigned_on_every_path(X *x, bool c, int n) {
+  // Declared empty, assigned in each branch before the copy: known.
+  cb_t both;
+  if (c)
+    both = BIG(x);
+  else
+    both = [x, y = x, z = x, w = x](int) { (void)(x + (y - z) + (w - x)); };
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} allocates again: its target (a {{.*}}, 32 bytes) is stored on the heap by {{.*}}, as is the other target it may hold [function-copy]
+  run(both);
+  // A branch that returns leaves no path without the assignment.
+  cb_t or_return;
+  if (c) {
+    or_return = BIG(x);
+  } else {
+    return;
+  }
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} allocates again: its target (a std::bind result, 32 bytes)
+  run(or_return);
+  // One branch heap-stored, the other kept inline: it may allocate.
+  cb_t mixed;
+  if (n > 1)
+    mixed = BIG(x);
+  else
+    mixed = [](int) {};
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} may allocate: it may hold a std::bind result (32 bytes), which {{.*}} stores on the heap, and 1 other target kept inline [function-copy]
+  run(mixed);
+  // Assigned and copied in each iteration.
+  for (int i = 0; i < n; i++) {
+    cb_t each;
+    each = BIG(x);
+    // CHECK: reach.cpp:[[@LINE+1]]:9: warning: copying {{.*}} allocates again on every iteration of the enclosing loop: its target (a std::bind result, 32 bytes)
+    run(each);
+  }
+  // Only an inline target before the copy; the heap-stored one comes after
+  // the last read: silent.
+  cb_t after = [](int) {};
+  run(after);
+  after = BIG(x);
+  // Only assigned after the copy, or only inside a loop that may not run:
+  // empty or inline at the copy, silent.
+  cb_t empty_then;
+  run(empty_then);
+  empty_then = BIG(x);
+  // A lambda capturing it by reference reads it whenever it is called:
+  // it may find any value, including one assigned after; silent when one of
+  // them is unknown.
+  cb_t by_ref = [](int) {};
+  auto reader = [&by_ref] { run(by_ref); };
+  by_ref = make();
+  reader();
 }

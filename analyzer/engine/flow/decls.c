@@ -70,7 +70,7 @@ int hl_flow_decl_index(hl_flow *F, CXCursor d) {
   CXCursor canon = clang_getCanonicalCursor(pattern_field(d));
   for (size_t i = 0; i < F->ndecls; i++)
     if (clang_equalCursors(F->decls[i].cursor, canon)) return (int)i;
-  flow_decl n = {canon, 0, 0, 0, 0, 0, -1};
+  flow_decl n = {canon, 0, 0, 0, 0, 0, -1, 0, NULL};
   HL_PUSH(F->decls, F->ndecls, F->capdecls, n);
   return (int)F->ndecls - 1;
 }

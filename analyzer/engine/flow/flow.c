@@ -6,6 +6,7 @@
 #include "engine/ast.h"
 #include "engine/flow/decls.h"
 #include "engine/flow/flow_impl.h"
+#include "engine/flow/paths.h"
 #include "engine/loops.h"
 #include "util/util.h"
 
@@ -23,6 +24,10 @@ void hl_flow_free(hl_flow *F) {
   for (size_t i = 0; i < F->ncopies; i++) {
     free(F->copies[i].wrapper_spelling);
     hl_loc_free(&F->copies[i].loc);
+  }
+  for (size_t i = 0; i < F->ndecls; i++) {
+    hl_flow_paths_free(F->decls[i].reaching);
+    free(F->decls[i].reaching);
   }
   free(F->decls);
   free(F->writes);
@@ -68,14 +73,25 @@ static int take_sanctioned(hl_flow *F, CXCursor ref) {
 }
 
 static void add_write(hl_flow *F, int d, int store, int copy, CXCursor expr) {
-  flow_write w = {d, store, copy, -1, 0, expr};
+  flow_write w = {d, store, copy, -1, 0, expr, 0};
   HL_PUSH(F->writes, F->nwrites, F->capwrites, w);
 }
 
 /* d takes the value from holds: moved from it, or bound to it. */
 static void add_alias(hl_flow *F, int d, int from, int move) {
-  flow_write w = {d, -1, -1, from, move, clang_getNullCursor()};
+  flow_write w = {d, -1, -1, from, move, clang_getNullCursor(), 0};
   HL_PUSH(F->writes, F->nwrites, F->capwrites, w);
+}
+
+/* The write just added is made by c (an assignment): where paths finds it. */
+static void placed(hl_flow *F, CXCursor c) { F->writes[F->nwrites - 1].at = hl_flow_write_at(c); }
+
+/* A local built by its class's default constructor (`W w;`, `W w{}`):
+ * empty, as if it had no initializer. */
+static int default_built(CXCursor init) {
+  init = hl_strip(init);
+  return clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 0 &&
+         clang_getCursorKind(clang_getCursorReferenced(init)) == CXCursor_Constructor;
 }
 
 /* ---- where a value goes ---- */
@@ -135,8 +151,10 @@ static void expect_writes(hl_ctx *ctx, hl_flow *F, CXCursor c) {
     CXCursor init = hl_last_child(c);
     if (!clang_isExpression(clang_getCursorKind(init))) return;
     int d = hl_flow_decl_index(F, c);
+    if (k == CXCursor_VarDecl && default_built(init)) return;
     if (k == CXCursor_VarDecl) F->decls[d].has_init = 1;
     add_write(F, d, -1, -1, init);
+    placed(F, c);
   } else if (k == CXCursor_Constructor) {
     ctor_inits I = {ctx, F, -1};
     clang_visitChildren(c, member_init, &I);
@@ -244,6 +262,7 @@ static void moved_into(hl_ctx *ctx, hl_flow *F, CXCursor c, hl_flow_copy_kind ki
     F->writes[w].expr = clang_getNullCursor();
   } else if (into >= 0 && into != from) {
     add_alias(F, into, from, 1);
+    placed(F, c);
   } else if (into >= 0) {
     F->decls[into].tainted = 1;
   }
@@ -277,8 +296,10 @@ static void store_into(hl_ctx *ctx, hl_flow *F, CXCursor c) {
   HL_PUSH(F->stores, F->nstores, F->capstores, s);
   if (w >= 0)
     F->writes[w].store = (int)F->nstores - 1;
-  else if (target >= 0)
+  else if (target >= 0) {
     add_write(F, target, (int)F->nstores - 1, -1, clang_getNullCursor());
+    placed(F, c);
+  }
 }
 
 void hl_flow_visit(hl_flow *F, hl_ctx *ctx, CXCursor c) {
@@ -311,14 +332,18 @@ void hl_flow_visit(hl_flow *F, hl_ctx *ctx, CXCursor c) {
       int w = kind == HL_FLOW_CONSTRUCT ? claim(ctx, F, c) : -1;
       if (w >= 0)
         F->writes[w].copy = (int)F->ncopies - 1;
-      else if (into >= 0 && into != from)
+      else if (into >= 0 && into != from) {
         add_write(F, into, -1, (int)F->ncopies - 1, clang_getNullCursor());
-      else if (into >= 0)
+        placed(F, c);
+      } else if (into >= 0)
         F->decls[into].tainted = 1;
     } else if (wr && kind == HL_FLOW_ASSIGN) {
       /* An assignment from an unknown wrapper. */
       int into = assigned(ctx, F, c);
-      if (into >= 0) add_write(F, into, -1, -1, clang_getNullCursor());
+      if (into >= 0) {
+        add_write(F, into, -1, -1, clang_getNullCursor());
+        placed(F, c);
+      }
     }
     return;
   }
@@ -365,18 +390,43 @@ static int known(hl_flow *F, int d);
 static int known_unmoved(hl_flow *F, int d) { return F->decls[d].moves ? -1 : known(F, d); }
 
 /* The allocating store whose target d holds whatever path its value took,
- * or -1: d is untainted, a local has an initializer, and each of its
- * writes is an allocating store or a copy of a declaration with one. */
-static int known(hl_flow *F, int d) {
+ * or -1: d is untainted, a local is assigned before every read (paths: or,
+ * where paths cannot tell, has an initializer), and each of its writes
+ * that may reach a read is an allocating store or a copy of a declaration
+ * with one. */
+/* Asks paths about local d, once. Returns d's record. */
+static flow_decl *with_paths(hl_flow *F, int d) {
   flow_decl *D = &F->decls[d];
+  if (D->paths || clang_getCursorKind(D->cursor) != CXCursor_VarDecl) return D;
+  D->reaching = hl_xcalloc(1, sizeof *D->reaching);
+  D->paths = hl_flow_paths_of(F, d, D->reaching) ? -1 : 1;
+  return D;
+}
+
+/* What the reads of d at `at` (any read: 0) may find, when paths models d;
+ * else every write, and empty for a local without an initializer. */
+static uint64_t found_at(const flow_decl *D, unsigned at) {
+  if (D->paths == 1) return hl_flow_paths_at(D->reaching, at);
+  int local = clang_getCursorKind(D->cursor) == CXCursor_VarDecl;
+  return ~0ull & ~(local && !D->has_init ? 0 : HL_PATHS_EMPTY) & ~HL_PATHS_UNKNOWN;
+}
+
+/* Whether state s (found_at) may hold write i of d. */
+static int holds(const flow_decl *D, uint64_t s, size_t i) {
+  return D->paths != 1 || hl_flow_paths_holds(D->reaching, s, i);
+}
+
+static int known(hl_flow *F, int d) {
+  flow_decl *D = with_paths(F, d);
   if (D->state == 2) return D->origin;
   if (D->state == 1) return -1; /* a cycle of copies: no store starts it */
   D->state = 1;
-  int ok = !D->tainted && (clang_getCursorKind(D->cursor) != CXCursor_VarDecl || D->has_init);
+  uint64_t s = found_at(D, 0);
+  int ok = !D->tainted && !(s & (HL_PATHS_EMPTY | HL_PATHS_UNKNOWN));
   int origin = -1, any = 0;
   for (size_t i = 0; i < F->nwrites && ok; i++) {
     const flow_write *w = &F->writes[i];
-    if (w->decl != d) continue;
+    if (w->decl != d || !holds(&F->decls[d], s, i)) continue;
     any = 1;
     int o = w->store >= 0 && F->stores[w->store].allocates              ? w->store
             : w->copy >= 0                                              ? known_unmoved(F, F->copies[w->copy].from)
@@ -392,6 +442,57 @@ static int known(hl_flow *F, int d) {
   D->state = 2;
   D->origin = ok && any ? origin : -1;
   return D->origin;
+}
+
+/* Adds to *T every store whose target d may hold where it is read at `at`
+ * (0: anywhere); -1 when a value the flow does not follow may reach it (or
+ * d is changed where the flow cannot tell, or moved from). seen marks the
+ * declarations already added: a cycle of copies brings no store of its
+ * own. */
+typedef struct targets {
+  int *stores;
+  size_t n, cap;
+  unsigned char *seen;
+} targets;
+
+static int add_targets(hl_flow *F, int d, unsigned at, targets *T) {
+  if (T->seen[d]) return 0;
+  T->seen[d] = 1;
+  flow_decl *D = with_paths(F, d);
+  uint64_t s = found_at(D, at);
+  if (D->tainted || D->moves || (s & HL_PATHS_UNKNOWN)) return -1;
+  int local = clang_getCursorKind(D->cursor) == CXCursor_VarDecl, any = 0;
+  for (size_t i = 0; i < F->nwrites; i++) {
+    const flow_write *w = &F->writes[i];
+    if (w->decl != d || !holds(&F->decls[d], s, i)) continue;
+    any = 1;
+    int from = w->copy >= 0 ? F->copies[w->copy].from : w->alias;
+    unsigned from_at = w->copy >= 0 ? hl_flow_write_at(F->copies[w->copy].src) : 0;
+    if (w->store >= 0) {
+      int dup = 0;
+      for (size_t k = 0; k < T->n && !dup; k++) dup = T->stores[k] == w->store;
+      if (!dup) HL_PUSH(T->stores, T->n, T->cap, w->store);
+    } else if (from < 0 || (w->move && F->decls[from].moves != 1) || add_targets(F, from, from_at, T)) {
+      return -1;
+    }
+  }
+  /* A parameter or member no write reaches gets its values where the flow
+   * does not look (callers in other units); a local is empty. */
+  return any || local ? 0 : -1;
+}
+
+int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n) {
+  targets T = {NULL, 0, 0, hl_xcalloc(F->ndecls + 1, 1)};
+  int r = add_targets(F, c->from, hl_flow_write_at(c->src), &T);
+  free(T.seen);
+  if (r) {
+    free(T.stores);
+    T.stores = NULL;
+    T.n = 0;
+  }
+  *stores = T.stores;
+  *n = T.n;
+  return r;
 }
 
 int hl_flow_origin(hl_flow *F, int decl) { return known_unmoved(F, decl); }

@@ -46,6 +46,13 @@ void hl_flow_settle(hl_flow *F, int store, int allocates);
 /* The allocating store whose target declaration decl holds wherever it is
  * read, or -1 (one also moved from may be empty there). */
 int hl_flow_origin(hl_flow *F, int decl);
+/* Every store whose target copy c may copy: what its declaration may hold
+ * on the paths to this read (whatever the verdicts: the owner tells which
+ * allocate), in *stores (malloc'd, *n of them). Returns 0, or -1 when a
+ * value the flow does not follow may reach it (then *stores is NULL). An
+ * empty value (a local not yet assigned) adds no store: copying it
+ * allocates nothing. */
+int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n);
 /* The allocating store whose target call passes as argument arg: a
  * temporary it builds, or a declaration with an origin; else -1. */
 int hl_flow_argument_origin(hl_flow *F, const hl_ctx *ctx, CXCursor call, int arg);

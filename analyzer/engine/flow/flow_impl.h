@@ -12,11 +12,13 @@
 typedef struct flow_decl {
   CXCursor cursor; /* canonical VarDecl, ParmDecl or FieldDecl */
   int tainted;
-  int not_only_read; /* some use copies, captures, assigns or taints it */
-  int has_init;      /* a local's initializer is one of its writes */
-  int moves;         /* how often it is moved from (std::move into a wrapper) */
-  int state;         /* known(): 0 not computed, 1 computing, 2 done */
-  int origin;        /* known(): the allocating store its target comes from, or -1 */
+  int not_only_read;              /* some use copies, captures, assigns or taints it */
+  int has_init;                   /* a local's initializer is one of its writes */
+  int moves;                      /* how often it is moved from (std::move into a wrapper) */
+  int state;                      /* known(): 0 not computed, 1 computing, 2 done */
+  int origin;                     /* known(): the allocating store its target comes from, or -1 */
+  int paths;                      /* a local's paths: 0 not asked, 1 modelled, -1 not modelled */
+  struct hl_flow_paths *reaching; /* paths: which writes each read may find */
 } flow_decl;
 
 /* A value put into a declaration: a store, a copy, the value another
@@ -27,6 +29,7 @@ typedef struct flow_write {
   int store, copy, alias;
   int move;      /* alias: moved from it */
   CXCursor expr; /* the initializer or argument, while its store or copy is not yet seen */
+  unsigned at;   /* where: hl_flow_write_at of the assignment or declaration, or 0 */
 } flow_write;
 
 /* A store the owner matched (its record) and where it goes when no

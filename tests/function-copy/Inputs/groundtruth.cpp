@@ -289,6 +289,31 @@ __attribute__((noinline)) void anys() {
   begin(); vec.push_back(big3); end(__LINE__, "any holding a vector pushed");
 }
 
+// The paths to a copy: declared empty and assigned in each branch, one
+// branch heap-stored and the other inline (the heap one taken here: heaplint
+// says "may"), a heap-stored target assigned only after the copy.
+__attribute__((noinline)) void paths(X *x, bool c, int n, std::shared_ptr<long> sp) {
+  cb_t both;
+  if (c)
+    both = std::bind(&X::on, x, std::placeholders::_1, 7L);
+  else
+    both = [sp](int) { (void)sp; };
+  begin(); run(both); end(__LINE__, "assigned in both branches");
+  cb_t mixed;
+  if (n > 1)
+    mixed = std::bind(&X::on, x, std::placeholders::_1, 7L);
+  else
+    mixed = [](int) {};
+  begin(); run(mixed); end(__LINE__, "heap-stored or inline, heap taken");
+  cb_t after = [](int) {};
+  begin(); run(after); end(__LINE__, "inline, heap-stored assigned after");
+  after = std::bind(&X::on, x, std::placeholders::_1, 7L);
+  cb_t empty_then;
+  begin(); run(empty_then); end(__LINE__, "empty, heap-stored assigned after");
+  empty_then = std::bind(&X::on, x, std::placeholders::_1, 7L);
+  after(1), empty_then(1);
+}
+
 int main() {
   X x;
   auto sp = std::make_shared<long>(1);
@@ -310,5 +335,6 @@ int main() {
   emptied(&x);
   loop(&x);
   anys();
+  paths(&x, true, 2, sp);
   got(1), got_small(1);
 }

@@ -1,0 +1,311 @@
+#include "engine/flow/paths.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ast.h"
+#include "engine/flow/flow_impl.h"
+#include "util/util.h"
+
+/* The state at a point (paths.h); 0 is no path at all (after a return). */
+#define P_MAX HL_PATHS_MAX
+#define P_EMPTY HL_PATHS_EMPTY
+#define P_UNKNOWN HL_PATHS_UNKNOWN
+
+typedef struct pw {
+  const hl_flow *F;
+  CXCursor decl; /* canonical */
+  size_t idx[P_MAX];
+  unsigned at[P_MAX];
+  int n;
+  hl_flow_read *reads; /* the state each read of d found */
+  size_t nreads, capreads;
+  uint64_t seen; /* the writes whose assignment or declaration the walk passed */
+  int has_init;  /* the declaration has an initializer: one of the writes */
+  int fail;
+} pw;
+
+unsigned hl_flow_write_at(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+  return off + 1; /* 0: no place */
+}
+
+typedef struct kids {
+  CXCursor *c;
+  size_t n, cap;
+} kids;
+
+static enum CXChildVisitResult push_kid(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  kids *K = d;
+  HL_PUSH(K->c, K->n, K->cap, c);
+  return CXChildVisit_Continue;
+}
+
+static kids children(CXCursor c) {
+  kids K = {0};
+  clang_visitChildren(c, push_kid, &K);
+  return K;
+}
+
+static int is_decl(const pw *P, CXCursor c) { return clang_equalCursors(clang_getCanonicalCursor(c), P->decl); }
+
+/* The writes recorded at where (an assignment or the declaration), or
+ * P_UNKNOWN when none was. */
+static uint64_t writes_at(pw *P, unsigned where) {
+  uint64_t s = 0;
+  for (int k = 0; k < P->n; k++)
+    if (P->at[k] == where) s |= 1ull << k;
+  P->seen |= s;
+  return s ? s : P_UNKNOWN;
+}
+
+/* c assigns d (d = x, through operator=): the argument it assigns, or a
+ * null cursor. */
+static CXCursor assignment_to(const pw *P, CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 2) return clang_getNullCursor();
+  char *name = hl_cxstring_take(clang_getCursorSpelling(c));
+  int op = strcmp(name, "operator=") == 0;
+  free(name);
+  if (!op) return clang_getNullCursor();
+  CXCursor lhs = hl_strip(clang_Cursor_getArgument(c, 0));
+  if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !is_decl(P, clang_getCursorReferenced(lhs)))
+    return clang_getNullCursor();
+  return lhs;
+}
+
+static uint64_t walk(pw *P, CXCursor c, uint64_t in);
+
+/* The children in order, each from the state the one before left. */
+static uint64_t sequence(pw *P, const kids *K, size_t from, uint64_t in) {
+  for (size_t i = from; i < K->n && !P->fail; i++) in = walk(P, K->c[i], in);
+  return in;
+}
+
+/* Every state an assignment or a declaration of d inside c can make. */
+typedef struct assigns {
+  pw *P;
+  uint64_t states;
+} assigns;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  assigns *A = d;
+  if (!clang_Cursor_isNull(assignment_to(A->P, c))) A->states |= writes_at(A->P, hl_flow_write_at(c));
+  if (clang_getCursorKind(c) == CXCursor_VarDecl && is_decl(A->P, c))
+    A->states |= P_EMPTY | (A->P->has_init ? writes_at(A->P, hl_flow_write_at(c)) : 0);
+  return CXChildVisit_Recurse;
+}
+
+static uint64_t assigned_in(pw *P, CXCursor c) {
+  assigns A = {P, 0};
+  collect(c, clang_getNullCursor(), &A);
+  clang_visitChildren(c, collect, &A);
+  return A.states;
+}
+
+/* A construct whose parts run in an order or a number of times the walk
+ * does not follow (a loop, a switch, a try block): each part entered with
+ * every state an assignment inside may leave, and so left. */
+static uint64_t loosely(pw *P, CXCursor c, uint64_t in) {
+  if (!in) return 0;
+  uint64_t head = in | assigned_in(P, c);
+  kids K = children(c);
+  for (size_t i = 0; i < K.n && !P->fail; i++) walk(P, K.c[i], head);
+  free(K.c);
+  return head;
+}
+
+/* Whether 'else' is written between two of an if's children: the third
+ * child is its else branch, not its body after an init-statement. */
+static int else_between(CXCursor a, CXCursor b) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
+  CXSourceRange r =
+      clang_getRange(clang_getRangeEnd(clang_getCursorExtent(a)), clang_getRangeStart(clang_getCursorExtent(b)));
+  CXToken *t = NULL;
+  unsigned n = 0, found = 0;
+  clang_tokenize(tu, r, &t, &n);
+  for (unsigned i = 0; i < n && !found; i++) {
+    char *s = hl_cxstring_take(clang_getTokenSpelling(tu, t[i]));
+    found = clang_getTokenKind(t[i]) == CXToken_Keyword && strcmp(s, "else") == 0;
+    free(s);
+  }
+  if (t) clang_disposeTokens(tu, t, n);
+  return (int)found;
+}
+
+static uint64_t walk_if(pw *P, CXCursor c, uint64_t in) {
+  kids K = children(c);
+  uint64_t out;
+  if (K.n == 2 && clang_isExpression(clang_getCursorKind(K.c[0]))) {
+    uint64_t s = walk(P, K.c[0], in);
+    out = s | walk(P, K.c[1], s);
+  } else if (K.n == 3 && clang_isExpression(clang_getCursorKind(K.c[0])) && else_between(K.c[1], K.c[2])) {
+    uint64_t s = walk(P, K.c[0], in);
+    out = walk(P, K.c[1], s) | walk(P, K.c[2], s);
+  } else {
+    out = loosely(P, c, in);
+  }
+  free(K.c);
+  return out;
+}
+
+/* A lambda: its captures are read where it is made; its body runs later,
+ * any number of times, so a read there may find any value — unless d is
+ * captured by copy, when the body reads the copy — and an assignment there
+ * is not placed. */
+static uint64_t walk_lambda(pw *P, CXCursor c, uint64_t in) {
+  kids K = children(c);
+  size_t before = P->nreads;
+  for (size_t i = 0; i < K.n && !P->fail; i++)
+    if (clang_getCursorKind(K.c[i]) != CXCursor_CompoundStmt) walk(P, K.c[i], in);
+  int by_copy = P->nreads != before;
+  for (size_t i = 0; i < K.n && !P->fail; i++) {
+    if (clang_getCursorKind(K.c[i]) != CXCursor_CompoundStmt) continue;
+    if (assigned_in(P, K.c[i]))
+      P->fail = 1;
+    else if (!by_copy)
+      walk(P, K.c[i], ~0ull);
+  }
+  free(K.c);
+  return in;
+}
+
+/* An assignment to d: the value it assigns is evaluated first. */
+static uint64_t walk_assignment(pw *P, CXCursor c, CXCursor lhs, uint64_t in) {
+  kids K = children(c);
+  for (size_t i = 0; i < K.n && !P->fail; i++)
+    if (!clang_equalCursors(K.c[i], lhs)) in = walk(P, K.c[i], in);
+  free(K.c);
+  return in ? writes_at(P, hl_flow_write_at(c)) : 0;
+}
+
+static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
+  if (P->fail) return in;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  switch (k) {
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+  case CXCursor_LabelStmt: P->fail = 1; return in;
+  case CXCursor_IfStmt: return walk_if(P, c, in);
+  case CXCursor_ConditionalOperator: {
+    kids K = children(c);
+    uint64_t out;
+    if (K.n == 3) {
+      uint64_t s = walk(P, K.c[0], in);
+      out = walk(P, K.c[1], s) | walk(P, K.c[2], s);
+    } else {
+      out = loosely(P, c, in);
+    }
+    free(K.c);
+    return out;
+  }
+  case CXCursor_BinaryOperator: {
+    /* The right operand may not run (&&, ||). */
+    kids K = children(c);
+    uint64_t s = K.n ? walk(P, K.c[0], in) : in;
+    uint64_t out = s | sequence(P, &K, 1, s);
+    free(K.c);
+    return out;
+  }
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+  case CXCursor_ForStmt:
+  case CXCursor_CXXForRangeStmt:
+  case CXCursor_SwitchStmt:
+  case CXCursor_CXXTryStmt: return loosely(P, c, in);
+  case CXCursor_LambdaExpr: return walk_lambda(P, c, in);
+  case CXCursor_DeclRefExpr:
+  case CXCursor_VariableRef: /* a lambda's capture [d] */
+    if (is_decl(P, clang_getCursorReferenced(c))) {
+      hl_flow_read r = {hl_flow_write_at(c), in};
+      HL_PUSH(P->reads, P->nreads, P->capreads, r);
+    }
+    return in;
+  case CXCursor_VarDecl:
+    if (is_decl(P, c)) {
+      kids K = children(c);
+      in = sequence(P, &K, 0, in);
+      free(K.c);
+      if (!in) return 0;
+      return P->has_init ? writes_at(P, hl_flow_write_at(c)) : P_EMPTY;
+    }
+    break;
+  default: break;
+  }
+  CXCursor lhs = assignment_to(P, c);
+  if (!clang_Cursor_isNull(lhs)) return walk_assignment(P, c, lhs, in);
+  kids K = children(c);
+  uint64_t out = sequence(P, &K, 0, in);
+  free(K.c);
+  if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_CXXThrowExpr)
+    return 0;
+  return out;
+}
+
+/* The body of the function declaring local d, or a null cursor. */
+static CXCursor body_of(CXCursor d) {
+  CXCursor fn = clang_getCursorSemanticParent(d);
+  if (!hl_is_function_like(clang_getCursorKind(fn))) return clang_getNullCursor();
+  CXCursor def = clang_getCursorDefinition(fn);
+  CXCursor body = hl_last_child(clang_Cursor_isNull(def) ? fn : def);
+  return clang_getCursorKind(body) == CXCursor_CompoundStmt ? body : clang_getNullCursor();
+}
+
+int hl_flow_paths_of(const hl_flow *F, int d, hl_flow_paths *out) {
+  memset(out, 0, sizeof *out);
+  pw P;
+  memset(&P, 0, sizeof P);
+  P.F = F;
+  P.decl = F->decls[d].cursor;
+  if (clang_getCursorKind(P.decl) != CXCursor_VarDecl) return -1;
+  for (size_t i = 0; i < F->nwrites; i++) {
+    if (F->writes[i].decl != d) continue;
+    if (P.n == P_MAX || !F->writes[i].at) return -1;
+    out->widx[P.n] = i;
+    P.at[P.n++] = F->writes[i].at;
+  }
+  out->nw = P.n;
+  CXCursor body = body_of(P.decl);
+  if (clang_Cursor_isNull(body)) return -1;
+  P.has_init = F->decls[d].has_init;
+  /* Before the declaration nothing can read d: any state will do. */
+  walk(&P, body, P_EMPTY);
+  if (P.fail) {
+    free(P.reads);
+    return -1;
+  }
+  uint64_t unseen = 0;
+  for (int k = 0; k < P.n; k++)
+    if (!(P.seen >> k & 1)) unseen |= 1ull << k;
+  for (size_t i = 0; i < P.nreads; i++) {
+    P.reads[i].state |= unseen;
+    out->any |= P.reads[i].state;
+  }
+  out->reads = P.reads;
+  out->nreads = P.nreads;
+  return 0;
+}
+
+void hl_flow_paths_free(hl_flow_paths *p) {
+  if (p) free(p->reads);
+}
+
+uint64_t hl_flow_paths_at(const hl_flow_paths *p, unsigned at) {
+  uint64_t s = 0;
+  int found = 0;
+  for (size_t i = 0; at && i < p->nreads; i++)
+    if (p->reads[i].at == at) {
+      s |= p->reads[i].state;
+      found = 1;
+    }
+  return found ? s : p->any;
+}
+
+int hl_flow_paths_holds(const hl_flow_paths *p, uint64_t s, size_t i) {
+  for (int k = 0; k < p->nw; k++)
+    if (p->widx[k] == i) return (int)(s >> k & 1);
+  return 0;
+}
