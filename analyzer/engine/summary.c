@@ -154,3 +154,11 @@ void hl_summary_free(hl_summary *s) {
   hl_strv_free(&s->overridden);
   free(s);
 }
+
+char *hl_slot_member(const char *member_usr) { return hl_xasprintf("member %s", member_usr); }
+
+char *hl_slot_param_usr(const char *fn_usr, int index) { return hl_xasprintf("%s#%d", fn_usr, index); }
+
+char *hl_slot_param(const char *fn_usr, int index) { return hl_xasprintf("param %s#%d", fn_usr, index); }
+
+char *hl_slot_return(const char *fn_usr) { return hl_xasprintf("return %s", fn_usr); }

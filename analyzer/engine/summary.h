@@ -161,6 +161,14 @@ typedef struct hl_sspelling {
  * A flow: the value of slot from goes into slot to (a copy, a move, a
  * reference parameter bound to it), or, with from NULL, a value heaplint
  * cannot follow does (another std::function, a call's result). */
+/* The keys, made in one place: "member <usr>" (the member's USR),
+ * "<fn usr>#<index>" (a parameter: an alias's usr), "param <fn usr>#<index>",
+ * "return <fn usr>". Each malloc'd. */
+char *hl_slot_member(const char *member_usr);
+char *hl_slot_param_usr(const char *fn_usr, int index);
+char *hl_slot_param(const char *fn_usr, int index);
+char *hl_slot_return(const char *fn_usr);
+
 typedef struct hl_sflow {
   char *from, *to;
   hl_loc at;

@@ -460,7 +460,7 @@ static int loc_before(const hl_loc *a, const hl_loc *b) {
 /* Where the parameter is declared written out as the wrapper: the
  * aliases rows of its units (a declaration through an alias has none). */
 static void api_decls(hl_index *X, const char *usr, int param, hl_api_figure *f) {
-  char *key = hl_xasprintf("%s#%d", usr, param);
+  char *key = hl_slot_param_usr(usr, param);
   sqlite3_stmt *st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", key);
   free(key);
   size_t cap = 0;

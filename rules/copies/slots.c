@@ -31,7 +31,7 @@ static char *field_key(const hl_ctx *ctx, CXCursor f) {
       clang_Location_isInSystemHeader(at))
     return NULL;
   char *usr = hl_cxstring_take(clang_getCursorUSR(f));
-  char *key = *usr ? hl_xasprintf("member %s", usr) : NULL;
+  char *key = *usr ? hl_slot_member(usr) : NULL;
   free(usr);
   return key;
 }
@@ -58,7 +58,7 @@ static char *param_key(const hl_ctx *ctx, CXCursor p) {
   for (int i = 0; i < n && index < 0; i++)
     if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), p)) index = i;
   char *usr = index < 0 ? NULL : hl_cxstring_take(clang_getCursorUSR(fn));
-  char *key = usr && *usr ? hl_xasprintf("param %s#%d", usr, index) : NULL;
+  char *key = usr && *usr ? hl_slot_param(usr, index) : NULL;
   free(usr);
   return key;
 }
@@ -70,7 +70,7 @@ static char *return_key(const hl_ctx *ctx, CXCursor fn) {
   if (!slot_function(fn) || r.kind == CXType_LValueReference || r.kind == CXType_RValueReference || !wrapper_of(ctx, r))
     return NULL;
   char *usr = hl_cxstring_take(clang_getCursorUSR(fn));
-  char *key = *usr ? hl_xasprintf("return %s", usr) : NULL;
+  char *key = *usr ? hl_slot_return(usr) : NULL;
   free(usr);
   return key;
 }

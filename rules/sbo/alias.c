@@ -38,9 +38,6 @@ static void finish(hl_ctx *ctx, hl_salias *a) {
   if (!a->blocked) a->blocked = hl_runtime_unreachable(ctx, a->header);
 }
 
-/* "member <usr>": what a member's values are filed under. */
-static char *member_key(const char *usr) { return hl_xasprintf("member %s", usr); }
-
 /* Where decl's type writes the wrapper w (a's type and written), or why
  * heaplint may not edit it (a's blocked). Returns 1 when decl writes it
  * through an alias instead (the alias's rewrite is the one), else 0. */
@@ -191,9 +188,6 @@ static const hl_wrapper *param_wrapper(const hl_ctx *ctx, const char *rule, CXCu
   return wrapper_of(ctx, rule, *wtype);
 }
 
-/* "param <usr>#<index>": what values passed to a parameter are filed under. */
-static char *param_usr(const char *fn_usr, int i) { return hl_xasprintf("%s#%d", fn_usr, i); }
-
 static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const hl_sbo_wording *wd, CXCursor fn) {
   if (clang_getCursorKind(fn) == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)) return;
   char *fusr = hl_cxstring_take(clang_getCursorUSR(fn));
@@ -220,8 +214,8 @@ static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const 
       continue;
     }
     a.param = defined ? 2 : 1;
-    a.usr = param_usr(fusr, i);
-    a.key = hl_xasprintf("param %s", a.usr);
+    a.usr = hl_slot_param_usr(fusr, i);
+    a.key = hl_slot_param(fusr, i);
     char *api = hl_retype_api_name(fn), *pname = hl_cxstring_take(clang_getCursorSpelling(p));
     a.name = *pname ? hl_xasprintf("'%s' of %s", pname, api) : hl_xasprintf("%d of %s", i + 1, api);
     free(api);
@@ -246,7 +240,7 @@ static void param_use(hl_ctx *ctx, hl_summary *sum, CXCursor ref) {
   for (int i = 0; i < n && index < 0; i++)
     if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), p)) index = i;
   if (index < 0) return;
-  char *fusr = hl_cxstring_take(clang_getCursorUSR(fn)), *usr = param_usr(fusr, index);
+  char *fusr = hl_cxstring_take(clang_getCursorUSR(fn)), *usr = hl_slot_param_usr(fusr, index);
   hl_salias *a = NULL;
   for (size_t i = sum->naliases; i-- > 0 && !a;)
     if (sum->aliases[i].param == 2 && !strcmp(sum->aliases[i].usr, usr)) a = &sum->aliases[i];
@@ -341,7 +335,7 @@ void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *w
   }
   a.member = 1;
   a.usr = usr;
-  a.key = member_key(usr);
+  a.key = hl_slot_member(usr);
   a.name = hl_decl_name(decl);
   a.wrapper = display;
   a.replacement = hl_xstrdup(repl);
@@ -455,7 +449,7 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
       strstr(s->wrapper_spelling, "type-parameter-"))
     return;
   char *usr = clang_Cursor_isNull(member) ? NULL : hl_cxstring_take(clang_getCursorUSR(member));
-  hl_svalue x = {.wrapper = usr ? member_key(usr) : hl_xstrdup(s->wrapper_spelling),
+  hl_svalue x = {.wrapper = usr ? hl_slot_member(usr) : hl_xstrdup(s->wrapper_spelling),
                  .at = hl_loc_copy(&s->loc),
                  .store = hl_loc_copy(store ? store : &s->loc),
                  .dependent = store && v->allocates == HL_UNKNOWN,
@@ -476,9 +470,7 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
   /* And one passed to a parameter: the parameter's (for function_ref). */
   if (!usr && s->param.usr) {
     hl_svalue y = {0};
-    char *pusr = param_usr(s->param.usr, s->param.index);
-    y.wrapper = hl_xasprintf("param %s", pusr);
-    free(pusr);
+    y.wrapper = hl_slot_param(s->param.usr, s->param.index);
     y.at = hl_loc_copy(&s->loc);
     y.store = hl_loc_copy(&s->loc);
     y.known = 1;

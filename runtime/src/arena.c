@@ -1,9 +1,8 @@
 #include "heaplint/arena.h"
+#include "heaplint/alloc.h"
 
 #include <stdint.h>
 #include <string.h>
-
-#include "sys.h"
 
 /* A block from the upstream: this header, then its region. */
 struct block {
@@ -26,18 +25,13 @@ struct hl_arena {
 
 #define HEADER (((sizeof(struct block) + HL_ARENA_BLOCK_ALIGN - 1) / HL_ARENA_BLOCK_ALIGN) * HL_ARENA_BLOCK_ALIGN)
 
-static void *system_alloc(void *ctx, size_t size, size_t align) {
-  (void)ctx;
-  return hl_sys_alloc(size, align);
-}
-
-static void system_free(void *ctx, void *p, size_t size) {
-  (void)ctx;
-  (void)size;
-  hl_sys_free(p);
-}
-
-static const hl_fallback system_upstream = {system_alloc, system_free, NULL};
+/* The default upstream: the allocator's system fallback (none in a
+ * no-heap build, where an arena needs a caller's upstream). */
+#ifndef HL_NO_HEAP
+#define system_upstream hl_fallback_system
+#else
+#define system_upstream hl_fallback_none
+#endif
 
 static void set_name(hl_arena *a, const hl_arena_config *cfg) {
   const char *name = cfg && cfg->name ? cfg->name : "hl_arena";
