@@ -553,7 +553,7 @@ static void gather(check *c, hl_pipeline_in *in) {
       in->analyzed += add_once(&in->main_files, &main_seen, c->jobs.v[i].file);
     } else if (r->result == HL_ANALYZED) {
       hl_sb t = {0};
-      hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no standard library", r->arch);
+      hl_sb_printf(&t, "%s, %s", r->library ? r->library : "no C++ standard library header included", r->arch);
       if (r->nprofiles > 1) {
         hl_sb_puts(&t, "; profiles: ");
         for (size_t k = 0; k < r->nprofiles; k++) hl_sb_printf(&t, "%s%s", k ? ", " : "", r->profiles[k]);

@@ -390,7 +390,7 @@ static void add_finding(hl_ctx *ctx, state *S, var *v) {
   }
   for (size_t i = 0; i < S->nuses && !blocked; i++)
     if (&S->vars[S->uses[i].var] == v) blocked = use_blocks(v, &S->uses[i].use);
-  if (!blocked) blocked = hl_runtime_std_blocked(ctx, HEADER);
+  if (!blocked) blocked = hl_runtime_blocked(ctx, HEADER);
 
   size_t nargs;
   char **args = arguments(v, r == 0, &nargs);

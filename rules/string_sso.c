@@ -264,7 +264,7 @@ typedef struct plan {
 static void choose(hl_ctx *ctx, const site *s, var *v, const char *alias, int is_const, plan *p) {
   long std = hl_ctx_cplusplus(ctx);
   int u8 = !strcmp(alias, "u8string");
-  char *runtime = s->in_loop ? hl_runtime_std_blocked(ctx, POOL_HEADER) : NULL;
+  char *runtime = s->in_loop ? hl_runtime_blocked(ctx, POOL_HEADER) : NULL;
   if (!v->fix.blocked[HL_STRFIX_VIEW] && !clang_Cursor_isNull(s->len.literal) && std >= (u8 ? 202002L : 201703L)) {
     p->how = "it is only read: a view of the literal never allocates";
     p->text = hl_xasprintf("constexpr std::%s_view", alias);
@@ -278,8 +278,9 @@ static void choose(hl_ctx *ctx, const site *s, var *v, const char *alias, int is
                  : hl_xasprintf("%shl::%s", is_const ? "const " : "", alias);
     p->header = POOL_HEADER;
   } else if (s->in_loop) {
-    p->blocked = runtime ? runtime : hl_xstrdup(v->fix.blocked[HL_STRFIX_POOL]);
-    runtime = NULL;
+    /* What the code does first: adding the runtime would not lift it. */
+    p->blocked = v->fix.blocked[HL_STRFIX_POOL] ? hl_xstrdup(v->fix.blocked[HL_STRFIX_POOL]) : runtime;
+    if (p->blocked == runtime) runtime = NULL;
   } else if (s->len.constant) {
     p->blocked = hl_xstrdup(v->fix.blocked[HL_STRFIX_STATIC] ? v->fix.blocked[HL_STRFIX_STATIC]
                                                              : "it is declared in a constexpr function");

@@ -91,17 +91,26 @@ case "${1:-}" in
     cmake -S examples -B build/examples -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
     status=0
     build/bin/heaplint -p build/examples || status=$?
-    # --fix, on a copy (the checkout stays as it is) with the runtime's
-    # headers on its include path, over the whole database: what it
-    # rewrites, the APIs (an alias, a header's member) for every call site.
+    # The run above has no fix-its: examples/ does not use heaplint's
+    # runtime, and a fix that includes it would not compile (its notes say
+    # how to add it). So --fix runs on a copy (the checkout stays as it is)
+    # built with the runtime, as a user's project would add it: its headers
+    # on the include path, its library linked. Over the whole database: what
+    # it rewrites, the APIs (an alias, a header's member) for every call
+    # site. The fixed copy then builds and runs.
     rm -rf build/examples-fixed
     cp -r examples build/examples-fixed
     cmake -S build/examples-fixed -B build/examples-fixed/build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-      "-DCMAKE_CXX_FLAGS=-I$top/runtime/include" >/dev/null
+      "-DCMAKE_CXX_FLAGS=-I$top/runtime/include" \
+      "-DCMAKE_CXX_STANDARD_LIBRARIES=$top/build/runtime/libheaplint_runtime.a -pthread" >/dev/null
     echo
-    echo "heaplint --fix rewrites these (on a copy in build/examples-fixed):"
+    echo "heaplint --fix rewrites these (on a copy in build/examples-fixed, with heaplint's runtime):"
     build/bin/heaplint -p build/examples-fixed/build --fix --quiet >/dev/null || true
     diff -ru --exclude=build examples build/examples-fixed || true
+    cmake --build build/examples-fixed/build -j "$jobs" >/dev/null
+    echo
+    echo "The fixed copy builds and runs:"
+    build/examples-fixed/build/pulse-demo | tail -n 1
     echo
     echo "To run heaplint from anywhere, install it (the analyzer, its profiles, the runtime's headers):"
     echo "  cmake --install build --prefix \"\$HOME/.local\"   # then: export PATH=\"\$HOME/.local/bin:\$PATH\""

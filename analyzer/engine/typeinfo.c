@@ -591,11 +591,28 @@ static int default_allocator(CXType c, int i) {
 }
 
 /* What a class owning heap memory is: a user-provided copy constructor
- * that may throw (it allocates). */
-static void owner_traits(hl_traits *out) {
-  set(&out->trivially_copyable, HL_NO,
-      hl_xstrdup(" is not trivially copyable (its copy constructor is user-provided)"));
-  set(&out->nothrow_copy, HL_NO, hl_xstrdup(" may throw when copied (its copy constructor may allocate)"));
+ * that may throw (it allocates). The reason says what the copy does, for
+ * the library's class what (std::string, "its characters"). */
+static void owner_traits(hl_traits *out, const char *name, const char *what) {
+  set(&out->trivially_copyable, HL_NO, hl_xasprintf(" is not trivially copyable (copying a %s copies %s)", name, what));
+  set(&out->nothrow_copy, HL_NO, hl_xasprintf(" may throw when copied (copying %s may allocate)", what));
+}
+
+/* std::basic_string<C> as code names it: "std::string", "std::wstring", ... */
+static const char *string_name(CXType c) {
+  CXType ch = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(c, 0));
+  switch (ch.kind) {
+  case CXType_Char_S:
+  case CXType_Char_U: return "std::string";
+  case CXType_WChar: return "std::wstring";
+  case CXType_Char16: return "std::u16string";
+  case CXType_Char32: return "std::u32string";
+  default: break;
+  }
+  char *sp = hl_cxstring_take(clang_getTypeSpelling(ch));
+  int u8 = !strcmp(sp, "char8_t");
+  free(sp);
+  return u8 ? "std::u8string" : "std::basic_string";
 }
 
 /* Class templates of the standard library whose traits do not depend on
@@ -611,9 +628,14 @@ static void owner_traits(hl_traits *out) {
 static int library_family_traits(CXType c, hl_traits *out) {
   char *name = hl_template_name(c);
   int n = clang_Type_getNumTemplateArguments(c);
-  int owner = (!strcmp(name, "std::basic_string") && n == 3 && default_allocator(c, 2)) ||
-              (!strcmp(name, "std::vector") && n == 2 && default_allocator(c, 1)) ||
-              (!strcmp(name, "std::function") && n == 1);
+  const char *owner = !strcmp(name, "std::basic_string") && n == 3 && default_allocator(c, 2) ? string_name(c)
+                      : !strcmp(name, "std::vector") && n == 2 && default_allocator(c, 1)     ? "std::vector"
+                      : !strcmp(name, "std::function") && n == 1                              ? "std::function"
+                                                                                              : NULL;
+  const char *owns = !owner                            ? NULL
+                     : !strcmp(owner, "std::vector")   ? "its elements"
+                     : !strcmp(owner, "std::function") ? "its target"
+                                                       : "its characters";
   int plain = !strcmp(name, "std::reference_wrapper") && n == 1;
   if (!strcmp(name, "std::chrono::duration") && n == 2) {
     CXType rep = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(c, 0));
@@ -623,7 +645,7 @@ static int library_family_traits(CXType c, hl_traits *out) {
   free(name);
   if (!owner && !plain) return 0;
   all(out, HL_YES, NULL);
-  if (owner) owner_traits(out);
+  if (owner) owner_traits(out, owner, owns);
   return 1;
 }
 
@@ -635,7 +657,7 @@ static int dependent_function_traits(CXType c, hl_traits *out) {
   free(name);
   if (!is) return 0;
   all(out, HL_YES, NULL);
-  owner_traits(out);
+  owner_traits(out, "std::function", "its target");
   return 1;
 }
 

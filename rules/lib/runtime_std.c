@@ -82,6 +82,11 @@ char *hl_runtime_unreachable(hl_ctx *ctx, const char *header) {
   return hl_xasprintf(
       "<%s> is not on this translation unit's include path: add heaplint's runtime to the build first "
       "(CMake: find_package(heaplint) and target_link_libraries(<target> PRIVATE heaplint::runtime); "
-      "elsewhere: pkg-config --cflags heaplint-runtime)",
+      "elsewhere: pkg-config --cflags --libs heaplint-runtime)",
       header);
+}
+
+char *hl_runtime_blocked(hl_ctx *ctx, const char *header) {
+  char *r = hl_runtime_std_blocked(ctx, header);
+  return r ? r : hl_runtime_unreachable(ctx, header);
 }

@@ -79,7 +79,7 @@ void hl_sbo_plan_make(hl_ctx *ctx, const hl_sbo_site *sites, size_t n, hl_retype
     p->type.text = hl_inline_type(written, wording->replacement(any), p->capacity, p->align);
     if (!p->type.text)
       p->blocked = "heaplint cannot read its type as written";
-    else
+    else if ((p->blocked = p->blocked_own = hl_runtime_unreachable(ctx, wording->header)) == NULL)
       p->has_include = hl_rewrite_include(ctx, p->type.file, wording->header, &p->include) == 0;
   }
   free(written);

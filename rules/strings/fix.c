@@ -6,6 +6,7 @@
 
 #include "util/util.h"
 #include "rules/lib/rewrite.h"
+#include "rules/lib/uses.h"
 #include "rules/strings/length.h"
 
 /* The const members std::basic_string_view shares with std::basic_string,
@@ -112,17 +113,53 @@ static void argument(hl_strfix *x, CXCursor fn, int i, CXCursor other, const hl_
   free(name);
 }
 
-/* The call p (the opaque ancestor of ref, below being its child on the way). */
-static void in_call(hl_strfix *x, CXCursor p, CXCursor below, const hl_loc *at) {
+/* The variable is the argument of a constructor call p (ancestor k of the
+ * reference), which copies or moves it into a new string: say into what —
+ * returned, another variable, a call's argument — as the statement reads,
+ * not as the constructor's name ("basic_string()"). */
+static void constructed(hl_ctx *ctx, hl_strfix *x, size_t k, CXCursor p, CXCursor fn, const hl_loc *at) {
+  size_t m = k + 1;
+  CXCursor q = hl_ctx_opaque_ancestor(ctx, &m, p, NULL);
+  enum CXCursorKind qk = clang_getCursorKind(q);
+  CXType fty = clang_getCursorType(fn);
+  int moved = clang_getNumArgTypes(fty) > 0 && may_modify(clang_getArgType(fty, 0));
+  char *into = NULL;
+  if (qk == CXCursor_ReturnStmt) {
+    block_all(x, "it is %s at %s", "returned", at);
+    return;
+  }
+  if (qk == CXCursor_CallExpr) {
+    char *f = hl_callee_phrase(q);
+    into = hl_xasprintf("%s into an argument of %s", moved ? "moved" : "copied", f);
+    free(f);
+  } else if (qk == CXCursor_VarDecl || qk == CXCursor_FieldDecl) {
+    char *n = hl_cxstring_take(clang_getCursorSpelling(q));
+    into = hl_xasprintf("%s into '%s'", moved ? "moved" : "copied", n);
+    free(n);
+  } else {
+    into = hl_xstrdup(moved ? "moved into another string" : "copied into another string");
+  }
+  if (moved) block_all(x, "it is %s at %s", into, at);
+  block(x, HL_STRFIX_VIEW, "it is %s at %s, which a view does not convert to", into, at);
+  block(x, HL_STRFIX_POOL, "it is %s at %s, a std::string", into, at);
+  free(into);
+}
+
+/* The call p (the opaque ancestor k of ref, below being its child on the way). */
+static void in_call(hl_ctx *ctx, hl_strfix *x, size_t k, CXCursor p, CXCursor below, const hl_loc *at) {
   CXCursor fn = clang_getCursorReferenced(p);
   enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (fk == CXCursor_Constructor) {
+    constructed(ctx, x, k, p, fn, at);
+    return;
+  }
   if ((fk == CXCursor_CXXMethod || fk == CXCursor_ConversionFunction) && clang_equalCursors(hl_first_child(p), below)) {
     member(x, fn, at);
     return;
   }
   int n = clang_Cursor_getNumArguments(p), i = -1;
-  for (int k = 0; k < n && i < 0; k++)
-    if (clang_equalCursors(clang_Cursor_getArgument(p, (unsigned)k), below)) i = k;
+  for (int a = 0; a < n && i < 0; a++)
+    if (clang_equalCursors(clang_Cursor_getArgument(p, (unsigned)a), below)) i = a;
   CXCursor other = n == 2 && i >= 0 ? clang_Cursor_getArgument(p, (unsigned)(1 - i)) : clang_getNullCursor();
   if (clang_Cursor_isNull(fn))
     block_all(x, "it is passed to %s at %s", "a call heaplint cannot follow", at);
@@ -146,7 +183,7 @@ void hl_strfix_use(hl_ctx *ctx, CXCursor ref, hl_strfix *x) {
       block_all(x, "%s at %s", "one of its members is used", &at);
     break;
   }
-  case CXCursor_CallExpr: in_call(x, p, below, &at); break;
+  case CXCursor_CallExpr: in_call(ctx, x, k, p, below, &at); break;
   case CXCursor_CXXForRangeStmt:
     if (may_modify(clang_getCursorType(hl_first_child(p)))) {
       block(x, HL_STRFIX_STATIC, "%s at %s", "a range-based for binds its characters to references", &at);

@@ -5,7 +5,7 @@
 // unless --fix-errors.
 //
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/errors.cpp
-// RUN: cd %t && (%heaplint -v errors.cpp -- %libstdcxx; echo "exit: $?") > %t/out 2> %t/err
+// RUN: cd %t && (%heaplint -v errors.cpp -- -I%src_root/runtime/include %libstdcxx; echo "exit: $?") > %t/out 2> %t/err
 // RUN: %FileCheck %s --check-prefix=CHECK --implicit-check-not=warning: --implicit-check-not=error: < %t/out
 // RUN: %FileCheck %s --check-prefix=ERR --implicit-check-not=remark: < %t/err
 #include <any>
@@ -43,7 +43,7 @@ void f(long a, long b, long c) {
 
 // Compile errors pass every filter: -line-filter, -checks, the header
 // filter, and stay out of a baseline.
-// RUN: cd %t && (%heaplint '-line-filter=[{"name":"errors.cpp","lines":[[1,1]]}]' -checks=-*,any-sbo --write-baseline=%t/base.json errors.cpp -- %libstdcxx; echo "exit: $?") > %t/filtered 2>&1
+// RUN: cd %t && (%heaplint '-line-filter=[{"name":"errors.cpp","lines":[[1,1]]}]' -checks=-*,any-sbo --write-baseline=%t/base.json errors.cpp -- -I%src_root/runtime/include %libstdcxx; echo "exit: $?") > %t/filtered 2>&1
 // RUN: %FileCheck %s --check-prefix=FILTERED --implicit-check-not=warning: < %t/filtered
 // FILTERED: errors.cpp:14:14: error: unknown type name 'Unknown' [clang-diagnostic-error]
 // FILTERED: 0 warnings and 4 errors in 1 file
@@ -52,12 +52,12 @@ void f(long a, long b, long c) {
 // BASELINE: "findings": []
 
 // --fix: nothing from this unit; --fix-errors: its fixes.
-// RUN: cd %t && (%heaplint --fix errors.cpp -- %libstdcxx; echo "exit: $?") > %t/fix.out 2> %t/fix.err
+// RUN: cd %t && (%heaplint --fix errors.cpp -- -I%src_root/runtime/include %libstdcxx; echo "exit: $?") > %t/fix.out 2> %t/fix.err
 // RUN: %FileCheck %s --check-prefix=NOFIX < %t/fix.err
 // NOFIX: heaplint: note: errors.cpp: it has compile errors: no fix from it is applied (--fix-errors applies them)
 // NOFIX: 1 warning and 4 errors in 1 file (libstdc++, x86_64); 0 fixed in 0 files; 1 file with compile errors
 // RUN: diff %s %t/errors.cpp
-// RUN: cd %t && (%heaplint --fix-errors errors.cpp -- %libstdcxx; echo "exit: $?") > %t/fixerr.out 2> %t/fixerr.err
+// RUN: cd %t && (%heaplint --fix-errors errors.cpp -- -I%src_root/runtime/include %libstdcxx; echo "exit: $?") > %t/fixerr.out 2> %t/fixerr.err
 // RUN: %FileCheck %s --check-prefix=FIXED < %t/fixerr.err
 // FIXED: 1 warning and 4 errors in 1 file (libstdc++, x86_64); 1 fixed in 1 file; 1 file with compile errors
 // RUN: grep -c 'hl::inplace_function<void(), 24> fine' %t/errors.cpp

@@ -2,7 +2,7 @@
 // declaration it retypes, and each case where it gives a note instead.
 //
 // RUN: cp %s %t.cpp
-// RUN: %heaplint --fix %t.cpp -- %libstdcxx > %t.out 2> %t.err
+// RUN: %heaplint --fix %t.cpp -- -I%src_root/runtime/include %libstdcxx > %t.out 2> %t.err
 // RUN: %FileCheck %s --check-prefix=FIXED < %t.cpp
 // RUN: %FileCheck %s --check-prefix=NOTES < %t.out
 // RUN: %FileCheck %s --check-prefix=SUMMARY < %t.err

@@ -4,7 +4,7 @@
 // suggestion as a note and edits nothing of it. A single declaration in the
 // same file is still retyped, and the result compiles.
 // RUN: cp %s %t.cpp
-// RUN: %heaplint --fix %t.cpp -- %libstdcxx > %t.out 2> %t.err
+// RUN: %heaplint --fix %t.cpp -- -I%src_root/runtime/include %libstdcxx > %t.out 2> %t.err
 // RUN: %FileCheck %s --check-prefix=NOTES < %t.out
 // RUN: %FileCheck %s --check-prefix=SUMMARY < %t.err
 // RUN: %FileCheck %s --check-prefix=FIXED < %t.cpp

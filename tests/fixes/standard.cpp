@@ -6,21 +6,21 @@
 // headers a fix includes need C++11: C++98 is left as it was.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: cp %s %t/cxx98.cpp && %heaplint --fix %t/cxx98.cpp -- -std=c++98 > %t/cxx98.out 2>&1
+// RUN: cp %s %t/cxx98.cpp && %heaplint --fix %t/cxx98.cpp -- -I%src_root/runtime/include -std=c++98 > %t/cxx98.out 2>&1
 // RUN: %FileCheck %s --check-prefix=OLD -DSTD=C++98 < %t/cxx98.out
 // RUN: cmp %s %t/cxx98.cpp
 //
 // C++11, C++14 (spelled gnu++1y), the compiler's default (C++17 for clang
 // 19), and C++20: rewritten, and the result compiles in that standard.
-// RUN: cp %s %t/cxx11.cpp && %heaplint --fix %t/cxx11.cpp -- -std=c++11 > %t/cxx11.out 2>&1
+// RUN: cp %s %t/cxx11.cpp && %heaplint --fix %t/cxx11.cpp -- -I%src_root/runtime/include -std=c++11 > %t/cxx11.out 2>&1
 // RUN: %FileCheck %s --check-prefixes=FIXED,LAMBDA < %t/cxx11.cpp
 // RUN: %gxx -std=c++11 -fsyntax-only -I%src_root/runtime/include %t/cxx11.cpp
-// RUN: cp %s %t/gnu14.cpp && %heaplint --fix %t/gnu14.cpp -- -std=gnu++1y -stdlib=libc++ > %t/gnu14.out 2>&1
+// RUN: cp %s %t/gnu14.cpp && %heaplint --fix %t/gnu14.cpp -- -I%src_root/runtime/include -std=gnu++1y -stdlib=libc++ > %t/gnu14.out 2>&1
 // RUN: %FileCheck %s --check-prefixes=FIXED,LAMBDA < %t/gnu14.cpp
 // RUN: %clangxx -std=gnu++1y -stdlib=libc++ -fsyntax-only -I%src_root/runtime/include %t/gnu14.cpp
-// RUN: cp %s %t/default.cpp && %heaplint --fix %t/default.cpp -- > %t/default.out 2>&1
+// RUN: cp %s %t/default.cpp && %heaplint --fix %t/default.cpp -- -I%src_root/runtime/include > %t/default.out 2>&1
 // RUN: %FileCheck %s --check-prefixes=FIXED,LAMBDA < %t/default.cpp
-// RUN: cp %s %t/cxx20.cpp && %heaplint --fix %t/cxx20.cpp -- -std=c++20 > %t/cxx20.out 2>&1
+// RUN: cp %s %t/cxx20.cpp && %heaplint --fix %t/cxx20.cpp -- -I%src_root/runtime/include -std=c++20 > %t/cxx20.out 2>&1
 // RUN: %FileCheck %s --check-prefixes=FIXED,LAMBDA < %t/cxx20.cpp
 // RUN: %gxx -std=c++20 -fsyntax-only -I%src_root/runtime/include %t/cxx20.cpp
 #include <functional>

@@ -5,11 +5,11 @@
 // the library wants (trivially copyable, a nothrow copy) is still retyped.
 //
 // RUN: cp %s %t.gnu.cpp && cp %s %t.llvm.cpp
-// RUN: %heaplint --fix %t.gnu.cpp -- %libstdcxx > %t.gnu.out 2> %t.gnu.err
+// RUN: %heaplint --fix %t.gnu.cpp -- -I%src_root/runtime/include %libstdcxx > %t.gnu.out 2> %t.gnu.err
 // RUN: %FileCheck %s --check-prefix=NOTES < %t.gnu.out
 // RUN: %FileCheck %s --check-prefix=FIXED < %t.gnu.cpp
 // RUN: %gxx -std=c++17 -fsyntax-only -I%src_root/runtime/include %t.gnu.cpp
-// RUN: %heaplint --fix %t.llvm.cpp -- %libcxx > %t.llvm.out 2> %t.llvm.err
+// RUN: %heaplint --fix %t.llvm.cpp -- -I%src_root/runtime/include %libcxx > %t.llvm.out 2> %t.llvm.err
 // RUN: %FileCheck %s --check-prefix=NOTES < %t.llvm.out
 // RUN: %FileCheck %s --check-prefix=FIXED < %t.llvm.cpp
 // RUN: %clangxx -std=c++17 -stdlib=libc++ -fsyntax-only -I%src_root/runtime/include %t.llvm.cpp

@@ -3,9 +3,9 @@
 // buffer) and in none on libc++ (its 32-byte buffer holds a 24-byte target
 // behind the 8-byte vtable pointer).
 //
-// RUN: %heaplint %s -- %libstdcxx 2>%t.gnu.err | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libstdcxx 2>%t.gnu.err | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
 // RUN: %FileCheck %s --check-prefix=GNU-SUMMARY < %t.gnu.err
-// RUN: %heaplint %s -- %libcxx 2>%t.llvm.err | %FileCheck %s --allow-empty --check-prefix=LLVM --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libcxx 2>%t.llvm.err | %FileCheck %s --allow-empty --check-prefix=LLVM --implicit-check-not=warning:
 // RUN: %FileCheck %s --check-prefix=LLVM-SUMMARY < %t.llvm.err
 //
 // GNU-SUMMARY: 26 warnings in 1 file (libstdc++, x86_64)

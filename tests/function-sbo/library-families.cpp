@@ -74,8 +74,8 @@ void sites(std::string s) {
   auto lam = [a, b, c] { (void)(a + b + c); };
   std::function<void()> r = std::ref(lam);
   // GNU: library-families.cpp:[[@LINE+3]]:29: warning: std::function<void ()> stores this lambda on the heap
-  // GNU: note: not trivially copyable: capture 's' (std::string) is not trivially copyable (its copy constructor is user-provided)
-  // LLVM: note: not nothrow copy constructible: capture 's' (std::string) may throw when copied (its copy constructor may allocate)
+  // GNU: note: not trivially copyable: capture 's' (std::string) is not trivially copyable (copying a std::string copies its characters)
+  // LLVM: note: not nothrow copy constructible: capture 's' (std::string) may throw when copied (copying its characters may allocate)
   std::function<void()> f = [s] { (void)s; };
   r();
   f();

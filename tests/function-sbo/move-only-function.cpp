@@ -1,7 +1,7 @@
 // std::move_only_function (C++23, libstdc++): 24-byte buffer, align <= 8,
 // and a nothrow move constructor; copyability does not matter.
 //
-// RUN: %heaplint %s -- -std=c++23 | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include -std=c++23 | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
 #include <functional>
 #include <memory>
 #include <string>

@@ -2,8 +2,8 @@
 // the class (special members, their noexcept, virtual functions and bases,
 // recursively bases and fields), with the culprit named.
 //
-// RUN: %heaplint %s -- %libstdcxx | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
-// RUN: %heaplint %s -- %libcxx | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libstdcxx | %FileCheck %s --check-prefix=GNU --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libcxx | %FileCheck %s --check-prefix=LLVM --implicit-check-not=warning:
 #include <functional>
 #include <memory>
 

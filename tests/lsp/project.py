@@ -2,7 +2,8 @@
 findings on it in a form the LSP's diagnostics are compared with.
 
 Layout (under a fresh temporary directory):
-  proj/compile_commands.json   every proj/src/*.cc, -std=c++17 -Iinclude
+  proj/compile_commands.json   every proj/src/*.cc, -std=c++17 -Iinclude and
+                               -I<the runtime's include directory>
   proj/src/main.cc             findings, a NOLINT, a site after non-ASCII text, a
                                trait query and an instantiation probe
   proj/src/fix.cc              one finding whose fix --fix makes
@@ -203,7 +204,10 @@ void user() {}
 """
 
 NCYCLES = 50
-FLAGS = ["-std=c++17", "-Iinclude"]
+# With heaplint's runtime on the include path: a fix is offered only where
+# the unit would compile with it (loose/loose.cc's fallback flags have none).
+RUNTIME_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "include")
+FLAGS = ["-std=c++17", "-Iinclude", "-I" + os.path.normpath(RUNTIME_INCLUDE)]
 
 
 def write(path, text):

@@ -708,6 +708,15 @@ def check_outside_database(ctx):
     u = open_doc(c, path)
     diags = c.diagnostics(u, 1)
     same_as_cli(ctx, diags, ctx.loose, ["loose.cc", "--", "-std=c++17", "-DLOOSE"], "loose.cc", "utf-16")
+    # heaplint's runtime is not on its include path: no quick fix (the
+    # edit would not compile), and a note says how to add the runtime.
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": u}, "range": diags[0]["range"],
+                                           "context": {"diagnostics": diags}})
+    titles = [a["title"] for a in r["result"]]
+    assert not [a for a in r["result"] if a.get("isPreferred")], titles
+    notes = [rel["message"] for rel in diags[0].get("relatedInformation", [])]
+    assert [n for n in notes if "is not on this translation unit's include path" in n and "find_package(heaplint)" in n
+            ], notes
     change(c, u, 2, [{"text": read(path) + "\n"}])
     c.diagnostics(u, 2)
     logs = fallback_logs(c, path)

@@ -6,7 +6,7 @@
 // RUN: %not %heaplint %s -- -std=c++20 -I%src_root/runtime/include > %t.out 2> %t.err
 // RUN: %FileCheck %s --implicit-check-not=error: < %t.out
 // RUN: %FileCheck %s --check-prefix=SUMMARY < %t.err
-// SUMMARY: 0 warnings and 8 errors in 1 file (no standard library, x86_64)
+// SUMMARY: 0 warnings and 8 errors in 1 file (no C++ standard library header included, x86_64)
 #include <heaplint/noalloc.h>
 
 struct Voice {

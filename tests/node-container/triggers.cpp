@@ -5,8 +5,8 @@
 // static and thread_local locals, parameters, a type that depends on a
 // template parameter.
 //
-// RUN: %heaplint %s -- %libstdcxx | %FileCheck %s --check-prefixes=CHECK,GNU --implicit-check-not=warning:
-// RUN: %heaplint %s -- %libcxx | %FileCheck %s --check-prefixes=CHECK,LLVM --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libstdcxx | %FileCheck %s --check-prefixes=CHECK,GNU --implicit-check-not=warning:
+// RUN: %heaplint %s -- -I%src_root/runtime/include %libcxx | %FileCheck %s --check-prefixes=CHECK,LLVM --implicit-check-not=warning:
 #include <forward_list>
 #include <list>
 #include <map>
