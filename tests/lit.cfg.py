@@ -111,8 +111,8 @@ config.substitutions.append(("%sarif-multitool", _multitool or
     "(npm install --prefix <build>/npm @microsoft/sarif-multitool)\" >&2; exit 1' --"))
 
 # The man page's checkers (tests/cli/manpage.test): Debian's groff-base and
-# mandoc.
-for _tool in ("groff", "mandoc"):
+# mandoc; zsh for its completion (tests/cli/completion.test).
+for _tool in ("groff", "mandoc", "zsh"):
     if shutil.which(_tool):
         config.available_features.add(_tool)
 
