@@ -26,13 +26,18 @@ example_packages="cmake make gcc g++ pkg-config libclang-19-dev libyaml-dev libj
 # And what the tests need besides. libclang-14 (Debian 12's default) is
 # built against too, to keep the CINDEX_VERSION guards honest. bazel-bootstrap
 # (Bazel 4.2.3 and a JDK) runs integrations/bazel's aspect (tests/bazel).
+# groff, man and mandoc check the man page (tests/cli/manpage.test), zsh
+# its completion (tests/cli/completion.test); dpkg-dev (dpkg-shlibdeps) and
+# file the Debian package cpack makes (tests/package).
 test_packages="$example_packages python3
   clang-19 llvm-19-tools clang-tools-19 clang-tidy-19 clang-format-19 libc++-19-dev libc++abi-19-dev libclang-rt-19-dev
   libclang-14-dev
   libcmocka-dev libboost-dev libdw-dev
   python3-jsonschema vim neovim nodejs strace
   g++-multilib qemu-user
-  bazel-bootstrap"
+  bazel-bootstrap
+  groff-base man-db mandoc zsh
+  dpkg-dev file"
 
 # Elapsed time per stage, on stderr: what CI's log shows of where its time goes,
 # and again all together when the script ends, passing or not (a log shown

@@ -110,6 +110,12 @@ config.substitutions.append(("%sarif-multitool", _multitool or
     "sh -c 'echo \"the SARIF validator is not installed: scripts/quickstart.sh test installs it "
     "(npm install --prefix <build>/npm @microsoft/sarif-multitool)\" >&2; exit 1' --"))
 
+# The man page's checkers (tests/cli/manpage.test): Debian's groff-base and
+# mandoc; zsh for its completion (tests/cli/completion.test).
+for _tool in ("groff", "mandoc", "zsh"):
+    if shutil.which(_tool):
+        config.available_features.add(_tool)
+
 inputs = os.path.join(config.test_source_root, "support")
 # The counting global operator new (count_new.hpp), heaplint calibrate's own.
 probes = os.path.join(config.heaplint_src_root, "analyzer", "calibrate", "probes")
@@ -129,6 +135,7 @@ config.substitutions.extend([
     ("%support", inputs),
     ("%probes", probes),
     ("%src_root", config.heaplint_src_root),
+    ("%obj_root", config.heaplint_obj_root),
     ("%runtime_lib", config.runtime_lib),
     # SARIF checked against the 2.1.0 schema (vendored in tests/support),
     # with Debian's python3-jsonschema.

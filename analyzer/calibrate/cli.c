@@ -39,7 +39,7 @@ const char hl_cal_usage[] =
     "exit status:\n"
     "  0  the profile was written (or --compare found no difference)\n"
     "  1  --compare found differences\n"
-    "  2  usage or input error: bad option, a compiler or emulator that cannot be hl_cal_run, an\n"
+    "  2  usage or input error: bad option, a compiler or emulator that cannot be run, an\n"
     "     unwritable -o file, an unreadable --compare profile\n"
     "  5  the probes could not be built or run: they did not compile, crashed or\n"
     "     timed out\n"

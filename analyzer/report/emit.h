@@ -32,6 +32,7 @@ typedef struct hl_emit_info {
   const char *const *failed; /* the files that could not be parsed */
   const hl_api_figure *apis; /* the project index's APIs that receive allocating values */
   size_t napis;
+  size_t fixable; /* findings with a fix that --fix applies (with the run's --fix-errors) */
 } hl_emit_info;
 
 /* colour: in clang's colours (ANSI escapes). */

@@ -221,9 +221,39 @@ static void emit(hl_pipeline *P, const hl_emit_info *info) {
   if (hl_output_close(&P->out, rc == 0)) P->status = HL_EXIT_INPUT;
 }
 
-/* "3 warnings in 2 files (libstdc++, x86_64); 1 suppressed by NOLINT" */
+/* The findings whose fix --fix applies (fixable), and those it applies
+ * only with --fix-errors, their unit having compile errors. */
+typedef struct fix_counts {
+  size_t now, with_errors;
+} fix_counts;
+
+static fix_counts count_fixable(const hl_findings *all, const hl_options *o) {
+  fix_counts n = {0, 0};
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *f = all->v[i];
+    if (!f->nedits || f->severity == HL_SEV_NOTE) continue;
+    if (f->unit_has_errors && !o->fix_errors)
+      n.with_errors++;
+    else
+      n.now++;
+  }
+  return n;
+}
+
+/* "; 5 fixable with --fix, 1 more with --fix-errors", as ruff and
+ * clang-tidy say what their fix would do; nothing after --fix, whose
+ * clause says what it did. */
+static void fixable_summary(const fix_counts *n, const hl_options *o, hl_sb *line) {
+  if (o->fix) return;
+  if (n->now) hl_sb_printf(line, "; %zu fixable with --fix", n->now);
+  if (n->with_errors)
+    hl_sb_printf(line, n->now ? ", %zu more with --fix-errors" : "; %zu fixable with --fix-errors", n->with_errors);
+}
+
+/* "3 warnings in 2 files (libstdc++, x86_64); 1 suppressed by NOLINT; 2
+ * fixable with --fix; cache: 2 hits, 0 misses" */
 static void summary(const hl_pipeline *P, const hl_pipeline_in *in, size_t warnings, size_t errors,
-                    const hl_fix_result *fixed) {
+                    const fix_counts *fixable, const hl_fix_result *fixed) {
   const hl_options *o = P->o;
   hl_sb line = {0};
   hl_sb_printf(&line, "%zu warning%s", warnings, warnings == 1 ? "" : "s");
@@ -237,6 +267,7 @@ static void summary(const hl_pipeline *P, const hl_pipeline_in *in, size_t warni
   undecided_summary(&P->u, o->verbose, &line);
   if (P->nolint) hl_sb_printf(&line, "; %zu suppressed by NOLINT", P->nolint);
   if (P->in_baseline) hl_sb_printf(&line, "; %zu in the baseline", P->in_baseline);
+  fixable_summary(fixable, o, &line);
   if (o->fix)
     hl_sb_printf(&line, "; %zu fixed in %zu file%s%s", fixed->findings_fixed, fixed->files_written,
                  fixed->files_written == 1 ? "" : "s", fixed->findings_skipped ? ", some not (see above)" : "");
@@ -299,9 +330,10 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
   /* The order of the documents, of the exported fixes and of --fix's
    * messages, streamed or not. */
   hl_findings_finish(&P->all);
+  fix_counts fixable = count_fixable(&P->all, o);
   hl_emit_info info = {HEAPLINT_VERSION, o->docs_url,  P->root,    in->rules,
                        in->nrules,       in->analyzed, in->failed, (const char *const *)in->failed_files.v,
-                       in->apis,         in->napis};
+                       in->apis,         in->napis,    fixable.now};
   emit(P, &info);
   if (o->export_fixes) {
     char *err = NULL;
@@ -317,7 +349,7 @@ int hl_pipeline_finish(hl_pipeline *P, hl_pipeline_in *in, int status) {
     warnings += P->all.v[i]->severity == HL_SEV_WARNING;
     errors += P->all.v[i]->severity == HL_SEV_ERROR;
   }
-  if (!o->quiet) summary(P, in, warnings, errors, &fixed);
+  if (!o->quiet) summary(P, in, warnings, errors, &fixable, &fixed);
   if (status == HL_EXIT_RAN) status = P->status;
   if (status == HL_EXIT_RAN && (in->failed || in->with_errors)) status = HL_EXIT_PARSE;
   if (status == HL_EXIT_RAN && fixed.findings_skipped) status = HL_EXIT_UNFIXED;

@@ -93,6 +93,9 @@ LAYERS = [
     # reads the project index a run of the check wrote.
     ("lsp/", ["util/", "engine/", "input/", "report/", "index/db", "cache/cache", "lsp/"]),
     ("rules/", ["util/", "engine/rule", "rules/"]),
+    # A host tool of the build (heaplint.1 from --help): not linked into
+    # heaplint, it includes nothing of it.
+    ("man/", []),
     ("main", [""]),
     ("check", [""]),
 ]

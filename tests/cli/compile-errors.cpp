@@ -39,7 +39,7 @@ void f(long a, long b, long c) {
   // CHECK: errors.cpp:[[@LINE-1]]:7: error: cannot initialize a variable of type 'int' with an lvalue of type 'const char[5]' [clang-diagnostic-error]
 }
 // CHECK: exit: 3
-// ERR: 1 warning and 4 errors in 1 file (libstdc++, x86_64); 1 file with compile errors
+// ERR: 1 warning and 4 errors in 1 file (libstdc++, x86_64); 1 fixable with --fix-errors; 1 file with compile errors
 
 // Compile errors pass every filter: -line-filter, -checks, the header
 // filter, and stay out of a baseline.

@@ -48,10 +48,10 @@ int hl_emit_json(FILE *out, const hl_findings *all, const hl_emit_info *info) {
   for (size_t i = 0; i < info->files_failed; i++)
     json_array_append_new(failed, hl_json_text(hl_relative_to(info->failed[i], info->source_root)));
   json_t *root =
-      json_pack("{s:i, s:{s:s, s:s}, s:o, s:{s:I, s:I, s:I, s:I, s:o}}", "version", 1, "tool", "name", "heaplint",
+      json_pack("{s:i, s:{s:s, s:s}, s:o, s:{s:I, s:I, s:I, s:I, s:o, s:I}}", "version", 1, "tool", "name", "heaplint",
                 "version", info->version, "findings", findings, "summary", "warnings", (json_int_t)warnings, "errors",
                 (json_int_t)errors, "files", (json_int_t)info->files_analyzed, "not_parsed",
-                (json_int_t)info->files_failed, "not_parsed_files", failed);
+                (json_int_t)info->files_failed, "not_parsed_files", failed, "fixable", (json_int_t)info->fixable);
   if (root && info->napis) json_object_set_new(root, "apis", hl_apis_json(info->apis, info->napis, info->source_root));
   int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF ? 0 : -1;
   json_decref(root);
