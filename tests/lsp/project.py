@@ -7,7 +7,8 @@ Layout (under a fresh temporary directory):
   proj/src/main.cc             findings, a NOLINT, a site after non-ASCII text, a
                                trait query and an instantiation probe
   proj/src/fix.cc              one finding whose fix --fix makes
-  proj/src/widget.cc           includes proj/include/widget.h (which has a finding)
+  proj/src/widget.cc           includes proj/include/widget.h (which has a finding,
+                               and includes widget.inl, which has another)
   proj/src/broken.cc           does not compile (and has a finding)
   proj/src/uses_broken.cc      includes proj/include/broken.h, which does not compile
   proj/src/crash.cc            crashes libclang (#pragma clang __debug crash)
@@ -99,6 +100,17 @@ WIDGET_H = """\
 inline void widget_arm(long a, long b, long c) {
   std::function<void()> w = [a, b, c] { (void)(a + b + c); };
   w();
+}
+
+#include "widget.inl"
+"""
+
+# An .inl of inline definitions, included at the end of widget.h (no unit
+# names it): the editor analyzes it through widget.cc, as the CLI does.
+WIDGET_INL = """\
+inline void widget_more(long a, long b, long c, long d) {
+  std::function<void()> m = [a, b, c, d] { (void)(a + b + c + d); };
+  m();
 }
 """
 
@@ -239,6 +251,7 @@ def make(top):
     for name, text in files.items():
         write(os.path.join(proj, name), text)
     write(os.path.join(proj, "include/widget.h"), WIDGET_H)
+    write(os.path.join(proj, "include/widget.inl"), WIDGET_INL)
     write(os.path.join(proj, "include/broken.h"), BROKEN_H)
     write(os.path.join(proj, "include/later.h"), LATER_H)
     db = [{"directory": proj, "file": name, "arguments": ["clang++"] + FLAGS + ["-c", name]}

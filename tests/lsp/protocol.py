@@ -694,6 +694,12 @@ def check_header_alone(ctx):
     c = ctx.start()
     u = open_doc(c, ctx.path("include/widget.h"))
     same_as_cli(ctx, c.diagnostics(u, 1), ctx.proj, ["-p", ".", "src/widget.cc"], "include/widget.h", "utf-16")
+    # An .inl no unit names: through the unit that includes it, with the
+    # findings `heaplint -p . include/widget.inl` gives.
+    u = open_doc(c, ctx.path("include/widget.inl"))
+    d = c.diagnostics(u, 1)
+    assert d, "no diagnostics for the .inl header"
+    same_as_cli(ctx, d, ctx.proj, ["-p", ".", "include/widget.inl"], "include/widget.inl", "utf-16")
     ctx.stop(c)
 
 
