@@ -36,6 +36,25 @@ CXCursor hl_last_child(CXCursor c) {
   return r;
 }
 
+typedef struct children {
+  CXCursor *v;
+  size_t n, cap;
+} children;
+
+static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  children *C = d;
+  HL_PUSH(C->v, C->n, C->cap, c);
+  return CXChildVisit_Continue;
+}
+
+CXCursor *hl_children(CXCursor c, size_t *n) {
+  children C = {0};
+  clang_visitChildren(c, push_child, &C);
+  *n = C.n;
+  return C.v;
+}
+
 int hl_is_transparent(CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
   return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;

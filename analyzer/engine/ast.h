@@ -12,6 +12,8 @@ char *hl_cxstring_take(CXString s);
 
 CXCursor hl_first_child(CXCursor c);
 CXCursor hl_last_child(CXCursor c);
+/* c's children in order: malloc'd (NULL when none), *n of them. */
+CXCursor *hl_children(CXCursor c, size_t *n);
 
 /* An implicit conversion or parentheses: nothing a rule judges by. */
 int hl_is_transparent(CXCursor c);

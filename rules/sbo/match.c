@@ -281,18 +281,6 @@ int hl_sbo_match(hl_ctx *ctx, CXCursor c, hl_sbo_site *s) {
 
 /* ---- stores through brace initialization of arrays and aggregates ---- */
 
-typedef struct cursors {
-  CXCursor *v;
-  size_t n, cap;
-} cursors;
-
-static enum CXChildVisitResult list_child(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  cursors *C = d;
-  HL_PUSH(C->v, C->n, C->cap, c);
-  return CXChildVisit_Continue;
-}
-
 typedef struct field_types {
   CXType *v;
   size_t n, cap;
@@ -316,13 +304,13 @@ static enum CXChildVisitResult find_base(CXCursor c, CXCursor parent, CXClientDa
  * types. Each element that becomes a wrapper is a store. */
 size_t hl_sbo_init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
   CXType t = clang_getCanonicalType(clang_getCursorType(list));
-  cursors C = {0};
-  clang_visitChildren(list, list_child, &C);
+  size_t nkids;
+  CXCursor *kids = hl_children(list, &nkids);
   field_types F = {0};
   if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
-    for (size_t i = 0; i < C.n; i++) HL_PUSH(F.v, F.n, F.cap, clang_getArrayElementType(t));
+    for (size_t i = 0; i < nkids; i++) HL_PUSH(F.v, F.n, F.cap, clang_getArrayElementType(t));
   } else if (t.kind == CXType_Record && hl_ctx_wrapper_of_type(ctx, t)) {
-    if (C.n == 1) HL_PUSH(F.v, F.n, F.cap, t);
+    if (nkids == 1) HL_PUSH(F.v, F.n, F.cap, t);
   } else if (t.kind == CXType_Record) {
     /* Aggregates with bases take the bases' initializers first: those are
      * not paired with fields here, rather than paired wrongly. */
@@ -332,15 +320,15 @@ size_t hl_sbo_init_list_sites(hl_ctx *ctx, CXCursor list, hl_sbo_site **out) {
   }
   size_t n = 0, cap = 0;
   *out = NULL;
-  for (size_t i = 0; i < C.n && i < F.n; i++) {
+  for (size_t i = 0; i < nkids && i < F.n; i++) {
     const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, F.v[i]);
     /* A nested braced list is its own cursor, judged when visited. */
-    if (!w || clang_getCursorKind(C.v[i]) == CXCursor_InitListExpr) continue;
+    if (!w || clang_getCursorKind(kids[i]) == CXCursor_InitListExpr) continue;
     hl_sbo_site s;
-    if (hl_sbo_fill_site(ctx, &s, list, w, F.v[i], clang_getCursorType(C.v[i]), C.v[i], C.v[i]))
+    if (hl_sbo_fill_site(ctx, &s, list, w, F.v[i], clang_getCursorType(kids[i]), kids[i], kids[i]))
       HL_PUSH(*out, n, cap, s);
   }
-  free(C.v);
+  free(kids);
   free(F.v);
   return n;
 }

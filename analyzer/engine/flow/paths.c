@@ -34,19 +34,12 @@ unsigned hl_flow_write_at(CXCursor c) {
 
 typedef struct kids {
   CXCursor *c;
-  size_t n, cap;
+  size_t n;
 } kids;
 
-static enum CXChildVisitResult push_kid(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  kids *K = d;
-  HL_PUSH(K->c, K->n, K->cap, c);
-  return CXChildVisit_Continue;
-}
-
 static kids children(CXCursor c) {
-  kids K = {0};
-  clang_visitChildren(c, push_kid, &K);
+  kids K;
+  K.c = hl_children(c, &K.n);
   return K;
 }
 
@@ -136,6 +129,12 @@ static int else_between(CXCursor a, CXCursor b) {
   return (int)found;
 }
 
+/* A condition, then one of two branches. */
+static uint64_t branches(pw *P, CXCursor cond, CXCursor a, CXCursor b, uint64_t in) {
+  uint64_t s = walk(P, cond, in);
+  return walk(P, a, s) | walk(P, b, s);
+}
+
 static uint64_t walk_if(pw *P, CXCursor c, uint64_t in) {
   kids K = children(c);
   uint64_t out;
@@ -143,8 +142,7 @@ static uint64_t walk_if(pw *P, CXCursor c, uint64_t in) {
     uint64_t s = walk(P, K.c[0], in);
     out = s | walk(P, K.c[1], s);
   } else if (K.n == 3 && clang_isExpression(clang_getCursorKind(K.c[0])) && else_between(K.c[1], K.c[2])) {
-    uint64_t s = walk(P, K.c[0], in);
-    out = walk(P, K.c[1], s) | walk(P, K.c[2], s);
+    out = branches(P, K.c[0], K.c[1], K.c[2], in);
   } else {
     out = loosely(P, c, in);
   }
@@ -192,13 +190,7 @@ static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
   case CXCursor_IfStmt: return walk_if(P, c, in);
   case CXCursor_ConditionalOperator: {
     kids K = children(c);
-    uint64_t out;
-    if (K.n == 3) {
-      uint64_t s = walk(P, K.c[0], in);
-      out = walk(P, K.c[1], s) | walk(P, K.c[2], s);
-    } else {
-      out = loosely(P, c, in);
-    }
+    uint64_t out = K.n == 3 ? branches(P, K.c[0], K.c[1], K.c[2], in) : loosely(P, c, in);
     free(K.c);
     return out;
   }
