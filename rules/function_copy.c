@@ -294,20 +294,22 @@ static int by_size(const void *a, const void *b) {
 }
 
 /* A copy of a declaration the flow follows: it allocates again when every
- * value it may hold is a heap-stored target (the flow's origin), and may
- * allocate when every value it may hold is known and one is. */
+ * value that may reach it is a heap-stored target, and may allocate when
+ * every such value is known and one is (the others inline, or the local
+ * empty on some path). Where the flow cannot tell the values per read, its
+ * origin (every write heap-stored) still decides "allocates again". */
 static void judge_copy(hl_ctx *ctx, const state *S, const hl_flow_copy *c) {
-  int *stores;
+  int *stores, empty = 0;
   size_t n;
-  int o = hl_flow_origin(S->flow, c->from);
-  if (hl_flow_targets(S->flow, c, &stores, &n)) {
+  if (hl_flow_targets(S->flow, c, &stores, &n, &empty)) {
+    int o = hl_flow_origin(S->flow, c->from);
     if (o < 0) return;
     stores = hl_xcalloc(1, sizeof *stores);
     stores[0] = o;
     n = 1;
   }
   const judged_store **heap = hl_xcalloc(n + 1, sizeof *heap);
-  copied t = {heap, 0, 0, o < 0};
+  copied t = {heap, 0, 0, empty};
   int undecided = 0; /* a target heaplint did not decide: nor is the copy */
   for (size_t i = 0; i < n; i++) {
     const judged_store *s = store_of(S, stores[i]);
@@ -318,6 +320,7 @@ static void judge_copy(hl_ctx *ctx, const state *S, const hl_flow_copy *c) {
     else
       undecided = 1;
   }
+  t.may = t.may || t.ninline;
   qsort(heap, t.nheap, sizeof *heap, by_size);
   if (t.nheap && !undecided) report(ctx, S, c, &t, NULL);
   free(heap);

@@ -281,3 +281,56 @@ void assigned_on_every_path(X *x, bool c, int n) {
   by_ref = make();
   reader();
 }
+
+void paths_through_statements(X *x, int k, bool c) {
+  // A switch: a case entered from the condition or by falling through.
+  cb_t sw = [](int) {};
+  switch (k) {
+  case 1:
+    sw = BIG(x);
+    [[fallthrough]];
+  case 2:
+    // CHECK: reach.cpp:[[@LINE+1]]:9: warning: copying {{.*}} may allocate: it may hold a std::bind result (32 bytes), which {{.*}} stores on the heap, and 1 other target kept inline [function-copy]
+    run(sw);
+    break;
+  }
+  // A case that copies before it assigns: silent.
+  cb_t first = [](int) {};
+  switch (k) {
+  case 0:
+    run(first);
+    first = BIG(x);
+    break;
+  }
+  // Captured by reference: the lambda's body reads it when called, after
+  // the inline target is assigned: silent.
+  cb_t by_ref = BIG(x);
+  auto later = [&by_ref] { run(by_ref); };
+  by_ref = [](int) {};
+  later();
+  // thread_local: a value from an earlier call may be there: not followed.
+  thread_local cb_t kept = BIG(x);
+  run(kept);
+  kept = [](int) {};
+  // A try block copies before it assigns: silent.
+  cb_t tried = [](int) {};
+  try {
+    run(tried);
+    tried = BIG(x);
+  } catch (...) {
+  }
+  // do ... while (0) runs its body once: silent.
+  cb_t once = [](int) {};
+  do {
+    run(once);
+    once = BIG(x);
+  } while (0);
+  // ... and a break leaves it before the assignment: it may allocate.
+  cb_t left = [](int) {};
+  do {
+    if (c) break;
+    left = BIG(x);
+  } while (0);
+  // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} may allocate: it may hold a std::bind result (32 bytes), which {{.*}} stores on the heap, and 1 other target kept inline [function-copy]
+  run(left);
+}

@@ -50,7 +50,7 @@ static CXCursor pattern_field(CXCursor f) {
 }
 
 /* A declaration whose every write and use this translation unit shows: a
- * local variable (not static), a by-value parameter, or a member of a class
+ * local variable (not static or thread_local), a by-value parameter, or a member of a class
  * defined in the main file (a header's class may be written by other
  * translation units). A parameter's writes are its function's calls: they
  * are all seen only for a function with internal linkage. */
@@ -60,6 +60,7 @@ int hl_flow_trackable(const hl_ctx *ctx, CXCursor d) {
   if (!hl_flow_is_wrapper_value(ctx, clang_getCursorType(d))) return 0;
   if (k == CXCursor_VarDecl)
     return clang_Cursor_getStorageClass(d) != CX_SC_Static && clang_Cursor_getStorageClass(d) != CX_SC_Extern &&
+           clang_getCursorTLSKind(d) == CXTLS_None &&
            hl_is_function_like(clang_getCursorKind(clang_getCursorSemanticParent(d)));
   if (k == CXCursor_ParmDecl) return 1;
   if (k == CXCursor_FieldDecl) return clang_Location_isFromMainFile(clang_getCursorLocation(enclosing_class(d)));

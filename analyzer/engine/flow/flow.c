@@ -1,5 +1,6 @@
 #include "engine/flow/flow.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -446,25 +447,32 @@ static int known(hl_flow *F, int d) {
 
 /* Adds to *T every store whose target d may hold where it is read at `at`
  * (0: anywhere); -1 when a value the flow does not follow may reach it (or
- * d is changed where the flow cannot tell, or moved from). seen marks the
- * declarations already added: a cycle of copies brings no store of its
- * own. */
+ * d is changed where the flow cannot tell, or moved from, or is a local
+ * paths does not model). done[d] holds the writes of d already followed
+ * (the state bits; all of them for a declaration without paths): a cycle
+ * of copies brings no store of its own, a second read of d only the
+ * writes it may find that the first did not. */
 typedef struct targets {
   int *stores;
   size_t n, cap;
-  unsigned char *seen;
+  uint64_t *done;
+  int empty; /* a local followed may be empty there */
 } targets;
 
 static int add_targets(hl_flow *F, int d, unsigned at, targets *T) {
-  if (T->seen[d]) return 0;
-  T->seen[d] = 1;
   flow_decl *D = with_paths(F, d);
-  uint64_t s = found_at(D, at);
-  if (D->tainted || D->moves || (s & HL_PATHS_UNKNOWN)) return -1;
   int local = clang_getCursorKind(D->cursor) == CXCursor_VarDecl, any = 0;
+  uint64_t s = found_at(D, at);
+  if (D->tainted || D->moves || (local && D->paths != 1) || (s & HL_PATHS_UNKNOWN)) return -1;
+  /* Followed before: only writes this read may find that the last did not
+   * (none, without paths). */
+  uint64_t fresh = T->done[d] ? (D->paths == 1 ? s & ~T->done[d] : 0) : s;
+  if (T->done[d] && !fresh) return 0;
+  T->done[d] |= s | HL_PATHS_UNKNOWN; /* UNKNOWN marks d as followed */
+  if (local && (s & HL_PATHS_EMPTY)) T->empty = 1;
   for (size_t i = 0; i < F->nwrites; i++) {
     const flow_write *w = &F->writes[i];
-    if (w->decl != d || !holds(&F->decls[d], s, i)) continue;
+    if (w->decl != d || !holds(&F->decls[d], fresh, i)) continue;
     any = 1;
     int from = w->copy >= 0 ? F->copies[w->copy].from : w->alias;
     unsigned from_at = w->copy >= 0 ? hl_flow_write_at(F->copies[w->copy].src) : 0;
@@ -481,10 +489,10 @@ static int add_targets(hl_flow *F, int d, unsigned at, targets *T) {
   return any || local ? 0 : -1;
 }
 
-int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n) {
-  targets T = {NULL, 0, 0, hl_xcalloc(F->ndecls + 1, 1)};
+int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n, int *maybe_empty) {
+  targets T = {NULL, 0, 0, hl_xcalloc(F->ndecls + 1, sizeof(uint64_t)), 0};
   int r = add_targets(F, c->from, hl_flow_write_at(c->src), &T);
-  free(T.seen);
+  free(T.done);
   if (r) {
     free(T.stores);
     T.stores = NULL;
@@ -492,6 +500,7 @@ int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n) 
   }
   *stores = T.stores;
   *n = T.n;
+  *maybe_empty = T.empty;
   return r;
 }
 

@@ -48,11 +48,12 @@ void hl_flow_settle(hl_flow *F, int store, int allocates);
 int hl_flow_origin(hl_flow *F, int decl);
 /* Every store whose target copy c may copy: what its declaration may hold
  * on the paths to this read (whatever the verdicts: the owner tells which
- * allocate), in *stores (malloc'd, *n of them). Returns 0, or -1 when a
- * value the flow does not follow may reach it (then *stores is NULL). An
- * empty value (a local not yet assigned) adds no store: copying it
- * allocates nothing. */
-int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n);
+ * allocate), in *stores (malloc'd, *n of them), and whether it may also be
+ * empty there (a local not yet assigned on some path: copying it then
+ * allocates nothing). Returns 0, or -1 when a value the flow does not
+ * follow may reach it, or a local it cannot follow by paths is copied
+ * (then *stores is NULL; hl_flow_origin may still know it). */
+int hl_flow_targets(hl_flow *F, const hl_flow_copy *c, int **stores, size_t *n, int *maybe_empty);
 /* The allocating store whose target call passes as argument arg: a
  * temporary it builds, or a declaration with an origin; else -1. */
 int hl_flow_argument_origin(hl_flow *F, const hl_ctx *ctx, CXCursor call, int arg);

@@ -21,8 +21,13 @@ typedef struct pw {
   int n;
   hl_flow_read *reads; /* the state each read of d found */
   size_t nreads, capreads;
-  uint64_t seen; /* the writes whose assignment or declaration the walk passed */
-  int has_init;  /* the declaration has an initializer: one of the writes */
+  uint64_t seen;  /* the writes whose assignment or declaration the walk passed */
+  int has_init;   /* the declaration has an initializer: one of the writes */
+  size_t copies;  /* how many reads of d by a DeclRefExpr (a capture by copy's among them) */
+  uint64_t brk;   /* the states the breaks of the innermost switch (or do-while(0)) leave */
+  uint64_t entry; /* the state a case label of the innermost switch is entered with */
+  int in_switch;  /* case labels OR entry in */
+  int cont_brk;   /* a continue leaves the innermost construct as a break does (do-while(0)) */
   int fail;
 } pw;
 
@@ -100,11 +105,89 @@ static uint64_t assigned_in(pw *P, CXCursor c) {
 }
 
 /* A construct whose parts run in an order or a number of times the walk
- * does not follow (a loop, a switch, a try block): each part entered with
- * every state an assignment inside may leave, and so left. */
+ * does not follow (a loop): each part entered with every state an
+ * assignment inside may leave, and so left. Its breaks and continues stay
+ * inside it. */
 static uint64_t loosely(pw *P, CXCursor c, uint64_t in) {
   if (!in) return 0;
-  uint64_t head = in | assigned_in(P, c);
+  uint64_t head = in | assigned_in(P, c), brk = P->brk;
+  int cont = P->cont_brk, sw = P->in_switch;
+  P->cont_brk = P->in_switch = 0;
+  kids K = children(c);
+  for (size_t i = 0; i < K.n && !P->fail; i++) walk(P, K.c[i], head);
+  free(K.c);
+  P->brk = brk;
+  P->cont_brk = cont;
+  P->in_switch = sw;
+  return head;
+}
+
+/* A switch: its condition, then its body in order, each case label
+ * entered from the condition too; left by falling off the end, by a
+ * break, or (no case taken) from the condition. */
+static uint64_t walk_switch(pw *P, CXCursor c, uint64_t in) {
+  kids K = children(c);
+  uint64_t brk = P->brk, entry = P->entry;
+  int cont = P->cont_brk, sw = P->in_switch;
+  for (size_t i = 0; i + 1 < K.n && !P->fail; i++) in = walk(P, K.c[i], in);
+  P->brk = 0;
+  P->entry = in;
+  P->in_switch = 1;
+  P->cont_brk = 0;
+  uint64_t out = K.n ? walk(P, K.c[K.n - 1], in) : in;
+  out |= P->brk | in;
+  free(K.c);
+  P->brk = brk;
+  P->entry = entry;
+  P->cont_brk = cont;
+  P->in_switch = sw;
+  return out;
+}
+
+/* do ... while (0), the macro idiom: its body once, left at its end or by
+ * a break or continue. */
+static int once(CXCursor c) {
+  kids K = children(c);
+  CXCursor cond = K.n == 2 ? hl_strip(K.c[1]) : clang_getNullCursor();
+  free(K.c);
+  enum CXCursorKind k = clang_getCursorKind(cond);
+  if (k != CXCursor_IntegerLiteral && k != CXCursor_CXXBoolLiteralExpr) return 0;
+  CXEvalResult r = clang_Cursor_Evaluate(cond);
+  int zero = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+  if (r) clang_EvalResult_dispose(r);
+  return zero;
+}
+
+static uint64_t walk_once(pw *P, CXCursor c, uint64_t in) {
+  uint64_t brk = P->brk;
+  int cont = P->cont_brk, sw = P->in_switch;
+  P->brk = 0;
+  P->cont_brk = 1;
+  P->in_switch = 0;
+  kids K = children(c);
+  uint64_t out = K.n ? walk(P, K.c[0], in) : in;
+  free(K.c);
+  out |= P->brk;
+  P->brk = brk;
+  P->cont_brk = cont;
+  P->in_switch = sw;
+  return out;
+}
+
+/* A try block: its body in order; a handler entered from anywhere in it. */
+static uint64_t walk_try(pw *P, CXCursor c, uint64_t in) {
+  kids K = children(c);
+  uint64_t body = K.n ? walk(P, K.c[0], in) : in, out = body;
+  uint64_t thrown = in | (K.n ? assigned_in(P, K.c[0]) : 0);
+  for (size_t i = 1; i < K.n && !P->fail; i++) out |= walk(P, K.c[i], in ? thrown : 0);
+  free(K.c);
+  return out;
+}
+
+/* A call whose arguments assign d: they run in an order the language
+ * leaves open, so each is entered with every state they may leave. */
+static uint64_t unordered(pw *P, CXCursor c, uint64_t in, uint64_t assigned) {
+  uint64_t head = in ? in | assigned : 0;
   kids K = children(c);
   for (size_t i = 0; i < K.n && !P->fail; i++) walk(P, K.c[i], head);
   free(K.c);
@@ -156,10 +239,12 @@ static uint64_t walk_if(pw *P, CXCursor c, uint64_t in) {
  * is not placed. */
 static uint64_t walk_lambda(pw *P, CXCursor c, uint64_t in) {
   kids K = children(c);
-  size_t before = P->nreads;
+  size_t before = P->copies;
   for (size_t i = 0; i < K.n && !P->fail; i++)
-    if (clang_getCursorKind(K.c[i]) != CXCursor_CompoundStmt) walk(P, K.c[i], in);
-  int by_copy = P->nreads != before;
+    if (clang_getCursorKind(K.c[i]) != CXCursor_CompoundStmt) in = walk(P, K.c[i], in);
+  /* A capture by copy is an expression naming d ([d], [=]); one by
+   * reference ([&d]) only a VariableRef. */
+  int by_copy = P->copies != before;
   for (size_t i = 0; i < K.n && !P->fail; i++) {
     if (clang_getCursorKind(K.c[i]) != CXCursor_CompoundStmt) continue;
     if (assigned_in(P, K.c[i]))
@@ -177,7 +262,8 @@ static uint64_t walk_assignment(pw *P, CXCursor c, CXCursor lhs, uint64_t in) {
   for (size_t i = 0; i < K.n && !P->fail; i++)
     if (!clang_equalCursors(K.c[i], lhs)) in = walk(P, K.c[i], in);
   free(K.c);
-  return in ? writes_at(P, hl_flow_write_at(c)) : 0;
+  uint64_t w = writes_at(P, hl_flow_write_at(c));
+  return in ? w : 0;
 }
 
 static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
@@ -202,18 +288,29 @@ static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
     free(K.c);
     return out;
   }
-  case CXCursor_WhileStmt:
   case CXCursor_DoStmt:
+    if (once(c)) return walk_once(P, c, in);
+    return loosely(P, c, in);
+  case CXCursor_WhileStmt:
   case CXCursor_ForStmt:
-  case CXCursor_CXXForRangeStmt:
-  case CXCursor_SwitchStmt:
-  case CXCursor_CXXTryStmt: return loosely(P, c, in);
+  case CXCursor_CXXForRangeStmt: return loosely(P, c, in);
+  case CXCursor_SwitchStmt: return walk_switch(P, c, in);
+  case CXCursor_CXXTryStmt: return walk_try(P, c, in);
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+    if (P->in_switch) in |= P->entry;
+    break;
+  case CXCursor_BreakStmt: P->brk |= in; return 0;
+  case CXCursor_ContinueStmt:
+    if (P->cont_brk) P->brk |= in;
+    return 0;
   case CXCursor_LambdaExpr: return walk_lambda(P, c, in);
   case CXCursor_DeclRefExpr:
-  case CXCursor_VariableRef: /* a lambda's capture [d] */
+  case CXCursor_VariableRef: /* a lambda's capture [d] or [&d] */
     if (is_decl(P, clang_getCursorReferenced(c))) {
       hl_flow_read r = {hl_flow_write_at(c), in};
       HL_PUSH(P->reads, P->nreads, P->capreads, r);
+      P->copies += k == CXCursor_DeclRefExpr;
     }
     return in;
   case CXCursor_VarDecl:
@@ -221,19 +318,20 @@ static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
       kids K = children(c);
       in = sequence(P, &K, 0, in);
       free(K.c);
-      if (!in) return 0;
-      return P->has_init ? writes_at(P, hl_flow_write_at(c)) : P_EMPTY;
+      uint64_t init = P->has_init ? writes_at(P, hl_flow_write_at(c)) : P_EMPTY;
+      return in ? init : 0;
     }
     break;
   default: break;
   }
   CXCursor lhs = assignment_to(P, c);
   if (!clang_Cursor_isNull(lhs)) return walk_assignment(P, c, lhs, in);
+  uint64_t assigned = k == CXCursor_CallExpr ? assigned_in(P, c) : 0;
+  if (assigned) return unordered(P, c, in, assigned);
   kids K = children(c);
   uint64_t out = sequence(P, &K, 0, in);
   free(K.c);
-  if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_CXXThrowExpr)
-    return 0;
+  if (k == CXCursor_ReturnStmt || k == CXCursor_CXXThrowExpr) return 0;
   return out;
 }
 
@@ -269,13 +367,13 @@ int hl_flow_paths_of(const hl_flow *F, int d, hl_flow_paths *out) {
     free(P.reads);
     return -1;
   }
-  uint64_t unseen = 0;
-  for (int k = 0; k < P.n; k++)
-    if (!(P.seen >> k & 1)) unseen |= 1ull << k;
-  for (size_t i = 0; i < P.nreads; i++) {
-    P.reads[i].state |= unseen;
-    out->any |= P.reads[i].state;
+  /* A write the walk did not pass is in code it does not model
+   * (d.operator=(v)): it cannot place it. */
+  if (P.seen != (1ull << P.n) - 1) {
+    free(P.reads);
+    return -1;
   }
+  for (size_t i = 0; i < P.nreads; i++) out->any |= P.reads[i].state;
   out->reads = P.reads;
   out->nreads = P.nreads;
   return 0;

@@ -5,12 +5,16 @@
  * count. For engine/flow's own modules (flow.c asks it after the walk).
  *
  * A may-analysis of the statements, in the shape a structured body has:
- * sequences in order, both arms of an `if` or `?:` joined, a loop's or a
- * switch's body entered with every write inside it already possible, a
- * `return`, `throw`, `break` or `continue` ending its path. What it does
- * not model it gives up on (a goto or label, an assignment inside a
- * lambda's body) or reads conservatively (a try block, `&&`: an arm that
- * may not run). */
+ * sequences in order; both arms of an `if` or `?:` joined, and both
+ * outcomes of `&&`/`||` (and of any binary operator); a loop's body entered
+ * with every write inside it already possible; a switch's case labels
+ * entered from its condition too, left by falling through or a break; a
+ * try block's handlers from anywhere in it; `do ... while (0)` once; a
+ * call whose arguments assign the variable with its arguments in any
+ * order; `return`, `throw`, `break` and `continue` ending their path; a
+ * lambda's body, which runs later, reading any value unless it captured a
+ * copy. What it does not model it gives up on: a goto or label, an
+ * assignment inside a lambda's body, a write it does not pass. */
 #ifndef HEAPLINT_ENGINE_FLOW_PATHS_H
 #define HEAPLINT_ENGINE_FLOW_PATHS_H
 
@@ -33,9 +37,7 @@ typedef struct hl_flow_read {
   uint64_t state;
 } hl_flow_read;
 
-/* What paths tells of a local: per read, the writes that may reach it. A
- * write the walk did not pass (in code it does not see) may reach every
- * read. */
+/* What paths tells of a local: per read, the writes that may reach it. */
 typedef struct hl_flow_paths {
   size_t widx[HL_PATHS_MAX]; /* its writes, as indices of the flow's */
   int nw;
