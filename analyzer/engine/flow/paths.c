@@ -104,44 +104,59 @@ static uint64_t assigned_in(pw *P, CXCursor c) {
   return A.states;
 }
 
+/* What a loop, a switch or a do-while(0) changes for what it holds: where
+ * a break goes (each starts its own), where a continue goes, where a case
+ * label enters from. */
+typedef struct scope {
+  uint64_t brk, entry;
+  int in_switch, cont_brk;
+} scope;
+
+static scope enter(pw *P) {
+  scope s = {P->brk, P->entry, P->in_switch, P->cont_brk};
+  P->brk = 0;
+  return s;
+}
+
+/* Leaves a construct entered with enter: the states its breaks left. */
+static uint64_t leave(pw *P, scope s) {
+  uint64_t brk = P->brk;
+  P->brk = s.brk;
+  P->entry = s.entry;
+  P->in_switch = s.in_switch;
+  P->cont_brk = s.cont_brk;
+  return brk;
+}
+
 /* A construct whose parts run in an order or a number of times the walk
  * does not follow (a loop): each part entered with every state an
  * assignment inside may leave, and so left. Its breaks and continues stay
- * inside it. */
+ * inside it (a case label in it is still its switch's). */
 static uint64_t loosely(pw *P, CXCursor c, uint64_t in) {
   if (!in) return 0;
-  uint64_t head = in | assigned_in(P, c), brk = P->brk;
-  int cont = P->cont_brk, sw = P->in_switch;
-  P->cont_brk = P->in_switch = 0;
+  uint64_t head = in | assigned_in(P, c);
+  scope s = enter(P);
+  P->cont_brk = 0;
   kids K = children(c);
   for (size_t i = 0; i < K.n && !P->fail; i++) walk(P, K.c[i], head);
   free(K.c);
-  P->brk = brk;
-  P->cont_brk = cont;
-  P->in_switch = sw;
+  leave(P, s);
   return head;
 }
 
 /* A switch: its condition, then its body in order, each case label
  * entered from the condition too; left by falling off the end, by a
- * break, or (no case taken) from the condition. */
+ * break, or (no case taken) from the condition. A continue in it is its
+ * enclosing construct's. */
 static uint64_t walk_switch(pw *P, CXCursor c, uint64_t in) {
   kids K = children(c);
-  uint64_t brk = P->brk, entry = P->entry;
-  int cont = P->cont_brk, sw = P->in_switch;
   for (size_t i = 0; i + 1 < K.n && !P->fail; i++) in = walk(P, K.c[i], in);
-  P->brk = 0;
+  scope s = enter(P);
   P->entry = in;
   P->in_switch = 1;
-  P->cont_brk = 0;
   uint64_t out = K.n ? walk(P, K.c[K.n - 1], in) : in;
-  out |= P->brk | in;
   free(K.c);
-  P->brk = brk;
-  P->entry = entry;
-  P->cont_brk = cont;
-  P->in_switch = sw;
-  return out;
+  return out | leave(P, s) | in;
 }
 
 /* do ... while (0), the macro idiom: its body once, left at its end or by
@@ -159,19 +174,12 @@ static int once(CXCursor c) {
 }
 
 static uint64_t walk_once(pw *P, CXCursor c, uint64_t in) {
-  uint64_t brk = P->brk;
-  int cont = P->cont_brk, sw = P->in_switch;
-  P->brk = 0;
+  scope s = enter(P);
   P->cont_brk = 1;
-  P->in_switch = 0;
   kids K = children(c);
   uint64_t out = K.n ? walk(P, K.c[0], in) : in;
   free(K.c);
-  out |= P->brk;
-  P->brk = brk;
-  P->cont_brk = cont;
-  P->in_switch = sw;
-  return out;
+  return out | leave(P, s);
 }
 
 /* A try block: its body in order; a handler entered from anywhere in it. */
