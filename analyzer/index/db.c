@@ -128,6 +128,16 @@ static int recognize(hl_index *X, const char *db, const char *file, int fresh, c
   return 0;
 }
 
+/* The write transaction an index is recognized and made in: a file that
+ * is no SQLite database fails here, before recognize. */
+static int begin_open(hl_index *X, char **err) {
+  int rc = sqlite3_exec(X->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (rc == SQLITE_OK) return 0;
+  *err = rc == SQLITE_NOTADB ? hl_xasprintf("%s: not a heaplint index (%s)", X->name, sqlite3_errmsg(X->db))
+                             : hl_xasprintf("%s: cannot open the index: %s", X->name, sqlite3_errmsg(X->db));
+  return -1;
+}
+
 static int fn_lookup(void *data, const char *usr, hl_sfn *out);
 static void ov_lookup(void *data, const char *usr, hl_strv *out);
 
@@ -147,7 +157,11 @@ static hl_index *open_index(const char *path, int writable, char **err) {
     return NULL;
   }
   sqlite3_busy_timeout(X->db, 60000); /* runs that share it wait for each other */
-  if (recognize(X, "main", X->name, writable, err) || (writable && exec(X, schema_sql, "creating the index", err)) ||
+  /* Recognized and made in one write transaction: runs that share the
+   * index (CI shards on one machine) never see it half made. */
+  if ((writable && begin_open(X, err)) || recognize(X, "main", X->name, writable, err) ||
+      (writable && exec(X, schema_sql, "creating the index", err)) ||
+      (writable && exec(X, "COMMIT", "creating the index", err)) ||
       sqlite3_prepare_v2(X->db, "SELECT body FROM functions WHERE usr=?1 ORDER BY unit LIMIT 1", -1, &X->fn, NULL) ||
       sqlite3_prepare_v2(X->db, "SELECT DISTINCT usr FROM overrides WHERE overridden=?1 ORDER BY usr", -1, &X->ov,
                          NULL)) {
