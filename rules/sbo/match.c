@@ -147,6 +147,12 @@ out:
 /* "void ()" -> "void()": how people write a signature. */
 static char *signature_of(CXType wtype) {
   CXType canon = clang_getCanonicalType(hl_unref(wtype));
+  /* One that depends on a template as the code writes it (void(Task<T> *)),
+   * not as clang numbers its parameters (type-parameter-0-0). */
+  if (hl_type_is_dependent(canon)) {
+    canon = hl_unref(wtype);
+    if (canon.kind == CXType_Elaborated) canon = clang_Type_getNamedType(canon);
+  }
   if (clang_Type_getNumTemplateArguments(canon) < 1) return NULL;
   CXType sig = clang_Type_getTemplateArgumentAsType(canon, 0);
   if (sig.kind != CXType_FunctionProto && sig.kind != CXType_FunctionNoProto) return NULL;
@@ -448,6 +454,20 @@ static CXType param_in(CXType cls, CXType pt, int pattern) {
   return t;
 }
 
+const hl_wrapper *hl_sbo_wrapper_of(hl_ctx *ctx, CXType t) {
+  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, t);
+  if (w || t.kind == CXType_Invalid) return w;
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (clang_getCursorKind(decl) != CXCursor_ClassTemplate) return NULL;
+  char *name = hl_decl_name(decl);
+  size_t n;
+  const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
+  for (size_t i = 0; i < n && !w; i++)
+    if (!strcmp(all[i]->name, name)) w = all[i];
+  free(name);
+  return w;
+}
+
 /* The wrapper parameter i of every constructor of a class taking np
  * arguments (copies and moves aside) has, or NULL when they do not agree. */
 static const hl_wrapper *ctor_wrapper(hl_ctx *ctx, const ctors *C, CXType cls, int pattern, int np, int i,
@@ -456,10 +476,11 @@ static const hl_wrapper *ctor_wrapper(hl_ctx *ctx, const ctors *C, CXType cls, i
   for (size_t k = 0; k < C->n; k++) {
     CXType fty = clang_getCursorType(C->v[k]);
     if (clang_getNumArgTypes(fty) != np) continue;
+    if (clang_CXXConstructor_isCopyConstructor(C->v[k]) || clang_CXXConstructor_isMoveConstructor(C->v[k])) continue;
     if (np == 1 && hl_same_class(param_in(cls, clang_getArgType(fty, 0), pattern), cls)) continue;
     CXType pt = param_in(cls, clang_getArgType(fty, (unsigned)i), pattern);
     if (pt.kind == CXType_Invalid) return NULL;
-    const hl_wrapper *cw = hl_ctx_wrapper_of_type(ctx, pt);
+    const hl_wrapper *cw = hl_sbo_wrapper_of(ctx, pt);
     if (!cw || (w && (cw != w || !clang_equalTypes(clang_getCanonicalType(pt), clang_getCanonicalType(*wtype)))))
       return NULL;
     w = cw;
@@ -508,6 +529,24 @@ const hl_wrapper *hl_sbo_built_wrapper(hl_ctx *ctx, CXCursor call, int i, CXType
       !built_ctors(cls, &C, &from_pattern))
     return NULL;
   return ctor_wrapper(ctx, &C, cls, from_pattern, np, i - positional, wtype);
+}
+
+const hl_wrapper *hl_sbo_ctor_wrapper(hl_ctx *ctx, CXType cls, int np, int i, CXType *wtype) {
+  cls = clang_getCanonicalType(hl_unref(cls));
+  ctors C;
+  int from_pattern = 0;
+  if (hl_type_is_dependent(cls)) {
+    /* Worker<T>: its class template's constructors as written. */
+    CXCursor decl = clang_getTypeDeclaration(cls);
+    if (clang_getCursorKind(decl) != CXCursor_ClassTemplate) return NULL;
+    memset(&C, 0, sizeof C);
+    clang_visitChildren(decl, list_ctor, &C);
+    if (C.templated || !C.n) return NULL;
+  } else if (cls.kind != CXType_Record || hl_ctx_wrapper_of_type(ctx, cls) || !built_ctors(cls, &C, &from_pattern)) {
+    return NULL;
+  }
+  if (np < 1 || i < 0 || i >= np || hl_sbo_wrapper_of(ctx, cls)) return NULL;
+  return ctor_wrapper(ctx, &C, cls, from_pattern, np, i, wtype);
 }
 
 /* v.emplace_back(a, f), std::make_shared<T>(a, f): the library builds a T

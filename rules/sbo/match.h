@@ -42,6 +42,18 @@ size_t hl_sbo_built_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out);
  * that wrapper there; else NULL. */
 const hl_wrapper *hl_sbo_built_wrapper(hl_ctx *ctx, CXCursor call, int i, CXType *wtype);
 
+/* The wrapper of type t, also when t depends on a template
+ * (std::function<void(Task<T> *)>: clang declares it by the class template
+ * itself, known by its name); NULL when t is none. */
+const hl_wrapper *hl_sbo_wrapper_of(hl_ctx *ctx, CXType t);
+
+/* The wrapper that every constructor of the class cls taking np arguments
+ * (copies and moves aside) takes at place i, *wtype its type; NULL when
+ * they do not all take the same one, or cls has a constructor template or
+ * is a wrapper itself. cls may depend on a template (Worker<T>): its class
+ * template's constructors as written. */
+const hl_wrapper *hl_sbo_ctor_wrapper(hl_ctx *ctx, CXType cls, int np, int i, CXType *wtype);
+
 /* The types of a record's fields, in order, in *out (caller frees). */
 size_t hl_sbo_field_types(CXType t, CXType **out);
 

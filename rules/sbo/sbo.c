@@ -237,7 +237,7 @@ void hl_sbo_visit(hl_ctx *ctx, void *state, CXCursor c) {
   hl_sbo *S = state;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_VarDecl || k == CXCursor_FieldDecl || k == CXCursor_BinaryOperator || k == CXCursor_ReturnStmt ||
-      k == CXCursor_Constructor || k == CXCursor_FunctionTemplate) {
+      k == CXCursor_Constructor || k == CXCursor_FunctionTemplate || k == CXCursor_CXXNewExpr) {
     hl_sbo_site *v;
     size_t n = hl_sbo_template_sites(ctx, c, &v);
     for (size_t i = 0; i < n; i++) keep(ctx, S, &v[i]);

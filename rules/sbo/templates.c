@@ -9,22 +9,6 @@
 #include "util/strv.h"
 #include "util/util.h"
 
-/* The wrapper of type t, also when t depends on the template
- * (std::function<Sig>: clang declares it by the class template itself). */
-static const hl_wrapper *wrapper_of(hl_ctx *ctx, CXType t) {
-  const hl_wrapper *w = hl_ctx_wrapper_of_type(ctx, t);
-  if (w || t.kind == CXType_Invalid) return w;
-  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
-  if (clang_getCursorKind(decl) != CXCursor_ClassTemplate) return NULL;
-  char *name = hl_decl_name(decl);
-  size_t n;
-  const hl_wrapper *const *all = hl_ctx_wrappers(ctx, &n);
-  for (size_t i = 0; i < n && !w; i++)
-    if (!strcmp(all[i]->name, name)) w = all[i];
-  free(name);
-  return w;
-}
-
 /* Whether the expression's type depends on a template parameter. */
 static int is_dependent(CXCursor e) { return hl_type_is_dependent(clang_getCursorType(e)); }
 
@@ -256,7 +240,7 @@ static void template_assign(hl_ctx *ctx, sites *out, CXCursor op) {
   if (!assign) return;
   CXCursor lhs = hl_first_child(op), rhs = hl_last_child(op);
   CXType wtype = clang_getCursorType(lhs);
-  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
   if (w && is_dependent(rhs)) deferred(ctx, out, op, w, wtype, rhs, op, HL_STORE_ASSIGN);
 }
 
@@ -287,16 +271,21 @@ static CXCursor single_value(CXCursor init, int *listed) {
 }
 
 static void template_tuple(hl_ctx *ctx, sites *out, CXCursor visited, CXType type, CXCursor list);
+static void template_class_construct(hl_ctx *ctx, sites *out, CXCursor visited, CXType cls, CXCursor list);
 
 /* A wrapper variable or member initialized inside a template. */
 static void template_init(hl_ctx *ctx, sites *out, CXCursor var) {
   CXType wtype = clang_getCursorType(var);
-  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
   CXCursor init = hl_last_child(var);
   enum CXCursorKind ik = clang_getCursorKind(init);
   /* A pair or tuple of wrappers initialized from a list (p(a, b), p{a, b});
    * one written as a construction, T(a, b), is a call visited on its own. */
-  if (!w && (ik == CXCursor_UnexposedExpr || ik == CXCursor_InitListExpr)) template_tuple(ctx, out, var, wtype, init);
+  if (!w && (ik == CXCursor_UnexposedExpr || ik == CXCursor_InitListExpr)) {
+    size_t before = out->n;
+    template_tuple(ctx, out, var, wtype, init);
+    if (out->n == before) template_class_construct(ctx, out, var, wtype, init);
+  }
   if (!w) return;
   if (!clang_isExpression(ik)) return;
   CXCursor value = single_value(init, NULL);
@@ -343,7 +332,7 @@ static void dependent_container(hl_ctx *ctx, sites *out, CXCursor call) {
   /* The element as the code spells it (std::function<Sig>), when it can. */
   CXType wtype = clang_Type_getTemplateArgumentAsType(hl_unref(clang_getCursorType(object)), 0);
   if (wtype.kind == CXType_Invalid) wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
-  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
   if (w) deferred(ctx, out, call, w, wtype, arg, clang_getNullCursor(), HL_STORE_OTHER);
 }
 
@@ -368,7 +357,7 @@ static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
   for (size_t i = 0; i + 1 < I.n; i++) {
     if (clang_getCursorKind(I.v[i]) != CXCursor_MemberRef) continue;
     CXType wtype = clang_getCursorType(clang_getCursorReferenced(I.v[i]));
-    const hl_wrapper *w = wrapper_of(ctx, wtype);
+    const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
     CXCursor init = I.v[i + 1];
     if (!clang_isExpression(clang_getCursorKind(init))) continue;
     /* cb(x) or cb{x}: the list of one value. */
@@ -395,7 +384,7 @@ static void template_member_inits(hl_ctx *ctx, sites *out, CXCursor ctor) {
 static void template_construct(hl_ctx *ctx, sites *out, CXCursor call) {
   if (!clang_Cursor_isNull(clang_getCursorReferenced(call))) return;
   CXType wtype = clang_getCursorType(call);
-  const hl_wrapper *w = wrapper_of(ctx, wtype);
+  const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
   if (!w) return;
   expr_children e = {clang_getNullCursor(), 0};
   clang_visitChildren(call, count_expr, &e);
@@ -442,6 +431,42 @@ static void template_tuple(hl_ctx *ctx, sites *out, CXCursor visited, CXType typ
   }
 }
 
+/* X(a, f), new X(a, f), X x(a, f) inside a template with a dependent f,
+ * where X is a class (Worker<T> too) every constructor of which taking
+ * that many arguments takes a wrapper at f's place (a Worker built from a
+ * callable handed to make_worker<T>(CB cb), a Thread from std::bind of a
+ * function template's arguments): the construction is resolved per
+ * instantiation, and there f is converted to that wrapper. list holds the
+ * arguments as expressions (a call's, or a parenthesized or braced list's);
+ * a pack expansion among them leaves their number unknown. */
+static void template_class_construct(hl_ctx *ctx, sites *out, CXCursor visited, CXType cls, CXCursor list) {
+  inits A;
+  A.n = 0;
+  clang_visitChildren(list, list_exprs, &A);
+  if (A.n == 0 || A.n == 64) return;
+  for (size_t i = 0; i < A.n; i++)
+    if (clang_getCursorKind(A.v[i]) == CXCursor_PackExpansionExpr) return;
+  for (size_t i = 0; i < A.n; i++) {
+    if (!is_dependent(A.v[i])) continue;
+    CXType wtype = {CXType_Invalid, {0, 0}};
+    const hl_wrapper *w = hl_sbo_ctor_wrapper(ctx, cls, (int)A.n, (int)i, &wtype);
+    if (w) deferred(ctx, out, visited, w, wtype, A.v[i], clang_getNullCursor(), HL_STORE_OTHER);
+  }
+}
+
+/* new X(a, f) or new X{a, f} inside a template, the construction left
+ * unresolved (a parenthesized list, a braced list, or a construction that
+ * names no constructor). */
+static void template_new(hl_ctx *ctx, sites *out, CXCursor e) {
+  CXType t = clang_getCursorType(e);
+  if (t.kind != CXType_Pointer) return;
+  CXCursor init = hl_last_child(e);
+  enum CXCursorKind k = clang_getCursorKind(init);
+  if (k == CXCursor_UnexposedExpr || k == CXCursor_InitListExpr ||
+      (k == CXCursor_CallExpr && clang_Cursor_isNull(clang_getCursorReferenced(init))))
+    template_class_construct(ctx, out, e, clang_getPointeeType(t), init);
+}
+
 /* The wrapper a candidate stores its argument i (of nargs) into: a
  * parameter of the wrapper's type (by value or reference), or a sequence
  * container's emplace_back/emplace_front of one value into its wrapper
@@ -452,7 +477,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
     CXType fty = clang_getCursorType(fn);
     if (i >= clang_getNumArgTypes(fty)) return NULL;
     *wtype = hl_unref(clang_getArgType(fty, (unsigned)i));
-    return wrapper_of(ctx, *wtype);
+    return hl_sbo_wrapper_of(ctx, *wtype);
   }
   if (fk != CXCursor_FunctionTemplate || nargs != 1) return NULL;
   char *name = hl_cxstring_take(clang_getCursorSpelling(fn));
@@ -465,7 +490,7 @@ static const hl_wrapper *candidate_store(hl_ctx *ctx, CXCursor fn, int i, int na
   free(cname);
   if (!emplace || !known) return NULL;
   *wtype = clang_Type_getTemplateArgumentAsType(ct, 0);
-  return wrapper_of(ctx, *wtype);
+  return hl_sbo_wrapper_of(ctx, *wtype);
 }
 
 /* The wrapper a conversion probe's hit converts to (of rule's, or any
@@ -566,7 +591,7 @@ static int may_convert(hl_ctx *ctx, CXCursor set, int i, int nargs) {
       }
     if (nargs > np) continue;
     CXType p = hl_unref(clang_getArgType(fty, (unsigned)i));
-    if (wrapper_of(ctx, p)) return 1;
+    if (hl_sbo_wrapper_of(ctx, p)) return 1;
     if (hl_type_is_dependent(p) && !deduced_parameter(fn, p) && unnamed_dependent(p)) return 1;
   }
   return 0;
@@ -606,6 +631,8 @@ static void template_call(hl_ctx *ctx, sites *out, CXCursor call) {
     template_construct(ctx, out, call);
     if (clang_Cursor_isNull(clang_getCursorReferenced(call)))
       template_tuple(ctx, out, call, clang_getCursorType(call), call);
+    if (out->n == before && clang_Cursor_isNull(clang_getCursorReferenced(call)) && !names_callee(call))
+      template_class_construct(ctx, out, call, clang_getCursorType(call), call);
     dependent_container(ctx, out, call);
     /* pipes.emplace_back(type, f) of a known element class, f dependent. */
     for (int i = 0; out->n == before && i < nargs; i++) {
@@ -668,7 +695,7 @@ static void template_return(hl_ctx *ctx, sites *out, CXCursor ret) {
     if (fk == CXCursor_LambdaExpr) return;
     if (!hl_is_function_like(fk)) continue;
     CXType wtype = clang_getCursorResultType(fn);
-    const hl_wrapper *w = wrapper_of(ctx, wtype);
+    const hl_wrapper *w = hl_sbo_wrapper_of(ctx, wtype);
     if (w) deferred(ctx, out, ret, w, wtype, value, clang_getNullCursor(), HL_STORE_OTHER);
     return;
   }
@@ -685,6 +712,8 @@ size_t hl_sbo_template_sites(hl_ctx *ctx, CXCursor c, hl_sbo_site **out) {
     template_call(ctx, &S, c);
   else if (k == CXCursor_ReturnStmt)
     template_return(ctx, &S, c);
+  else if (k == CXCursor_CXXNewExpr)
+    template_new(ctx, &S, c);
   else if (k == CXCursor_Constructor ||
            (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
     template_member_inits(ctx, &S, c);
