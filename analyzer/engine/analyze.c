@@ -12,6 +12,7 @@
 #include "engine/broken.h"
 #include "engine/crash.h"
 #include "engine/diagnostics.h"
+#include "engine/traitmemo.h"
 #include "util/util.h"
 
 static const char *parse_error(enum CXErrorCode e) {
@@ -327,6 +328,7 @@ struct hl_tu {
   unsigned options;          /* CXTranslationUnit_* */
   CXTranslationUnit tu;      /* NULL after a failed reparse */
   CXTranslationUnit queries; /* a kept unit's trait-query parse, reparsed each time */
+  hl_trait_memo *memo;       /* a kept unit's trait answers (traitmemo.h) */
 };
 
 static void unsaved_free(hl_tu *u) {
@@ -404,10 +406,24 @@ static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile 
   return u->queries;
 }
 
+/* A kept unit's trait memo, keyed to its parse as it is now. */
+static hl_trait_memo *memo_of(hl_tu *u) {
+  if (!u->memo) u->memo = hl_trait_memo_new();
+  const struct CXUnsavedFile *own = hl_unsaved_find(u->unsaved, u->nunsaved, u->job->source);
+  char *data = NULL;
+  size_t len = 0;
+  if (!own && hl_read_file(u->job->file, &data, &len)) data = NULL;
+  hl_trait_memo_rekey(u->memo, hl_trait_memo_key_of(u->tu, u->args, u->nargs, u->unsaved, u->nunsaved,
+                                                    own ? own->Contents : data, own ? own->Length : len));
+  free(data);
+  return u->memo;
+}
+
 void hl_tu_free(hl_tu *u) {
   if (!u) return;
   if (u->queries) clang_disposeTranslationUnit(u->queries);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
+  hl_trait_memo_free(u->memo);
   unsaved_free(u);
   free(u->args);
   free(u);
@@ -480,8 +496,17 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   memset(&ctx, 0, sizeof ctx);
   /* A kept unit's trait queries reparse a unit of their own. */
   int kept = (u->options & CXTranslationUnit_PrecompiledPreamble) != 0;
-  ctx.unit = (hl_unit){
-      u->index, u->tu, job, u->args, u->nargs, u->unsaved, u->nunsaved, kept, kept ? reparse_queries : NULL, u};
+  ctx.unit = (hl_unit){u->index,
+                       u->tu,
+                       job,
+                       u->args,
+                       u->nargs,
+                       u->unsaved,
+                       u->nunsaved,
+                       kept,
+                       kept ? reparse_queries : NULL,
+                       u,
+                       kept ? memo_of(u) : NULL};
   ctx.out = &res->findings;
   ctx.layouts = run->layouts ? &res->layouts : NULL;
   ctx.log = log;

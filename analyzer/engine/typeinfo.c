@@ -1,5 +1,6 @@
 #include "engine/ast.h"
 #include "engine/typeinfo.h"
+#include "engine/traitmemo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,12 @@
  * name one unit's question cannot resolve), and a verdict must not depend
  * on which unit was analyzed first, or by which worker. */
 typedef struct answer {
-  char *spelling; /* as the query spells the type */
-  int answered;   /* the compiler was asked */
-  int failed;     /* ...and could not answer (the type was not nameable there) */
-  unsigned bits;  /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
+  char *spelling;          /* as the query spells the type */
+  int answered;            /* the compiler was asked */
+  int failed;              /* ...and could not answer (the type was not nameable there) */
+  unsigned bits;           /* 1: trivially copyable, 2: nothrow copy, 4: nothrow move, 16: nothrow destroy */
+  int portable;            /* its answer may be kept in the unit's memo (traitmemo.h) ... */
+  unsigned long long salt; /* ... with this salt */
 } answer;
 
 typedef struct memo {
@@ -681,7 +684,10 @@ static void instantiation_traits(hl_types *T, CXType c, int ask, hl_traits *out)
   size_t idx = 0;
   while (idx < T->nanswers && strcmp(T->answers[idx].spelling, spelling)) idx++;
   if (idx == T->nanswers) {
-    answer a = {spelling, 0, 0, 0};
+    answer a = {spelling, 0, 0, 0, 0, 0};
+    a.portable = T->u.memo && hl_trait_memo_portable(c, &a.salt);
+    /* Answered in an earlier analysis of this kept unit. */
+    if (a.portable && hl_trait_memo_get(T->u.memo, spelling, a.salt, &a.bits)) a.answered = 1;
     HL_PUSH(T->answers, T->nanswers, T->capanswers, a);
   } else {
     free(spelling);
@@ -853,6 +859,7 @@ static void settle(hl_types *T, const unsigned *bits, const int *found) {
     a->answered = 1;
     a->failed = !found[i];
     a->bits = bits[i];
+    if (a->portable && found[i]) hl_trait_memo_put(T->u.memo, a->spelling, a->salt, a->bits);
   }
   T->npend = 0;
 }

@@ -34,6 +34,9 @@ typedef struct hl_unit {
    * kept's (not disposed by the caller); NULL when the parse failed. */
   CXTranslationUnit (*reparse_queries)(void *kept, const struct CXUnsavedFile *files, unsigned nfiles);
   void *kept;
+  /* A kept unit's trait answers from its earlier analyses (traitmemo.h),
+   * keyed to this parse already; NULL: none are kept. */
+  struct hl_trait_memo *memo;
 } hl_unit;
 
 /* Where loc is in a file of u (the file made absolute against the job's

@@ -69,7 +69,7 @@ MAX_FILE_LINES = 1000
 SOURCES = (".c", ".h", ".cpp", ".hpp")
 
 # The engine's core: what rules/ see through rule.h.
-ENGINE_CORE = ["engine/ast", "engine/unit", "engine/typeinfo", "engine/inst/", "engine/standard", "engine/context", "engine/layout", "engine/loops", "engine/reach", "engine/instances", "engine/flow/",
+ENGINE_CORE = ["engine/ast", "engine/unit", "engine/typeinfo", "engine/traitmemo", "engine/inst/", "engine/standard", "engine/context", "engine/layout", "engine/loops", "engine/reach", "engine/instances", "engine/flow/",
                "engine/finding", "engine/job", "engine/wrapper", "engine/rule", "engine/summary"]
 
 # (module prefix, the include prefixes it may use); the first match wins.

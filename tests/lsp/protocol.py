@@ -657,6 +657,35 @@ def check_newly_included(ctx):
     ctx.stop(c)
 
 
+def check_kept_trait_answers(ctx):
+    """A kept unit keeps the compiler's trait answers about types declared
+    outside its main file from one edit to the next (issue 34), and asks
+    again when what could change them changes: here an open header's
+    unsaved text. Held<long> (later.h, open) has a user-written copy
+    constructor, so a lambda holding one is not trivially copyable and
+    libstdc++'s std::function allocates for it; once the editor's later.h
+    makes the copy constructor default, the next edit of user.cc must say
+    nothing, not the kept answer."""
+    c = ctx.start()
+    held = ("#pragma once\ntemplate <class T> struct Held {\n  T v;\n  Held() = default;\n"
+            "  Held(const Held &o) : v(o.v) {}\n};\n")
+    h = open_doc(c, ctx.path("include/later.h"), held)
+    u = open_doc(c, ctx.path("src/user.cc"))
+    assert c.diagnostics(u, 1) == []
+    user = ("#include <functional>\n#include \"later.h\"\n\nvoid user() {\n  Held<long> h{};\n"
+            "  std::function<void()> f = [h] { (void)h; };\n  f();\n}\n")
+    change(c, u, 2, [{"text": user}])
+    first = c.diagnostics(u, 2)
+    assert [d["code"] for d in first] == ["function-sbo"] and "not trivially copyable" in first[0]["message"], first
+    # An edit of the main file's code: the same finding, from the kept answer.
+    change(c, u, 3, [{"text": user + "// one\n"}])
+    assert c.diagnostics(u, 3) == first, c.diagnostics(u, 3)
+    change(c, h, 2, [{"text": held.replace("Held(const Held &o) : v(o.v) {}", "Held(const Held &o) = default;")}])
+    change(c, u, 4, [{"text": user + "// two\n"}])
+    assert c.diagnostics(u, 4) == [], "the answer kept from the header's earlier text was used"
+    ctx.stop(c)
+
+
 def check_exit_without_shutdown(ctx):
     c = ctx.start()
     c.notify("exit", None)
@@ -1128,7 +1157,7 @@ def check_open_close_cycles(ctx):
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
-          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_exit_without_shutdown, check_exit_while_parsing,
+          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_kept_trait_answers, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_errors_parity, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
           check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]
