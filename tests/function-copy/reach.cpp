@@ -14,6 +14,8 @@ void run(cb_t cb);
 void take_ref(cb_t &cb);
 cb_t make();
 cb_t global;
+struct Ints { int *b, *e; int *begin() { return b; } int *end() { return e; } };
+Ints ints_of_range(cb_t cb);
 
 #define BIG(x) std::bind(&X::on, x, std::placeholders::_1, 7L)
 
@@ -333,4 +335,23 @@ void paths_through_statements(X *x, int k, bool c) {
   } while (0);
   // CHECK: reach.cpp:[[@LINE+1]]:7: warning: copying {{.*}} may allocate: it may hold a std::bind result (32 bytes), which {{.*}} stores on the heap, and 1 other target kept inline [function-copy]
   run(left);
+  // A for loop's init-statement runs once, before the loop assigns: silent.
+  cb_t before = [](int) {};
+  for (cb_t copy = before; k < 3; k++) {
+    copy(1);
+    before = BIG(x);
+  }
+  // Its condition, increment and body run again after it: they may.
+  cb_t looped = [](int) {};
+  for (int i = 0; i < k; i++) {
+    // CHECK: reach.cpp:[[@LINE+1]]:9: warning: copying {{.*}} may allocate on every iteration of the enclosing loop: it may hold a std::bind result (32 bytes)
+    run(looped);
+    looped = BIG(x);
+  }
+  // A range-based for's range is made once, before its body: silent.
+  cb_t ranged = [](int) {};
+  for (int i : ints_of_range(ranged)) {
+    (void)i;
+    ranged = BIG(x);
+  }
 }

@@ -144,6 +144,58 @@ static uint64_t loosely(pw *P, CXCursor c, uint64_t in) {
   return head;
 }
 
+/* The offset of a for statement's first ';' inside its parentheses (what
+ * ends its init-statement), or 0 when there is none. */
+static unsigned init_end(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *t = NULL;
+  unsigned n = 0, at = 0;
+  int depth = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &t, &n);
+  for (unsigned i = 0; i < n && !at; i++) {
+    if (clang_getTokenKind(t[i]) != CXToken_Punctuation) continue;
+    char *sp = hl_cxstring_take(clang_getTokenSpelling(tu, t[i]));
+    if (!strcmp(sp, "(")) depth++;
+    if (!strcmp(sp, ")") && --depth == 0) i = n;
+    if (!strcmp(sp, ";") && depth == 1) clang_getFileLocation(clang_getTokenLocation(tu, t[i]), NULL, NULL, NULL, &at);
+    free(sp);
+  }
+  if (t) clang_disposeTokens(tu, t, n);
+  return at;
+}
+
+/* Whether child k of a for statement (K, init ending at end) or of a
+ * range-based for runs once, before the loop: the init-statement, and a
+ * range-based for's range (not its loop variable, not its body). */
+static int before_loop(CXCursor c, const kids *K, size_t k, unsigned end) {
+  if (k + 1 == K->n) return 0;
+  if (clang_getCursorKind(c) == CXCursor_CXXForRangeStmt) return clang_getCursorKind(K->c[k]) != CXCursor_VarDecl;
+  unsigned off;
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(K->c[k])), NULL, NULL, NULL, &off);
+  return end && off < end;
+}
+
+/* A for loop: what runs once before it in order (hl_flow: a copy in the
+ * init-statement reads what the variable held before the loop), the rest
+ * as a loop. */
+static uint64_t walk_for(pw *P, CXCursor c, uint64_t in) {
+  if (!in) return 0;
+  kids K = children(c);
+  unsigned end = clang_getCursorKind(c) == CXCursor_ForStmt ? init_end(c) : 0;
+  for (size_t i = 0; i < K.n && !P->fail; i++)
+    if (before_loop(c, &K, i, end)) in = walk(P, K.c[i], in);
+  uint64_t head = in;
+  for (size_t i = 0; i < K.n; i++)
+    if (!before_loop(c, &K, i, end)) head |= assigned_in(P, K.c[i]);
+  scope s = enter(P);
+  P->cont_brk = 0;
+  for (size_t i = 0; i < K.n && !P->fail; i++)
+    if (!before_loop(c, &K, i, end)) walk(P, K.c[i], head);
+  free(K.c);
+  leave(P, s);
+  return head;
+}
+
 /* A switch: its condition, then its body in order, each case label
  * entered from the condition too; left by falling off the end, by a
  * break, or (no case taken) from the condition. A continue in it is its
@@ -299,9 +351,9 @@ static uint64_t walk(pw *P, CXCursor c, uint64_t in) {
   case CXCursor_DoStmt:
     if (once(c)) return walk_once(P, c, in);
     return loosely(P, c, in);
-  case CXCursor_WhileStmt:
+  case CXCursor_WhileStmt: return loosely(P, c, in);
   case CXCursor_ForStmt:
-  case CXCursor_CXXForRangeStmt: return loosely(P, c, in);
+  case CXCursor_CXXForRangeStmt: return walk_for(P, c, in);
   case CXCursor_SwitchStmt: return walk_switch(P, c, in);
   case CXCursor_CXXTryStmt: return walk_try(P, c, in);
   case CXCursor_CaseStmt:

@@ -312,6 +312,11 @@ __attribute__((noinline)) void paths(X *x, bool c, int n, std::shared_ptr<long> 
   begin(); run(empty_then); end(__LINE__, "empty, heap-stored assigned after");
   empty_then = std::bind(&X::on, x, std::placeholders::_1, 7L);
   after(1), empty_then(1);
+  // A for loop's init-statement copies once, before the loop assigns.
+  cb_t before = [](int) {};
+  begin(); for (cb_t copy = before; n < 3; n = 3) { end(__LINE__, "for-init copy, heap-stored assigned in the loop"); before = std::bind(&X::on, x, std::placeholders::_1, 7L); }
+  cb_t heap_before = std::bind(&X::on, x, std::placeholders::_1, 7L);
+  begin(); for (cb_t copy = heap_before; c; c = false) { end(__LINE__, "for-init copy of a heap target, inline assigned in the loop"); heap_before = [](int) {}; }
 }
 
 int main() {
