@@ -422,7 +422,7 @@ static int built_class(CXCursor fn, CXType *t, int *first) {
 typedef struct ctors {
   CXCursor v[32];
   size_t n;
-  int templated; /* a constructor template: any argument may go anywhere */
+  int templated; /* a constructor template (or inherited constructors): any argument may go anywhere */
 } ctors;
 
 static enum CXChildVisitResult list_ctor(CXCursor c, CXCursor parent, CXClientData d) {
@@ -432,7 +432,8 @@ static enum CXChildVisitResult list_ctor(CXCursor c, CXCursor parent, CXClientDa
   if (k == CXCursor_Constructor && C->n < 32)
     C->v[C->n++] = c;
   else if (k == CXCursor_Constructor ||
-           (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor))
+           (k == CXCursor_FunctionTemplate && clang_getTemplateCursorKind(c) == CXCursor_Constructor) ||
+           k == CXCursor_UsingDeclaration) /* maybe a base's constructors, inherited */
     C->templated = 1;
   return CXChildVisit_Continue;
 }
