@@ -1,22 +1,28 @@
 #!/bin/sh
-# heaplint --fix on a real project, proven by its own tests (issue 15): builds
-# the project's test suite as it is, then a copy fixed by `heaplint --fix`
-# and linked with the runtime through find_package(heaplint); runs both
-# under hl_count_new (a count of global operator new calls, per call site)
-# and times both. See bench/README.md, "heaplint --fix on a real project".
+# heaplint --fix on a real project, proven by its own tests (issues 15 and
+# 37): builds the project's test suite as it is, then a copy linked with the
+# runtime through find_package(heaplint) and fixed by `heaplint --fix`;
+# counts the rules' warnings on both copies; runs both test suites under
+# hl_count_new (a count of global operator new calls, per call site) and
+# times both. See bench/README.md, "heaplint --fix on a real project".
 #
 #   bench/fixproof/run.sh [-o OUT] [-b BUILD] [-n RUNS] [-T] PROJECT SRC
 #
-# PROJECT names a recipe below; SRC is a checkout of it (only read: the fix
-# is applied to a copy in OUT). BUILD is heaplint's build directory (default
-# build/: bin/heaplint, and the runtime installed from it into OUT/prefix).
-# -T: count and time again with the builds already in OUT. RUNS: counted
-# and timed runs of each side's whole suite (default 5); one
-# more counted run leaves out the tests whose counts vary with the threads'
-# interleaving, and sites.md compares that one per source line. OUT
-# (default build-fixproof/PROJECT) gets fix.log, fix.diff, the two builds,
-# count-{before,after}-{all,steady}.txt, the test logs, sites.md and
-# times.txt.
+# PROJECT names a recipe below (eventpp, behaviortree); SRC is a checkout
+# of it (only read: the fix is applied to a copy in OUT). BUILD is
+# heaplint's build directory (default build/: bin/heaplint, and the runtime
+# installed from it into OUT/prefix). -T: count and time again with the
+# builds already in OUT. RUNS: counted and timed runs of each side's whole
+# suite (default 5); one more counted run leaves out the tests whose counts
+# vary with the threads' interleaving, and sites.md compares that one per
+# source line. OUT (default build-fixproof/PROJECT) gets fix.log (the fix
+# run's warnings), fix.diff (heaplint's edits; the hand-made CMake lines
+# are left out), recheck.log (heaplint again, without --fix, on the fixed
+# copy), warnings.txt, the two builds, count-{before,after}-{all,steady}.txt,
+# the test logs, sites.md and times.txt.
+#
+#   eventpp:      bench/fixproof/run.sh eventpp eventpp
+#   behaviortree: bench/fixproof/run.sh -n 3 behaviortree BehaviorTree.CPP
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,10 +46,15 @@ out=${out:-build-fixproof/$project}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# Recipes: cmake_dir (the CMake project, relative to the checkout), target
-# and test (the test program, relative to the build), sources (the files
-# heaplint fixes), link_cmake (the CMakeLists.txt where the test target is
-# defined, relative to the checkout).
+# Recipes: cmake_dir (the CMake project, relative to the checkout), cmake_args
+# (its options), target and test (the test program, relative to the build),
+# sources (the files heaplint fixes; none: the whole compile database, which
+# API rewrites need), link_cmake (the CMakeLists.txt where the target that
+# gets the runtime is defined, relative to the checkout), link (that
+# target, and the keyword its target_link_libraries calls use), steady (the
+# test program's arguments leaving out the tests whose counts vary),
+# summary (a grep pattern for the test program's result lines).
+cmake_args='' summary='passed\|failed'
 case $project in
   eventpp)
     # wqking/eventpp: header-only; the unit tests are their own CMake project
@@ -51,9 +62,23 @@ case $project in
     # steady: Catch2 arguments leaving out the multi-threaded test files,
     # whose allocation counts vary from run to run with the interleaving.
     cmake_dir=tests target=unittest test=unittest/unittest sources="tests/unittest/*.cpp"
-    link_cmake=tests/unittest/CMakeLists.txt
+    link_cmake=tests/unittest/CMakeLists.txt link=unittest
     steady="-# ~[#test_callbacklist_multithread]~[#test_dispatcher_multithread]~[#test_queue_multithread]~[#test_heterdispatcher_multithread]" ;;
-  *) echo "$0: no recipe for '$project' (known: eventpp)" >&2; exit 2 ;;
+  behaviortree)
+    # BehaviorTree/BehaviorTree.CPP: a library and its GoogleTest suite in
+    # one CMake project (Debian's libgtest-dev). heaplint runs over the
+    # whole compile database, so that its API rewrites (std::function
+    # aliases in the library's headers) are planned; the runtime goes to
+    # the library, PUBLIC, since the rewritten headers include it. Off:
+    # Groot2 (needs ZeroMQ), and the examples and tools the tests do not
+    # need; on: SQLite logging (libsqlite3-dev), which the tests use.
+    cmake_dir=. target=behaviortree_cpp_test test=tests/behaviortree_cpp_test sources=
+    cmake_args="-DBTCPP_GROOT_INTERFACE=OFF -DBTCPP_SQLITE_LOGGING=ON -DBTCPP_EXAMPLES=OFF -DBTCPP_BUILD_TOOLS=OFF"
+    link_cmake=CMakeLists.txt link="behaviortree_cpp PUBLIC"
+    # steady: leaves out the thread-safety stress tests.
+    steady="--gtest_filter=-BlackboardThreadSafety.*"
+    summary='PASSED\|FAILED' ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp, behaviortree)" >&2; exit 2 ;;
 esac
 
 cc -std=c11 -O2 -Wall -Wextra -fPIC -shared "$here/hl_count_new.c" -o "$out/libhlcountnew.so" -ldl
@@ -62,7 +87,8 @@ cc -std=c11 -O2 -Wall -Wextra -fPIC -shared "$here/hl_count_new.c" -o "$out/libh
 configure() {  # source-dir build-dir [extra cmake args]
   s=$1 b=$2
   shift 2
-  cmake -S "$s/$cmake_dir" -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "$@" \
+  # shellcheck disable=SC2086 # cmake_args: several words
+  cmake -S "$s/$cmake_dir" -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $cmake_args "$@" \
     >"$b.configure.log"
 }
 
@@ -74,18 +100,33 @@ build_both() {
   configure "$src" "$out/before"
   cmake --build "$out/before" --target "$target" -j"$(nproc)" >"$out/before.build.log"
 
-  echo "== after: heaplint --fix on a copy, then the runtime through find_package" >&2
+  # The runtime first: the fixes include its headers, and heaplint plans a
+  # fix only where they are on the unit's include path (docs/fixes.md).
+  echo "== after: the runtime through find_package, then heaplint --fix on a copy" >&2
   rm -rf "$out/src"
   cp -a "$src" "$out/src"
-  configure "$out/src" "$out/after"
-  rc=0
-  (cd "$out/src" && "$build/bin/heaplint" -p "$out/after" --fix $sources) >"$out/fix.log" 2>&1 || rc=$?
-  [ "$rc" -eq 0 ] || echo "heaplint --fix exited with $rc (see $out/fix.log)" >&2
-  (cd "$out" && diff -ru "$src" src >fix.diff) || true
   printf '\n%s\n%s\n%s\n' "# Added by heaplint's bench/fixproof/run.sh: the runtime the fixes point to." \
-    "find_package(heaplint REQUIRED)" "target_link_libraries($target heaplint::runtime)" >>"$out/src/$link_cmake"
+    "find_package(heaplint REQUIRED)" "target_link_libraries($link heaplint::runtime)" >>"$out/src/$link_cmake"
   configure "$out/src" "$out/after" -DCMAKE_PREFIX_PATH="$out/prefix"
+  rc=0
+  # shellcheck disable=SC2086 # $sources: patterns, or nothing (the database)
+  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/after" --fix $sources) >"$out/fix.log" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || echo "heaplint --fix exited with $rc (see $out/fix.log)" >&2
+  # Left out: .git, the CMake lines added above, and BehaviorTree.CPP's
+  # .clangd, which its configure step writes into the source tree.
+  (cd "$out" && diff -ru -x .git -x CMakeLists.txt -x .clangd "$src" src >fix.diff) || true
   cmake --build "$out/after" --target "$target" -j"$(nproc)" >"$out/after.build.log"
+
+  echo "== after: heaplint again, without --fix, on the fixed copy" >&2
+  rc=0
+  # shellcheck disable=SC2086
+  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/after" $sources) >"$out/recheck.log" 2>&1 || rc=$?
+  echo "heaplint on the fixed copy exited with $rc" >&2
+  for side in fix recheck; do
+    for rule in function-sbo any-sbo function-copy; do
+      printf '%s %s %s\n' "$side" "$rule" "$(grep -c ": warning: .*\[$rule\]$" "$out/$side.log" || true)"
+    done
+  done >"$out/warnings.txt"
 }
 [ "$reuse" = 1 ] || build_both
 
@@ -102,17 +143,17 @@ count() {
 echo "== run both test suites, counting global operator new" >&2
 for side in before after; do
   rm -f "$out/count-$side-all.txt" "$out/count-$side-steady.txt"
-  set -f  # $steady holds Catch2 tags in brackets, not file patterns
+  set -f  # $steady holds Catch2 tags in brackets or a gtest filter, not file patterns
   count "$side" steady $steady
   set +f
-  grep -h "passed\|failed" "$out/test-$side-steady.log" >&2 || true
+  grep -h "$summary" "$out/test-$side-steady.log" >&2 || true
 done
 i=1
 while [ "$i" -le "$runs" ]; do
   for side in before after; do count "$side" all; done
   i=$((i + 1))
 done
-for side in before after; do grep -h "passed\|failed" "$out/test-$side-all.log" >&2 || true; done
+for side in before after; do grep -h "$summary" "$out/test-$side-all.log" >&2 || true; done
 
 # Timed without the counter; the sides take turns, in alternating order
 # (ABBA), so that neither always runs second.
@@ -135,6 +176,8 @@ done
 
 python3 "$here/sites.py" "$out/count-before-steady.txt" "$src" "$out/count-after-steady.txt" "$out/src" >"$out/sites.md"
 tail -1 "$out/fix.log"
+echo "Warnings of function-sbo, any-sbo, function-copy (fix: before the fix; recheck: on the fixed copy):"
+cat "$out/warnings.txt"
 echo
 echo "Without the multi-threaded tests ($steady):"
 cat "$out/sites.md"
