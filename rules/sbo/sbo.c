@@ -228,6 +228,13 @@ static void keep(hl_ctx *ctx, hl_sbo *S, hl_sbo_site *s) {
   if (!s->convert && S->wording->replacement && S->wording->replacement(s))
     s->target = hl_retype_store(S->retype, ctx, s->call, clang_Cursor_isNull(s->call) ? HL_STORE_OTHER : s->store_kind,
                                 s->wrapper, &s->untargeted);
+  /* A conversion a template's call makes (construct_value(std::forward<U>(v))
+   * into a T that is a std::function): the wrapper's type is written where
+   * the template is instantiated, not here. */
+  if (s->convert && !s->untargeted)
+    s->untargeted = hl_xstrdup(
+        "the wrapper is made by a call inside a template, whose parameter type comes from "
+        "the instantiation: retype the type the template is instantiated with");
   if (!s->convert && !clang_Cursor_isNull(s->call) && s->store_kind == HL_STORE_CONSTRUCT && hl_ctx_summary(ctx))
     hl_retype_param_of(ctx, s->call, &s->param);
   HL_PUSH(S->sites, S->n, S->cap, *s);
