@@ -145,13 +145,18 @@ static uint64_t loosely(pw *P, CXCursor c, uint64_t in) {
 }
 
 /* The offset of a for statement's first ';' inside its parentheses (what
- * ends its init-statement), or 0 when there is none. */
-static unsigned init_end(CXCursor c) {
+ * ends its init-statement), or 0 when there is none. Only its head is read
+ * (up to its body, the last child): a body may be long, and each local the
+ * paths follow walks the loop again. */
+static unsigned init_end(CXCursor c, const kids *K) {
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *t = NULL;
   unsigned n = 0, at = 0;
   int depth = 0;
-  clang_tokenize(tu, clang_getCursorExtent(c), &t, &n);
+  CXSourceRange head = clang_getCursorExtent(c);
+  if (K->n)
+    head = clang_getRange(clang_getRangeStart(head), clang_getRangeStart(clang_getCursorExtent(K->c[K->n - 1])));
+  clang_tokenize(tu, head, &t, &n);
   for (unsigned i = 0; i < n && !at; i++) {
     if (clang_getTokenKind(t[i]) != CXToken_Punctuation) continue;
     char *sp = hl_cxstring_take(clang_getTokenSpelling(tu, t[i]));
@@ -181,7 +186,7 @@ static int before_loop(CXCursor c, const kids *K, size_t k, unsigned end) {
 static uint64_t walk_for(pw *P, CXCursor c, uint64_t in) {
   if (!in) return 0;
   kids K = children(c);
-  unsigned end = clang_getCursorKind(c) == CXCursor_ForStmt ? init_end(c) : 0;
+  unsigned end = clang_getCursorKind(c) == CXCursor_ForStmt ? init_end(c, &K) : 0;
   for (size_t i = 0; i < K.n && !P->fail; i++)
     if (before_loop(c, &K, i, end)) in = walk(P, K.c[i], in);
   uint64_t head = in;
