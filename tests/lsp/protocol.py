@@ -1144,6 +1144,15 @@ def check_open_close_cycles(ctx):
             mid = c.rss_kib()
     settle(c, ctx, 2)
     last = c.rss_kib()
+    # A leak stays; a block the worker took just before the reading (a
+    # late allocation once seen in a full ctest run: +15 MiB, gone after)
+    # does not: read once more after another settling round, and keep the
+    # lower reading.
+    if last - first >= MAX_CYCLES_GROWTH_KIB or last - mid >= MAX_HALF_GROWTH_KIB:
+        settle(c, ctx, 4)
+        again = c.rss_kib()
+        print("rss: %d KiB after the cycles, %d KiB after another settling round" % (last, again))
+        last = min(last, again)
     print("rss: %d KiB before the first open, %d KiB after the first cycle, %d KiB after cycle %d, "
           "%d KiB after %d cycles (%.1f s)"
           % (before, first, mid, project.NCYCLES // 2 + 1, last, project.NCYCLES, time.time() - start))
