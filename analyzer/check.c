@@ -479,11 +479,88 @@ static void units_reached(check *c, const hl_fix_texts *t, hl_strv *done, size_t
   }
 }
 
+/* Whether findings a and b are applied together (hl_finding.together). */
+static int together(const hl_finding *a, const hl_finding *b) {
+  return a == b || (a->together && b->together && !strcmp(a->together, b->together));
+}
+
+/* Blames k's rewrite (and those applied with it) for unit i's error: why
+ * gets msg for each. Returns how many. */
+static size_t blame(const hl_findings *all, const char *skipped, size_t k, const char *msg, char **why) {
+  size_t n = 0;
+  for (size_t m = 0; m < all->n; m++)
+    if (!skipped[m] && !why[m] && together(all->v[m], all->v[k])) {
+      why[m] = hl_xstrdup(msg);
+      n++;
+    }
+  return n;
+}
+
+/* Whether rewrite k is to be tried for unit i: live, editing what it
+ * reads, and the first of those applied with it (the others are the same
+ * trial). */
+static int candidate(const check *c, size_t i, const hl_findings *all, const char *skipped, char **why, size_t k) {
+  const hl_finding *f = all->v[k];
+  if (!f->whole_project || skipped[k] || why[k] || !edits_unit(c, i, f)) return 0;
+  for (size_t m = 0; m < k; m++)
+    if (all->v[m]->whole_project && !skipped[m] && !why[m] && together(all->v[m], f)) return 0;
+  return 1;
+}
+
+/* Parses unit i with the API rewrites of k's group only (without 0), or
+ * with all but those (without 1), the units' own fixes kept: 1 when it
+ * compiles, else 0 with *err (to free). */
+static int trial(check *c, CXIndex index, size_t i, const hl_findings *all, const char *skipped, const hl_fix_render *r,
+                 size_t k, int without, char **err) {
+  char *mask = hl_xmalloc(all->n);
+  for (size_t m = 0; m < all->n; m++)
+    mask[m] = skipped[m] || (all->v[m]->whole_project && together(all->v[m], all->v[k]) == without);
+  hl_fix_texts t = {0};
+  r->render(r->state, mask, &t);
+  int ok = unit_compiles(c, index, i, &t, err);
+  hl_fix_texts_free(&t);
+  free(mask);
+  return ok;
+}
+
+/* Unit i does not compile with the API rewrites: blames each that breaks
+ * it alone; when none does (an interaction: a lambda that captures one
+ * retyped wrapper grows past another's capacity), the first whose absence
+ * lets it compile; when none does, all that edit what it reads. Returns
+ * how many are blamed. */
+static size_t blame_unit(check *c, CXIndex index, size_t i, const hl_findings *all, const char *skipped,
+                         const hl_fix_render *r, const char *first, char **why) {
+  const char *unit = hl_display_path(c->jobs.v[i].file);
+  size_t blamed = 0;
+  for (size_t k = 0; k < all->n; k++) {
+    char *err = NULL;
+    if (candidate(c, i, all, skipped, why, k) && !trial(c, index, i, all, skipped, r, k, 0, &err)) {
+      char *msg = hl_xasprintf("with this edit, %s would not compile: %s", unit, err);
+      blamed += blame(all, skipped, k, msg, why);
+      free(msg);
+    }
+    free(err);
+  }
+  for (size_t k = 0; k < all->n && !blamed; k++) {
+    char *err = NULL;
+    if (candidate(c, i, all, skipped, why, k) && trial(c, index, i, all, skipped, r, k, 1, &err)) {
+      char *msg =
+          hl_xasprintf("with the other API rewrites, %s would not compile (%s); without this one it does", unit, first);
+      blamed += blame(all, skipped, k, msg, why);
+      free(msg);
+    }
+    free(err);
+  }
+  for (size_t k = 0; k < all->n && !blamed; k++)
+    if (all->v[k]->whole_project && !skipped[k] && !why[k] && edits_unit(c, i, all->v[k]))
+      why[k] = hl_xasprintf("with the API rewrites together, %s would not compile: %s", unit, first);
+  return blamed;
+}
+
 /* The fixed text of every unit an API rewrite reaches, parsed before it is
- * written. A unit that then has an error is parsed again with each rewrite
- * that edits what it reads applied alone (the units' own fixes stay): a
- * rewrite with which it fails is dropped, with the error; when none fails
- * alone, all of them are. Other fixes are the units' own, not checked. */
+ * written. A unit that then has an error is parsed again to find the
+ * rewrites to drop (blame_unit), with the error; the units' own fixes
+ * stay. Other fixes are the units' own, not checked. */
 static size_t check_api_fixes(void *data, const hl_findings *all, const char *skipped, const hl_fix_render *r,
                               char **why) {
   check *c = data;
@@ -495,34 +572,15 @@ static size_t check_api_fixes(void *data, const hl_findings *all, const char *sk
   hl_strv done = {0};
   units_reached(c, &t, &done, &units, &nunits);
   CXIndex index = clang_createIndex(0, 0);
-  char *alone = hl_xmalloc(all->n);
   for (size_t u = 0; u < nunits; u++) {
     size_t i = units[u];
     char *first = NULL;
     if (unit_compiles(c, index, i, &t, &first)) continue;
-    size_t blamed = 0;
-    for (size_t k = 0; k < all->n; k++) {
-      if (!all->v[k]->whole_project || skipped[k] || why[k] || !edits_unit(c, i, all->v[k])) continue;
-      for (size_t m = 0; m < all->n; m++) alone[m] = skipped[m] || (all->v[m]->whole_project && m != k);
-      hl_fix_texts one = {0};
-      r->render(r->state, alone, &one);
-      char *err = NULL;
-      if (!unit_compiles(c, index, i, &one, &err)) {
-        why[k] = hl_xasprintf("with this edit, %s would not compile: %s", hl_display_path(c->jobs.v[i].file), err);
-        blamed++;
-      }
-      free(err);
-      hl_fix_texts_free(&one);
-    }
-    for (size_t k = 0; k < all->n && !blamed; k++)
-      if (all->v[k]->whole_project && !skipped[k] && !why[k] && edits_unit(c, i, all->v[k]))
-        why[k] = hl_xasprintf("with the API rewrites together, %s would not compile: %s",
-                              hl_display_path(c->jobs.v[i].file), first);
+    blame_unit(c, index, i, all, skipped, r, first, why);
     for (size_t k = 0; k < all->n; k++) dropped += why[k] != NULL;
     free(first);
     if (dropped) break; /* the next round parses again without them */
   }
-  free(alone);
   clang_disposeIndex(index);
   hl_strv_free(&done);
   free(units);

@@ -59,6 +59,7 @@ void hl_finding_free(hl_finding *f) {
   hl_loc_free(&f->loc);
   free(f->message);
   free(f->fingerprint);
+  free(f->together);
   free(f);
 }
 

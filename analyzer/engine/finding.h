@@ -56,6 +56,10 @@ typedef struct hl_finding {
   /* Planned over the whole project (an API rewrite): --fix applies it only
    * when every unit it reaches still compiles with it. */
   int whole_project;
+  /* API rewrites with the same key (two aliases of one wrapper type, whose
+   * values pass between them) are applied together or not at all; NULL:
+   * on its own. */
+  char *together;
 } hl_finding;
 
 /* The rule id of a compile error of the analyzed code, as clang-tidy names

@@ -203,6 +203,24 @@ static void skip(char *skipped, size_t i, const hl_finding *f, FILE *log, const 
           why);
 }
 
+/* A finding applied together with a skipped one (hl_finding.together:
+ * two aliases of one wrapper type) is skipped too: either alone would not
+ * compile where values pass between them. */
+static void skip_together(char *skipped, const hl_findings *all, FILE *log) {
+  for (size_t i = 0; i < all->n; i++) {
+    const hl_finding *a = all->v[i];
+    if (!skipped[i] || !a->together) continue;
+    for (size_t j = 0; j < all->n; j++) {
+      const hl_finding *b = all->v[j];
+      if (skipped[j] || !b->together || strcmp(a->together, b->together)) continue;
+      char *why = hl_xasprintf("it goes with the rewrite at %s:%u:%u, which is not applied (the two name one type)",
+                               hl_display_path(a->loc.file), a->loc.line, a->loc.col);
+      skip(skipped, j, b, log, why);
+      free(why);
+    }
+  }
+}
+
 /* Two findings whose edits of F overlap are both skipped. */
 static void skip_conflicts(const file_changes *F, const hl_findings *all, char *skipped, FILE *log) {
   for (size_t k = 0; k < F->n; k++)
@@ -339,6 +357,7 @@ static void check_rounds(const hl_fix_check *chk, const hl_findings *all, const 
         free(why[i]);
         why[i] = NULL;
       }
+    skip_together(skipped, all, log);
     if (!dropped) break;
   }
   free(why);
@@ -384,6 +403,7 @@ void hl_fixes_apply(const hl_findings *all, const hl_fix_check *chk, FILE *log, 
     skip_conflicts(F, all, skipped, log);
   }
 
+  skip_together(skipped, all, log);
   if (chk) check_rounds(chk, all, files, nfiles, contents, lengths, skipped, log);
 
   /* Apply what remains, each distinct edit once. */

@@ -594,10 +594,43 @@ static char *over_capacity(const hl_alias_view *v, const hl_plan_policy *policy,
       capacity, v->size, max);
 }
 
-static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
+/* Two aliases of one wrapper type (using A = std::function<void()>;
+ * using B = std::function<void()>;) name the same type: values pass
+ * between them, so they are retyped together (to the same type: the
+ * capacity is the wrapper type's) or not at all. */
+static int same_type(const hl_alias_view *a, const hl_alias_view *b) {
+  return !a->alias.member && !a->alias.param && !b->alias.member && !b->alias.param && a->alias.key && b->alias.key &&
+         !strcmp(a->alias.key, b->alias.key);
+}
+
+/* Why an alias of v[i]'s type is not retyped, which keeps v[i] as it is
+ * too, or NULL (caller frees); *grouped: v[i] has such partners. */
+static char *partner_refusal(const hl_alias_view *v, size_t n, size_t i, const hl_plan_policy *policy, int *grouped) {
+  *grouped = 0;
+  for (size_t j = 0; j < n; j++) {
+    if (j == i || !same_type(&v[i], &v[j])) continue;
+    *grouped = 1;
+    char *r = refusal(&v[j], policy);
+    if (!r) r = over_capacity(&v[j], policy, hl_sbo_capacity(v[j].size));
+    if (!r) continue;
+    char *m = hl_xasprintf(
+        "it names the same type as the alias '%s', and values pass between the two, but that "
+        "one is not retyped: %s",
+        v[j].alias.name, r);
+    free(r);
+    return m;
+  }
+  return NULL;
+}
+
+/* partner: why an alias of the same type is not retyped, or NULL;
+ * grouped: there are such aliases (retyped together). */
+static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, const char *partner,
+                     int grouped, hl_findings *out) {
   long capacity = hl_sbo_capacity(v->size);
   char *why = refusal(v, policy);
   if (!why) why = over_capacity(v, policy, capacity);
+  if (!why && partner) why = hl_xstrdup(partner);
   char *type = why ? NULL : hl_inline_type(v->alias.written, v->alias.replacement, capacity, v->align);
   if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
   int member = v->alias.member;
@@ -617,10 +650,12 @@ static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const
     m = hl_xasprintf(
         "retype the alias '%s' as %s: it keeps inline the %s, and all %zu value%s stored into %s in the "
         "project fit (the largest %ld bytes, align %ld); every declaration written through the alias "
-        "changes with it",
-        v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->alias.wrapper, v->size, v->align);
+        "changes with it%s",
+        v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->alias.wrapper, v->size, v->align,
+        grouped ? ", and the other aliases of that type with it (values pass between them): one edit" : "");
   hl_finding *f = hl_finding_new(rule, HL_SEV_NOTE, &v->alias.at, m);
   f->whole_project = 1;
+  if (grouped && type) f->together = hl_xstrdup(v->alias.key);
   for (size_t i = 0; i < v->nsites; i++)
     hl_finding_note(f, &v->sites[i],
                     member ? "stored into it, on the heap today" : "stored through it, on the heap today");
@@ -664,10 +699,18 @@ void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, 
     free(err);
     return;
   }
-  for (size_t i = 0; i < n; i++)
-    if (v[i].allocating && v[i].alias.param)
-      plan_param(&v[i], policy, rule, out);
-    else if (v[i].allocating)
-      plan_one(&v[i], policy, rule, out);
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].alias.param) {
+      if (v[i].allocating) plan_param(&v[i], policy, rule, out);
+      continue;
+    }
+    /* What is stored is counted per wrapper type: the aliases of one type
+     * allocate alike. */
+    if (!v[i].allocating) continue;
+    int grouped;
+    char *partner = partner_refusal(v, n, i, policy, &grouped);
+    plan_one(&v[i], policy, rule, partner, grouped, out);
+    free(partner);
+  }
   hl_alias_views_free(v, n);
 }
