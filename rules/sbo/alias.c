@@ -229,9 +229,28 @@ static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const 
   free(fusr);
 }
 
+/* Whether ref (the parameter index of fn) is handed, as it is or copied,
+ * to the same parameter of fn itself: a recursive call, which passes the
+ * function_ref on as it was passed in. */
+static int passed_to_itself(const hl_ctx *ctx, CXCursor ref, CXCursor fn, int index) {
+  size_t k = 0;
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
+  if (clang_getCursorKind(p) == CXCursor_CallExpr &&
+      clang_getCursorKind(clang_getCursorReferenced(p)) == CXCursor_Constructor) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  if (clang_getCursorKind(p) != CXCursor_CallExpr || index >= clang_Cursor_getNumArguments(p) ||
+      !clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(p)), clang_getCanonicalCursor(fn)))
+    return 0;
+  return clang_equalRanges(clang_getCursorExtent(clang_Cursor_getArgument(p, (unsigned)index)),
+                           clang_getCursorExtent(below));
+}
+
 /* A use in a function's body of one of its parameters: anything but a call
- * keeps it from becoming a function_ref (which holds no callable of its
- * own, cannot be tested or stored beyond the call). */
+ * (or a recursive call's passing it on) keeps it from becoming a
+ * function_ref (which holds no callable of its own, cannot be tested or
+ * stored beyond the call). */
 static void param_use(hl_ctx *ctx, hl_summary *sum, CXCursor ref) {
   CXCursor p = clang_getCursorReferenced(ref);
   if (clang_getCursorKind(p) != CXCursor_ParmDecl) return;
@@ -245,7 +264,7 @@ static void param_use(hl_ctx *ctx, hl_summary *sum, CXCursor ref) {
   for (size_t i = sum->naliases; i-- > 0 && !a;)
     if (sum->aliases[i].param == 2 && !strcmp(sum->aliases[i].usr, usr)) a = &sum->aliases[i];
   hl_use u;
-  if (a && !a->blocked && !hl_use_of(ctx, ref, &u)) {
+  if (a && !a->blocked && !passed_to_itself(ctx, ref, fn, index) && !hl_use_of(ctx, ref, &u)) {
     if (u.kind != HL_USE_MEMBER || strcmp(u.method_name, "operator()")) {
       char *at = hl_loc_where(&u.loc);
       a->blocked = u.kind == HL_USE_MEMBER

@@ -43,6 +43,43 @@ static char *lambda_elsewhere(const char *type, const hl_loc *loc) {
   return hl_xasprintf("%.*s:%d", (int)blen, base, atoi(c1));
 }
 
+/* The lambda expression of the unit that type spells "(lambda at
+ * F:line:col)", or a null cursor. */
+static CXCursor lambda_named(hl_ctx *ctx, const char *type) {
+  if (!hl_starts_with(type, "(lambda at ")) return clang_getNullCursor();
+  const char *path = type + strlen("(lambda at "), *close = strrchr(type, ')'), *c2 = close, *c1;
+  if (!close) return clang_getNullCursor();
+  while (c2 > path && c2[-1] != ':') c2--;
+  for (c1 = c2 - 1; c1 > path && c1[-1] != ':'; c1--) {
+  }
+  if (c1 <= path + 1) return clang_getNullCursor();
+  char *file = hl_xstrndup(path, (size_t)(c1 - 1 - path));
+  CXTranslationUnit tu = hl_ctx_tu(ctx);
+  CXFile f = clang_getFile(tu, file);
+  free(file);
+  CXCursor l = clang_getNullCursor();
+  if (f) l = clang_getCursor(tu, clang_getLocation(tu, f, (unsigned)atoi(c1), (unsigned)atoi(c2)));
+  return clang_getCursorKind(l) == CXCursor_LambdaExpr ? l : clang_getNullCursor();
+}
+
+/* A value a template's call converts into a wrapper (c, judged v): one of
+ * that wrapper type's, for API rewrites, filed where the code made it
+ * concrete. A lambda of the unit is named, so that a const capture that
+ * keeps it from moving without throwing can be made an init-capture. */
+static void converted_value(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *c, const hl_inst_answer *h,
+                            const hl_sbo_verdict *v) {
+  hl_sbo_site u = *c;
+  u.loc = h->chain[h->user];
+  u.captures = NULL;
+  u.ncaptures = 0;
+  u.lambda = h->type ? lambda_named(ctx, h->type) : clang_getNullCursor();
+  u.stored = clang_Cursor_isNull(u.lambda) ? (CXType){0} : clang_getCursorType(u.lambda);
+  hl_sbo_name_captures(&u);
+  hl_sbo_alias_value(ctx, S->wording, &u, v, &c->loc, clang_getNullCursor());
+  for (size_t i = 0; i < u.ncaptures; i++) free(u.captures[i]);
+  free(u.captures);
+}
+
 /* Where a probed instantiation's finding comes from: the store inside the
  * template, and the call the compiler named, with the words that say how
  * the finding's call relates to it ("in the instantiation requested at",
@@ -394,6 +431,12 @@ static void judge_instantiations(hl_ctx *ctx, hl_sbo *S, const hl_sbo_site *s, c
       if (!hl_sbo_conversion_site(ctx, s, &h[i], S->rule, &c)) continue;
       c.convert = 0;
       c.probe = -1;
+      if (!stores_same_wrapper(&c, &h[i])) {
+        hl_sbo_verdict v;
+        hl_sbo_judge_probed(c.wrapper, &h[i], &v);
+        converted_value(ctx, S, &c, &h[i], &v);
+        hl_traits_free(&v.traits);
+      }
       judge_hit(ctx, S, &c, &h[i], p, &reported);
       free(c.wrapper_spelling);
       free(c.signature);

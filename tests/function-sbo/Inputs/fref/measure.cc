@@ -1,5 +1,5 @@
 // Counts the global operator new calls of a(): the callables it hands to
-// for_each_item() and maybe(), 24 bytes each, over libstdc++'s 16.
+// for_each_item(), maybe() and visit(), 24 bytes each, over libstdc++'s 16.
 #include <count_new.hpp>
 
 #include <cstdio>

@@ -10,3 +10,13 @@ long for_each_item(const std::vector<int> &v, const std::function<void(int)> &f)
 bool maybe(std::function<bool()> pred);
 // Declared, defined nowhere in the database.
 void elsewhere(std::function<void(long)> f);
+
+struct Node {
+  Node *left, *right;
+  long value;
+};
+// Calls f and hands it on to itself for the children: a function_ref
+// passes on as it came in.
+long visit(Node *n, const std::function<void(Node *)> &f);
+// Hands f to visit(), another function: its own parameter stays.
+long visit_all(Node *n, const std::function<void(Node *)> &f);
