@@ -97,19 +97,42 @@ template <class T, class U> bool operator!=(const bump_allocator<T>&, const bump
 // region of its own when empty: allocate pops, deallocate pushes; no
 // statistics, no return of memory, no other thread's frees, no care for
 // where the blocks lie. Arrays (the buckets) go to operator new.
+//
+// Its lists are private to this file, and the compiler knows it: no store
+// through a container's pointer can reach them, so it may keep a list's
+// head in a register across a loop of pushes and pops. An allocator whose
+// lists other code reads (statistics, a thread's exit, a trim) cannot have
+// that. Built with -DHL_BENCH_FREE_LIST_SHARED=1, the lists are a global
+// whose address is published, as such an allocator's are, and the column
+// measures the same pop and push without that help (bench/README.md).
 
+#if defined(HL_BENCH_FREE_LIST_SHARED) && HL_BENCH_FREE_LIST_SHARED
+}  // namespace
+struct lifo_region {  // zero-initialized, as __thread wants
+  void* head[33];
+  unsigned char* cur;
+  unsigned char* end;
+};
+__thread lifo_region lifo_tls __attribute__((tls_model("initial-exec")));
+lifo_region* volatile lifo_seen;
+namespace {
+#else
 struct lifo_region {
   void* head[33] = {};
   unsigned char* cur = nullptr;
   unsigned char* end = nullptr;
 };
 thread_local lifo_region lifo_tls;
+#endif
 
 void lifo_init() {
   void* p = mmap(nullptr, kBumpBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) std::abort();
   lifo_tls.cur = static_cast<unsigned char*>(p);
   lifo_tls.end = lifo_tls.cur + kBumpBytes;
+#if defined(HL_BENCH_FREE_LIST_SHARED) && HL_BENCH_FREE_LIST_SHARED
+  lifo_seen = &lifo_tls;
+#endif
 }
 
 template <class T> struct lifo_allocator {
