@@ -23,6 +23,7 @@
 #
 #   eventpp:      bench/fixproof/run.sh eventpp eventpp
 #   behaviortree: bench/fixproof/run.sh -n 3 behaviortree BehaviorTree.CPP
+#   httplib:      bench/fixproof/run.sh -n 3 httplib cpp-httplib
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,8 +54,12 @@ out=$(cd "$out" && pwd)
 # gets the runtime is defined, relative to the checkout), link (that
 # target, and the keyword its target_link_libraries calls use), steady (the
 # test program's arguments leaving out the tests whose counts vary),
-# summary (a grep pattern for the test program's result lines).
-cmake_args='' summary='passed\|failed'
+# summary (a grep pattern for the test program's result lines), run_dir
+# (where the test program runs, relative to the build), args (the test
+# program's arguments on every run), own_db (1: heaplint reads a copy of
+# the database with only the checkout's units, its -isystem of the checkout
+# made -I; see make_db() below).
+cmake_args='' summary='passed\|failed' run_dir=. args='' own_db=0
 case $project in
   eventpp)
     # wqking/eventpp: header-only; the unit tests are their own CMake project
@@ -78,7 +83,25 @@ case $project in
     # steady: leaves out the thread-safety stress tests.
     steady="--gtest_filter=-BlackboardThreadSafety.*"
     summary='PASSED\|FAILED' ;;
-  *) echo "$0: no recipe for '$project' (known: eventpp, behaviortree)" >&2; exit 2 ;;
+  httplib)
+    # yhirose/cpp-httplib: header-only, its API's callbacks are std::function
+    # aliases (Handler, ContentReceiver, ...); its GoogleTest program
+    # (test/test.cc) built from Debian's GoogleTest sources, as
+    # bench/realcode's recipe does, without TLS or compression. It runs from
+    # its build directory (CMake copies www/ there). The tests named
+    # *_Online reach hosts on the internet: left out on every run.
+    cmake_dir=. target=httplib-test test=test/httplib-test sources= run_dir=test
+    cmake_args="-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DFETCHCONTENT_SOURCE_DIR_GTEST=/usr/src/googletest -DCMAKE_PROJECT_INCLUDE=$top/bench/realcode/gtest_module.cmake -DHTTPLIB_TEST=ON -DHTTPLIB_USE_OPENSSL_IF_AVAILABLE=OFF -DHTTPLIB_USE_ZLIB_IF_AVAILABLE=OFF -DHTTPLIB_USE_BROTLI_IF_AVAILABLE=OFF -DHTTPLIB_USE_ZSTD_IF_AVAILABLE=OFF"
+    link_cmake=CMakeLists.txt link="httplib INTERFACE"
+    args="--gtest_filter=-*_Online"
+    # steady: as args (the server tests' counts vary with their threads
+    # anyway: sites.md compares per line).
+    steady="--gtest_filter=-*_Online"
+    # Its target puts the checkout on the include path with -isystem, and
+    # GoogleTest's sources (under /usr/src) are units of the database.
+    own_db=1
+    summary='PASSED\|FAILED' ;;
+  *) echo "$0: no recipe for '$project' (known: eventpp, behaviortree, httplib)" >&2; exit 2 ;;
 esac
 
 cc -std=c11 -O2 -Wall -Wextra -fPIC -shared "$here/hl_count_new.c" -o "$out/libhlcountnew.so" -ldl
@@ -90,6 +113,39 @@ configure() {  # source-dir build-dir [extra cmake args]
   # shellcheck disable=SC2086 # cmake_args: several words
   cmake -S "$s/$cmake_dir" -B "$b" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $cmake_args "$@" \
     >"$b.configure.log"
+}
+
+# make_db: the database heaplint reads, $out/hl-db. With own_db=1 a copy of
+# the after build's, with only the units of the checkout's copy (not
+# GoogleTest's sources from /usr/src, which --fix must not touch) and its
+# -isystem of the copy made -I: heaplint takes an -isystem directory for
+# system headers, neither reported nor fixed, and the library's own
+# header is the subject.
+make_db() {
+  mkdir -p "$out/hl-db"
+  if [ "$own_db" = 0 ]; then
+    cp "$out/after/compile_commands.json" "$out/hl-db/"
+    return
+  fi
+  python3 - "$out/after/compile_commands.json" "$out/src" "$out/hl-db/compile_commands.json" <<'PY'
+import json, sys
+entries, root, dest = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+kept = []
+for e in entries:
+    if not e["file"].startswith(root + "/"):
+        continue
+    for key in ("command", "arguments"):
+        if key in e and isinstance(e[key], str):
+            e[key] = e[key].replace("-isystem " + root + " ", "-I" + root + " ")
+        elif key in e:
+            a = e[key]
+            for i in range(len(a) - 1):
+                if a[i] == "-isystem" and a[i + 1] == root:
+                    a[i], a[i + 1] = "-I" + root, ""
+            e[key] = [x for x in a if x != ""]
+    kept.append(e)
+json.dump(kept, open(dest, "w"), indent=1)
+PY
 }
 
 build_both() {
@@ -108,9 +164,10 @@ build_both() {
   printf '\n%s\n%s\n%s\n' "# Added by heaplint's bench/fixproof/run.sh: the runtime the fixes point to." \
     "find_package(heaplint REQUIRED)" "target_link_libraries($link heaplint::runtime)" >>"$out/src/$link_cmake"
   configure "$out/src" "$out/after" -DCMAKE_PREFIX_PATH="$out/prefix"
+  make_db
   rc=0
   # shellcheck disable=SC2086 # $sources: patterns, or nothing (the database)
-  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/after" --fix $sources) >"$out/fix.log" 2>&1 || rc=$?
+  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/hl-db" --fix $sources) >"$out/fix.log" 2>&1 || rc=$?
   [ "$rc" -eq 0 ] || echo "heaplint --fix exited with $rc (see $out/fix.log)" >&2
   # Left out: .git, the CMake lines added above, and BehaviorTree.CPP's
   # .clangd, which its configure step writes into the source tree.
@@ -120,7 +177,7 @@ build_both() {
   echo "== after: heaplint again, without --fix, on the fixed copy" >&2
   rc=0
   # shellcheck disable=SC2086
-  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/after" $sources) >"$out/recheck.log" 2>&1 || rc=$?
+  (cd "$out/src" && "$build/bin/heaplint" -j"$(nproc)" -p "$out/hl-db" $sources) >"$out/recheck.log" 2>&1 || rc=$?
   echo "heaplint on the fixed copy exited with $rc" >&2
   for side in fix recheck; do
     for rule in function-sbo any-sbo function-copy; do
@@ -135,7 +192,7 @@ build_both() {
 count() {
   side=$1 name=$2
   shift 2
-  (cd "$out/$side" && HL_COUNT_NEW_OUT="$out/count-$side-$name.txt" LD_PRELOAD="$out/libhlcountnew.so" \
+  (cd "$out/$side/$run_dir" && HL_COUNT_NEW_OUT="$out/count-$side-$name.txt" LD_PRELOAD="$out/libhlcountnew.so" \
     "$out/$side/$test" "$@" >"$out/test-$side-$name.log" 2>&1) ||
     echo "$side: the test suite failed (see $out/test-$side-$name.log)" >&2
 }
@@ -150,7 +207,10 @@ for side in before after; do
 done
 i=1
 while [ "$i" -le "$runs" ]; do
-  for side in before after; do count "$side" all; done
+  set -f  # $args: words (a gtest filter), or nothing; not file patterns
+  # shellcheck disable=SC2086
+  for side in before after; do count "$side" all $args; done
+  set +f
   i=$((i + 1))
 done
 for side in before after; do grep -h "$summary" "$out/test-$side-all.log" >&2 || true; done
@@ -166,7 +226,10 @@ while [ "$i" -le "$runs" ]; do
   for side in $order; do
     t0=$(date +%s.%N)
     rc=0
-    (cd "$out/$side" && "$out/$side/$test" >"$out/timed-$side-$i.log" 2>&1) || rc=$?
+    set -f
+    # shellcheck disable=SC2086
+    (cd "$out/$side/$run_dir" && "$out/$side/$test" $args >"$out/timed-$side-$i.log" 2>&1) || rc=$?
+    set +f
     t1=$(date +%s.%N)
     awk -v s=$side -v a="$t0" -v b="$t1" -v rc=$rc 'BEGIN { printf "%s %.3f %s\n", s, b - a, rc ? "failed(" rc ")" : "passed" }' \
       >>"$out/times.txt"
