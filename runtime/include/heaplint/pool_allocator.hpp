@@ -100,9 +100,11 @@ inline void count_one(std::uint64_t &n) noexcept {
 // Out of line, with the throw, so that a container's allocate inlines the
 // pop and one call, not the exception's construction.
 #if defined(__GNUC__)
-__attribute__((noinline, cold))
+#define HEAPLINT_COLD __attribute__((noinline, cold))
+#else
+#define HEAPLINT_COLD
 #endif
-inline void *node_refill(std::size_t c) {
+HEAPLINT_COLD inline void *node_refill(std::size_t c) {
   void *p = hl_tcache_refill(c);
   if (!p) throw_bad_alloc();
   return p;
