@@ -21,44 +21,53 @@ struct hl_sbo {
   hl_retype *retype;
 };
 
+/* The place a lambda's type spells, "(lambda at F:line:col)": 1 with its
+ * file (*path, *plen bytes), line and column, else 0. */
+static int lambda_spelled(const char *type, const char **path, size_t *plen, unsigned *line, unsigned *col) {
+  if (!hl_starts_with(type, "(lambda at ")) return 0;
+  const char *p = type + strlen("(lambda at "), *close = strchr(p, ')');
+  if (!close) return 0;
+  const char *c2 = close, *c1;
+  while (c2 > p && c2[-1] != ':') c2--;
+  for (c1 = c2 - 1; c1 > p && c1[-1] != ':'; c1--) {
+  }
+  if (c1 <= p + 1) return 0;
+  *path = p;
+  *plen = (size_t)(c1 - 1 - p);
+  *line = (unsigned)atoi(c1);
+  *col = (unsigned)atoi(c2);
+  return 1;
+}
+
 /* "async.hpp:147" when the probed type is a lambda written on another
  * line than loc's (a library's lambda around the callable handed over
  * there), else NULL. */
 static char *lambda_elsewhere(const char *type, const hl_loc *loc) {
-  if (!hl_starts_with(type, "(lambda at ")) return NULL;
-  const char *path = type + strlen("(lambda at "), *close = strchr(path, ')');
-  if (!close) return NULL;
-  const char *c2 = close, *c1;
-  while (c2 > path && c2[-1] != ':') c2--;
-  for (c1 = c2 - 1; c1 > path && c1[-1] != ':'; c1--) {
-  }
-  if (c1 <= path + 1) return NULL;
-  size_t plen = (size_t)(c1 - 1 - path);
+  const char *path;
+  size_t plen;
+  unsigned line, col;
+  if (!lambda_spelled(type, &path, &plen, &line, &col)) return NULL;
   const char *base = path + plen;
   while (base > path && base[-1] != '/') base--;
   size_t blen = (size_t)(path + plen - base);
   const char *lbase = strrchr(loc->file, '/');
   lbase = lbase ? lbase + 1 : loc->file;
-  if ((unsigned)atoi(c1) == loc->line && strlen(lbase) == blen && !strncmp(lbase, base, blen)) return NULL;
-  return hl_xasprintf("%.*s:%d", (int)blen, base, atoi(c1));
+  if (line == loc->line && strlen(lbase) == blen && !strncmp(lbase, base, blen)) return NULL;
+  return hl_xasprintf("%.*s:%u", (int)blen, base, line);
 }
 
-/* The lambda expression of the unit that type spells "(lambda at
- * F:line:col)", or a null cursor. */
+/* The lambda expression of the unit that type spells, or a null cursor. */
 static CXCursor lambda_named(hl_ctx *ctx, const char *type) {
-  if (!hl_starts_with(type, "(lambda at ")) return clang_getNullCursor();
-  const char *path = type + strlen("(lambda at "), *close = strrchr(type, ')'), *c2 = close, *c1;
-  if (!close) return clang_getNullCursor();
-  while (c2 > path && c2[-1] != ':') c2--;
-  for (c1 = c2 - 1; c1 > path && c1[-1] != ':'; c1--) {
-  }
-  if (c1 <= path + 1) return clang_getNullCursor();
-  char *file = hl_xstrndup(path, (size_t)(c1 - 1 - path));
+  const char *path;
+  size_t plen;
+  unsigned line, col;
+  if (!lambda_spelled(type, &path, &plen, &line, &col)) return clang_getNullCursor();
+  char *file = hl_xstrndup(path, plen);
   CXTranslationUnit tu = hl_ctx_tu(ctx);
   CXFile f = clang_getFile(tu, file);
   free(file);
   CXCursor l = clang_getNullCursor();
-  if (f) l = clang_getCursor(tu, clang_getLocation(tu, f, (unsigned)atoi(c1), (unsigned)atoi(c2)));
+  if (f) l = clang_getCursor(tu, clang_getLocation(tu, f, line, col));
   return clang_getCursorKind(l) == CXCursor_LambdaExpr ? l : clang_getNullCursor();
 }
 
