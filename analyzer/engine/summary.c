@@ -74,6 +74,7 @@ void hl_sapi_free(hl_sapi *a) {
 void hl_salias_free(hl_salias *a) {
   free(a->usr);
   free(a->key);
+  free(a->into);
   free(a->name);
   free(a->wrapper);
   free(a->replacement);

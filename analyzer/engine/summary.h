@@ -110,6 +110,11 @@ typedef struct hl_salias {
    * the function (blocked says whether its body only calls it), 1 where it
    * is only declared. Its rewrite is hl::function_ref. */
   int param;
+  /* A parameter whose whole value its function moves (or copies) into a
+   * member of its type in a constructor's initializer list (Timer(Callback
+   * cb) : cb_(std::move(cb)) {}), its only use besides calls: the member's
+   * key. The two are retyped together, to the member's rewrite. */
+  char *into;
   char *key;         /* what its values are filed under: the wrapper for an alias, "member <usr>" for a member */
   char *wrapper;     /* the wrapper it names, as values are keyed: "std::function<void ()>" */
   char *replacement; /* "hl::inplace_function" */

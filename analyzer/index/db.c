@@ -567,8 +567,8 @@ static void add_edit(hl_edit **v, size_t *n, size_t *cap, hl_edit *e) {
 }
 
 /* From every unit's row: a member's partners; a parameter's declarations
- * (each unit's own, with its #include) and whether a unit defines its
- * function; each edit once. */
+ * (each unit's own, with its #include), whether a unit defines its
+ * function and the member it moves into; each edit once. */
 static int alias_extras(hl_index *X, hl_alias_view *v) {
   sqlite3_stmt *st;
   if (!(st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", v->alias.usr))) return -1;
@@ -587,6 +587,11 @@ static int alias_extras(hl_index *X, hl_alias_view *v) {
         add_edit(&v->extra, &v->nextra, &capextra, &a.type);
         add_edit(&v->incs, &v->nincs, &capincs, &a.include);
         v->defined |= a.param == 2;
+        /* The unit that defines the function says where its value goes. */
+        if (a.into && !v->alias.into) {
+          v->alias.into = a.into;
+          a.into = NULL;
+        }
       }
       hl_salias_free(&a);
     }
@@ -684,17 +689,20 @@ static int alias_lookup(void *data, hl_alias_view **out, size_t *n, char **err) 
   *n = 0;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(X->db,
-                         "SELECT a.body FROM (SELECT usr, min(unit) AS unit FROM aliases GROUP BY usr) m"
-                         " JOIN aliases a ON a.usr = m.usr AND a.unit = m.unit ORDER BY a.usr",
+                         "SELECT a.usr, a.body FROM (SELECT usr, min(unit) AS unit FROM aliases GROUP BY usr) m"
+                         " JOIN aliases a ON a.usr = m.usr AND a.unit = m.unit ORDER BY a.usr, a.rowid",
                          -1, &st, NULL) != SQLITE_OK)
     return fail(X, "reading", err);
   size_t cap = 0;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *t = (const char *)sqlite3_column_text(st, 0);
+    const char *usr = (const char *)sqlite3_column_text(st, 0), *t = (const char *)sqlite3_column_text(st, 1);
     hl_alias_view v = {0};
     char *why = NULL;
-    if (!t || hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 0), &v.alias, &why)) {
+    /* A unit that declares a function and then defines it has a row for
+     * each declaration of a parameter: one view. */
+    if (*n && usr && !strcmp((*out)[*n - 1].alias.usr, usr)) continue;
+    if (!t || hl_salias_parse(t, (size_t)sqlite3_column_bytes(st, 1), &v.alias, &why)) {
       /* A row that cannot be read is an alias the index does not know. */
       free(why);
       continue;

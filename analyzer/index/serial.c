@@ -104,6 +104,7 @@ static json_t *alias_out(const hl_salias *a) {
                         "include", edit_out(&a->include), "blocked", a->blocked ? jtext(a->blocked) : json_null());
   json_object_set_new(j, "extra", edits_out(a->extra, a->nextra));
   json_object_set_new(j, "param", json_integer(a->param));
+  if (a->into) json_object_set_new(j, "into", jtext(a->into));
   return j;
 }
 
@@ -389,6 +390,7 @@ static int alias_in(const json_t *j, hl_salias *a) {
                  text_in(json_object_get(j, "written"), &a->written) || loc_in(json_object_get(j, "at"), &a->at) ||
                  edit_in(json_object_get(j, "type"), &a->type) || edit_in(json_object_get(j, "include"), &a->include) ||
                  opt_text_in(json_object_get(j, "blocked"), &a->blocked) ||
+                 (json_object_get(j, "into") && text_in(json_object_get(j, "into"), &a->into)) ||
                  edits_in(json_object_get(j, "extra"), &a->extra, &a->nextra, &a->capextra)
              ? -1
              : 0;

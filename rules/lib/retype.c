@@ -471,9 +471,39 @@ static CXCursor initialized_local(hl_ctx *ctx, CXCursor ref, CXCursor decl) {
   return p;
 }
 
+CXCursor hl_retype_member_init(hl_ctx *ctx, CXCursor ref) {
+  size_t k = 0;
+  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
+  if (is_std_move(p)) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  if (clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1) {
+    CXCursor ctor = clang_getCursorReferenced(p);
+    if (!(clang_getCursorKind(ctor) == CXCursor_Constructor &&
+          (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))))
+      return clang_getNullCursor();
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
+  }
+  if (clang_getCursorKind(p) != CXCursor_Constructor) return clang_getNullCursor();
+  init_walk iw = {below, clang_getNullCursor(), clang_getNullCursor()};
+  clang_visitChildren(p, member_init, &iw);
+  if (clang_Cursor_isNull(iw.member)) return clang_getNullCursor();
+  CXCursor m = clang_getCanonicalCursor(clang_getCursorReferenced(iw.member));
+  if (clang_getCursorKind(m) != CXCursor_FieldDecl ||
+      !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(m)),
+                        clang_getCanonicalType(hl_unref(clang_getCursorType(clang_getCursorReferenced(ref))))))
+    return clang_getNullCursor();
+  return m;
+}
+
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref) {
   CXCursor decl = hl_use_target(ref);
   if (clang_Cursor_isNull(decl)) return;
+  /* A member moved or copied into itself (another object's, in a move or
+   * copy constructor): retyped with itself. */
+  if (clang_equalCursors(hl_retype_member_init(ctx, ref), clang_getCanonicalCursor(decl))) return;
   int t = -1, via_alias = 0;
   for (size_t i = 0; i < R->naliases && t < 0; i++)
     if (clang_equalCursors(R->aliases[i].var, decl)) t = R->aliases[i].t, via_alias = 1;

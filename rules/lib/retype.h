@@ -53,6 +53,13 @@ char *hl_retype_api_name(CXCursor fn);
 /* During the walk: every DeclRefExpr and MemberRefExpr. */
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref);
 
+/* During the walk, with ctx's ancestors those of ref (a DeclRefExpr or
+ * MemberRefExpr): the member (canonical FieldDecl) that ref's whole value,
+ * moved or copied, initializes in a constructor's initializer list
+ * (m_(std::move(cb))), when the member's type is ref's (references
+ * aside); else a null cursor. */
+CXCursor hl_retype_member_init(hl_ctx *ctx, CXCursor ref);
+
 /* After the walk, once: judges the uses seen. */
 void hl_retype_finish(hl_retype *R);
 

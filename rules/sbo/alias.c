@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/lib/retype.h"
 #include "rules/lib/rewrite.h"
 #include "rules/lib/runtime_std.h"
 #include "rules/lib/uses.h"
@@ -247,6 +248,28 @@ static int passed_to_itself(const hl_ctx *ctx, CXCursor ref, CXCursor fn, int in
                            clang_getCursorExtent(below));
 }
 
+/* Whether ref, a use of parameter a, moves or copies it whole into a
+ * member of its type in the constructor's initializer list: then a->into
+ * names the member (a second member blocks it: one flow per rewrite). */
+static int moved_into_member(hl_ctx *ctx, hl_salias *a, CXCursor ref) {
+  CXCursor m = hl_retype_member_init(ctx, ref);
+  if (clang_Cursor_isNull(m)) return 0;
+  char *usr = hl_cxstring_take(clang_getCursorUSR(m)), *key = *usr ? hl_slot_member(usr) : NULL;
+  free(usr);
+  if (!key) return 0;
+  if (!a->into) {
+    a->into = key;
+    return 1;
+  }
+  if (strcmp(a->into, key)) {
+    char *name = hl_decl_name(m);
+    a->blocked = hl_xasprintf("its value goes into more than one member ('%s' too)", name);
+    free(name);
+  }
+  free(key);
+  return 1;
+}
+
 /* A use in a function's body of one of its parameters: anything but a call
  * (or a recursive call's passing it on) keeps it from becoming a
  * function_ref (which holds no callable of its own, cannot be tested or
@@ -264,7 +287,9 @@ static void param_use(hl_ctx *ctx, hl_summary *sum, CXCursor ref) {
   for (size_t i = sum->naliases; i-- > 0 && !a;)
     if (sum->aliases[i].param == 2 && !strcmp(sum->aliases[i].usr, usr)) a = &sum->aliases[i];
   hl_use u;
-  if (a && !a->blocked && !passed_to_itself(ctx, ref, fn, index) && !hl_use_of(ctx, ref, &u)) {
+  if (a && !a->blocked && moved_into_member(ctx, a, ref)) {
+    /* Retyped with the member (hl_salias.into). */
+  } else if (a && !a->blocked && !passed_to_itself(ctx, ref, fn, index) && !hl_use_of(ctx, ref, &u)) {
     if (u.kind != HL_USE_MEMBER || strcmp(u.method_name, "operator()")) {
       char *at = hl_loc_where(&u.loc);
       a->blocked = u.kind == HL_USE_MEMBER
@@ -569,7 +594,10 @@ static char *function_ref_type(const char *written) {
  * function_ref, which refers to the caller's callable instead of holding
  * it, or a note says why not. */
 static void plan_param(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
-  char *why = refusal(v, policy), *type = why ? NULL : function_ref_type(v->alias.written);
+  char *why = refusal(v, policy);
+  if (!why && v->alias.into)
+    why = hl_xstrdup("its value moves into a member that no unit of the compile database otherwise uses");
+  char *type = why ? NULL : function_ref_type(v->alias.written);
   if (!why && !type) why = hl_xstrdup("heaplint cannot read its type as written");
   char *counts = hl_xasprintf("%zu value%s passed to it that %s on the heap today (in %zu file%s)", v->allocating,
                               v->allocating == 1 ? "" : "s", v->allocating == 1 ? "goes" : "go", v->files,
@@ -642,10 +670,103 @@ static char *partner_refusal(const hl_alias_view *v, size_t n, size_t i, const h
   return NULL;
 }
 
+/* ---- parameters moved into a member: one rewrite ---- */
+
+static hl_edit edit_dup(const hl_edit *e, const char *text) {
+  hl_edit d = *e;
+  d.file = hl_xstrdup(e->file);
+  d.text = text ? hl_xstrdup(text) : NULL;
+  return d;
+}
+
+/* Whether key is the member's or one of the parameters' moved into it. */
+static int in_flow(const hl_alias_view *v, size_t n, const hl_alias_view *m, const char *key) {
+  if (!strcmp(key, m->alias.key)) return 1;
+  for (size_t j = 0; j < n; j++)
+    if (v[j].alias.param && v[j].alias.into && !strcmp(v[j].alias.into, m->alias.key) && !strcmp(v[j].alias.key, key))
+      return 1;
+  return 0;
+}
+
+/* A wrapper from outside the flow (another wrapper object, a call's
+ * result) that goes into slot key: converting it would keep its heap.
+ * The refusal (caller frees), or NULL. */
+static char *foreign_flow(const hl_index_lookup *ix, const hl_alias_view *v, size_t n, const hl_alias_view *m,
+                          const char *key, const char *what) {
+  hl_svalue *vals = NULL;
+  hl_sflow *flows = NULL;
+  size_t nvals = 0, nflows = 0;
+  char *r = NULL;
+  if (ix->slot) ix->slot(ix->data, key, &vals, &nvals, &flows, &nflows);
+  for (size_t i = 0; i < nflows && !r; i++) {
+    if (flows[i].from && in_flow(v, n, m, flows[i].from)) continue;
+    char *at = where(&flows[i].at);
+    r = hl_xasprintf("a %s whose target heaplint does not know goes into %s at %s (converted, it would keep its heap)",
+                     m->alias.wrapper, what, at);
+    free(at);
+  }
+  for (size_t i = 0; i < nvals; i++) hl_svalue_free(&vals[i]);
+  for (size_t i = 0; i < nflows; i++) hl_sflow_free(&flows[i]);
+  free(vals);
+  free(flows);
+  return r;
+}
+
+/* Parameter p's values and declarations added to member m's, which it
+ * moves into: they are retyped together. */
+static void merge_param(hl_alias_view *m, const hl_alias_view *p) {
+  m->values += p->values;
+  m->allocating += p->allocating;
+  if (p->size > m->size) m->size = p->size;
+  if (p->align > m->align) m->align = p->align;
+  if (!m->unknown_at.file && p->unknown_at.file) m->unknown_at = hl_loc_copy(&p->unknown_at);
+  if (!m->throws_at.file && p->throws_at.file) m->throws_at = hl_loc_copy(&p->throws_at);
+  m->fixes_unreadable |= p->fixes_unreadable;
+  m->fixed_values += p->fixed_values;
+  size_t cap = m->nsites;
+  for (size_t k = 0; k < p->nsites; k++) HL_PUSH(m->sites, m->nsites, cap, hl_loc_copy(&p->sites[k]));
+  cap = m->nextra;
+  for (size_t k = 0; k < p->nextra; k++) HL_PUSH(m->extra, m->nextra, cap, edit_dup(&p->extra[k], p->extra[k].text));
+  cap = m->nfixes;
+  for (size_t k = 0; k < p->nfixes; k++) HL_PUSH(m->fixes, m->nfixes, cap, edit_dup(&p->fixes[k], p->fixes[k].text));
+  /* Each declaration's file includes the member's header instead. */
+  char *inc = hl_xasprintf("#include <%s>\n", m->alias.header);
+  cap = m->nincs;
+  for (size_t k = 0; k < p->nincs; k++) HL_PUSH(m->incs, m->nincs, cap, edit_dup(&p->incs[k], inc));
+  free(inc);
+  /* Allocating files, counted again over the merged sites. */
+  m->files = 0;
+  for (size_t k = 0; k < m->nsites; k++) {
+    size_t j = 0;
+    while (j < k && strcmp(m->sites[j].file, m->sites[k].file)) j++;
+    m->files += j == k;
+  }
+}
+
+/* The parameters that move into member v[i]: their values merged into
+ * v[i]'s, their names listed in *names ("the parameter 'cb' of
+ * Timer::Timer(...)"); the first reason one of them, or a foreign wrapper
+ * going into the flow, keeps them all as they are (caller frees), or NULL. */
+static char *link_params(const hl_index_lookup *ix, hl_alias_view *v, size_t n, size_t i, const hl_plan_policy *policy,
+                         hl_sb *names) {
+  char *why = foreign_flow(ix, v, n, &v[i], v[i].alias.key, "it");
+  for (size_t j = 0; j < n; j++) {
+    if (!v[j].alias.param || !v[j].alias.into || strcmp(v[j].alias.into, v[i].alias.key)) continue;
+    merge_param(&v[i], &v[j]);
+    hl_sb_printf(names, "%sthe parameter %s", names->len ? ", " : "", v[j].alias.name);
+    char *what = hl_xasprintf("the parameter %s", v[j].alias.name), *r = refusal(&v[j], policy);
+    if (r && !why) why = hl_xasprintf("its value comes from %s, which cannot be retyped: %s", what, r);
+    free(r);
+    if (!why) why = foreign_flow(ix, v, n, &v[i], v[j].alias.key, what);
+    free(what);
+  }
+  return why;
+}
+
 /* partner: why an alias of the same type is not retyped, or NULL;
  * grouped: there are such aliases (retyped together). */
 static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const char *rule, const char *partner,
-                     int grouped, hl_findings *out) {
+                     int grouped, const char *linked, hl_findings *out) {
   long capacity = hl_sbo_capacity(v->size);
   char *why = refusal(v, policy);
   if (!why) why = over_capacity(v, policy, capacity);
@@ -662,9 +783,10 @@ static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const
                      v->alias.name, counts, why);
   else if (member)
     m = hl_xasprintf(
-        "retype the member '%s' to hold %s: it keeps inline the %s, and all %zu value%s stored into it "
+        "retype the member '%s'%s%s%s to hold %s: it keeps inline the %s, and all %zu value%s stored into it "
         "in the project fit (the largest %ld bytes, align %ld)",
-        v->alias.name, type, counts, v->values, v->values == 1 ? "" : "s", v->size, v->align);
+        v->alias.name, linked ? " and " : "", linked ? linked : "", linked ? ", whose value moves into it," : "", type,
+        counts, v->values, v->values == 1 ? "" : "s", v->size, v->align);
   else
     m = hl_xasprintf(
         "retype the alias '%s' as %s: it keeps inline the %s, and all %zu value%s stored into %s in the "
@@ -689,6 +811,12 @@ static void plan_one(const hl_alias_view *v, const hl_plan_policy *policy, const
       x.text = hl_inline_type(v->extra[i].text, v->alias.replacement, capacity, v->align);
       if (x.text) hl_finding_edit(f, &x);
       free(x.text);
+    }
+    /* A linked parameter's declarations in other files include the header. */
+    for (size_t i = 0; i < v->nincs; i++) {
+      int have = v->alias.include.file && !strcmp(v->alias.include.file, v->incs[i].file);
+      for (size_t k = 0; k < i && !have; k++) have = !strcmp(v->incs[k].file, v->incs[i].file);
+      if (!have) hl_finding_edit(f, &v->incs[i]);
     }
     if (v->fixed_values) {
       char *note = hl_xasprintf(
@@ -720,16 +848,24 @@ void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, 
   }
   for (size_t i = 0; i < n; i++) {
     if (v[i].alias.param) {
-      if (v[i].allocating) plan_param(&v[i], policy, rule, out);
+      /* One that moves into a member is planned with it. */
+      size_t m = 0;
+      while (m < n && !(v[i].alias.into && v[m].alias.member && !strcmp(v[m].alias.key, v[i].alias.into))) m++;
+      if (m == n && v[i].allocating) plan_param(&v[i], policy, rule, out);
       continue;
     }
+    hl_sb linked = {0};
+    char *link = v[i].alias.member ? link_params(ix, v, n, i, policy, &linked) : NULL;
     /* What is stored is counted per wrapper type: the aliases of one type
      * allocate alike. */
-    if (!v[i].allocating) continue;
-    int grouped;
-    char *partner = partner_refusal(v, n, i, policy, &grouped);
-    plan_one(&v[i], policy, rule, partner, grouped, out);
-    free(partner);
+    if (v[i].allocating) {
+      int grouped;
+      char *partner = partner_refusal(v, n, i, policy, &grouped);
+      plan_one(&v[i], policy, rule, partner ? partner : link, grouped, linked.len ? linked.s : NULL, out);
+      free(partner);
+    }
+    free(link);
+    free(linked.s);
   }
   hl_alias_views_free(v, n);
 }
