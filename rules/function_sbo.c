@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "rules/sbo/alias.h"
+#include "rules/sbo/alias_plan.h"
 #include "rules/sbo/sbo.h"
 
 /* libstdc++ spells a bind result std::_Bind<...> (std::_Bind_front<...>),
@@ -86,7 +86,7 @@ static char *probed_noun(const char *type) {
 }
 
 /* API rewrites: each wrapper alias of the project's retyped for every value
- * stored through it, judged over the project index (rules/sbo/alias.h). */
+ * stored through it, judged over the project index (rules/sbo/alias_plan.h). */
 static void plan(const hl_index_lookup *ix, const hl_plan_policy *policy, hl_findings *out) {
   hl_sbo_alias_plan(ix, policy, "function-sbo", out);
 }

@@ -75,6 +75,7 @@ void hl_salias_free(hl_salias *a) {
   free(a->usr);
   free(a->key);
   free(a->into);
+  free(a->onto);
   free(a->name);
   free(a->wrapper);
   free(a->replacement);

@@ -115,6 +115,11 @@ typedef struct hl_salias {
    * cb) : cb_(std::move(cb)) {}), its only use besides calls: the member's
    * key. The two are retyped together, to the member's rewrite. */
   char *into;
+  /* Or whose function passes it whole (as it is, moved or copied) to a
+   * parameter of another function written out as the same wrapper
+   * (split(b, e, d, fn) calling split(b, e, d, max, std::move(fn))): that
+   * parameter's key. It becomes a function_ref only with that one. */
+  char *onto;
   char *key;         /* what its values are filed under: the wrapper for an alias, "member <usr>" for a member */
   char *wrapper;     /* the wrapper it names, as values are keyed: "std::function<void ()>" */
   char *replacement; /* "hl::inplace_function" */

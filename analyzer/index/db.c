@@ -568,7 +568,7 @@ static void add_edit(hl_edit **v, size_t *n, size_t *cap, hl_edit *e) {
 
 /* From every unit's row: a member's partners; a parameter's declarations
  * (each unit's own, with its #include), whether a unit defines its
- * function and the member it moves into; each edit once. */
+ * function and the member or parameter it goes into; each edit once. */
 static int alias_extras(hl_index *X, hl_alias_view *v) {
   sqlite3_stmt *st;
   if (!(st = prepare1(X, "SELECT body FROM aliases WHERE usr=?1", v->alias.usr))) return -1;
@@ -591,6 +591,10 @@ static int alias_extras(hl_index *X, hl_alias_view *v) {
         if (a.into && !v->alias.into) {
           v->alias.into = a.into;
           a.into = NULL;
+        }
+        if (a.onto && !v->alias.onto) {
+          v->alias.onto = a.onto;
+          a.onto = NULL;
         }
       }
       hl_salias_free(&a);

@@ -105,6 +105,7 @@ static json_t *alias_out(const hl_salias *a) {
   json_object_set_new(j, "extra", edits_out(a->extra, a->nextra));
   json_object_set_new(j, "param", json_integer(a->param));
   if (a->into) json_object_set_new(j, "into", jtext(a->into));
+  if (a->onto) json_object_set_new(j, "onto", jtext(a->onto));
   return j;
 }
 
@@ -391,6 +392,7 @@ static int alias_in(const json_t *j, hl_salias *a) {
                  edit_in(json_object_get(j, "type"), &a->type) || edit_in(json_object_get(j, "include"), &a->include) ||
                  opt_text_in(json_object_get(j, "blocked"), &a->blocked) ||
                  (json_object_get(j, "into") && text_in(json_object_get(j, "into"), &a->into)) ||
+                 (json_object_get(j, "onto") && text_in(json_object_get(j, "onto"), &a->onto)) ||
                  edits_in(json_object_get(j, "extra"), &a->extra, &a->nextra, &a->capextra)
              ? -1
              : 0;

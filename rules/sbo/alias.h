@@ -18,6 +18,10 @@
 
 #include "rules/sbo/site.h"
 
+/* A parameter's rewrite: the type and its header. */
+#define HL_SBO_FUNCTION_REF "hl::function_ref"
+#define HL_SBO_FUNCTION_REF_HEADER "heaplint/function_ref.hpp"
+
 /* During the walk, for rule's wrappers: a typedef or alias declaration
  * (recorded when it names a wrapper with a replacement), or a TemplateRef
  * (recorded when it writes out such a wrapper type). */
@@ -39,11 +43,5 @@ void hl_sbo_alias_value(hl_ctx *ctx, const hl_sbo_wording *wd, const hl_sbo_site
  * hl_sbo_alias_value files with member = decl. */
 void hl_sbo_member_record(hl_ctx *ctx, const char *rule, const hl_sbo_wording *wd, CXCursor decl, const char *blocked,
                           const CXCursor *partners, size_t npartners);
-
-/* Once per run over the whole database: for each alias whose wrapper type
- * receives allocating values, a note-level finding of rule at the alias:
- * the rewrite with its edits, or why it is not made (policy: the
- * configuration's public-api and max-inline-capacity). */
-void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, const char *rule, hl_findings *out);
 
 #endif

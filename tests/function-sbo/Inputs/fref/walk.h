@@ -18,5 +18,5 @@ struct Node {
 // Calls f and hands it on to itself for the children: a function_ref
 // passes on as it came in.
 long visit(Node *n, const std::function<void(Node *)> &f);
-// Hands f to visit(), another function: its own parameter stays.
+// Hands f to visit(), another function, which only calls it: both change.
 long visit_all(Node *n, const std::function<void(Node *)> &f);
