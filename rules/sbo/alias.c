@@ -227,6 +227,21 @@ static void record_params(hl_ctx *ctx, hl_summary *sum, const char *rule, const 
   free(fusr);
 }
 
+/* Where parameter a's whole value goes, key (taken), into *slot: the
+ * first place recorded; another blocks a, with why and the other's name
+ * (taken). Returns 1 (the use is judged). */
+static int goes_once(hl_salias *a, char **slot, char *key, const char *why, char *name) {
+  if (!*slot) {
+    *slot = key;
+    key = NULL;
+  } else if (strcmp(*slot, key)) {
+    a->blocked = hl_xasprintf("%s (%s too)", why, name);
+  }
+  free(key);
+  free(name);
+  return 1;
+}
+
 /* The call ref (a use of a parameter) is handed to whole, as it is, moved
  * or copied, as an argument of a function (not virtual) whose parameter
  * there is written as the same wrapper: that function, with *index the
@@ -280,18 +295,7 @@ static int handed_on(hl_ctx *ctx, hl_salias *a, CXCursor ref, CXCursor fn, int i
   if (at == index && clang_equalCursors(clang_getCanonicalCursor(g), clang_getCanonicalCursor(fn))) return 1;
   char *gusr = hl_cxstring_take(clang_getCursorUSR(g)), *key = *gusr ? hl_slot_param(gusr, at) : NULL;
   free(gusr);
-  if (!key) return 0;
-  if (!a->onto) {
-    a->onto = key;
-    return 1;
-  }
-  if (strcmp(a->onto, key)) {
-    char *name = hl_retype_api_name(g);
-    a->blocked = hl_xasprintf("it is passed on to more than one function (%s too)", name);
-    free(name);
-  }
-  free(key);
-  return 1;
+  return key ? goes_once(a, &a->onto, key, "it is passed on to more than one function", hl_retype_api_name(g)) : 0;
 }
 
 /* Whether ref, a use of parameter a, moves or copies it whole into a
@@ -303,17 +307,9 @@ static int moved_into_member(hl_ctx *ctx, hl_salias *a, CXCursor ref) {
   char *usr = hl_cxstring_take(clang_getCursorUSR(m)), *key = *usr ? hl_slot_member(usr) : NULL;
   free(usr);
   if (!key) return 0;
-  if (!a->into) {
-    a->into = key;
-    return 1;
-  }
-  if (strcmp(a->into, key)) {
-    char *name = hl_decl_name(m);
-    a->blocked = hl_xasprintf("its value goes into more than one member ('%s' too)", name);
-    free(name);
-  }
-  free(key);
-  return 1;
+  char *name = hl_decl_name(m), *quoted = hl_xasprintf("'%s'", name);
+  free(name);
+  return goes_once(a, &a->into, key, "its value goes into more than one member", quoted);
 }
 
 /* A use in a function's body of one of its parameters: anything but a call

@@ -44,3 +44,15 @@ public:
 private:
   std::function<long()> f_;
 };
+
+// Pair's parameter goes into two members: one flow per rewrite, so it
+// stays.
+class Pair {
+public:
+  explicit Pair(std::function<long()> f) : a_(f), b_(std::move(f)) {}
+  long get() { return a_() + b_(); }
+
+private:
+  std::function<long()> a_;
+  std::function<long()> b_;
+};

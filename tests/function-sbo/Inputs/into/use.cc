@@ -1,7 +1,8 @@
 #include "guard.h"
 
-// scope_exit's values hold 24 and 32 bytes, Timer's 24, Sink's 24: each
-// on the heap in a std::function of libstdc++ (16-byte buffer).
+// scope_exit's values hold 24 and 32 bytes, Timer's 24, Sink's and
+// Pair's 24: each on the heap in a std::function of libstdc++ (16-byte
+// buffer).
 long use(long x, long y, long z) {
   long r = 0;
   {
@@ -16,5 +17,6 @@ long use(long x, long y, long z) {
   Sink s([x, y, z] { return x + y + z; });
   std::function<long()> made = [x, y, z] { return x * y * z; };
   Sink other(made);
-  return r + s.get() + other.get();
+  Pair pair([x, y, z] { return x - y - z; });
+  return r + s.get() + other.get() + pair.get();
 }
