@@ -492,8 +492,7 @@ CXCursor hl_retype_member_init(hl_ctx *ctx, CXCursor ref) {
   if (clang_Cursor_isNull(iw.member)) return clang_getNullCursor();
   CXCursor m = clang_getCanonicalCursor(clang_getCursorReferenced(iw.member));
   if (clang_getCursorKind(m) != CXCursor_FieldDecl ||
-      !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(m)),
-                        clang_getCanonicalType(hl_unref(clang_getCursorType(clang_getCursorReferenced(ref))))))
+      !hl_same_class(clang_getCursorType(m), clang_getCursorType(clang_getCursorReferenced(ref))))
     return clang_getNullCursor();
   return m;
 }

@@ -274,8 +274,8 @@ static CXCursor passed_on(hl_ctx *ctx, CXCursor ref, int *index) {
                            clang_getCursorExtent(below)))
       continue;
     CXCursor q = clang_Cursor_getArgument(callee, (unsigned)i);
-    CXType want = clang_getCanonicalType(hl_unref(clang_getCursorType(clang_getCursorReferenced(ref))));
-    if (clang_Cursor_isNull(q) || !clang_equalTypes(clang_getCanonicalType(hl_unref(clang_getCursorType(q))), want))
+    if (clang_Cursor_isNull(q) ||
+        !hl_same_class(clang_getCursorType(q), clang_getCursorType(clang_getCursorReferenced(ref))))
       return clang_getNullCursor();
     *index = i;
     return callee;

@@ -89,7 +89,10 @@ static char *handed_chain(const hl_alias_view *v, size_t n, size_t i, const hl_p
   while (v[cur].alias.onto) {
     size_t j = 0, seen = 0;
     while (j < n && !(v[j].alias.param && !strcmp(v[j].alias.key, v[cur].alias.onto))) j++;
-    if (j == n) return hl_xstrdup("it is passed on to a parameter that no unit of the compile database declares");
+    if (j == n)
+      return hl_xstrdup(
+          "it is passed on to a parameter that heaplint has no record of (written through an alias, or declared "
+          "by no unit of the compile database)");
     for (size_t k = 0; k < *nchain && !seen; k++) seen = (*chain)[k] == j;
     if (seen || j == i) break;
     HL_PUSH(*chain, *nchain, cap, j);
