@@ -523,11 +523,29 @@ static int trial(check *c, CXIndex index, size_t i, const hl_findings *all, cons
   return ok;
 }
 
+/* The candidates for unit i (candidate()), the rewrite that keeps the
+ * fewest allocating values inline first (its notes name them), then in
+ * order; (size_t)-1 ends the list (caller frees). */
+static size_t *by_weight(const check *c, size_t i, const hl_findings *all, const char *skipped, char **why) {
+  size_t *v = hl_xcalloc(all->n + 1, sizeof *v), n = 0;
+  for (size_t k = 0; k < all->n; k++) {
+    if (!candidate(c, i, all, skipped, why, k)) continue;
+    size_t at = n++;
+    while (at > 0 && all->v[v[at - 1]]->nnotes > all->v[k]->nnotes) {
+      v[at] = v[at - 1];
+      at--;
+    }
+    v[at] = k;
+  }
+  v[n] = (size_t)-1;
+  return v;
+}
+
 /* Unit i does not compile with the API rewrites: blames each that breaks
  * it alone; when none does (an interaction: a lambda that captures one
- * retyped wrapper grows past another's capacity), the first whose absence
- * lets it compile; when none does, all that edit what it reads. Returns
- * how many are blamed. */
+ * retyped wrapper grows past another's capacity), the one whose absence
+ * lets it compile and that keeps the fewest values inline; when none
+ * does, all that edit what it reads. Returns how many are blamed. */
 static size_t blame_unit(check *c, CXIndex index, size_t i, const hl_findings *all, const char *skipped,
                          const hl_fix_render *r, const char *first, char **why) {
   const char *unit = hl_display_path(c->jobs.v[i].file);
@@ -541,9 +559,11 @@ static size_t blame_unit(check *c, CXIndex index, size_t i, const hl_findings *a
     }
     free(err);
   }
-  for (size_t k = 0; k < all->n && !blamed; k++) {
+  size_t *order = by_weight(c, i, all, skipped, why);
+  for (size_t o = 0; order[o] != (size_t)-1 && !blamed; o++) {
     char *err = NULL;
-    if (candidate(c, i, all, skipped, why, k) && trial(c, index, i, all, skipped, r, k, 1, &err)) {
+    size_t k = order[o];
+    if (trial(c, index, i, all, skipped, r, k, 1, &err)) {
       char *msg =
           hl_xasprintf("with the other API rewrites, %s would not compile (%s); without this one it does", unit, first);
       blamed += blame(all, skipped, k, msg, why);
@@ -551,6 +571,7 @@ static size_t blame_unit(check *c, CXIndex index, size_t i, const hl_findings *a
     }
     free(err);
   }
+  free(order);
   for (size_t k = 0; k < all->n && !blamed; k++)
     if (all->v[k]->whole_project && !skipped[k] && !why[k] && edits_unit(c, i, all->v[k]))
       why[k] = hl_xasprintf("with the API rewrites together, %s would not compile: %s", unit, first);

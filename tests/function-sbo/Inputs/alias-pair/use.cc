@@ -10,5 +10,6 @@ void use(Client &c, long x, long y, long z) {
   c.job([x, y, z] { return x + y + z; });
   long u = x * y, w = y * z;
   c.inner([x, y, z, u, w] { (void)(x + y + z + u + w); });  // 40 bytes
+  c.inner([x, y, z, u, w] { (void)(x - y - z - u - w); });  // 40 bytes
   c.wrap([x] { (void)x; });                                  // 8: inline
 }
