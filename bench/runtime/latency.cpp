@@ -7,8 +7,10 @@
 //
 // ALLOCATOR: std (malloc/free: glibc, or whatever run.sh preloads), pmr
 // (std::pmr::unsynchronized_pool_resource over new/delete), hl (hl_malloc,
-// hl_free) or hl_pool (one hl_pool of 256-byte blocks over a static buffer:
-// the fixed-block case, every request fits a block).
+// hl_free), hl_node (hl::pool_allocator's inline node path, what a node
+// container's allocate and deallocate run, for a node of the request's
+// size; GCC and Clang builds) or hl_pool (one hl_pool of 256-byte blocks
+// over a static buffer: the fixed-block case, every request fits a block).
 // 1. start-up: the allocator, and the record of the latencies, touched.
 // 2. fragmentation: 100,000 allocations of random sizes (8 to 256 bytes),
 //    then every other one freed, in random order (not timed).
@@ -40,6 +42,7 @@
 
 #include "heaplint/alloc.h"
 #include "heaplint/pool.h"
+#include "heaplint/pool_allocator.hpp"
 
 namespace {
 
@@ -81,6 +84,16 @@ struct hl_process final : allocator {
   void *alloc(std::size_t size) override { return hl_malloc(size); }
   void free(void *p, std::size_t) override { hl_free(p); }
 };
+
+#if HL_TCACHE_INLINE
+// hl::pool_allocator's inline node path (a pop off the thread's bin, a push
+// onto the block's chunk), for a node of the request's size.
+struct hl_node_path final : allocator {
+  static std::size_t cls(std::size_t size) { return hl::detail::class_of((size + 7) / 8 * 8); }
+  void *alloc(std::size_t size) override { return hl::detail::node_allocate(cls(size)); }
+  void free(void *p, std::size_t size) override { hl::detail::node_deallocate(cls(size), p); }
+};
+#endif
 
 struct hl_static_pool final : allocator {
   hl_pool *pool = nullptr;
@@ -134,8 +147,11 @@ int main(int argc, char **argv) {
   if (argc == 3 && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
   if (argc == 3 && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
   if (argc == 3 && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+#if HL_TCACHE_INLINE
+  if (argc == 3 && std::strcmp(argv[1], "hl_node") == 0) a = new hl_node_path;
+#endif
   if (!a || count < 1) {
-    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_pool CALLS\n");
+    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool CALLS\n");
     return 2;
   }
   std::size_t calls = static_cast<std::size_t>(count);

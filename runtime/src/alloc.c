@@ -678,6 +678,10 @@ void *hl_tcache_refill(size_t c) {
   if (first && !HL_CHECKED && tl_cache == CACHE_ON) {
     class_take_batch(h, (uint32_t)c, &hl_tcache_tls.bin[c]);
     hl_tcache_tls.cur[c] = h->cls[c].cur;
+    /* The bin's first pop reads this link (a chunk's old free list: cold). */
+#if defined(__GNUC__)
+    if (hl_tcache_tls.bin[c]) __builtin_prefetch(hl_tcache_tls.bin[c], 1);
+#endif
   }
   return first;
 }
