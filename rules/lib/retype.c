@@ -444,26 +444,33 @@ static int is_std_move(CXCursor call) {
   return r;
 }
 
+CXCursor hl_retype_whole_parent(hl_ctx *ctx, CXCursor ref, CXCursor *below) {
+  size_t k = 0;
+  CXCursor p = hl_ctx_opaque_ancestor(ctx, &k, ref, below);
+  if (is_std_move(p)) {
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, below);
+  }
+  CXType t = clang_getCursorType(clang_getCursorReferenced(ref));
+  for (int i = 0; i < 2 && clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1; i++) {
+    CXCursor ctor = clang_getCursorReferenced(p);
+    if (!hl_same_class(clang_getCursorType(p), t) ||
+        (!clang_Cursor_isNull(ctor) &&
+         !(clang_getCursorKind(ctor) == CXCursor_Constructor &&
+           (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor)))))
+      break;
+    k++;
+    p = hl_ctx_opaque_ancestor(ctx, &k, p, below);
+  }
+  return p;
+}
+
 /* The local variable the use ref initializes with the whole object it
  * names, moved or copied (T x = std::move(m); T x = m;), when x is of the
  * same type; else a null cursor. The two are then one flow: retyping one
  * alone would not compile. */
 static CXCursor initialized_local(hl_ctx *ctx, CXCursor ref, CXCursor decl) {
-  size_t k = 0;
-  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
-  if (is_std_move(p)) {
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
-  for (int i = 0; i < 2 && clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1; i++) {
-    CXCursor ctor = clang_getCursorReferenced(p);
-    if (!clang_Cursor_isNull(ctor) &&
-        !(clang_getCursorKind(ctor) == CXCursor_Constructor &&
-          (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))))
-      break;
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
+  CXCursor below, p = hl_retype_whole_parent(ctx, ref, &below);
   if (clang_getCursorKind(p) != CXCursor_VarDecl || !is_local(p) ||
       !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(p)),
                         clang_getCanonicalType(clang_getCursorType(decl))))
@@ -472,20 +479,7 @@ static CXCursor initialized_local(hl_ctx *ctx, CXCursor ref, CXCursor decl) {
 }
 
 CXCursor hl_retype_member_init(hl_ctx *ctx, CXCursor ref) {
-  size_t k = 0;
-  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
-  if (is_std_move(p)) {
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
-  if (clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1) {
-    CXCursor ctor = clang_getCursorReferenced(p);
-    if (!(clang_getCursorKind(ctor) == CXCursor_Constructor &&
-          (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))))
-      return clang_getNullCursor();
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
+  CXCursor below, p = hl_retype_whole_parent(ctx, ref, &below);
   if (clang_getCursorKind(p) != CXCursor_Constructor) return clang_getNullCursor();
   init_walk iw = {below, clang_getNullCursor(), clang_getNullCursor()};
   clang_visitChildren(p, member_init, &iw);

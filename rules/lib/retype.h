@@ -54,7 +54,13 @@ char *hl_retype_api_name(CXCursor fn);
 void hl_retype_use(hl_retype *R, hl_ctx *ctx, CXCursor ref);
 
 /* During the walk, with ctx's ancestors those of ref (a DeclRefExpr or
- * MemberRefExpr): the member (canonical FieldDecl) that ref's whole value,
+ * MemberRefExpr): the first ancestor that does not just hand ref's whole
+ * value on, moved (std::move) or copied or moved into another object of
+ * its type (up to two constructions: C++11's copy-initialization makes a
+ * temporary first), with *below the cursor under it. */
+CXCursor hl_retype_whole_parent(hl_ctx *ctx, CXCursor ref, CXCursor *below);
+
+/* During the walk, as above: the member (canonical FieldDecl) that ref's whole value,
  * moved or copied, initializes in a constructor's initializer list
  * (m_(std::move(cb))), when the member's type is ref's (references
  * aside); else a null cursor. */

@@ -247,22 +247,7 @@ static int goes_once(hl_salias *a, char **slot, char *key, const char *why, char
  * there is written as the same wrapper: that function, with *index the
  * argument's; else a null cursor. */
 static CXCursor passed_on(hl_ctx *ctx, CXCursor ref, int *index) {
-  size_t k = 0;
-  CXCursor below, p = hl_ctx_opaque_ancestor(ctx, &k, ref, &below);
-  if (clang_getCursorKind(p) == CXCursor_CallExpr && clang_Cursor_getNumArguments(p) == 1) {
-    char *name = hl_decl_name(clang_getCursorReferenced(p));
-    int move = !strcmp(name, "std::move");
-    free(name);
-    if (move) {
-      k++;
-      p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-    }
-  }
-  if (clang_getCursorKind(p) == CXCursor_CallExpr &&
-      clang_getCursorKind(clang_getCursorReferenced(p)) == CXCursor_Constructor) {
-    k++;
-    p = hl_ctx_opaque_ancestor(ctx, &k, p, &below);
-  }
+  CXCursor below, p = hl_retype_whole_parent(ctx, ref, &below);
   CXCursor callee = clang_getCursorReferenced(p);
   enum CXCursorKind ck = clang_getCursorKind(callee);
   if (clang_getCursorKind(p) != CXCursor_CallExpr ||
