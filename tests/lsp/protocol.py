@@ -43,13 +43,18 @@ from urllib.parse import quote  # noqa: E402
 # open to after the 50 open/close cycles, over the 49 cycles after the first
 # one, and in the less grown of their two halves. Measured (libclang 19,
 # x86-64, glibc): about 20 MiB, libclang's one-time state of a first parse,
-# then flat within 1 MiB, but once (CI, 668db27) a single step of 9.4 MiB
-# that did not recur: a one-time step shows in one half only, a leak in
-# both. Without the server's malloc_trim after freeing closed units it is
-# about 50 MiB (glibc keeps what a freed unit held); a unit kept after its
-# close adds 20 MiB or more each, in every cycle.
-MAX_GROWTH_KIB = 32 * 1024
-MAX_CYCLES_GROWTH_KIB = 16 * 1024
+# then flat within 1 MiB, but now and then a single step that does not
+# recur: 9.4 MiB once (CI, 668db27), about 15 MiB in two full ctest runs
+# (one of them a clean clone at 2d1fd37: 101.3 MiB after the first cycle,
+# 101.7 after cycle 26, 116.8 after cycle 50 and again after another
+# settling round, so 35.1 MiB from before the first open). A one-time
+# step shows in one half only, a leak in both: the halves are the leak
+# check. The totals catch what the halves cannot: without the server's
+# malloc_trim after freeing closed units the growth is about 50 MiB in
+# all (glibc keeps what a freed unit held); a unit kept after its close
+# adds 20 MiB or more each, in every cycle.
+MAX_GROWTH_KIB = 40 * 1024
+MAX_CYCLES_GROWTH_KIB = 24 * 1024
 MAX_HALF_GROWTH_KIB = 4 * 1024
 
 
