@@ -20,7 +20,12 @@
 struct lsp_unitstate {
   hl_job job; /* what unit was parsed from (an includer's, for a header) */
   int has_job;
-  hl_tu *unit;         /* NULL until parsed, after a failed reparse, and after a crash */
+  /* The kept units, NULL until parsed, after a failed reparse, and after
+   * a crash: every function body parsed (the check's parse), and the fast
+   * one, whose preamble skips the bodies of the functions it declares. */
+  hl_tu *unit, *fast;
+  int incomplete;      /* a refine found what the fast unit missed: edits parse in full */
+  int was_fast;        /* the last analysis used the fast unit */
   hl_strv reads;       /* the files its last parse read, sorted (snapshot.h) */
   int crashes;         /* analyses that crashed in a row */
   unsigned long saves; /* lsp_server.saves at the last crash */
@@ -50,12 +55,25 @@ void lsp_analysis_notes(lsp_analyzer *A) {
 
 double lsp_unit_reparse(const lsp_doc *d) { return d->unit ? d->unit->reparse : -1; }
 
+int lsp_unit_incomplete(const lsp_doc *d) { return d->unit && d->unit->incomplete; }
+
+int lsp_unit_was_fast(const lsp_doc *d) { return d->unit && d->unit->was_fast; }
+
+void lsp_unit_set_incomplete(lsp_doc *d) {
+  if (!d->unit) return;
+  d->unit->incomplete = 1;
+  /* Edits parse in full from now on: the fast unit is not used again. */
+  hl_tu_free(d->unit->fast);
+  d->unit->fast = NULL;
+}
+
 const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
 
 void lsp_unit_forget(lsp_doc *d) {
   lsp_unitstate *u = d->unit;
   if (!u) return;
   hl_tu_free(u->unit);
+  hl_tu_free(u->fast);
   if (u->has_job) hl_job_free(&u->job);
   hl_strv_free(&u->reads);
   free(u->crash);
@@ -66,10 +84,16 @@ void lsp_unit_forget(lsp_doc *d) {
 /* A kept unit reparses only its main file after the preamble (the
  * #includes at the top), which it precompiles at the first parse.
  * KeepGoing, as the check parses (engine/analyze.c's hl_analyze): a fatal
- * error does not end the parse in either front end. */
-static unsigned parse_options(void) {
-  return (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
-         CXTranslationUnit_CreatePreambleOnFirstParse | CXTranslationUnit_KeepGoing;
+ * error does not end the parse in either front end. The fast unit skips
+ * the bodies of the functions its preamble declares, as clangd's preamble
+ * does: a reparse then instantiates nothing of the headers' code (on the
+ * example's main.cc a reparse takes a quarter of the time), but what
+ * follows a value into a header's template body finds nothing there. */
+static unsigned parse_options(int fast) {
+  unsigned o = (clang_defaultEditingTranslationUnitOptions() & ~(unsigned)CXTranslationUnit_CacheCompletionResults) |
+               CXTranslationUnit_CreatePreambleOnFirstParse | CXTranslationUnit_KeepGoing;
+  if (fast) o |= CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_LimitSkipFunctionBodiesToPreamble;
+  return o;
 }
 
 /* Says once per file where its compile command comes from when it is not
@@ -82,10 +106,13 @@ static void tell(lsp_analyzer *A, const lsp_doc *d, lsp_source from, const char 
     note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path, how);
 }
 
-/* d's unit parsed over the snapshot: reparsed when its compile command is
- * the same as last time, else parsed afresh. NULL after saying why on log. */
-static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, const lsp_snapshot *sn, FILE *log) {
+/* d's unit (the fast one when fast) parsed over the snapshot: reparsed
+ * when its compile command is the same as last time, else parsed afresh
+ * (both units, which share the command, are dropped then). NULL after
+ * saying why on log. */
+static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, int fast, const hl_config *cfg, const lsp_snapshot *sn, FILE *log) {
   lsp_unitstate *u = d->unit;
+  hl_tu **slot;
   hl_job job;
   char *how = NULL;
   hl_strv msgs = {0};
@@ -94,20 +121,31 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, const 
   hl_strv_free(&msgs);
   tell(A, d, from, how);
   free(how);
-  if (u->unit && hl_job_same(&u->job, &job)) {
+  /* A header's code is in its includer's preamble, whose bodies the fast
+   * unit skips: only a unit's main file is analyzed fast. */
+  u->was_fast = fast = fast && !strcmp(job.file, d->path);
+  slot = fast ? &u->fast : &u->unit;
+  if (u->has_job && hl_job_same(&u->job, &job)) {
     hl_job_free(&job);
+    if (!*slot) {
+      *slot = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(fast), log);
+      return *slot;
+    }
     u->reparsed = 1;
-    if (hl_tu_reparse(u->unit, sn->files, sn->n, log) == 0) return u->unit;
-    hl_tu_free(u->unit);
-    u->unit = NULL;
+    if (hl_tu_reparse(*slot, sn->files, sn->n, log) == 0) return *slot;
+    hl_tu_free(*slot);
+    *slot = NULL;
     return NULL;
   }
+  /* The units point into the job they were parsed with. */
   hl_tu_free(u->unit);
+  hl_tu_free(u->fast);
+  u->unit = u->fast = NULL;
   if (u->has_job) hl_job_free(&u->job);
   u->job = job;
   u->has_job = 1;
-  u->unit = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(), log);
-  return u->unit;
+  *slot = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(fast), log);
+  return *slot;
 }
 
 /* d's unit parsed over every open document it reads: one it reads that
@@ -115,9 +153,9 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, const 
  * the unit parsed again, until none is new (each round adds what the
  * last one's new headers include; a few are enough). Keeps the files it
  * read for the next snapshot. NULL after a failed reparse. */
-static hl_tu *read_open_documents(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, FILE *log) {
+static hl_tu *read_open_documents(lsp_analyzer *A, lsp_doc *d, hl_tu **slot, lsp_snapshot *sn, FILE *log) {
   lsp_unitstate *u = d->unit;
-  for (int round = 0; u->unit && round < 4; round++) {
+  for (int round = 0; *slot && round < 4; round++) {
     /* Listing the files costs 10 to 20 ms on a unit of 175 headers
      * (libclang reads its preamble's source locations): only worth it when
      * an open document might be missing. */
@@ -126,18 +164,18 @@ static hl_tu *read_open_documents(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn,
     pthread_mutex_unlock(&A->S->lock);
     if (all_in) break;
     hl_strv_free(&u->reads);
-    hl_tu_files(u->unit, &u->reads);
+    hl_tu_files(*slot, &u->reads);
     lsp_paths_sort(&u->reads);
     pthread_mutex_lock(&A->S->lock);
     unsigned added = lsp_snapshot_add(A->S, d, &u->reads, sn);
     pthread_mutex_unlock(&A->S->lock);
     if (!added) break;
-    if (hl_tu_reparse(u->unit, sn->files, sn->n, log)) {
-      hl_tu_free(u->unit);
-      u->unit = NULL;
+    if (hl_tu_reparse(*slot, sn->files, sn->n, log)) {
+      hl_tu_free(*slot);
+      *slot = NULL;
     }
   }
-  return u->unit;
+  return *slot;
 }
 
 /* The compile errors the document does not show at their place (in a
@@ -216,7 +254,7 @@ static int stale(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn) {
   return newer;
 }
 
-static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_result *r) {
+static void analyze_unit(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn, lsp_result *r) {
   char *buf;
   size_t len;
   FILE *log = hl_xmemstream(&buf, &len);
@@ -232,7 +270,8 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_resu
   } else {
     double start = lsp_now();
     d->unit->reparsed = 0;
-    if ((u = unit_for(A, d, cfg, sn, log))) u = read_open_documents(A, d, sn, log);
+    if ((u = unit_for(A, d, fast, cfg, sn, log)))
+      u = read_open_documents(A, d, d->unit->was_fast ? &d->unit->fast : &d->unit->unit, sn, log);
     d->unit->reparse = u && d->unit->reparsed ? lsp_now() - start : -1;
     if (u && !stale(A, d, sn)) hl_tu_analyze(&A->run, u, cfg, log, &res);
   }
@@ -250,7 +289,7 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn, lsp_resu
   free(buf);
 }
 
-lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
+lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn) {
   lsp_result *r = hl_xcalloc(1, sizeof *r);
   r->gen = sn->gen;
   r->version = sn->version;
@@ -263,8 +302,9 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
                            "file");
     return r;
   }
+  d->unit->was_fast = 0;
   if (suspended(d->unit, sn, r)) return r;
-  analyze_unit(A, d, sn, r);
+  analyze_unit(A, d, fast && !d->unit->incomplete, sn, r);
   d->unit->crashes = 0;
   return r;
 }
@@ -273,7 +313,7 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
   if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
   lsp_unitstate *u = d->unit;
   /* Whatever state the crash left it in: not even disposing it is safe. */
-  u->unit = NULL;
+  u->unit = u->fast = NULL;
   u->reparse = -1;
   u->crashes++;
   u->saves = sn->saves;

@@ -47,8 +47,10 @@ typedef struct lsp_analyzer {
   lsp_apis *apis; /* the project index's hovers (lsp/apis.h) */
 } lsp_analyzer;
 
-/* Analyzes d as sn has it. */
-lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn);
+/* Analyzes d as sn has it: with its fast unit when fast (the preamble's
+ * function bodies skipped) unless a refine found that unit incomplete for
+ * d, else with the unit that parses every body, as the check does. */
+lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn);
 /* After lsp_analyze of d crashed: abandons d's unit (never used nor
  * disposed again: its memory stays allocated) and returns what d shows —
  * one error diagnostic saying what crashed. */
@@ -61,6 +63,14 @@ void lsp_analysis_notes(lsp_analyzer *A);
  * debounce's measure (server.h), as the reparse is all that a newer edit
  * can waste (a stale analysis stops after it). */
 double lsp_unit_reparse(const lsp_doc *d);
+/* Whether a refine of d found what its fast unit missed (findings or
+ * their notes from a header's function bodies): its edits then parse every
+ * body. lsp_unit_set_incomplete says so (and frees the fast unit). */
+int lsp_unit_incomplete(const lsp_doc *d);
+/* Whether d's last analysis used its fast unit (not for a header, which
+ * its includer's preamble holds, bodies skipped). */
+int lsp_unit_was_fast(const lsp_doc *d);
+void lsp_unit_set_incomplete(lsp_doc *d);
 /* The files d's unit read at its last parse (sorted), or NULL. */
 const hl_strv *lsp_unit_reads(const lsp_doc *d);
 /* Frees what the analysis keeps for d: its unit (disposed). */

@@ -29,7 +29,7 @@ static int in_ms(json_t *v, long *out) {
  * fixed delay), "auto" (clangd's policy, server.h), or {"min": ms, "max":
  * ms, "ratio": r}, each optional (clangd's defaults for the others). What
  * is not one of these is said on the log and ignored. */
-static void take_options(lsp_server *S, json_t *init) {
+static void take_debounce(lsp_server *S, json_t *init) {
   json_t *v = json_object_get(init, "debounce");
   if (!v) return;
   lsp_debounce p = LSP_DEBOUNCE_DEFAULT;
@@ -55,6 +55,25 @@ static void take_options(lsp_server *S, json_t *init) {
     lsp_log(S, 2,
             "initializationOptions.debounce: milliseconds from 0 to 60000, \"auto\", or {\"min\": ms, \"max\": ms, "
             "\"ratio\": r} with min <= max and 0 <= r <= 100; ignored");
+}
+
+/* initializationOptions.fastFirst (a boolean: publish the fast unit's
+ * result first, then refine it; analysis.h) and refineDelay (milliseconds
+ * a document is left alone before the refine); what is not one of these is
+ * said on the log and ignored. */
+static void take_options(lsp_server *S, json_t *init) {
+  take_debounce(S, init);
+  json_t *v = json_object_get(init, "fastFirst");
+  if (json_is_boolean(v))
+    S->opt.fast_first = json_is_true(v);
+  else if (v)
+    lsp_log(S, 2, "initializationOptions.fastFirst: true or false; ignored");
+  v = json_object_get(init, "refineDelay");
+  long ms;
+  if (v && in_ms(v, &ms))
+    S->opt.refine_ms = ms;
+  else if (v)
+    lsp_log(S, 2, "initializationOptions.refineDelay: milliseconds from 0 to 60000; ignored");
 }
 
 void lsp_on_initialize(lsp_server *S, json_t *id, json_t *params) {

@@ -15,6 +15,8 @@ void lsp_server_init(lsp_server *S, FILE *in, FILE *out) {
   S->out = out;
   S->err = stderr;
   S->opt.debounce = LSP_DEBOUNCE_DEFAULT;
+  S->opt.fast_first = 1;
+  S->opt.refine_ms = LSP_REFINE_DEFAULT_MS;
   /* Error-checking: after a crash of the analysis inside the lock, the
    * worker learns that it holds it (worker.c). */
   pthread_mutexattr_t ma;

@@ -30,6 +30,10 @@ typedef struct lsp_debounce {
 #define LSP_DEBOUNCE_HISTORY 15
 /* clangd's defaults (ClangdServer::Options::UpdateDebounce). */
 #define LSP_DEBOUNCE_DEFAULT ((lsp_debounce){50, 500, 1.0})
+/* How long a document is left alone after its fast result before the
+ * full unit's analysis refines it (ms): an edit sooner makes that result
+ * stale, and the refine waits for the edit's own fast result. */
+#define LSP_REFINE_DEFAULT_MS 500
 
 /* heaplint lsp's command line and initializationOptions. */
 typedef struct lsp_options {
@@ -39,6 +43,8 @@ typedef struct lsp_options {
    * extra arguments, --docs-url. */
   hl_options cli;
   lsp_debounce debounce;              /* --debounce, or initializationOptions.debounce */
+  int fast_first;                     /* initializationOptions.fastFirst (default 1) */
+  long refine_ms;                     /* initializationOptions.refineDelay: idle time before a refine */
   char *docs_url;                     /* where docs/ is: a rule's page is hl_rule_page_url(docs_url, id) */
   const struct hl_rule *const *rules; /* the rules heaplint has, from main.c */
 } lsp_options;
@@ -87,8 +93,13 @@ typedef struct lsp_doc {
   int lost;
   /* under lock */
   int closed;
-  int pending;        /* an analysis is wanted ... */
-  double due;         /* ... from this time on (lsp_now) */
+  int pending; /* an analysis is wanted ... */
+  double due;  /* ... from this time on (lsp_now) */
+  /* The last result came from the fast unit (analysis.h): the full one's
+   * analysis of the same text is wanted from this time on, unless an edit
+   * comes first (its own result is refined then). */
+  int refine;
+  double refine_due;
   lsp_result *result; /* the latest stored, or NULL */
   /* Its analyses' durations (s), the latest last: the debounce's history. */
   double took[LSP_DEBOUNCE_HISTORY];

@@ -85,16 +85,26 @@ static void stamps_clear(worker *W) {
   W->nstamps = 0;
 }
 
-/* With the lock held: the document whose analysis is due first, or NULL
- * with *until the time the next one is (0: none is pending). */
-static lsp_doc *next_due(lsp_server *S, double *until) {
+/* With the lock held: the document whose analysis is due first — of a
+ * new text, or the refine of its fast result (*refine), which an edit
+ * puts off — or NULL with *until the time the next one is (0: none is
+ * pending). */
+static lsp_doc *next_due(lsp_server *S, double *until, int *refine) {
   lsp_doc *first = NULL;
+  double at = 0;
+  *refine = 0;
   for (size_t i = 0; i < S->ndocs; i++) {
     lsp_doc *d = S->docs[i];
-    if (d->pending && d->analyzed && (!first || d->due < first->due)) first = d;
+    if (!d->analyzed || (!d->pending && !d->refine)) continue;
+    double when = d->pending ? d->due : d->refine_due;
+    if (!first || when < at) {
+      first = d;
+      at = when;
+      *refine = !d->pending;
+    }
   }
-  *until = first ? first->due : 0;
-  return first && first->due <= lsp_now() ? first : NULL;
+  *until = first ? at : 0;
+  return first && at <= lsp_now() ? first : NULL;
 }
 
 static void sleep_until(lsp_server *S, double until) {
@@ -181,25 +191,59 @@ static CXIndex new_index(void) {
 typedef struct analysis {
   lsp_analyzer *A;
   lsp_doc *d;
+  int fast;
   lsp_snapshot *sn;
   lsp_result *r;
 } analysis;
 
 static void analysis_step(void *arg) {
   analysis *a = arg;
-  a->r = lsp_analyze(a->A, a->d, a->sn);
+  a->r = lsp_analyze(a->A, a->d, a->fast, a->sn);
+}
+
+static int same_diagnostics(const lsp_result *a, const lsp_result *b) {
+  if (a->nitems != b->nitems) return 0;
+  for (size_t i = 0; i < a->nitems; i++)
+    if (!json_equal(a->items[i].diagnostic, b->items[i].diagnostic)) return 0;
+  return 1;
+}
+
+/* With the lock held: stores r, the full unit's analysis of the text
+ * whose fast result d shows. The same diagnostics: r replaces that result
+ * silently (its code actions and hovers are the full unit's); others are
+ * published, and d's edits parse in full from now on. Dropped when the
+ * text changed meanwhile (its own fast result is refined later). */
+static void refine_store(lsp_server *S, lsp_doc *d, lsp_result *r) {
+  if (d->closed || d->gen != r->gen || !d->result || d->result->gen != r->gen) {
+    lsp_result_free(r);
+  } else if (same_diagnostics(d->result, r)) {
+    if (S->err) fprintf(S->err, "heaplint lsp: %s: refined: the same diagnostics\n", d->path);
+    r->id = d->result->id;
+    lsp_result_free(d->result);
+    d->result = r;
+  } else {
+    lsp_log(S, 3,
+            "%s: the analysis that parses every function body found what the fast one did not (a value "
+            "stored in a header's template, say): its edits are analyzed that way from now on",
+            d->path);
+    lsp_unit_set_incomplete(d);
+    lsp_result_store(S, d, r);
+  }
 }
 
 /* With the lock held (released meanwhile): analyzes d under the crash
- * guard, and stores the result. Returns 1 when the analysis crashed. */
-static int analyze_due(worker *W, lsp_doc *d) {
+ * guard (its new text, or the refine of its fast result), and stores the
+ * result. Returns 1 when the analysis crashed. */
+static int analyze_due(worker *W, lsp_doc *d, int refine) {
   lsp_server *S = W->A.S;
   lsp_snapshot sn;
   lsp_snapshot_take(S, d, lsp_unit_reads(d), &sn);
-  d->pending = 0;
+  if (!refine) d->pending = 0;
+  d->refine = 0;
+  int fast = !refine && S->opt.fast_first && !lsp_unit_incomplete(d);
   S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
-  analysis a = {&W->A, d, &sn, NULL};
+  analysis a = {&W->A, d, fast, &sn, NULL};
   hl_crash what;
   int crashed = hl_crash_run(analysis_step, &a, &what);
   if (crashed) a.r = lsp_analysis_crashed(&W->A, d, &sn, &what);
@@ -213,8 +257,17 @@ static int analyze_due(worker *W, lsp_doc *d) {
   /* The debounce's history: the reparses of the kept unit (a first parse
    * also builds the preamble). */
   double reparse = crashed ? -1 : lsp_unit_reparse(d);
-  if (reparse >= 0) lsp_doc_took(d, reparse);
-  lsp_result_store(S, d, a.r);
+  if (reparse >= 0 && !refine) lsp_doc_took(d, reparse);
+  if (refine && !crashed) {
+    refine_store(S, d, a.r);
+  } else {
+    int current = !d->closed && d->gen == a.r->gen;
+    lsp_result_store(S, d, a.r);
+    if (!crashed && current && lsp_unit_was_fast(d)) {
+      d->refine = 1;
+      d->refine_due = lsp_now() + (double)S->opt.refine_ms / 1000.0;
+    }
+  }
   lsp_snapshot_free(&sn);
   return crashed;
 }
@@ -294,13 +347,14 @@ static void *worker_main(void *arg) {
   int handed_over = 0;
   while (!S->quit && !handed_over) {
     double until;
+    int refine;
     lsp_doc *d;
     if (S->nclosed) {
       free_closed(S);
     } else if (S->reload || S->recheck) {
       refresh(W);
-    } else if ((d = next_due(S, &until))) {
-      if (analyze_due(W, d) && !S->quit) handed_over = hand_over(W) == 0;
+    } else if ((d = next_due(S, &until, &refine))) {
+      if (analyze_due(W, d, refine) && !S->quit) handed_over = hand_over(W) == 0;
     } else if (S->npulls && pulls_due(W, &until)) {
       answer_pulls(W);
     } else {

@@ -7,12 +7,14 @@ against `clang++ -fsyntax-only` of the same file, in the same run
   bench/lsp/run.py [-n RUNS] [-H HEAPLINT] [-C CLANGXX] [-D CLANGD] FILE -- FLAGS...
 
 For each file: one server (debounce 0, so that the time is the analysis's
-alone), the file opened and
+alone; no refine), the file opened and
 its first diagnostics awaited (the cold parse, which also builds the
 precompiled preamble), then RUNS rounds, each an edit at the end of the
 file (a comment, so the findings stay) timed from didChange to the
-publishDiagnostics of that version, and a clang++ -fsyntax-only of the same
-command. Then the same edits with the servers' defaults (the delay an
+publishDiagnostics of that version (the fast unit's, docs/editors.md), and a
+clang++ -fsyntax-only of the same command. Then the same with every body
+parsed (fastFirst false: each analysis as before the fast unit, and what a
+refine costs), and the same edits with the servers' defaults (the delay an
 editor sees): heaplint's adaptive debounce, and clangd (-D; clangd-19 by
 default, else clangd on the PATH; --background-index=false, the one file)
 with its own. Prints the medians, wall and, in parentheses, CPU (the
@@ -131,11 +133,20 @@ def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs):
     m = statistics.median
     argv = [heaplint, "lsp", "--compile-commands-dir=" + db_dir]
     # No delay: the analysis alone (clang runs after each round here).
-    cold, walls, cpus, diags = session(argv, entry["directory"], {"debounce": 0}, path, text, runs, clang_round)
+    # The fast unit's publish alone: no refine during the clang runs between.
+    cold, walls, cpus, diags = session(argv, entry["directory"], {"debounce": 0, "refineDelay": 60000}, path, text,
+                                       runs, clang_round)
     if any(d["severity"] == 1 and d["range"]["start"] == {"line": 0, "character": 0} for d in diags):
         raise SystemExit("run.py: %s is not analyzed: %s" % (path, diags[0]["message"]))
     r = {"file": entry["file"], "findings": len(diags), "cold": cold, "lsp": (m(walls), m(cpus)),
          "clang": (m(cl_wall), m(cl_cpu))}
+    # Every body parsed (no fast unit first): what each analysis cost before
+    # issue 34's fast unit, and what the refine costs now.
+    cold, walls, cpus, full = session(argv, entry["directory"], {"debounce": 0, "fastFirst": False}, path, text, runs)
+    if len(full) != len(diags):
+        print("run.py: %s: the fast unit's first publish has %d diagnostics, the full unit's %d"
+              % (entry["file"], len(diags), len(full)), file=sys.stderr)
+    r["full"] = (cold, m(walls), m(cpus))
     # Defaults against defaults: heaplint's adaptive debounce, clangd's.
     _, walls, _, _ = session(argv, entry["directory"], None, path, text, runs)
     r["lsp_default"] = m(walls)
@@ -190,15 +201,18 @@ def main():
     db_dir, picked = entries(a)
     heaplint = os.path.abspath(a.heaplint)
     print("| file | findings | didOpen -> publish (cold) | clang -fsyntax-only | didChange -> publish, no delay | "
-          "didChange / clang | didChange -> publish, defaults | clangd: didOpen, didChange (defaults) | "
+          "didChange / clang | every body (fastFirst false): didOpen, didChange, no delay | "
+          "didChange -> publish, defaults | clangd: didOpen, didChange (defaults) | "
           "heaplint / clangd (defaults) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e in picked:
         r = bench_file(heaplint, db_dir, e, a.clangxx, a.clangd, a.runs)
         cd = r.get("clangd")
-        print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f s | %s | %s |"
+        print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f s, %.2f s (%.2f) | %.2f s "
+              "| %s | %s |"
               % (r["file"], r["findings"], r["cold"], r["clang"][0], r["clang"][1], r["lsp"][0], r["lsp"][1],
                  r["lsp"][0] / r["clang"][0], r["lsp"][1] / r["clang"][1] if r["clang"][1] else 0,
+                 r["full"][0], r["full"][1], r["full"][2],
                  r["lsp_default"], "%.2f s, %.2f s" % cd if cd else "-",
                  "**%.2f**" % (r["lsp_default"] / cd[1]) if cd else "-"))
         sys.stdout.flush()

@@ -19,7 +19,7 @@ function activate(context) {
       { scheme: "file", language: "cpp" },
       { scheme: "file", language: "cuda-cpp" },
     ],
-    initializationOptions: { debounce: config.get("debounce", "auto") },
+    initializationOptions: { debounce: config.get("debounce", "auto"), fastFirst: config.get("fastFirst", true) },
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher("**/{.heaplint.yaml,compile_commands.json}"),
     },

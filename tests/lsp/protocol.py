@@ -691,6 +691,67 @@ def check_kept_trait_answers(ctx):
     ctx.stop(c)
 
 
+def publishes(c, u, version):
+    """The publishDiagnostics of u's version that came so far (the backlog),
+    taken off it."""
+    hits = [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == u and m["params"].get("version") == version]
+    c.backlog = [m for m in c.backlog if not any(m is h for h in hits)]
+    return [m["params"]["diagnostics"] for m in hits]
+
+
+def wait_log(c, text, timeout=120):
+    end = time.time() + timeout
+    while not any(text in line for line in c.stderr):
+        assert time.time() < end, "the server's log never said %r:\n%s" % (text, "".join(c.stderr))
+        time.sleep(0.05)
+
+
+def check_fast_then_refine(ctx):
+    """An analysis is published first from the fast unit, whose preamble
+    skips the headers' function bodies, then refined by the unit that
+    parses them (issue 34). A lambda handed to a member template of an
+    included header that stores it in a std::function is found only by
+    the refine: it publishes the same version again, with the finding,
+    and the file's edits parse in full from then on (their first publish
+    has it). A file whose fast result is the refine's gets no second
+    publish. With fastFirst false the first publish is the full one."""
+    store = ("#pragma once\n#include <functional>\n#include <vector>\nstruct Queue {\n"
+             "  std::vector<std::function<long()>> later;\n"
+             "  template <class F> void add(F f) { later.push_back(std::function<long()>(f)); }\n};\n")
+    user = ("#include \"store.h\"\n\nvoid user(Queue &q, long x, long y, long z) {\n"
+            "  q.add([x, y, z] { return x + y + z; });\n}\n")
+    plain = ("#include <functional>\n\nvoid plain(long x, long y, long z) {\n"
+             "  std::function<long()> f = [x, y, z] { return x + y + z; };\n  f();\n}\n")
+    with open(ctx.path("include/store.h"), "w") as f:
+        f.write(store)
+    for fast_first in (True, False):
+        c = ctx.start(options={"debounce": 0, "refineDelay": 0, "fastFirst": fast_first})
+        u = open_doc(c, ctx.path("src/user.cc"))
+        c.diagnostics(u, 1)
+        change(c, u, 2, [{"text": user}])
+        first = c.diagnostics(u, 2)
+        if fast_first:
+            assert first == [], "the fast unit found what it cannot see: %s" % first
+            refined = c.diagnostics(u, 2)
+        else:
+            refined = first
+        assert [d["code"] for d in refined] == ["function-sbo"] and "24 bytes" in refined[0]["message"], refined
+        change(c, u, 3, [{"text": user + "// edit\n"}])
+        assert c.diagnostics(u, 3) == refined, "an edit after the refine lost its finding"
+        # The fast unit sees the store of a std::function in the file itself.
+        p = open_doc(c, ctx.path("src/plain.cc"), plain)
+        found = c.diagnostics(p, 1)
+        assert [d["code"] for d in found] == ["function-sbo"], found
+        # The refine of version 1: the same diagnostics, not published again.
+        if fast_first:
+            wait_log(c, "plain.cc: refined: the same diagnostics")
+        assert publishes(c, p, 1) == [], "a refine with the same diagnostics was published again"
+        change(c, p, 2, [{"text": plain + "// edit\n"}])
+        assert c.diagnostics(p, 2) == found
+        ctx.stop(c)
+
+
 def check_exit_without_shutdown(ctx):
     c = ctx.start()
     c.notify("exit", None)
@@ -804,6 +865,11 @@ def check_not_compiling(ctx):
     assert not [a for a in r["result"] if a.get("isPreferred")], titles
     assert not [t for t in titles if "clang-diagnostic-error" in t], titles
     u = open_doc(c, ctx.path("src/uses_broken.cc"))
+    # The error is in a header's function body, which the fast unit skips
+    # (as clangd's preamble does): the refine publishes it, for the same
+    # version (fast_then_refine).
+    fast = c.diagnostics(u, 1)
+    assert [d["code"] for d in fast] == ["function-sbo"], fast
     diags = c.diagnostics(u, 1)
     top = [d for d in diags if d["range"]["start"] == {"line": 0, "character": 0} and d["severity"] == 1]
     assert len(top) == 1 and "not_declared_here" in top[0]["message"] and "broken.h:2:" in top[0]["message"], diags
@@ -1171,7 +1237,7 @@ def check_open_close_cycles(ctx):
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
-          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_kept_trait_answers, check_exit_without_shutdown, check_exit_while_parsing,
+          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_kept_trait_answers, check_fast_then_refine, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_errors_parity, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
           check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]

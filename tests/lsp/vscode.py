@@ -93,6 +93,7 @@ def check_manifest():
     assert props["heaplint.trace.server"]["default"] == "off", props
     # The server's own default: the adaptive debounce (docs/editors.md).
     assert props["heaplint.debounce"]["default"] == "auto", props
+    assert props["heaplint.fastFirst"]["default"] is True, props
     declared = sorted(c["command"] for c in m["contributes"]["commands"])
     assert declared == ["heaplint.restartServer", "heaplint.showOutput"], declared
     with open(os.path.join(EXTENSION, ".vscodeignore")) as f:
@@ -114,7 +115,7 @@ def check_activation(heaplint, node, extension_js=os.path.join(EXTENSION, "exten
         got = json.loads(run.stdout.decode().strip().splitlines()[-1])
         cmd = got["server"]["run"]
         assert cmd == {"command": heaplint, "args": ["lsp", "--debounce=50"]}, got
-        assert got["client"]["initializationOptions"] == {"debounce": 123}, got
+        assert got["client"]["initializationOptions"] == {"debounce": 123, "fastFirst": True}, got
         assert {"scheme": "file", "language": "cpp"} in got["client"]["documentSelector"], got
         assert got["id"] == "heaplint", got  # what makes heaplint.trace.server apply
         assert got["commands"] == ["heaplint.restartServer", "heaplint.showOutput"], got
