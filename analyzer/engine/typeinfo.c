@@ -437,7 +437,11 @@ static void trivially_copyable(const hl_types *T, const special *s, const hl_tra
 
 /* The nothrow trait t of a declared special member (what: "destructor"):
  * no when it is deleted, else its exception specification says, or
- * (defaulted) the parts' trait does. */
+ * (defaulted) the parts' trait does. A defaulted member whose parts say
+ * the same is explained by them, whether or not the compiler has
+ * evaluated its specification yet (something that needed it, a library
+ * template's body, may or may not have been parsed: the fast unit of the
+ * language server skips them). */
 static void declared_trait(const hl_types *T, hl_trait *t, CXCursor member, int deleted, const char *what,
                            const hl_trait *parts) {
   int as_members;
@@ -446,7 +450,7 @@ static void declared_trait(const hl_types *T, hl_trait *t, CXCursor member, int 
     char *m = hl_xasprintf(" has a deleted %s", what);
     set(t, HL_NO, at(T, m, member));
     free(m);
-  } else if (as_members) {
+  } else if (as_members || (v != HL_YES && v == parts->value && parts->why && clang_CXXMethod_isDefaulted(member))) {
     set(t, parts->value, dup_why(parts));
   } else if (v != HL_YES) {
     const char *fmt = v == HL_NO ? " has a %s that may throw" : " has a %s whose noexcept heaplint cannot evaluate";

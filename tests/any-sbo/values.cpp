@@ -17,6 +17,16 @@ struct ThrowingMove {
   ThrowingMove(const ThrowingMove &) = default;
   ThrowingMove(ThrowingMove &&) noexcept(false) {}
 };
+// A defaulted move constructor is explained by the member that makes it
+// throw, whether or not something (here the static_assert, elsewhere a
+// library template's body) made the compiler evaluate it first.
+struct DefaultedMove {
+  ThrowingMove m;
+  DefaultedMove() = default;
+  DefaultedMove(const DefaultedMove &) = default;
+  DefaultedMove(DefaultedMove &&) = default;
+};
+static_assert(!std::is_nothrow_move_constructible<DefaultedMove>::value, "");
 
 void scalars(int i, long l, double d, long double ld, int *p, int (&arr)[4]) {
   std::any ai = i;
@@ -53,6 +63,11 @@ void classes(std::string s) {
   // GNU: note: not nothrow move constructible: member 'member' (ThrowingDtor) has a destructor that may throw ({{.*}}values.cpp:12)
   // LLVM: values.cpp:[[@LINE+1]]:19: warning: {{.*}}'HasThrowingDtor'{{.*}}not nothrow move constructible
   std::any memb = HasThrowingDtor{};
+  // GNU: values.cpp:[[@LINE+4]]:24: warning: {{.*}}'DefaultedMove'{{.*}}not nothrow move constructible
+  // GNU: note: not nothrow move constructible: member 'm' (ThrowingMove) has a move constructor that may throw ({{.*}}values.cpp:18)
+  // LLVM: values.cpp:[[@LINE+2]]:24: warning: {{.*}}'DefaultedMove'{{.*}}not nothrow move constructible
+  // LLVM: note: not nothrow move constructible: member 'm' (ThrowingMove) has a move constructor that may throw ({{.*}}values.cpp:18)
+  std::any defaulted = DefaultedMove{};
   // std::string: 32 bytes on libstdc++; 24 and nothrow-movable on libc++.
   // GNU: values.cpp:[[@LINE+1]]:19: warning: std::any stores this value of type 'std::string' on the heap: 32 bytes (align 8) exceeds libstdc++'s inline buffer of 8 bytes
   std::any text = s;
