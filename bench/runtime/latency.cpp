@@ -10,7 +10,11 @@
 // hl_free), hl_node (hl::pool_allocator's inline node path, what a node
 // container's allocate and deallocate run, for a node of the request's
 // size; GCC and Clang builds) or hl_pool (one hl_pool of 256-byte blocks
-// over a static buffer: the fixed-block case, every request fits a block).
+// over a static buffer: the fixed-block case, every request fits a block),
+// or floor (no allocator: a pointer bumped through a ring of 256-byte blocks
+// of a static buffer, and a free that does nothing, through the same virtual
+// call and the same timing: what the method itself reads for a call that
+// costs almost nothing, its floor).
 // 1. start-up: the allocator, and the record of the latencies, touched.
 // 2. fragmentation: 100,000 allocations of random sizes (8 to 256 bytes),
 //    then every other one freed, in random order (not timed).
@@ -95,6 +99,18 @@ struct hl_node_path final : allocator {
 };
 #endif
 
+// The floor of the method: the cheapest call there is, timed as the others.
+// The ring's blocks are handed out again while "live": nothing reads them.
+struct floor_bump final : allocator {
+  unsigned char *at = pool_memory, *end = pool_memory + kSlots * kMaxSize;
+  void *alloc(std::size_t) override {
+    void *p = at;
+    at = at + kMaxSize == end ? pool_memory : at + kMaxSize;
+    return p;
+  }
+  void free(void *, std::size_t) override {}
+};
+
 struct hl_static_pool final : allocator {
   hl_pool *pool = nullptr;
   hl_static_pool() {
@@ -147,11 +163,12 @@ int main(int argc, char **argv) {
   if (argc == 3 && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
   if (argc == 3 && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
   if (argc == 3 && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+  if (argc == 3 && std::strcmp(argv[1], "floor") == 0) a = new floor_bump;
 #if HL_TCACHE_INLINE
   if (argc == 3 && std::strcmp(argv[1], "hl_node") == 0) a = new hl_node_path;
 #endif
   if (!a || count < 1) {
-    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool CALLS\n");
+    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool|floor CALLS\n");
     return 2;
   }
   std::size_t calls = static_cast<std::size_t>(count);
