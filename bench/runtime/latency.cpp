@@ -91,9 +91,17 @@ struct hl_process final : allocator {
 
 #if HL_TCACHE_INLINE
 // hl::pool_allocator's inline node path (a pop off the thread's bin, a push
-// onto the block's chunk), for a node of the request's size.
+// onto the block's chunk), for a node of the request's size. A container's
+// node class is a constant; here it is looked up in a table, as hl_malloc
+// does, not computed (class_of at run time is a loop whose exit the branch
+// predictor misses for sizes above 64, twice per call).
 struct hl_node_path final : allocator {
-  static std::size_t cls(std::size_t size) { return hl::detail::class_of((size + 7) / 8 * 8); }
+  std::uint8_t table[kMaxSize / 8 + 1];
+  hl_node_path() {
+    for (std::size_t i = 0; i <= kMaxSize / 8; i++)
+      table[i] = static_cast<std::uint8_t>(hl::detail::class_of(i ? i * 8 : 8));
+  }
+  std::size_t cls(std::size_t size) const { return table[(size + 7) / 8]; }
   void *alloc(std::size_t size) override { return hl::detail::node_allocate(cls(size)); }
   void free(void *p, std::size_t size) override { hl::detail::node_deallocate(cls(size), p); }
 };
