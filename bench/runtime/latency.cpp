@@ -111,6 +111,8 @@ struct hl_node_path final : allocator {
 // The ring's blocks are handed out again while "live": nothing reads them.
 struct floor_bump final : allocator {
   unsigned char *at = pool_memory, *end = pool_memory + kSlots * kMaxSize;
+  // Start-up: the ring's pages faulted in now, as hl_pool's buffer is.
+  floor_bump() { std::memset(pool_memory, 0, kSlots * kMaxSize); }
   void *alloc(std::size_t) override {
     void *p = at;
     at = at + kMaxSize == end ? pool_memory : at + kMaxSize;
