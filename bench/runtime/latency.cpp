@@ -3,14 +3,18 @@
 // which is what fixed-block allocation is for (constant time, no
 // fragmentation) and what a mean hides.
 //
-//   hl_bench_latency ALLOCATOR CALLS
+//   hl_bench_latency ALLOCATOR CALLS [fenced]
 //
 // ALLOCATOR: std (malloc/free: glibc, or whatever run.sh preloads), pmr
 // (std::pmr::unsynchronized_pool_resource over new/delete), hl (hl_malloc,
 // hl_free), hl_node (hl::pool_allocator's inline node path, what a node
 // container's allocate and deallocate run, for a node of the request's
 // size; GCC and Clang builds) or hl_pool (one hl_pool of 256-byte blocks
-// over a static buffer: the fixed-block case, every request fits a block).
+// over a static buffer: the fixed-block case, every request fits a block),
+// or floor (no allocator: a pointer bumped through a ring of 256-byte blocks
+// of a static buffer, and a free that does nothing, through the same virtual
+// call and the same timing: what the method itself reads for a call that
+// costs almost nothing, its floor).
 // 1. start-up: the allocator, and the record of the latencies, touched.
 // 2. fragmentation: 100,000 allocations of random sizes (8 to 256 bytes),
 //    then every other one freed, in random order (not timed).
@@ -20,6 +24,12 @@
 //    sides), less the cost of timing nothing. The calls go through a
 //    virtual function, alike for every allocator. This machine's TSC moves
 //    in steps of about 10 ns: a figure of 0 or 10 is a call under 10-20 ns.
+// fenced: an mfence after each of the caller's writes to a block (outside
+// the timed region). The lfence around a call orders instructions, not
+// stores: a write of the caller's that misses the cache is still pending
+// when the next call is timed, and that call pays for the caller's line.
+// With fenced, the line is the caller's, as intended; the figures are
+// reported as "ALLOCATOR/fenced". Not what run.sh runs.
 // Prints one tab-separated line: allocator, calls, then the median, p99,
 // p99.9, p99.99 and largest latency in ns (the TSC calibrated against
 // CLOCK_MONOTONIC_RAW over 50 ms).
@@ -87,13 +97,35 @@ struct hl_process final : allocator {
 
 #if HL_TCACHE_INLINE
 // hl::pool_allocator's inline node path (a pop off the thread's bin, a push
-// onto the block's chunk), for a node of the request's size.
+// onto the block's chunk), for a node of the request's size. A container's
+// node class is a constant; here it is looked up in a table, as hl_malloc
+// does, not computed (class_of at run time is a loop whose exit the branch
+// predictor misses for sizes above 64, twice per call).
 struct hl_node_path final : allocator {
-  static std::size_t cls(std::size_t size) { return hl::detail::class_of((size + 7) / 8 * 8); }
+  std::uint8_t table[kMaxSize / 8 + 1];
+  hl_node_path() {
+    for (std::size_t i = 0; i <= kMaxSize / 8; i++)
+      table[i] = static_cast<std::uint8_t>(hl::detail::class_of(i ? i * 8 : 8));
+  }
+  std::size_t cls(std::size_t size) const { return table[(size + 7) / 8]; }
   void *alloc(std::size_t size) override { return hl::detail::node_allocate(cls(size)); }
   void free(void *p, std::size_t size) override { hl::detail::node_deallocate(cls(size), p); }
 };
 #endif
+
+// The floor of the method: the cheapest call there is, timed as the others.
+// The ring's blocks are handed out again while "live": nothing reads them.
+struct floor_bump final : allocator {
+  unsigned char *at = pool_memory, *end = pool_memory + kSlots * kMaxSize;
+  // Start-up: the ring's pages faulted in now, as hl_pool's buffer is.
+  floor_bump() { std::memset(pool_memory, 0, kSlots * kMaxSize); }
+  void *alloc(std::size_t) override {
+    void *p = at;
+    at = at + kMaxSize == end ? pool_memory : at + kMaxSize;
+    return p;
+  }
+  void free(void *, std::size_t) override {}
+};
 
 struct hl_static_pool final : allocator {
   hl_pool *pool = nullptr;
@@ -141,17 +173,20 @@ struct block {
 }  // namespace
 
 int main(int argc, char **argv) {
-  double count = argc == 3 ? std::strtod(argv[2], nullptr) : 0;
+  bool fenced = argc == 4 && std::strcmp(argv[3], "fenced") == 0;
+  bool args = argc == 3 || fenced;
+  double count = args ? std::strtod(argv[2], nullptr) : 0;
   allocator *a = nullptr;
-  if (argc == 3 && std::strcmp(argv[1], "std") == 0) a = new std_malloc;
-  if (argc == 3 && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
-  if (argc == 3 && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
-  if (argc == 3 && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+  if (args && std::strcmp(argv[1], "std") == 0) a = new std_malloc;
+  if (args && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
+  if (args && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
+  if (args && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+  if (args && std::strcmp(argv[1], "floor") == 0) a = new floor_bump;
 #if HL_TCACHE_INLINE
-  if (argc == 3 && std::strcmp(argv[1], "hl_node") == 0) a = new hl_node_path;
+  if (args && std::strcmp(argv[1], "hl_node") == 0) a = new hl_node_path;
 #endif
   if (!a || count < 1) {
-    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool CALLS\n");
+    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool|floor CALLS [fenced]\n");
     return 2;
   }
   std::size_t calls = static_cast<std::size_t>(count);
@@ -183,6 +218,7 @@ int main(int argc, char **argv) {
       // As a caller does, which used the block before freeing it: the
       // block's cache line is the caller's cost, not the allocator's.
       *static_cast<volatile unsigned char *>(s.p) = 2;
+      if (fenced) _mm_mfence();
       t0 = tsc();
       a->free(s.p, s.size);
       t1 = tsc();
@@ -195,6 +231,7 @@ int main(int argc, char **argv) {
       if (!p) std::abort();
       s = {p, size};
       static_cast<unsigned char *>(p)[0] = 1;
+      if (fenced) _mm_mfence();
     }
     std::uint64_t d = t1 - t0;
     ticks[i] = static_cast<std::uint32_t>(d > overhead ? std::min<std::uint64_t>(d - overhead, UINT32_MAX) : 0);
@@ -203,7 +240,7 @@ int main(int argc, char **argv) {
 
   std::sort(ticks.begin(), ticks.end());
   auto at = [&](double q) { return ticks[std::min(calls - 1, static_cast<std::size_t>(q * calls))] / per_ns; };
-  std::printf("%s\t%zu\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n", argv[1], calls, at(0.5), at(0.99), at(0.999), at(0.9999),
-              ticks[calls - 1] / per_ns);
+  std::printf("%s%s\t%zu\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n", argv[1], fenced ? "/fenced" : "", calls, at(0.5), at(0.99),
+              at(0.999), at(0.9999), ticks[calls - 1] / per_ns);
   return 0;
 }

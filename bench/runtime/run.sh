@@ -180,7 +180,7 @@ if wants latency && [ -x "$build/hl_bench_latency" ]; then
   p=1
   while [ "$p" -le "$procs" ]; do
     for m in $mallocs; do run "$raw" "$m" "$p" hl_bench_latency std "${count:-2000000}"; done
-    for a in pmr hl hl_node hl_pool; do run "$raw" glibc= "$p" hl_bench_latency "$a" "${count:-2000000}"; done
+    for a in pmr hl hl_node hl_pool floor; do run "$raw" glibc= "$p" hl_bench_latency "$a" "${count:-2000000}"; done
     p=$((p + 1))
   done
   $sep

@@ -92,6 +92,7 @@ static void chunk_format(heap *h, chunk *k, uint32_t ci) {
   k->stride = g->stride;
   k->capacity = g->capacity;
   k->used = 0;
+  k->carved = 0;
   k->free = NULL;
   k->bump = (unsigned char *)k + s->header;
   k->end = k->bump + (size_t)g->capacity * g->stride;
@@ -203,6 +204,7 @@ static HL_INLINE void *chunk_take(heap *h, chunk *k, uint32_t ci, size_t req) {
   if (k->bump == k->end) return NULL;
   b = k->bump;
   k->bump += k->stride;
+  k->carved++;
   return class_take(h, k, ci, b, req, 1);
 }
 
@@ -215,8 +217,8 @@ static void class_take_batch(heap *h, uint32_t ci, void **bin) {
   chunk *k = c->cur;
   size_t n;
   if (k->free) {
-    unsigned char *first = (unsigned char *)k + h->src->header;
-    n = (size_t)(k->bump - first) / k->stride - k->used;
+    /* No division by the stride: a refill is on a caller's time. */
+    n = k->carved - k->used;
     *bin = k->free;
     k->free = NULL;
   } else {
@@ -236,6 +238,7 @@ static void class_take_batch(heap *h, uint32_t ci, void **bin) {
       link_set(p, NULL);
       *bin = k->bump;
       k->bump += n * k->stride;
+      k->carved += (uint32_t)n;
     }
   }
   k->used += (uint32_t)n;
@@ -668,8 +671,41 @@ static heap *thread_heap(void) {
   return h ? h : thread_heap_slow();
 }
 
+/* The usual refill of a bin, on the caller's time: the class's current
+ * chunk is used up and another of its chunks has free blocks. That chunk
+ * becomes current and its whole free list goes into the bin, counted once
+ * (class_alloc and class_take_batch would count its first block apart, and
+ * look at the used-up chunk twice). NULL when it is not that case. */
+static void *tcache_refill_partial(heap *h, uint32_t ci) {
+  cls *c = &h->cls[ci];
+  chunk *cur = c->cur, *k = c->partial;
+  if (!k || cur->free || cur->bump != cur->end) return NULL;
+  partial_unlink(c, k);
+  c->cur = k;
+  unsigned char *b = k->free; /* not NULL: a chunk is listed when a block comes back */
+  uint32_t n = k->carved - k->used;
+  void *next = link_get(b);
+  k->free = NULL;
+  k->used += n;
+  size_t live = stat_getz(&c->live) + n;
+  stat_set(&c->live, live);
+  high_water(h, ci, live);
+  hl_tcache_tls.bin[ci] = next;
+  hl_tcache_tls.cur[ci] = k;
+  /* The bin's first pop reads this link (a chunk's old free list: cold). */
+#if defined(__GNUC__)
+  if (next) __builtin_prefetch(next, 1);
+#endif
+  return b;
+}
+
 void *hl_tcache_refill(size_t c) {
-  heap *h = thread_heap();
+  heap *h = tl_heap;
+  if (!HL_CHECKED && h && tl_cache == CACHE_ON && c < HL_TCACHE_BINS && c < g_src.nclasses) {
+    void *b = tcache_refill_partial(h, (uint32_t)c);
+    if (b) return b;
+  }
+  h = thread_heap();
   if (!h || c >= HL_TCACHE_BINS) return NULL;
   cache_start(h);
   size_t size = class_size((uint32_t)c);

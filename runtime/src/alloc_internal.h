@@ -59,6 +59,7 @@ typedef struct chunk {
   uint32_t stride;
   uint16_t cls;
   uint8_t kind, listed;
+  uint32_t carved;              /* blocks taken from the bump area so far: carved - used are on the free list */
   size_t large_size;            /* KIND_LARGE: bytes asked for */
   size_t large_total;           /* KIND_LARGE: bytes taken from the fallback */
   _Atomic unsigned char live[]; /* checked build: one bit per block */
