@@ -230,11 +230,10 @@ static int in_flow(const hl_alias_view *v, size_t n, const hl_alias_view *m, con
  * The refusal (caller frees), or NULL. */
 static char *foreign_flow(const hl_index_lookup *ix, const hl_alias_view *v, size_t n, const hl_alias_view *m,
                           const char *key, const char *what) {
-  hl_svalue *vals = NULL;
   hl_sflow *flows = NULL;
-  size_t nvals = 0, nflows = 0;
+  size_t nflows = 0;
   char *r = NULL;
-  if (ix->slot) ix->slot(ix->data, key, &vals, &nvals, &flows, &nflows);
+  if (ix->flows) ix->flows(ix->data, key, &flows, &nflows);
   for (size_t i = 0; i < nflows && !r; i++) {
     if (flows[i].from && in_flow(v, n, m, flows[i].from)) continue;
     char *at = where(&flows[i].at);
@@ -242,9 +241,7 @@ static char *foreign_flow(const hl_index_lookup *ix, const hl_alias_view *v, siz
                      m->alias.wrapper, what, at);
     free(at);
   }
-  for (size_t i = 0; i < nvals; i++) hl_svalue_free(&vals[i]);
   for (size_t i = 0; i < nflows; i++) hl_sflow_free(&flows[i]);
-  free(vals);
   free(flows);
   return r;
 }
