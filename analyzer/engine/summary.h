@@ -258,6 +258,9 @@ typedef struct hl_index_lookup {
    * then the unit's file) and the flows into it (from NULL: unknown), added
    * to *values and *flows. May be NULL. */
   void (*slot)(void *data, const char *key, hl_svalue **values, size_t *nvalues, hl_sflow **flows, size_t *nflows);
+  /* Only the flows into slot key (slot's second half: one query, no
+   * values read), added to *flows. May be NULL. */
+  void (*flows)(void *data, const char *key, hl_sflow **flows, size_t *nflows);
 } hl_index_lookup;
 
 void hl_spath_add(hl_spath *p, const char *caller, const char *callee, const hl_loc *at);

@@ -68,7 +68,7 @@ static const char *const unit_tables[] = {"functions", "overrides", "apis",   "a
 struct hl_index {
   sqlite3 *db;
   char *name; /* for messages: the file, or "the index in memory" */
-  sqlite3_stmt *fn, *ov;
+  sqlite3_stmt *fn, *ov, *fl;
 };
 
 static int fail(hl_index *X, const char *doing, char **err) {
@@ -164,7 +164,10 @@ static hl_index *open_index(const char *path, int writable, char **err) {
       (writable && exec(X, "COMMIT", "creating the index", err)) ||
       sqlite3_prepare_v2(X->db, "SELECT body FROM functions WHERE usr=?1 ORDER BY unit LIMIT 1", -1, &X->fn, NULL) ||
       sqlite3_prepare_v2(X->db, "SELECT DISTINCT usr FROM overrides WHERE overridden=?1 ORDER BY usr", -1, &X->ov,
-                         NULL)) {
+                         NULL) ||
+      sqlite3_prepare_v2(
+          X->db, "SELECT DISTINCT src, file, line, col, offset FROM wflows WHERE dst=?1 ORDER BY file, line, col", -1,
+          &X->fl, NULL)) {
     if (!*err) fail(X, "reading the index", err);
     char *ignored = NULL;
     hl_index_close(X, &ignored);
@@ -721,6 +724,23 @@ static int alias_lookup(void *data, hl_alias_view **out, size_t *n, char **err) 
   return rc == SQLITE_DONE ? 0 : fail(X, "reading", err);
 }
 
+/* The flows into slot key (wflows_dst: one probe), added to *flows. */
+static void flows_lookup(void *data, const char *key, hl_sflow **flows, size_t *nflows) {
+  hl_index *X = data;
+  size_t cap = *nflows;
+  sqlite3_reset(X->fl);
+  sqlite3_bind_text(X->fl, 1, key, -1, SQLITE_TRANSIENT);
+  while (sqlite3_step(X->fl) == SQLITE_ROW) {
+    const char *src = (const char *)sqlite3_column_text(X->fl, 0);
+    hl_sflow f = {src ? hl_xstrdup(src) : NULL,
+                  hl_xstrdup(key),
+                  {column(X->fl, 1), (unsigned)sqlite3_column_int64(X->fl, 2), (unsigned)sqlite3_column_int64(X->fl, 3),
+                   (unsigned)sqlite3_column_int64(X->fl, 4)}};
+    HL_PUSH(*flows, *nflows, cap, f);
+  }
+  sqlite3_reset(X->fl);
+}
+
 static void slot_lookup(void *data, const char *key, hl_svalue **values, size_t *nvalues, hl_sflow **flows,
                         size_t *nflows) {
   hl_index *X = data;
@@ -743,18 +763,7 @@ static void slot_lookup(void *data, const char *key, hl_svalue **values, size_t 
     HL_PUSH(*values, *nvalues, cap, v);
   }
   sqlite3_finalize(st);
-  cap = *nflows;
-  st = prepare1(X, "SELECT DISTINCT src, file, line, col, offset FROM wflows WHERE dst=?1 ORDER BY file, line, col",
-                key);
-  while (st && sqlite3_step(st) == SQLITE_ROW) {
-    const char *src = (const char *)sqlite3_column_text(st, 0);
-    hl_sflow f = {src ? hl_xstrdup(src) : NULL,
-                  hl_xstrdup(key),
-                  {column(st, 1), (unsigned)sqlite3_column_int64(st, 2), (unsigned)sqlite3_column_int64(st, 3),
-                   (unsigned)sqlite3_column_int64(st, 4)}};
-    HL_PUSH(*flows, *nflows, cap, f);
-  }
-  sqlite3_finalize(st);
+  flows_lookup(data, key, flows, nflows);
 }
 
 static int fn_lookup(void *data, const char *usr, hl_sfn *out) {
@@ -782,13 +791,14 @@ static void ov_lookup(void *data, const char *usr, hl_strv *out) {
 }
 
 hl_index_lookup hl_index_lookups(hl_index *X) {
-  return (hl_index_lookup){X, fn_lookup, ov_lookup, alias_lookup, slot_lookup};
+  return (hl_index_lookup){X, fn_lookup, ov_lookup, alias_lookup, slot_lookup, flows_lookup};
 }
 
 int hl_index_close(hl_index *X, char **err) {
   if (!X) return 0;
   sqlite3_finalize(X->fn);
   sqlite3_finalize(X->ov);
+  sqlite3_finalize(X->fl);
   int rc = sqlite3_close(X->db) == SQLITE_OK ? 0 : -1;
   if (rc) *err = hl_xasprintf("%s: closing the index: %s", X->name, sqlite3_errmsg(X->db));
   free(X->name);

@@ -14,6 +14,72 @@
 /* "src/a.cc:12" */
 static char *where(const hl_loc *l) { return hl_loc_where(l); }
 
+/* Views found by a key (the member a parameter moves into, a parameter's
+ * or an alias's own key): the positions sorted by key and then by
+ * position, so those of one key are one binary search away and in the
+ * views' order. Built once per plan: no scan of every view per view. */
+typedef struct keyed {
+  const char *key;
+  size_t at;
+} keyed;
+
+typedef struct by_key {
+  keyed *e;
+  size_t n, cap;
+} by_key;
+
+static int keyed_cmp(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The entries of key: the first's position in K->e into *first; how many. */
+static size_t keyed_find(const by_key *K, const char *key, size_t *first) {
+  size_t lo = 0, hi = K->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(K->e[mid].key, key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t end = lo;
+  while (end < K->n && !strcmp(K->e[end].key, key)) end++;
+  *first = lo;
+  return end - lo;
+}
+
+/* One plan: the views, and the lookups over them. */
+typedef struct plan {
+  hl_alias_view *v;
+  size_t n;
+  by_key into;    /* parameters, by the member they move into */
+  by_key members; /* members, by key */
+  by_key params;  /* parameters, by key */
+  by_key types;   /* aliases (neither member nor parameter), by key */
+} plan;
+
+static void plan_index(plan *P) {
+  for (size_t i = 0; i < P->n; i++) {
+    const hl_salias *a = &P->v[i].alias;
+    if (a->param && a->into) HL_PUSH(P->into.e, P->into.n, P->into.cap, ((keyed){a->into, i}));
+    if (!a->key) continue;
+    by_key *K = a->member ? &P->members : a->param ? &P->params : &P->types;
+    HL_PUSH(K->e, K->n, K->cap, ((keyed){a->key, i}));
+  }
+  by_key *all[] = {&P->into, &P->members, &P->params, &P->types};
+  for (size_t k = 0; k < 4; k++)
+    if (all[k]->n) qsort(all[k]->e, all[k]->n, sizeof *all[k]->e, keyed_cmp);
+}
+
+static void plan_free(plan *P) {
+  free(P->into.e);
+  free(P->members.e);
+  free(P->params.e);
+  free(P->types.e);
+}
+
 /* The qualified name a public-api glob is matched against: the alias's
  * or member's, or a parameter's function ("'cb' of Loop::post(...)" gives
  * "Loop::post"). Caller frees. */
@@ -81,18 +147,18 @@ static char *function_ref_type(const char *written) {
  * on: the parameters it goes through, in order, into *chain (each once;
  * caller frees). The first reason one of them cannot become a function_ref
  * with it (caller frees), or NULL. */
-static char *handed_chain(const hl_alias_view *v, size_t n, size_t i, const hl_plan_policy *policy, size_t **chain,
-                          size_t *nchain) {
+static char *handed_chain(const plan *P, size_t i, const hl_plan_policy *policy, size_t **chain, size_t *nchain) {
+  const hl_alias_view *v = P->v;
   size_t cap = 0, cur = i;
   *chain = NULL;
   *nchain = 0;
   while (v[cur].alias.onto) {
-    size_t j = 0, seen = 0;
-    while (j < n && !(v[j].alias.param && !strcmp(v[j].alias.key, v[cur].alias.onto))) j++;
-    if (j == n)
+    size_t first, j, seen = 0;
+    if (!keyed_find(&P->params, v[cur].alias.onto, &first))
       return hl_xstrdup(
           "it is passed on to a parameter that heaplint has no record of (written through an alias, or declared "
           "by no unit of the compile database)");
+    j = P->params.e[first].at; /* the first such parameter */
     for (size_t k = 0; k < *nchain && !seen; k++) seen = (*chain)[k] == j;
     if (seen || j == i) break;
     HL_PUSH(*chain, *nchain, cap, j);
@@ -123,15 +189,14 @@ static void function_ref_edits(hl_finding *f, const hl_alias_view *v) {
 /* A parameter the function only calls, or hands on to one that does: every
  * declaration of it (and of those) becomes a function_ref, which refers to
  * the caller's callable instead of holding it, or a note says why not. */
-static void plan_param(const hl_alias_view *all, size_t n, size_t at, const hl_plan_policy *policy, const char *rule,
-                       hl_findings *out) {
-  const hl_alias_view *v = &all[at];
+static void plan_param(const plan *P, size_t at, const hl_plan_policy *policy, const char *rule, hl_findings *out) {
+  const hl_alias_view *all = P->v, *v = &all[at];
   size_t *chain, nchain;
   char *why = refusal(v, policy);
   if (!why && v->alias.into)
     why = hl_xstrdup("its value moves into a member that no unit of the compile database otherwise uses");
   if (!why)
-    why = handed_chain(all, n, at, policy, &chain, &nchain);
+    why = handed_chain(P, at, policy, &chain, &nchain);
   else
     chain = NULL, nchain = 0;
   char *type = why ? NULL : function_ref_type(v->alias.written);
@@ -189,9 +254,13 @@ static int same_type(const hl_alias_view *a, const hl_alias_view *b) {
 
 /* Why an alias of v[i]'s type is not retyped, which keeps v[i] as it is
  * too, or NULL (caller frees); *grouped: v[i] has such partners. */
-static char *partner_refusal(const hl_alias_view *v, size_t n, size_t i, const hl_plan_policy *policy, int *grouped) {
+static char *partner_refusal(const plan *P, size_t i, const hl_plan_policy *policy, int *grouped) {
+  const hl_alias_view *v = P->v;
+  size_t first, count = 0;
   *grouped = 0;
-  for (size_t j = 0; j < n; j++) {
+  if (!v[i].alias.member && !v[i].alias.param && v[i].alias.key) count = keyed_find(&P->types, v[i].alias.key, &first);
+  for (size_t e = 0; e < count; e++) {
+    size_t j = P->types.e[first + e].at;
     if (j == i || !same_type(&v[i], &v[j])) continue;
     *grouped = 1;
     char *r = refusal(&v[j], policy);
@@ -217,34 +286,33 @@ static hl_edit edit_dup(const hl_edit *e, const char *text) {
 }
 
 /* Whether key is the member's or one of the parameters' moved into it. */
-static int in_flow(const hl_alias_view *v, size_t n, const hl_alias_view *m, const char *key) {
+static int in_flow(const plan *P, const hl_alias_view *m, const char *key) {
   if (!strcmp(key, m->alias.key)) return 1;
-  for (size_t j = 0; j < n; j++)
-    if (v[j].alias.param && v[j].alias.into && !strcmp(v[j].alias.into, m->alias.key) && !strcmp(v[j].alias.key, key))
-      return 1;
+  size_t first, count = keyed_find(&P->into, m->alias.key, &first);
+  for (size_t e = 0; e < count; e++) {
+    const char *k = P->v[P->into.e[first + e].at].alias.key;
+    if (k && !strcmp(k, key)) return 1;
+  }
   return 0;
 }
 
 /* A wrapper from outside the flow (another wrapper object, a call's
  * result) that goes into slot key: converting it would keep its heap.
  * The refusal (caller frees), or NULL. */
-static char *foreign_flow(const hl_index_lookup *ix, const hl_alias_view *v, size_t n, const hl_alias_view *m,
-                          const char *key, const char *what) {
-  hl_svalue *vals = NULL;
+static char *foreign_flow(const hl_index_lookup *ix, const plan *P, const hl_alias_view *m, const char *key,
+                          const char *what) {
   hl_sflow *flows = NULL;
-  size_t nvals = 0, nflows = 0;
+  size_t nflows = 0;
   char *r = NULL;
-  if (ix->slot) ix->slot(ix->data, key, &vals, &nvals, &flows, &nflows);
+  if (ix->flows) ix->flows(ix->data, key, &flows, &nflows);
   for (size_t i = 0; i < nflows && !r; i++) {
-    if (flows[i].from && in_flow(v, n, m, flows[i].from)) continue;
+    if (flows[i].from && in_flow(P, m, flows[i].from)) continue;
     char *at = where(&flows[i].at);
     r = hl_xasprintf("a %s whose target heaplint does not know goes into %s at %s (converted, it would keep its heap)",
                      m->alias.wrapper, what, at);
     free(at);
   }
-  for (size_t i = 0; i < nvals; i++) hl_svalue_free(&vals[i]);
   for (size_t i = 0; i < nflows; i++) hl_sflow_free(&flows[i]);
-  free(vals);
   free(flows);
   return r;
 }
@@ -284,18 +352,20 @@ static void merge_param(hl_alias_view *m, const hl_alias_view *p) {
  * v[i]'s, their names listed in *names ("the parameter 'cb' of
  * Timer::Timer(...)"); the first reason one of them, or a foreign wrapper
  * going into the flow, keeps them all as they are (caller frees), or NULL. */
-static char *link_params(const hl_index_lookup *ix, hl_alias_view *v, size_t n, size_t i, const hl_plan_policy *policy,
+static char *link_params(const hl_index_lookup *ix, const plan *P, size_t i, const hl_plan_policy *policy,
                          hl_sb *names) {
-  char *why = foreign_flow(ix, v, n, &v[i], v[i].alias.key, "it");
-  for (size_t j = 0; j < n; j++) {
-    if (!v[j].alias.param || !v[j].alias.into || strcmp(v[j].alias.into, v[i].alias.key)) continue;
+  hl_alias_view *v = P->v;
+  char *why = foreign_flow(ix, P, &v[i], v[i].alias.key, "it");
+  size_t first, count = keyed_find(&P->into, v[i].alias.key, &first);
+  for (size_t e = 0; e < count; e++) {
+    size_t j = P->into.e[first + e].at;
     merge_param(&v[i], &v[j]);
     hl_sb_printf(names, "%sthe parameter %s", names->len ? ", " : "", v[j].alias.name);
     char *what = hl_xasprintf("the parameter %s", v[j].alias.name), *r = refusal(&v[j], policy);
     if (!r && v[j].alias.onto) r = hl_xstrdup("it is also passed on to another function");
     if (r && !why) why = hl_xasprintf("its value comes from %s, which cannot be retyped: %s", what, r);
     free(r);
-    if (!why) why = foreign_flow(ix, v, n, &v[i], v[j].alias.key, what);
+    if (!why) why = foreign_flow(ix, P, &v[i], v[j].alias.key, what);
     free(what);
   }
   return why;
@@ -384,26 +454,29 @@ void hl_sbo_alias_plan(const hl_index_lookup *ix, const hl_plan_policy *policy, 
     free(err);
     return;
   }
+  plan P = {v, n, {0}, {0}, {0}, {0}};
+  plan_index(&P);
   for (size_t i = 0; i < n; i++) {
     if (v[i].alias.param) {
       /* One that moves into a member is planned with it. */
-      size_t m = 0;
-      while (m < n && !(v[i].alias.into && v[m].alias.member && !strcmp(v[m].alias.key, v[i].alias.into))) m++;
-      if (m == n && v[i].allocating) plan_param(v, n, i, policy, rule, out);
+      size_t first;
+      int with_member = v[i].alias.into && keyed_find(&P.members, v[i].alias.into, &first);
+      if (!with_member && v[i].allocating) plan_param(&P, i, policy, rule, out);
       continue;
     }
     hl_sb linked = {0};
-    char *link = v[i].alias.member ? link_params(ix, v, n, i, policy, &linked) : NULL;
+    char *link = v[i].alias.member ? link_params(ix, &P, i, policy, &linked) : NULL;
     /* What is stored is counted per wrapper type: the aliases of one type
      * allocate alike. */
     if (v[i].allocating) {
       int grouped;
-      char *partner = partner_refusal(v, n, i, policy, &grouped);
+      char *partner = partner_refusal(&P, i, policy, &grouped);
       plan_one(&v[i], policy, rule, partner ? partner : link, grouped, linked.len ? linked.s : NULL, out);
       free(partner);
     }
     free(link);
     free(linked.s);
   }
+  plan_free(&P);
   hl_alias_views_free(v, n);
 }
