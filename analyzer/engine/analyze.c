@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/ahead.h"
 #include "engine/ast.h"
 #include "engine/rule.h"
 #include "engine/context.h"
@@ -328,6 +329,8 @@ struct hl_tu {
   unsigned options;          /* CXTranslationUnit_* */
   CXTranslationUnit tu;      /* NULL after a failed reparse */
   CXTranslationUnit queries; /* a kept unit's trait-query parse, reparsed each time */
+  CXIndex queries_index;     /* the index queries belongs to when it was parsed ahead, else NULL */
+  hl_ahead *ahead;           /* the trait-query parse, started with the unit's and not taken yet */
   hl_trait_memo *memo;       /* a kept unit's trait answers (traitmemo.h) */
 };
 
@@ -353,8 +356,8 @@ static void unsaved_copy(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned
   u->nunsaved = n;
 }
 
-hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
-                   unsigned options, FILE *log) {
+static hl_tu *parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                    unsigned options, int ahead, FILE *log) {
   hl_tu *u = hl_xcalloc(1, sizeof *u);
   u->index = index;
   u->job = job;
@@ -366,6 +369,11 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
   for (size_t i = 0; i < job->nargs; i++) u->args[i] = job->args[i];
   u->args[job->nargs] = "-w";
   unsaved_copy(u, unsaved, nunsaved);
+  /* The questions go at the end of the main file: its preamble is this
+   * one's. */
+  if (ahead)
+    u->ahead = hl_ahead_start(job->source, u->args, (int)u->nargs, u->unsaved, u->nunsaved,
+                              options | CXTranslationUnit_KeepGoing);
   hl_crash_step("parsing", NULL);
   enum CXErrorCode e =
       clang_parseTranslationUnit2(index, job->source, u->args, (int)u->nargs, u->unsaved, u->nunsaved, options, &u->tu);
@@ -375,6 +383,16 @@ hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
     return NULL;
   }
   return u;
+}
+
+hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                   unsigned options, FILE *log) {
+  return parse(index, job, unsaved, nunsaved, options, 0, log);
+}
+
+hl_tu *hl_tu_parse_ahead(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                         unsigned options, FILE *log) {
+  return parse(index, job, unsaved, nunsaved, options, (options & CXTranslationUnit_PrecompiledPreamble) != 0, log);
 }
 
 int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log) {
@@ -393,13 +411,24 @@ int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsav
 
 /* The trait queries of a kept unit: its main file with them appended is
  * parsed once, then reparsed (its preamble, the #includes, is kept). */
+static void queries_dispose(hl_tu *u) {
+  if (u->queries) clang_disposeTranslationUnit(u->queries);
+  if (u->queries_index) clang_disposeIndex(u->queries_index);
+  u->queries = NULL;
+  u->queries_index = NULL;
+}
+
 static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile *files, unsigned nfiles) {
   hl_tu *u = unit;
+  if (u->ahead) {
+    queries_dispose(u);
+    u->queries = hl_ahead_take(u->ahead, &u->queries_index);
+    u->ahead = NULL;
+  }
   if (u->queries && clang_reparseTranslationUnit(u->queries, nfiles, (struct CXUnsavedFile *)files,
                                                  clang_defaultReparseOptions(u->queries)) == CXError_Success)
     return u->queries;
-  if (u->queries) clang_disposeTranslationUnit(u->queries);
-  u->queries = NULL;
+  queries_dispose(u);
   if (clang_parseTranslationUnit2(u->index, u->job->source, u->args, (int)u->nargs, (struct CXUnsavedFile *)files,
                                   nfiles, u->options | CXTranslationUnit_KeepGoing, &u->queries) != CXError_Success)
     u->queries = NULL;
@@ -421,7 +450,8 @@ static hl_trait_memo *memo_of(hl_tu *u) {
 
 void hl_tu_free(hl_tu *u) {
   if (!u) return;
-  if (u->queries) clang_disposeTranslationUnit(u->queries);
+  if (u->ahead) hl_ahead_drop(u->ahead);
+  queries_dispose(u);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
   hl_trait_memo_free(u->memo);
   unsaved_free(u);

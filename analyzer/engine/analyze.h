@@ -93,6 +93,12 @@ typedef struct hl_tu hl_tu;
  * recovered from and reported, as is any other failure). */
 hl_tu *hl_tu_parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                    unsigned options, FILE *log);
+/* As hl_tu_parse, for a kept unit (options with
+ * CXTranslationUnit_PrecompiledPreamble) whose first analysis should not
+ * wait for a second parse to ask its trait questions: that parse's
+ * preamble is built meanwhile on a thread of its own (engine/ahead.h). */
+hl_tu *hl_tu_parse_ahead(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                         unsigned options, FILE *log);
 /* Parses u again over new unsaved text. Returns 0, or -1 after saying why
  * on log: the unit then has no translation unit (analyzing it gives
  * HL_NOT_PARSED); free it and parse afresh. */

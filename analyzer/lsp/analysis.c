@@ -106,6 +106,14 @@ static void tell(lsp_analyzer *A, const lsp_doc *d, lsp_source from, const char 
     note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path, how);
 }
 
+/* A fresh parse of u's unit (the fast one when fast). The fast unit's
+ * first analysis publishes first, so its trait questions' parse is started
+ * beside it (engine/ahead.h). */
+static hl_tu *parse(lsp_analyzer *A, lsp_unitstate *u, int fast, const lsp_snapshot *sn, FILE *log) {
+  if (fast) return hl_tu_parse_ahead(A->index, &u->job, sn->files, sn->n, parse_options(1), log);
+  return hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(0), log);
+}
+
 /* d's unit (the fast one when fast) parsed over the snapshot: reparsed
  * when its compile command is the same as last time, else parsed afresh
  * (both units, which share the command, are dropped then). NULL after
@@ -128,7 +136,7 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, int fast, const hl_config *c
   if (u->has_job && hl_job_same(&u->job, &job)) {
     hl_job_free(&job);
     if (!*slot) {
-      *slot = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(fast), log);
+      *slot = parse(A, u, fast, sn, log);
       return *slot;
     }
     u->reparsed = 1;
@@ -144,7 +152,7 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, int fast, const hl_config *c
   if (u->has_job) hl_job_free(&u->job);
   u->job = job;
   u->has_job = 1;
-  *slot = hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(fast), log);
+  *slot = parse(A, u, fast, sn, log);
   return *slot;
 }
 

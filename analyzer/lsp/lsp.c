@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/ahead.h"
 #include "engine/crash.h"
 #include "input/config.h"
 #include "input/options.h"
@@ -179,10 +180,11 @@ int hl_lsp_main(int argc, char **argv, const struct hl_rule *const *rules) {
       fprintf(stderr, "heaplint lsp: error: cannot start the analysis thread\n");
     } else {
       status = serve(&S);
-      if (lsp_worker_stop(&S)) {
-        /* exit (or the end of the input) while a parse runs: end now, as
-         * the protocol asks; returning would run the library's exit-time
-         * destructors under the thread still parsing. */
+      if (lsp_worker_stop(&S) || hl_ahead_busy()) {
+        /* exit (or the end of the input) while a parse runs (the worker's,
+         * or one ahead: engine/ahead.h): end now, as the protocol asks;
+         * returning would run the library's exit-time destructors under
+         * the thread still parsing. */
         fflush(stdout);
         fflush(stderr);
         _exit(status);

@@ -12,6 +12,7 @@
 
 #include <clang-c/Index.h>
 
+#include "engine/ahead.h"
 #include "engine/crash.h"
 #include "input/config.h"
 #include "lsp/analysis.h"
@@ -173,21 +174,6 @@ static void refresh(worker *W) {
   pthread_mutex_lock(&S->lock);
 }
 
-/* The index, with its preambles kept in memory (libclang 17 and later): a
- * server that ends at once on exit (or is killed) leaves no preamble-*.pch
- * files in the temporary directory. */
-static CXIndex new_index(void) {
-#if CINDEX_VERSION_MINOR >= 64
-  CXIndexOptions o;
-  memset(&o, 0, sizeof o);
-  o.Size = sizeof o;
-  o.StorePreamblesInMemory = 1;
-  CXIndex index = clang_createIndexWithOptions(&o);
-  if (index) return index;
-#endif
-  return clang_createIndex(0, 0);
-}
-
 typedef struct analysis {
   lsp_analyzer *A;
   lsp_doc *d;
@@ -342,7 +328,7 @@ static int hand_over(worker *W) {
 static void *worker_main(void *arg) {
   worker *W = arg;
   lsp_server *S = W->A.S;
-  if (!W->A.index) W->A.index = new_index();
+  if (!W->A.index) W->A.index = hl_index_new_kept();
   pthread_mutex_lock(&S->lock);
   int handed_over = 0;
   while (!S->quit && !handed_over) {
