@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/ast.h"
 #include "engine/crash.h"
 #include "util/util.h"
 
@@ -33,16 +34,13 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER; /* the thread waits on it
 static pthread_cond_t over = PTHREAD_COND_INITIALIZER; /* takers wait on it */
 static hl_ahead *queue, **queue_end = &queue;
 static int running; /* the thread is there */
-static int parsing; /* it runs a parse */
+static int parsing; /* it runs a parse ... */
+static int dropped; /* ... which nobody will take */
 
 static void ahead_free(hl_ahead *a) {
   for (int i = 0; i < a->nargs; i++) free(a->args[i]);
   free(a->args);
-  for (unsigned i = 0; i < a->nfiles; i++) {
-    free((char *)a->files[i].Filename);
-    free((char *)a->files[i].Contents);
-  }
-  free(a->files);
+  hl_unsaved_free(a->files, a->nfiles);
   free(a->source);
   free(a);
 }
@@ -93,7 +91,7 @@ static void *ahead_main(void *arg) {
       dispose(a);
       pthread_mutex_lock(&lock);
     }
-    parsing = 0;
+    parsing = dropped = 0;
     pthread_cond_broadcast(&over);
     if (crashed) break;
   }
@@ -126,13 +124,7 @@ hl_ahead *hl_ahead_start(const char *source, const char *const *args, int nargs,
   a->args = hl_xcalloc(nargs ? (size_t)nargs : 1, sizeof *a->args);
   for (int i = 0; i < nargs; i++) a->args[i] = hl_xstrdup(args[i]);
   a->nfiles = nfiles;
-  a->files = hl_xcalloc(nfiles ? nfiles : 1, sizeof *a->files);
-  for (unsigned i = 0; i < nfiles; i++) {
-    char *text = hl_xmalloc(files[i].Length + 1);
-    memcpy(text, files[i].Contents, files[i].Length);
-    text[files[i].Length] = '\0';
-    a->files[i] = (struct CXUnsavedFile){hl_xstrdup(files[i].Filename), text, files[i].Length};
-  }
+  a->files = hl_unsaved_copy(files, nfiles);
   a->options = options;
   pthread_mutex_lock(&lock);
   if (start_thread()) {
@@ -187,8 +179,15 @@ void hl_ahead_drop(hl_ahead *a) {
   }
   int done = a->state == DONE;
   a->dropped = !done;
+  if (!done) dropped = 1;
   pthread_mutex_unlock(&lock);
   if (done) dispose(a);
+}
+
+void hl_ahead_wait_dropped(void) {
+  pthread_mutex_lock(&lock);
+  while (parsing && dropped) pthread_cond_wait(&over, &lock);
+  pthread_mutex_unlock(&lock);
 }
 
 int hl_ahead_busy(void) {

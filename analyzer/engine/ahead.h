@@ -31,6 +31,10 @@ CXTranslationUnit hl_ahead_take(hl_ahead *a, CXIndex *index);
  * index when it is over; one still queued is never run. */
 void hl_ahead_drop(hl_ahead *a);
 
+/* Waits until no parse runs that was dropped while it ran (its unit and
+ * index disposed then): after freeing closed files' units, so that their
+ * memory goes back to the system with the rest (the server's malloc_trim). */
+void hl_ahead_wait_dropped(void);
 /* Whether a parse ahead runs or waits (one dropped included): a process
  * must not return from main then, which would run libclang's exit-time
  * destructors under it (_exit). */

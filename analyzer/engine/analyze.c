@@ -335,24 +335,14 @@ struct hl_tu {
 };
 
 static void unsaved_free(hl_tu *u) {
-  for (unsigned i = 0; i < u->nunsaved; i++) {
-    free((char *)u->unsaved[i].Filename);
-    free((char *)u->unsaved[i].Contents);
-  }
-  free(u->unsaved);
+  hl_unsaved_free(u->unsaved, u->nunsaved);
   u->unsaved = NULL;
   u->nunsaved = 0;
 }
 
 static void unsaved_copy(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned n) {
   unsaved_free(u);
-  u->unsaved = hl_xcalloc(n ? n : 1, sizeof *u->unsaved);
-  for (unsigned i = 0; i < n; i++) {
-    char *text = hl_xmalloc(unsaved[i].Length + 1);
-    memcpy(text, unsaved[i].Contents, unsaved[i].Length);
-    text[unsaved[i].Length] = '\0';
-    u->unsaved[i] = (struct CXUnsavedFile){hl_xstrdup(unsaved[i].Filename), text, unsaved[i].Length};
-  }
+  u->unsaved = hl_unsaved_copy(unsaved, n);
   u->nunsaved = n;
 }
 

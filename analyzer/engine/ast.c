@@ -205,6 +205,25 @@ const struct CXUnsavedFile *hl_unsaved_find(const struct CXUnsavedFile *base, un
   return NULL;
 }
 
+struct CXUnsavedFile *hl_unsaved_copy(const struct CXUnsavedFile *v, unsigned n) {
+  struct CXUnsavedFile *c = hl_xcalloc(n ? n : 1, sizeof *c);
+  for (unsigned i = 0; i < n; i++) {
+    char *text = hl_xmalloc(v[i].Length + 1);
+    memcpy(text, v[i].Contents, v[i].Length);
+    text[v[i].Length] = '\0';
+    c[i] = (struct CXUnsavedFile){hl_xstrdup(v[i].Filename), text, v[i].Length};
+  }
+  return c;
+}
+
+void hl_unsaved_free(struct CXUnsavedFile *v, unsigned n) {
+  for (unsigned i = 0; i < n; i++) {
+    free((char *)v[i].Filename);
+    free((char *)v[i].Contents);
+  }
+  free(v);
+}
+
 struct CXUnsavedFile *hl_unsaved_with(const struct CXUnsavedFile *base, unsigned nbase,
                                       const struct CXUnsavedFile *over, unsigned nover, unsigned *n) {
   struct CXUnsavedFile *v = hl_xcalloc(nbase + nover ? nbase + nover : 1, sizeof *v);

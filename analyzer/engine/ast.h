@@ -78,5 +78,9 @@ struct CXUnsavedFile *hl_unsaved_with(const struct CXUnsavedFile *base, unsigned
                                       const struct CXUnsavedFile *over, unsigned nover, unsigned *n);
 /* The text base has for the file named name, or NULL. */
 const struct CXUnsavedFile *hl_unsaved_find(const struct CXUnsavedFile *base, unsigned nbase, const char *name);
+/* A deep copy of n unsaved files (names and texts; each text ends in a
+ * NUL past its Length), for hl_unsaved_free. */
+struct CXUnsavedFile *hl_unsaved_copy(const struct CXUnsavedFile *v, unsigned n);
+void hl_unsaved_free(struct CXUnsavedFile *v, unsigned n);
 
 #endif

@@ -135,6 +135,9 @@ static void free_closed(lsp_server *S) {
     lsp_doc_free(v[i]);
   }
   free(v);
+  /* A parse ahead for a unit just freed (a file closed soon after it was
+   * opened) frees its own when it is over: at most one parse to wait. */
+  hl_ahead_wait_dropped();
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
