@@ -163,7 +163,8 @@ CXTranslationUnit hl_ahead_take(hl_ahead *a, CXIndex *index) {
   while (a->state != DONE) pthread_cond_wait(&over, &lock);
   pthread_mutex_unlock(&lock);
   CXTranslationUnit tu = a->tu;
-  *index = a->index;
+  /* A failed parse's index goes with it (dispose). */
+  *index = tu ? a->index : NULL;
   a->tu = NULL;
   if (tu) a->index = NULL;
   dispose(a);

@@ -438,6 +438,11 @@ static hl_trait_memo *memo_of(hl_tu *u) {
   return u->memo;
 }
 
+void hl_tu_abandon(hl_tu *u) {
+  if (u && u->ahead) hl_ahead_drop(u->ahead);
+  if (u) u->ahead = NULL;
+}
+
 void hl_tu_free(hl_tu *u) {
   if (!u) return;
   if (u->ahead) hl_ahead_drop(u->ahead);
@@ -555,6 +560,12 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   ctx.reach = hl_reach_new();
 
   run_rules(&ctx, cfg, res->compile_errors > 0);
+  /* No trait question took the parse ahead: it is not kept (a unit per
+   * open file); a later question parses afresh. */
+  if (u->ahead) {
+    hl_ahead_drop(u->ahead);
+    u->ahead = NULL;
+  }
   hl_apply_config(cfg, job, &res->findings);
   for (size_t i = 0; i < res->findings.n && res->compile_errors; i++) res->findings.v[i]->unit_has_errors = 1;
   if (run->record_inputs) record_inputs(u->tu, job, res);

@@ -116,6 +116,9 @@ int hl_tu_compiles(CXIndex index, const hl_job *job, const struct CXUnsavedFile 
 /* Analyzes u under cfg, as hl_analyze does after its parse. */
 void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu_result *res);
 void hl_tu_free(hl_tu *u);
+/* After a crash in an analysis of u, which is abandoned (engine/crash.h):
+ * lets go of what runs elsewhere for it (its parse ahead), nothing else. */
+void hl_tu_abandon(hl_tu *u);
 void hl_tu_result_free(hl_tu_result *res);
 
 /* The config's verdict on findings of job's (the rules' and the link

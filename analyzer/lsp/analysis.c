@@ -60,11 +60,9 @@ int lsp_unit_incomplete(const lsp_doc *d) { return d->unit && d->unit->incomplet
 int lsp_unit_was_fast(const lsp_doc *d) { return d->unit && d->unit->was_fast; }
 
 void lsp_unit_set_incomplete(lsp_doc *d) {
-  if (!d->unit) return;
-  d->unit->incomplete = 1;
-  /* Edits parse in full from now on: the fast unit is not used again. */
-  hl_tu_free(d->unit->fast);
-  d->unit->fast = NULL;
+  /* Edits parse in full from now on: the next analysis frees the fast
+   * unit (not here: the caller holds the server's lock). */
+  if (d->unit) d->unit->incomplete = 1;
 }
 
 const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
@@ -311,6 +309,10 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn)
     return r;
   }
   d->unit->was_fast = 0;
+  if (d->unit->incomplete && d->unit->fast) {
+    hl_tu_free(d->unit->fast);
+    d->unit->fast = NULL;
+  }
   if (suspended(d->unit, sn, r)) return r;
   analyze_unit(A, d, fast && !d->unit->incomplete, sn, r);
   d->unit->crashes = 0;
@@ -320,8 +322,12 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn)
 lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot *sn, const hl_crash *what) {
   if (!d->unit) d->unit = hl_xcalloc(1, sizeof *d->unit);
   lsp_unitstate *u = d->unit;
-  /* Whatever state the crash left it in: not even disposing it is safe. */
-  u->unit = u->fast = NULL;
+  /* Whatever state the crash left the unit it analyzed in: not even
+   * disposing it is safe (the other one was not in it). Its parse ahead,
+   * on a thread of its own, is let go. */
+  hl_tu **crashed = u->was_fast ? &u->fast : &u->unit;
+  hl_tu_abandon(*crashed);
+  *crashed = NULL;
   u->reparse = -1;
   u->crashes++;
   u->saves = sn->saves;

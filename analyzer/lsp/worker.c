@@ -129,6 +129,9 @@ static void free_closed(lsp_server *S) {
   size_t n = S->nclosed;
   S->closed = NULL;
   S->nclosed = S->capclosed = 0;
+  /* Disposing units, and waiting for a parse ahead: an exit meanwhile
+   * ends the server at once, as during an analysis. */
+  S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
   for (size_t i = 0; i < n; i++) {
     lsp_unit_forget(v[i]);
@@ -142,6 +145,7 @@ static void free_closed(lsp_server *S) {
   malloc_trim(0);
 #endif
   pthread_mutex_lock(&S->lock);
+  S->analyzing = 0;
 }
 
 /* The configurations of --config-file or --config, else of each file's
