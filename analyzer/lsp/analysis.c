@@ -55,8 +55,6 @@ void lsp_analysis_notes(lsp_analyzer *A) {
 
 double lsp_unit_reparse(const lsp_doc *d) { return d->unit ? d->unit->reparse : -1; }
 
-int lsp_unit_incomplete(const lsp_doc *d) { return d->unit && d->unit->incomplete; }
-
 int lsp_unit_was_fast(const lsp_doc *d) { return d->unit && d->unit->was_fast; }
 
 void lsp_unit_set_incomplete(lsp_doc *d) {

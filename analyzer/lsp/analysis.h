@@ -63,13 +63,12 @@ void lsp_analysis_notes(lsp_analyzer *A);
  * debounce's measure (server.h), as the reparse is all that a newer edit
  * can waste (a stale analysis stops after it). */
 double lsp_unit_reparse(const lsp_doc *d);
-/* Whether a refine of d found what its fast unit missed (findings or
- * their notes from a header's function bodies): its edits then parse every
- * body. lsp_unit_set_incomplete says so (and frees the fast unit). */
-int lsp_unit_incomplete(const lsp_doc *d);
 /* Whether d's last analysis used its fast unit (not for a header, which
  * its includer's preamble holds, bodies skipped). */
 int lsp_unit_was_fast(const lsp_doc *d);
+/* Says that a refine of d found what its fast unit missed (findings or
+ * their notes from a header's function bodies): its edits parse every body
+ * from now on (the next analysis frees the fast unit). */
 void lsp_unit_set_incomplete(lsp_doc *d);
 /* The files d's unit read at its last parse (sorted), or NULL. */
 const hl_strv *lsp_unit_reads(const lsp_doc *d);

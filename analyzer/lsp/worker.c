@@ -233,7 +233,8 @@ static int analyze_due(worker *W, lsp_doc *d, int refine) {
   lsp_snapshot_take(S, d, lsp_unit_reads(d), &sn);
   if (!refine) d->pending = 0;
   d->refine = 0;
-  int fast = !refine && S->opt.fast_first && !lsp_unit_incomplete(d);
+  /* lsp_analyze parses in full a file whose fast unit a refine found incomplete. */
+  int fast = !refine && S->opt.fast_first;
   S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
   analysis a = {&W->A, d, fast, &sn, NULL};

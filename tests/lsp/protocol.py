@@ -752,6 +752,17 @@ def check_fast_then_refine(ctx):
         assert c.diagnostics(p, 2) == found
         assert publishes(c, p, 1) == [], "a refine with the same diagnostics was published again"
         ctx.stop(c)
+    # The refine waits for the file to rest refineDelay ms: an edit before
+    # then is analyzed fast again, without what only the refine finds.
+    c = ctx.start(options={"debounce": 0, "refineDelay": 60000})
+    u = open_doc(c, ctx.path("src/user.cc"))
+    c.diagnostics(u, 1)
+    change(c, u, 2, [{"text": user}])
+    assert c.diagnostics(u, 2) == []
+    time.sleep(1)
+    change(c, u, 3, [{"text": user + "// edit\n"}])
+    assert c.diagnostics(u, 3) == [], "a refine ran before the file rested refineDelay ms"
+    ctx.stop(c)
 
 
 def check_exit_without_shutdown(ctx):
