@@ -40,6 +40,7 @@ void lsp_on_did_open(lsp_server *S, json_t *id, json_t *params) {
   lsp_text_set(&d->text, json_string_value(text), json_string_length(text));
   pthread_mutex_lock(&S->lock);
   d->gen = ++S->gens;
+  d->changed_at = lsp_now();
   lsp_doc *old = lsp_doc_find(S, uri);
   if (old) {
     /* Opened twice without a close: the new text wins. */
@@ -99,7 +100,8 @@ void lsp_on_did_change(lsp_server *S, json_t *id, json_t *params) {
     json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
     d->version = json_is_integer(v) ? (long)json_integer_value(v) : d->version + 1;
     d->gen = ++S->gens;
-    if (d->analyzed) lsp_doc_schedule(S, d, lsp_debounce_ms(&S->opt.debounce, d));
+    long delay = lsp_edit_delay_ms(&S->opt.debounce, d, lsp_now());
+    if (d->analyzed) lsp_doc_schedule(S, d, delay);
   }
   pthread_mutex_unlock(&S->lock);
 }

@@ -132,6 +132,16 @@ long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d) {
   return ms > (double)p->max_ms ? p->max_ms : ms < (double)p->min_ms ? p->min_ms : (long)ms;
 }
 
+long lsp_edit_delay_ms(const lsp_debounce *p, lsp_doc *d, double now) {
+  long ms = lsp_debounce_ms(p, d);
+  double pause = (now - d->changed_at) * 1000.0;
+  d->changed_at = now;
+  /* No edit came for as long as a reparse takes: one soon after this is
+   * as unlikely, and waiting would only delay this edit's diagnostics. */
+  if (p->min_ms < p->max_ms && pause >= (double)ms) return 0;
+  return ms;
+}
+
 void lsp_doc_took(lsp_doc *d, double seconds) {
   if (d->ntook == LSP_DEBOUNCE_HISTORY) memmove(d->took, d->took + 1, --d->ntook * sizeof *d->took);
   d->took[d->ntook++] = seconds;

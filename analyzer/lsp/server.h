@@ -22,7 +22,11 @@
  * (TUScheduler's DebouncePolicy) — the median of the document's last
  * LSP_DEBOUNCE_HISTORY reparses' durations (of its kept unit: what a newer
  * edit makes stale, analysis.h) times ratio, clamped to [min_ms, max_ms];
- * max_ms until one is measured. min_ms == max_ms is a fixed delay. */
+ * max_ms until one is measured. min_ms == max_ms is a fixed delay.
+ * Unlike clangd, an adaptive debounce (min_ms < max_ms) does not wait
+ * after an edit that follows a pause at least that long (the first of a
+ * burst, one made between two reads): waiting only helps when another
+ * edit comes before the reparse would end (lsp_edit_delay_ms). */
 typedef struct lsp_debounce {
   long min_ms, max_ms;
   double ratio;
@@ -104,6 +108,7 @@ typedef struct lsp_doc {
   /* Its analyses' durations (s), the latest last: the debounce's history. */
   double took[LSP_DEBOUNCE_HISTORY];
   unsigned ntook;
+  double changed_at; /* lsp_now at its last change, or its opening */
   /* the worker's */
   lsp_unitstate *unit;
 } lsp_doc;
@@ -193,6 +198,10 @@ void lsp_log(lsp_server *S, int type, const char *fmt, ...)
 lsp_doc *lsp_doc_find(lsp_server *S, const char *uri);
 /* With lock held: the delay before analyzing d after an edit (ms). */
 long lsp_debounce_ms(const lsp_debounce *p, const lsp_doc *d);
+/* With lock held: the delay before analyzing d after an edit made at
+ * now (ms): the debounce, or none after a pause at least that long.
+ * Records now as d's last change. */
+long lsp_edit_delay_ms(const lsp_debounce *p, lsp_doc *d, double now);
 /* With lock held: d's reparse took seconds (lsp_debounce's history). */
 void lsp_doc_took(lsp_doc *d, double seconds);
 /* With lock held: asks for an analysis of d after delay_ms. */

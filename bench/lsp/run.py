@@ -17,7 +17,10 @@ parsed (fastFirst false: each analysis as before the fast unit, and what a
 refine costs), and the same edits with the servers' defaults (the delay an
 editor sees): heaplint's adaptive debounce, and clangd (-D; clangd-19 by
 default, else clangd on the PATH; --background-index=false, the one file)
-with its own. Prints the medians, wall and, in parentheses, CPU (the
+with its own; in these two sessions, then, RUNS bursts of typing (after a
+pause of a second, a comment typed a key every -k seconds, 0.15 by
+default), timed from the last key's didChange to its version's publish:
+the edit a typist waits for. Prints the medians, wall and, in parentheses, CPU (the
 server's user+sys over the round; the child's for clang), as a Markdown
 table.
 """
@@ -71,11 +74,33 @@ def time_clang(cmd, cwd):
     return wall, ru.ru_utime + ru.ru_stime
 
 
-def session(argv, cwd, options, path, text, runs, between=None):
+def type_burst(c, u, lines, version, word, interval):
+    """Types word at the start of the last line, a key every interval
+    seconds, then times from the last key's didChange to that version's
+    publish. Returns (seconds, the next version, the server's CPU seconds
+    over the burst)."""
+    before = cpu_seconds(c.proc.pid)
+    for col, ch in enumerate(word):
+        if col:
+            time.sleep(interval)
+        start = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version},
+                                            "contentChanges": [{"range": {"start": {"line": lines, "character": col},
+                                                                          "end": {"line": lines, "character": col}},
+                                                                "text": ch}]})
+        version += 1
+    c.diagnostics(u, version - 1, timeout=600)
+    return time.perf_counter() - start, version, cpu_seconds(c.proc.pid) - before
+
+
+def session(argv, cwd, options, path, text, runs, between=None, typing=None):
     """One server on path: the cold didOpen -> publish, then runs edits (a
     comment at the end), each timed from didChange to that version's
-    publish; between() runs after each round (clang, timed apart).
-    Returns (cold, walls, cpus, diagnostics after the open)."""
+    publish; between() runs after each round (clang, timed apart). With
+    typing (a key interval, s): then runs bursts, each after a pause of a
+    second, a comment typed a key at a time, timed from the last key.
+    Returns (cold, walls, cpus, diagnostics after the open[, bursts, their
+    CPU])."""
     c = lspclient.Client(argv, cwd=cwd)
     params = {"processId": os.getpid(), "rootUri": None,
               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}}
@@ -111,13 +136,28 @@ def session(argv, cwd, options, path, text, runs, between=None):
             raise SystemExit("run.py: %s: the diagnostics changed after a comment was added" % argv[0])
         if between:
             between()
+    bursts, burst_cpus = [], []
+    version = runs + 2
+    for i in range(runs if typing else 0):
+        time.sleep(1.0)
+        text += "\n"
+        c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version},
+                                            "contentChanges": [{"text": text}]})
+        c.diagnostics(u, version, timeout=600)
+        time.sleep(1.0)
+        took, version, cpu = type_burst(c, u, text.count("\n"), version + 1, "// typed", typing)
+        text += "// typed"
+        bursts.append(took)
+        burst_cpus.append(cpu)
     c.call("shutdown", None)
     c.notify("exit", None)
     c.close()
+    if typing:
+        return cold, walls, cpus, diags, bursts, burst_cpus
     return cold, walls, cpus, diags
 
 
-def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs):
+def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs, typing):
     path = os.path.join(entry["directory"], entry["file"])
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
@@ -148,12 +188,16 @@ def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs):
               % (entry["file"], len(diags), len(full)), file=sys.stderr)
     r["full"] = (cold, m(walls), m(cpus))
     # Defaults against defaults: heaplint's adaptive debounce, clangd's.
-    _, walls, _, _ = session(argv, entry["directory"], None, path, text, runs)
+    # Then typing: the last key of a burst is the edit a typist waits for.
+    _, walls, _, _, bursts, bcpu = session(argv, entry["directory"], None, path, text, runs, typing=typing)
     r["lsp_default"] = m(walls)
+    r["lsp_typing"] = (m(bursts), m(bcpu))
     if clangd:
-        cold, walls, _, _ = session([clangd, "--compile-commands-dir=" + db_dir, "--background-index=false"],
-                                    entry["directory"], None, path, text, runs)
+        cold, walls, _, _, bursts, bcpu = session([clangd, "--compile-commands-dir=" + db_dir,
+                                                   "--background-index=false"],
+                                                  entry["directory"], None, path, text, runs, typing=typing)
         r["clangd"] = (cold, m(walls))
+        r["clangd_typing"] = (m(bursts), m(bcpu))
     return r
 
 
@@ -192,6 +236,8 @@ def main():
     ap.add_argument("-C", dest="clangxx", default="/usr/lib/llvm-19/bin/clang++")
     ap.add_argument("-D", dest="clangd", default=shutil.which("clangd-19") or shutil.which("clangd"),
                     help="clangd, timed on the same file and edits (default: clangd-19, else clangd)")
+    ap.add_argument("-k", type=float, default=0.15, dest="typing",
+                    help="the interval between the keys of a typed burst, s (default 0.15)")
     ap.add_argument("--db")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args(argv)
@@ -203,18 +249,21 @@ def main():
     print("| file | findings | didOpen -> publish (cold) | clang -fsyntax-only | didChange -> publish, no delay | "
           "didChange / clang | every body (fastFirst false): didOpen, didChange, no delay | "
           "didChange -> publish, defaults | clangd: didOpen, didChange (defaults) | "
-          "heaplint / clangd (defaults) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "heaplint / clangd (defaults) | typing, last key -> publish: heaplint, clangd | heaplint / clangd "
+          "(typing) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e in picked:
-        r = bench_file(heaplint, db_dir, e, a.clangxx, a.clangd, a.runs)
+        r = bench_file(heaplint, db_dir, e, a.clangxx, a.clangd, a.runs, a.typing)
         cd = r.get("clangd")
         print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f s, %.2f s (%.2f) | %.2f s "
-              "| %s | %s |"
+              "| %s | %s | %s | %s |"
               % (r["file"], r["findings"], r["cold"], r["clang"][0], r["clang"][1], r["lsp"][0], r["lsp"][1],
                  r["lsp"][0] / r["clang"][0], r["lsp"][1] / r["clang"][1] if r["clang"][1] else 0,
                  r["full"][0], r["full"][1], r["full"][2],
                  r["lsp_default"], "%.2f s, %.2f s" % cd if cd else "-",
-                 "**%.2f**" % (r["lsp_default"] / cd[1]) if cd else "-"))
+                 "**%.2f**" % (r["lsp_default"] / cd[1]) if cd else "-",
+                 "%.2f s (%.2f), %s" % (r["lsp_typing"] + ("%.2f s (%.2f)" % r["clangd_typing"] if cd else "-",)),
+                 "**%.2f**" % (r["lsp_typing"][0] / r["clangd_typing"][0]) if cd else "-"))
         sys.stdout.flush()
 
 if __name__ == "__main__":

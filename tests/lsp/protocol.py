@@ -1040,20 +1040,33 @@ def timed_edit(c, u, version, text):
     return time.time() - start
 
 
+def burst_edit(c, u, version, text):
+    """Two changes at once (the second is timed): a burst of typing."""
+    change(c, u, version, [{"text": text + "// typing\n"}])
+    return timed_edit(c, u, version + 1, text)
+
+
 def check_adaptive_debounce(ctx):
     """The debounce is clangd's: the median of the document's analysis
     times, clamped to [min, max] (initializationOptions.debounce), max
     until one is measured; milliseconds alone are a fixed delay (check
     debounce_and_cancel); a value that is none of these is said and
-    ignored."""
-    c = ctx.start(options={"debounce": {"min": 900, "max": 1400}})
+    ignored. Unlike clangd's, it does not wait after a pause at least as
+    long as it: no edit came for that long, waiting would only delay
+    this one."""
+    c = ctx.start(options={"debounce": {"min": 1500, "max": 2500}})
     u = open_doc(c, ctx.path("src/fix.cc"))
     c.diagnostics(u, 1)
-    took = timed_edit(c, u, 2, project.FIX + "\n")
-    assert took >= 1.35, "the first edit waited %.2f s, not the max (1.4 s): no reparse was measured yet" % took
-    # A reparse of fix.cc takes far less than 0.9 s: the min.
-    took = timed_edit(c, u, 3, project.FIX)
-    assert took >= 0.85, "the second edit waited %.2f s, less than the min (0.9 s)" % took
+    took = burst_edit(c, u, 2, project.FIX + "\n")
+    assert took >= 2.45, "an edit in a burst waited %.2f s, not the max (2.5 s): no reparse was measured yet" % took
+    # A reparse of fix.cc takes far less than 1.5 s: the min.
+    took = burst_edit(c, u, 4, project.FIX)
+    assert took >= 1.45, "an edit in a burst waited %.2f s, less than the min (1.5 s)" % took
+    # After a pause longer than the max, an edit is analyzed at once (a
+    # reparse of fix.cc: well under a tenth of the min here).
+    time.sleep(2.6)
+    took = timed_edit(c, u, 6, project.FIX + "\n")
+    assert took < 1.45, "an edit after a pause waited %.2f s: the debounce's min or more" % took
     ctx.stop(c)
     c = ctx.start(options={"debounce": "soon"})
     m = c.wait(lambda m: m.get("method") == "window/logMessage" and "initializationOptions.debounce" in
