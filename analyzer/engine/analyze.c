@@ -13,6 +13,7 @@
 #include "engine/broken.h"
 #include "engine/crash.h"
 #include "engine/diagnostics.h"
+#include "engine/inclusions.h"
 #include "engine/traitmemo.h"
 #include "util/util.h"
 
@@ -221,8 +222,20 @@ static const char *base_name(const char *path) {
 
 /* The target, the standard library the unit includes, and the wrappers
  * the profiles (and the config's) describe for them: into ctx and res. */
-static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel,
-                            hl_tu_result *res) {
+/* The library of the first file the unit read that a profile knows;
+ * listed: the unit's files as hl_inclusions keeps them, or NULL. */
+static const hl_profile *detect_library(const hl_run *run, CXTranslationUnit tu, const hl_inclusions *listed) {
+  detect d = {run->profiles, NULL};
+  if (!listed) {
+    clang_getInclusions(tu, detect_include, &d);
+    return d.found;
+  }
+  for (size_t i = 0; i < listed->files.n && !d.found; i++) d.found = hl_profiles_detect(d.set, listed->files.v[i]);
+  return d.found;
+}
+
+static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel, hl_tu_result *res,
+                            const hl_inclusions *listed) {
   CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
   CXString triple = clang_TargetInfo_getTriple(ti);
   ctx->triple = hl_xstrdup(clang_getCString(triple));
@@ -231,9 +244,8 @@ static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx
   clang_TargetInfo_dispose(ti);
   ctx->arch = hl_xstrndup(ctx->triple, strcspn(ctx->triple, "-"));
 
-  detect d = {run->profiles, NULL};
-  clang_getInclusions(ctx->unit.tu, detect_include, &d);
-  ctx->library_name = d.found ? d.found->library : NULL;
+  const hl_profile *found = detect_library(run, ctx->unit.tu, listed);
+  ctx->library_name = found ? found->library : NULL;
   hl_unit_namespaces ns = {unit_declares, ctx->unit.tu};
   hl_selection_init(sel, run->profiles, ctx->library_name, ctx->pointer_width, &ns);
   for (size_t i = 0; i < cfg->nprofiles; i++)
@@ -332,6 +344,8 @@ struct hl_tu {
   CXIndex queries_index;     /* the index queries belongs to when it was parsed ahead, else NULL */
   hl_ahead *ahead;           /* the trait-query parse, started with the unit's and not taken yet */
   hl_trait_memo *memo;       /* a kept unit's trait answers (traitmemo.h) */
+  hl_inclusions inclusions;  /* a kept unit's files, listed by memo_of */
+  long cplusplus;            /* its __cplusplus, once asked (0: not yet) */
 };
 
 static void unsaved_free(hl_tu *u) {
@@ -432,7 +446,7 @@ static hl_trait_memo *memo_of(hl_tu *u) {
   char *data = NULL;
   size_t len = 0;
   if (!own && hl_read_file(u->job->file, &data, &len)) data = NULL;
-  hl_trait_memo_rekey(u->memo, hl_trait_memo_key_of(u->tu, u->args, u->nargs, u->unsaved, u->nunsaved,
+  hl_trait_memo_rekey(u->memo, hl_inclusions_update(&u->inclusions, u->tu, u->args, u->nargs, u->unsaved, u->nunsaved,
                                                     own ? own->Contents : data, own ? own->Length : len));
   free(data);
   return u->memo;
@@ -449,6 +463,7 @@ void hl_tu_free(hl_tu *u) {
   queries_dispose(u);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
   hl_trait_memo_free(u->memo);
+  hl_inclusions_free(&u->inclusions);
   unsaved_free(u);
   free(u->args);
   free(u);
@@ -531,7 +546,8 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
                        kept,
                        kept ? reparse_queries : NULL,
                        u,
-                       kept ? memo_of(u) : NULL};
+                       kept ? memo_of(u) : NULL,
+                       hl_unit_paths_new()};
   ctx.out = &res->findings;
   ctx.layouts = run->layouts ? &res->layouts : NULL;
   ctx.log = log;
@@ -546,7 +562,10 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   if (run->summaries) ctx.summary = res->summary = hl_xcalloc(1, sizeof *res->summary);
 
   hl_selection sel;
-  select_wrappers(run, cfg, &ctx, &sel, res);
+  select_wrappers(run, cfg, &ctx, &sel, res, kept ? &u->inclusions : NULL);
+  /* A kept unit's standard is asked once (a parse of its own). */
+  ctx.cplusplus = u->cplusplus;
+  ctx.cplusplus_asked = u->cplusplus != 0;
 
   ctx.types = hl_types_new(&ctx.unit, ctx.pointer_width);
   ctx.inst = hl_inst_new(&ctx.unit, &(hl_inst_options){run->check_instances, log});
@@ -560,6 +579,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   ctx.reach = hl_reach_new();
 
   run_rules(&ctx, cfg, res->compile_errors > 0);
+  if (kept && ctx.cplusplus_asked) u->cplusplus = ctx.cplusplus;
   /* No trait question took the parse ahead: it is not kept (a unit per
    * open file); a later question parses afresh. */
   if (u->ahead) {
@@ -573,6 +593,7 @@ void hl_tu_analyze(hl_run *run, hl_tu *u, const hl_config *cfg, FILE *log, hl_tu
   hl_ctx_allocations_free(&ctx);
   hl_types_free(ctx.types);
   hl_inst_free(ctx.inst);
+  hl_unit_paths_free(ctx.unit.paths);
   hl_ctx_reach_free(&ctx);
   hl_selection_free(&sel);
   free(ctx.stack);

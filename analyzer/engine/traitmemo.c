@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/ast.h"
 #include "util/util.h"
@@ -114,56 +113,4 @@ static int portable(CXType t, int depth, int ptr, unsigned long long *salt) {
 int hl_trait_memo_portable(CXType t, unsigned long long *salt) {
   *salt = 0;
   return portable(t, 0, 0, salt);
-}
-
-typedef struct keying {
-  unsigned long long h;
-  const struct CXUnsavedFile *unsaved;
-  unsigned nunsaved;
-} keying;
-
-static void key_file(CXFile f, CXSourceLocation *stack, unsigned len, CXClientData data) {
-  keying *k = data;
-  if (len == 0) return; /* the main file: its preprocessor lines only */
-  CXString name = clang_getFileName(f);
-  const char *path = clang_getCString(name);
-  if (!path) path = "";
-  k->h = hl_fnv1a_more(k->h, path, strlen(path) + 1);
-  const struct CXUnsavedFile *u = hl_unsaved_find(k->unsaved, k->nunsaved, path);
-  struct stat st;
-  if (u) {
-    k->h = hl_fnv1a_more(k->h, u->Contents, u->Length);
-  } else if (stat(path, &st) == 0) {
-    long long id[5] = {(long long)st.st_dev, (long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-                       (long long)st.st_mtim.tv_nsec};
-    k->h = hl_fnv1a_more(k->h, id, sizeof id);
-  } else {
-    k->h = hl_fnv1a_more(k->h, "?", 1);
-  }
-  clang_disposeString(name);
-  (void)stack;
-}
-
-/* The main file's preprocessor lines (a line whose first non-blank is #). */
-static unsigned long long key_directives(unsigned long long h, const char *text, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    size_t end = i;
-    while (end < len && text[end] != '\n') end++;
-    size_t j = i;
-    while (j < end && (text[j] == ' ' || text[j] == '\t')) j++;
-    if (j < end && text[j] == '#') h = hl_fnv1a_more(h, text + j, end - j + 1 <= len - j ? end - j + 1 : end - j);
-    i = end + 1;
-  }
-  return h;
-}
-
-unsigned long long hl_trait_memo_key_of(CXTranslationUnit tu, const char *const *args, size_t nargs,
-                                        const struct CXUnsavedFile *unsaved, unsigned nunsaved, const char *main_text,
-                                        size_t len) {
-  keying k = {hl_fnv1a("heaplint trait memo", 19), unsaved, nunsaved};
-  for (size_t i = 0; i < nargs; i++) k.h = hl_fnv1a_more(k.h, args[i], strlen(args[i]) + 1);
-  k.h = key_directives(k.h, main_text ? main_text : "", main_text ? len : 0);
-  if (tu) clang_getInclusions(tu, key_file, &k);
-  return k.h;
 }

@@ -7,11 +7,11 @@
  * (template arguments, pointees, a function type's parts), outside the
  * main file: std::tuple<long, std::string>, a header's Holder<int>. Such a
  * type means the same while nothing else that could change it has
- * changed; the memo's key says what that is: the compile arguments, the
- * main file's preprocessor lines (a macro defined before an #include), and
- * every other file the unit read (an editor's unsaved text by its
- * content, a file on disk by its identity, size and modification time).
- * A new key clears the memo. Types of the main file are asked every time,
+ * changed; the memo's key says what that is (engine/inclusions.h): the
+ * compile arguments, the main file's preprocessor lines (a macro defined
+ * before an #include), and every other file the unit read (an editor's
+ * unsaved text by its content, a file on disk by its identity, size and
+ * modification time). A new key clears the memo. Types of the main file are asked every time,
  * unless named only through pointers (a std::bind of &Server::f and a
  * Server *: its traits are the pointers'), when the class's tokens are
  * part of the answer's key. */
@@ -25,12 +25,6 @@ typedef struct hl_trait_memo hl_trait_memo;
 
 hl_trait_memo *hl_trait_memo_new(void);
 void hl_trait_memo_free(hl_trait_memo *m);
-
-/* The key of tu as parsed with args over unsaved (main_source: the main
- * file's name as parsed, main_text its text, len bytes). */
-unsigned long long hl_trait_memo_key_of(CXTranslationUnit tu, const char *const *args, size_t nargs,
-                                        const struct CXUnsavedFile *unsaved, unsigned nunsaved, const char *main_text,
-                                        size_t len);
 
 /* Clears m unless it was kept under key; from now on it is kept under key. */
 void hl_trait_memo_rekey(hl_trait_memo *m, unsigned long long key);

@@ -37,7 +37,15 @@ typedef struct hl_unit {
   /* A kept unit's trait answers from its earlier analyses (traitmemo.h),
    * keyed to this parse already; NULL: none are kept. */
   struct hl_trait_memo *memo;
+  /* Each file's absolute path once made (hl_unit_loc), or NULL: made at
+   * every location (a realpath, a system call per directory of it). */
+  struct hl_unit_paths *paths;
 } hl_unit;
+
+/* A cache of absolute paths for hl_unit.paths, valid while the unit's
+ * parse is (its CXFiles'). */
+struct hl_unit_paths *hl_unit_paths_new(void);
+void hl_unit_paths_free(struct hl_unit_paths *p);
 
 /* Where loc is in a file of u (the file made absolute against the job's
  * directory). Returns 0, or -1 when the location has no file. */
