@@ -573,6 +573,7 @@ static void cache_start(heap *h) {
 /* Gives the blocks waiting in the calling thread's bins back to heap h. */
 static void cache_release(heap *h) {
   for (size_t c = 0; c < HL_TCACHE_BINS; c++) {
+    while (hl_tcache_tls.count[c]) heap_free(&g_src, h, hl_tcache_tls.stack[c][--hl_tcache_tls.count[c]]);
     unsigned char *p = hl_tcache_tls.bin[c];
     hl_tcache_tls.bin[c] = NULL;
     while (p) {

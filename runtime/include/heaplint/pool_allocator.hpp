@@ -110,13 +110,20 @@ HEAPLINT_COLD inline void *node_refill(std::size_t c) {
   return p;
 }
 
-// A block off the thread's bin for class c; an empty bin is refilled from
-// the thread's heap. The next allocation of the class reads the new head's
-// link: a cache miss when that block was freed long ago, so it is fetched
-// now (as hl_malloc and hl_pool_alloc do). A prefetch never faults, the
-// list's end (NULL) included, on every target GCC and Clang support.
+// A block for class c: the one the thread freed last (its stack), else one
+// off the thread's bin, else the bin is refilled from the thread's heap. A
+// block off the stack is not read: its address is the stack's. A pop off the
+// bin reads the block's link, and the next pop reads the new head's: a cache
+// miss when that block was freed long ago, so it is fetched now (as hl_malloc
+// and hl_pool_alloc do). A prefetch never faults, the list's end (NULL)
+// included, on every target GCC and Clang support.
 inline void *node_allocate(std::size_t c) {
   hl_tcache &t = hl_tcache_tls;
+  std::uint32_t n = t.count[c];
+  if (HEAPLINT_LIKELY(n != 0)) {
+    t.count[c] = n - 1;
+    return t.stack[c][n - 1];
+  }
   void *p = t.bin[c];
   if (HEAPLINT_LIKELY(p != nullptr)) {
     void *next;
@@ -128,16 +135,27 @@ inline void *node_allocate(std::size_t c) {
   return node_refill(c);
 }
 
-// Onto the bin when it is of the chunk the class carves from; else onto its
-// chunk's free list when this thread owns the chunk and the chunk becomes
-// neither empty nor (from full) free again: those need its lists.
+// Onto the thread's stack for class c while it has room, whichever chunk
+// the block is of: neither this call nor the allocation that takes the
+// block again reads or writes the block or its chunk. Else onto the bin
+// when it is of the chunk the class carves from; else onto its chunk's free
+// list when this thread owns the chunk and the chunk becomes neither empty
+// nor (from full) free again: those need its lists.
 inline void node_deallocate(std::size_t c, void *p) noexcept {
   hl_tcache &t = hl_tcache_tls;
+  // A block on the stack or in the bin counts as handed out, as the block
+  // did, so its chunk does not change; the statistics count a free and the
+  // allocation to come. A block of another thread's chunk stays handed out
+  // in that chunk until it is freed onto a chunk again. A thread without a
+  // heap (t.heap NULL) has no stack to give back at its exit.
+  std::uint32_t n = t.count[c];
+  if (HEAPLINT_LIKELY(n < HL_TCACHE_STACK && t.heap != nullptr)) {
+    t.stack[c][n] = p;
+    t.count[c] = n + 1;
+    count_one(t.recycled[c]);
+    return;
+  }
   hl_chunk_head *k = reinterpret_cast<hl_chunk_head *>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
-  // A block of the chunk the class carves from goes back onto the bin: a
-  // block in a bin counts as handed out, as the block did, so the chunk does
-  // not change; the statistics count a free and the allocation to come.
-  // (That chunk keeps blocks of class c while one is live, this one included.)
   if (HEAPLINT_LIKELY(k == t.cur[c])) {
     count_one(t.recycled[c]);
     std::memcpy(p, &t.bin[c], sizeof(void *));
