@@ -129,6 +129,7 @@ inline void *node_allocate(std::size_t c) {
     void *next;
     std::memcpy(&next, p, sizeof next);
     t.bin[c] = next;
+    t.limit[c] = HL_TCACHE_STACK;
     __builtin_prefetch(next, 1);
     return p;
   }
@@ -140,16 +141,18 @@ inline void *node_allocate(std::size_t c) {
 // block again reads or writes the block or its chunk. Else onto the bin
 // when it is of the chunk the class carves from; else onto its chunk's free
 // list when this thread owns the chunk and the chunk becomes neither empty
-// nor (from full) free again: those need its lists.
+// nor (from full) free again: those need its lists, and hl_tcache_free,
+// which also empties a full stack (many frees and no allocation, as in a
+// container's clear(): the chunks can then be retired whole).
 inline void node_deallocate(std::size_t c, void *p) noexcept {
   hl_tcache &t = hl_tcache_tls;
   // A block on the stack or in the bin counts as handed out, as the block
   // did, so its chunk does not change; the statistics count a free and the
   // allocation to come. A block of another thread's chunk stays handed out
-  // in that chunk until it is freed onto a chunk again. A thread without a
-  // heap (t.heap NULL) has no stack to give back at its exit.
+  // in that chunk until it is freed onto a chunk again. The limit is 0 in a
+  // thread without a heap, which has no stack to give back at its exit.
   std::uint32_t n = t.count[c];
-  if (HEAPLINT_LIKELY(n < HL_TCACHE_STACK && t.heap != nullptr)) {
+  if (HEAPLINT_LIKELY(n < t.limit[c])) {
     t.stack[c][n] = p;
     t.count[c] = n + 1;
     count_one(t.recycled[c]);

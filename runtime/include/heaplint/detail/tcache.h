@@ -49,6 +49,9 @@ typedef struct hl_tcache {
                                         statistics as a free and as the allocation that takes the
                                         block again */
   uint32_t count[HL_TCACHE_BINS];    /* blocks on each stack */
+  uint32_t limit[HL_TCACHE_BINS];    /* a free goes onto the stack while count < limit: HL_TCACHE_STACK
+                                        once the class allocates from the bin; 0 from the emptying of
+                                        a full stack until then, and in a thread without a heap */
   void *stack[HL_TCACHE_BINS][HL_TCACHE_STACK]; /* freed blocks' addresses, the last one at count - 1 */
 } hl_tcache;
 
@@ -84,7 +87,9 @@ extern __thread hl_tcache hl_tcache_tls __attribute__((tls_model("initial-exec")
  * thread's heap into it and returns one of them, or NULL when memory is
  * exhausted. */
 void *hl_tcache_refill(size_t c);
-/* Frees block (of class c) when the inline path cannot. */
+/* Frees block (of class c) when the inline path cannot. When class c's
+ * stack is full, its blocks go back to their chunks first, and the stack
+ * takes no frees until the class next allocates from the bin. */
 void hl_tcache_free(size_t c, void *block);
 
 #ifdef __cplusplus
