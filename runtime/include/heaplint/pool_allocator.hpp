@@ -159,6 +159,8 @@ inline void node_deallocate(std::size_t c, void *p) noexcept {
     return;
   }
   hl_chunk_head *k = reinterpret_cast<hl_chunk_head *>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
+  // (The chunk the class carves from keeps blocks of class c while one is
+  // live, this one included.)
   if (HEAPLINT_LIKELY(k == t.cur[c])) {
     count_one(t.recycled[c]);
     std::memcpy(p, &t.bin[c], sizeof(void *));
