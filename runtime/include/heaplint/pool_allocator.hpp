@@ -119,17 +119,21 @@ HEAPLINT_COLD inline void *node_refill(std::size_t c) {
 // included, on every target GCC and Clang support.
 inline void *node_allocate(std::size_t c) {
   hl_tcache &t = hl_tcache_tls;
+#if HL_TCACHE_STACK
   std::uint32_t n = t.count[c];
   if (HEAPLINT_LIKELY(n != 0)) {
     t.count[c] = n - 1;
     return t.stack[c][n - 1];
   }
+#endif
   void *p = t.bin[c];
   if (HEAPLINT_LIKELY(p != nullptr)) {
     void *next;
     std::memcpy(&next, p, sizeof next);
     t.bin[c] = next;
+#if HL_TCACHE_STACK
     t.limit[c] = HL_TCACHE_STACK;
+#endif
     __builtin_prefetch(next, 1);
     return p;
   }
@@ -151,6 +155,7 @@ inline void node_deallocate(std::size_t c, void *p) noexcept {
   // allocation to come. A block of another thread's chunk stays handed out
   // in that chunk until it is freed onto a chunk again. The limit is 0 in a
   // thread without a heap, which has no stack to give back at its exit.
+#if HL_TCACHE_STACK
   std::uint32_t n = t.count[c];
   if (HEAPLINT_LIKELY(n < t.limit[c])) {
     t.stack[c][n] = p;
@@ -158,6 +163,7 @@ inline void node_deallocate(std::size_t c, void *p) noexcept {
     count_one(t.recycled[c]);
     return;
   }
+#endif
   hl_chunk_head *k = reinterpret_cast<hl_chunk_head *>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
   // (The chunk the class carves from keeps blocks of class c while one is
   // live, this one included.)

@@ -36,8 +36,18 @@ extern "C" {
 /* Each class also has a stack of the blocks the thread freed last, of any
  * chunk, up to this many: 16 KiB of thread-local storage in all. A block
  * waiting there keeps its chunk from being retired until the thread takes
- * it again, exits or calls hl_trim. */
+ * it again, exits or calls hl_trim. A runtime configured with
+ * -DHEAPLINT_RUNTIME_NODE_STACK=OFF has none (HL_TCACHE_STACK 0): the
+ * library and every translation unit that uses it are compiled with
+ * HL_NO_NODE_STACK=1, which the CMake target and pkg-config pass on. The
+ * two layouts name the thread cache differently, so that code compiled
+ * for one does not link with a library built for the other. */
+#if defined(HL_NO_NODE_STACK) && HL_NO_NODE_STACK
+#define HL_TCACHE_STACK 0
+#define hl_tcache_tls hl_tcache_tls_nostack
+#else
 #define HL_TCACHE_STACK 128
+#endif
 
 typedef struct hl_tcache {
   void *heap;                        /* the thread's heap; NULL until it first allocates, and after it exits */
@@ -48,11 +58,13 @@ typedef struct hl_tcache {
   uint64_t recycled[HL_TCACHE_BINS]; /* blocks freed onto the stack or into the bin: counted by the
                                         statistics as a free and as the allocation that takes the
                                         block again */
+#if HL_TCACHE_STACK
   uint32_t count[HL_TCACHE_BINS];    /* blocks on each stack */
   uint32_t limit[HL_TCACHE_BINS];    /* a free goes onto the stack while count < limit: HL_TCACHE_STACK
                                         once the class allocates from the bin; 0 from the emptying of
                                         a full stack until then, and in a thread without a heap */
   void *stack[HL_TCACHE_BINS][HL_TCACHE_STACK]; /* freed blocks' addresses, the last one at count - 1 */
+#endif
 } hl_tcache;
 
 /* The first fields of every chunk (the rest is private to the runtime). */
