@@ -158,7 +158,8 @@ static void freed_block_comes_back_first() {
 // A node of any chunk goes onto the thread's stack (up to HL_TCACHE_STACK):
 // freed from a chunk the class no longer carves from, it is still the next
 // node of its class; the stack's blocks are counted as in use until
-// hl_trim gives them back.
+// hl_trim gives them back. Without the stack (HEAPLINT_RUNTIME_NODE_STACK
+// OFF, HL_TCACHE_STACK 0), only the bin's blocks wait in the thread.
 static void any_chunk_comes_back_first() {
   const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
   hl::pool_allocator<list_node_like> a;
@@ -171,8 +172,10 @@ static void any_chunk_comes_back_first() {
   // The first node's chunk is not the one the class carves from any more.
   CHECK((reinterpret_cast<std::uintptr_t>(nodes.front()) & hl_tcache_chunk_mask) !=
         (reinterpret_cast<std::uintptr_t>(nodes.back()) & hl_tcache_chunk_mask));
+#if HL_TCACHE_STACK
   a.deallocate(nodes.front(), 1);
   CHECK(a.allocate(1) == nodes.front());
+#endif
   for (list_node_like* p : nodes) a.deallocate(p, 1);
   // A stack's worth waits in the thread, and the bin's (at most the
   // current chunk's blocks, 64 KiB); the rest went back to their chunks.
