@@ -116,7 +116,9 @@ HEAPLINT_COLD inline void *node_refill(std::size_t c) {
 // bin reads the block's link, and the next pop reads the new head's: a cache
 // miss when that block was freed long ago, so it is fetched now (as hl_malloc
 // and hl_pool_alloc do). A prefetch never faults, the list's end (NULL)
-// included, on every target GCC and Clang support.
+// included, on every target GCC and Clang support. A runtime built with
+// HEAPLINT_RUNTIME_NODE_STACK=OFF has no stacks (HL_TCACHE_STACK 0): this
+// and node_deallocate are then the bin's and the chunks' paths alone.
 inline void *node_allocate(std::size_t c) {
   hl_tcache &t = hl_tcache_tls;
 #if HL_TCACHE_STACK
