@@ -573,6 +573,9 @@ static void cache_start(heap *h) {
 /* Gives the blocks waiting in the calling thread's bins back to heap h. */
 static void cache_release(heap *h) {
   for (size_t c = 0; c < HL_TCACHE_BINS; c++) {
+#if HL_TCACHE_STACK
+    while (hl_tcache_tls.count[c]) heap_free(&g_src, h, hl_tcache_tls.stack[c][--hl_tcache_tls.count[c]]);
+#endif
     unsigned char *p = hl_tcache_tls.bin[c];
     hl_tcache_tls.bin[c] = NULL;
     while (p) {
@@ -605,6 +608,9 @@ static void thread_exit(void *arg) {
   cache_release(h);
   hl_pending_flush_all();
   memset(hl_tcache_tls.cur, 0, sizeof hl_tcache_tls.cur);
+#if HL_TCACHE_STACK
+  memset(hl_tcache_tls.limit, 0, sizeof hl_tcache_tls.limit);
+#endif
   hl_tcache_tls.heap = NULL;
   tl_cache = CACHE_GONE;
   tl_heap = NULL;
@@ -703,7 +709,12 @@ void *hl_tcache_refill(size_t c) {
   heap *h = tl_heap;
   if (!HL_CHECKED && h && tl_cache == CACHE_ON && c < HL_TCACHE_BINS && c < g_src.nclasses) {
     void *b = tcache_refill_partial(h, (uint32_t)c);
-    if (b) return b;
+    if (b) {
+#if HL_TCACHE_STACK
+      hl_tcache_tls.limit[c] = HL_TCACHE_STACK;
+#endif
+      return b;
+    }
   }
   h = thread_heap();
   if (!h || c >= HL_TCACHE_BINS) return NULL;
@@ -714,6 +725,9 @@ void *hl_tcache_refill(size_t c) {
   if (first && !HL_CHECKED && tl_cache == CACHE_ON) {
     class_take_batch(h, (uint32_t)c, &hl_tcache_tls.bin[c]);
     hl_tcache_tls.cur[c] = h->cls[c].cur;
+#if HL_TCACHE_STACK
+    hl_tcache_tls.limit[c] = HL_TCACHE_STACK;
+#endif
     /* The bin's first pop reads this link (a chunk's old free list: cold). */
 #if defined(__GNUC__)
     if (hl_tcache_tls.bin[c]) __builtin_prefetch(hl_tcache_tls.bin[c], 1);
@@ -722,11 +736,45 @@ void *hl_tcache_refill(size_t c) {
   return first;
 }
 
+#if HL_TCACHE_STACK
+/* Class c's stack is full: its blocks go back to their chunks (the heap's
+ * own in one pass, counted once; other heaps' as hl_free sends them), and
+ * the stack takes no frees until the class next allocates from the bin:
+ * after a container's clear() its chunks can be retired whole. */
+static void cache_overflow(heap *h, uint32_t c) {
+  uint32_t n = hl_tcache_tls.count[c];
+  size_t back = 0;
+  hl_tcache_tls.count[c] = 0;
+  hl_tcache_tls.limit[c] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char *b = hl_tcache_tls.stack[c][i];
+    chunk *k = chunk_of(&g_src, b);
+    if (k->owner == h && k->kind == KIND_CLASS) {
+      chunk_take_back(h, k, b);
+      back++;
+    } else {
+      heap_free(&g_src, h, b);
+    }
+  }
+  cls *cl = &h->cls[c];
+  stat_add(&cl->frees, back);
+  stat_set(&cl->live, stat_getz(&cl->live) - back);
+}
+
+void hl_tcache_free(size_t c, void *block) {
+  if (block && tl_cache == CACHE_NONE && thread_heap()) cache_start(tl_heap);
+  if (tl_heap && c < HL_TCACHE_BINS && c < g_src.nclasses && hl_tcache_tls.limit[c] &&
+      hl_tcache_tls.count[c] >= hl_tcache_tls.limit[c])
+    cache_overflow(tl_heap, (uint32_t)c);
+  hl_free(block);
+}
+#else
 void hl_tcache_free(size_t c, void *block) {
   (void)c;
   if (block && tl_cache == CACHE_NONE && thread_heap()) cache_start(tl_heap);
   hl_free(block);
 }
+#endif
 
 void *hl_malloc(size_t size) {
   heap *h = thread_heap();

@@ -155,6 +155,39 @@ static void freed_block_comes_back_first() {
   a.deallocate(keep, 1);
 }
 
+// A node of any chunk goes onto the thread's stack (up to HL_TCACHE_STACK):
+// freed from a chunk the class no longer carves from, it is still the next
+// node of its class; the stack's blocks are counted as in use until
+// hl_trim gives them back. Without the stack (HEAPLINT_RUNTIME_NODE_STACK
+// OFF, HL_TCACHE_STACK 0), only the bin's blocks wait in the thread.
+static void any_chunk_comes_back_first() {
+  const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
+  hl::pool_allocator<list_node_like> a;
+  hl_pool_stats before, held, after;
+  hl_trim();
+  hl_class_stats(c, &before);
+  std::vector<list_node_like*> nodes;
+  for (int i = 0; i < 20000; i++) nodes.push_back(a.allocate(1));  // several chunks
+  CHECK(hl_usable_size(nodes.front()) == class_size(c));
+  // The first node's chunk is not the one the class carves from any more.
+  CHECK((reinterpret_cast<std::uintptr_t>(nodes.front()) & hl_tcache_chunk_mask) !=
+        (reinterpret_cast<std::uintptr_t>(nodes.back()) & hl_tcache_chunk_mask));
+#if HL_TCACHE_STACK
+  a.deallocate(nodes.front(), 1);
+  CHECK(a.allocate(1) == nodes.front());
+#endif
+  for (list_node_like* p : nodes) a.deallocate(p, 1);
+  // A stack's worth waits in the thread, and the bin's (at most the
+  // current chunk's blocks, 64 KiB); the rest went back to their chunks.
+  hl_class_stats(c, &held);
+  if (held.in_use > before.in_use + HL_TCACHE_STACK + 65536 / class_size(c))
+    std::fprintf(stderr, "held %zu, before %zu\n", held.in_use, before.in_use);
+  CHECK(held.in_use <= before.in_use + HL_TCACHE_STACK + 65536 / class_size(c));
+  hl_trim();
+  hl_class_stats(c, &after);
+  CHECK(after.in_use == before.in_use);
+}
+
 // Nodes made on one thread and freed on another (list moved across), and a
 // thread that exits with blocks in its bins: all accounted for.
 static void across_threads() {
@@ -192,6 +225,7 @@ int main() {
   fill_and_clear();
   class_stats_see_inline_frees();
   freed_block_comes_back_first();
+  any_chunk_comes_back_first();
   across_threads();
   return hl_test::failures();
 }

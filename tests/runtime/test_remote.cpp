@@ -8,8 +8,11 @@
 // kQueue messages in flight per consumer, the blocks the allocator holds
 // after a quarter of the run are all it needs for the rest (a remote-free
 // list that the owner never took back would grow with every message).
-// Built once more under ThreadSanitizer (runtime.remote.tsan), which checks
-// the hand-over of the blocks between the threads.
+// With consumers that allocate too (a node of their own per message), a
+// consumer's node stack takes the producer's list nodes it frees, and gives
+// them back to the producer's heap when it exits. Built once more under
+// ThreadSanitizer (runtime.remote.tsan), which checks the hand-over of the
+// blocks between the threads.
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -61,7 +64,7 @@ bool intact(const message &m) {
   return ok && m.items.size() == static_cast<std::size_t>(1 + m.id % 3);
 }
 
-void consume(queue &q, long *received, long *broken) {
+void consume(queue &q, long *received, long *broken, bool allocates) {
   std::unique_lock<std::mutex> hold(q.lock);
   for (;;) {
     q.changed.wait(hold, [&] { return q.closed || !q.items.empty(); });
@@ -71,6 +74,14 @@ void consume(queue &q, long *received, long *broken) {
     q.changed.notify_all();
     hold.unlock();
     if (!intact(*m)) ++*broken;
+    if (allocates) {
+      // A node of the consumer's own, of the class of the message's list
+      // nodes: the consumer allocates from its bin, so its stack of that
+      // class takes frees, the producer's nodes below among them.
+      hl::list<long> own;
+      own.push_back(m->id);
+      if (own.front() != m->id) ++*broken;
+    }
     m->~message();
     hl::pool_allocator<message>().deallocate(m, 1);
     ++*received;
@@ -86,11 +97,11 @@ std::size_t blocks_held() {
 
 // One producer, n consumers, count messages; returns the blocks held after a
 // quarter of them, and after all, through quarter and end.
-void run(unsigned n, long count, std::size_t *quarter, std::size_t *end) {
+void run(unsigned n, long count, bool allocates, std::size_t *quarter, std::size_t *end) {
   std::vector<queue> queues(n);
   std::vector<long> received(n, 0), broken(n, 0);
   std::vector<std::thread> consumers;
-  for (unsigned c = 0; c < n; c++) consumers.emplace_back(consume, std::ref(queues[c]), &received[c], &broken[c]);
+  for (unsigned c = 0; c < n; c++) consumers.emplace_back(consume, std::ref(queues[c]), &received[c], &broken[c], allocates);
   std::thread producer([&] {
     for (long id = 0; id < count; id++) {
       message *m = make(id);
@@ -119,13 +130,14 @@ void run(unsigned n, long count, std::size_t *quarter, std::size_t *end) {
   CHECK(total == count);
 }
 
-void check_bounded(unsigned n, long count) {
+void check_bounded(unsigned n, long count, bool allocates = false) {
   hl_pool_stats before, after;
   hl_totals(&before);
   std::size_t quarter = 0, end = 0;
-  run(n, count, &quarter, &end);
+  run(n, count, allocates, &quarter, &end);
   hl_totals(&after);
-  std::printf("1:%u, %ld messages: %zu blocks held after a quarter, %zu at the end\n", n, count, quarter, end);
+  std::printf("1:%u, %ld messages%s: %zu blocks held after a quarter, %zu at the end\n", n, count,
+              allocates ? " (consumers allocate)" : "", quarter, end);
   // The queues' worth, and one chunk per class for the producer's bins and
   // the chunks each class carves from: far below what 3/4 of the messages
   // took (about 6 blocks each).
@@ -141,5 +153,6 @@ void check_bounded(unsigned n, long count) {
 int main() {
   check_bounded(1, 60000);
   check_bounded(3, 60000);
+  check_bounded(3, 60000, true);
   return hl_test::failures();
 }

@@ -110,34 +110,65 @@ HEAPLINT_COLD inline void *node_refill(std::size_t c) {
   return p;
 }
 
-// A block off the thread's bin for class c; an empty bin is refilled from
-// the thread's heap. The next allocation of the class reads the new head's
-// link: a cache miss when that block was freed long ago, so it is fetched
-// now (as hl_malloc and hl_pool_alloc do). A prefetch never faults, the
-// list's end (NULL) included, on every target GCC and Clang support.
+// A block for class c: the one the thread freed last (its stack), else one
+// off the thread's bin, else the bin is refilled from the thread's heap. A
+// block off the stack is not read: its address is the stack's. A pop off the
+// bin reads the block's link, and the next pop reads the new head's: a cache
+// miss when that block was freed long ago, so it is fetched now (as hl_malloc
+// and hl_pool_alloc do). A prefetch never faults, the list's end (NULL)
+// included, on every target GCC and Clang support. A runtime built with
+// HEAPLINT_RUNTIME_NODE_STACK=OFF has no stacks (HL_TCACHE_STACK 0): this
+// and node_deallocate are then the bin's and the chunks' paths alone.
 inline void *node_allocate(std::size_t c) {
   hl_tcache &t = hl_tcache_tls;
+#if HL_TCACHE_STACK
+  std::uint32_t n = t.count[c];
+  if (HEAPLINT_LIKELY(n != 0)) {
+    t.count[c] = n - 1;
+    return t.stack[c][n - 1];
+  }
+#endif
   void *p = t.bin[c];
   if (HEAPLINT_LIKELY(p != nullptr)) {
     void *next;
     std::memcpy(&next, p, sizeof next);
     t.bin[c] = next;
+#if HL_TCACHE_STACK
+    t.limit[c] = HL_TCACHE_STACK;
+#endif
     __builtin_prefetch(next, 1);
     return p;
   }
   return node_refill(c);
 }
 
-// Onto the bin when it is of the chunk the class carves from; else onto its
-// chunk's free list when this thread owns the chunk and the chunk becomes
-// neither empty nor (from full) free again: those need its lists.
+// Onto the thread's stack for class c while it has room, whichever chunk
+// the block is of: neither this call nor the allocation that takes the
+// block again reads or writes the block or its chunk. Else onto the bin
+// when it is of the chunk the class carves from; else onto its chunk's free
+// list when this thread owns the chunk and the chunk becomes neither empty
+// nor (from full) free again: those need its lists, and hl_tcache_free,
+// which also empties a full stack (many frees and no allocation, as in a
+// container's clear(): the chunks can then be retired whole).
 inline void node_deallocate(std::size_t c, void *p) noexcept {
   hl_tcache &t = hl_tcache_tls;
+  // A block on the stack or in the bin counts as handed out, as the block
+  // did, so its chunk does not change; the statistics count a free and the
+  // allocation to come. A block of another thread's chunk stays handed out
+  // in that chunk until it is freed onto a chunk again. The limit is 0 in a
+  // thread without a heap, which has no stack to give back at its exit.
+#if HL_TCACHE_STACK
+  std::uint32_t n = t.count[c];
+  if (HEAPLINT_LIKELY(n < t.limit[c])) {
+    t.stack[c][n] = p;
+    t.count[c] = n + 1;
+    count_one(t.recycled[c]);
+    return;
+  }
+#endif
   hl_chunk_head *k = reinterpret_cast<hl_chunk_head *>(reinterpret_cast<std::uintptr_t>(p) & hl_tcache_chunk_mask);
-  // A block of the chunk the class carves from goes back onto the bin: a
-  // block in a bin counts as handed out, as the block did, so the chunk does
-  // not change; the statistics count a free and the allocation to come.
-  // (That chunk keeps blocks of class c while one is live, this one included.)
+  // (The chunk the class carves from keeps blocks of class c while one is
+  // live, this one included.)
   if (HEAPLINT_LIKELY(k == t.cur[c])) {
     count_one(t.recycled[c]);
     std::memcpy(p, &t.bin[c], sizeof(void *));

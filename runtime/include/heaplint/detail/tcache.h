@@ -1,14 +1,20 @@
 /* heaplint/detail/tcache.h: what hl::pool_allocator inlines of the
  * process-wide allocator (hl_malloc's), so that a node container's
  * allocate and deallocate take no call:
- *   allocate    pops a block off the calling thread's bin for the node's
- *               size class (the class is computed at compile time); the bin
- *               holds blocks taken in a batch from the thread's own chunks.
- *   deallocate  pushes a block of the chunk its class carves from back onto
- *               the bin (it stays counted as handed out, so nothing else
- *               changes); a block of another chunk onto that chunk's free
- *               list (found from its address) when the calling thread owns
- *               the chunk and it stays neither empty nor full.
+ *   allocate    pops the block the calling thread freed last for the
+ *               node's size class (the class is computed at compile time)
+ *               off the class's stack, an array of addresses, without
+ *               reading the block; when the stack is empty, pops one off the
+ *               class's bin, which holds blocks taken in a batch from the
+ *               thread's own chunks.
+ *   deallocate  pushes the block's address onto the class's stack while it
+ *               has room (HL_TCACHE_STACK), whichever chunk the block is of:
+ *               it stays counted as handed out, so nothing else changes and
+ *               neither call touches the chunk. Else a block of the chunk its
+ *               class carves from goes back onto the bin; a block of another
+ *               chunk onto that chunk's free list (found from its address)
+ *               when the calling thread owns the chunk and it stays neither
+ *               empty nor full.
  * Anything else (an empty bin, a block of another thread, a chunk to relist,
  * a thread that has not allocated yet) calls the functions below. Not an
  * interface of its own: names and layout change with the runtime. */
@@ -27,14 +33,38 @@ extern "C" {
 #define HL_TCACHE_BINS 16
 #define HL_TCACHE_MAX_SIZE 256
 
+/* Each class also has a stack of the blocks the thread freed last, of any
+ * chunk, up to this many: 16 KiB of thread-local storage in all. A block
+ * waiting there keeps its chunk from being retired until the thread takes
+ * it again, exits or calls hl_trim. A runtime configured with
+ * -DHEAPLINT_RUNTIME_NODE_STACK=OFF has none (HL_TCACHE_STACK 0): the
+ * library and every translation unit that uses it are compiled with
+ * HL_NO_NODE_STACK=1, which the CMake target and pkg-config pass on. The
+ * two layouts name the thread cache differently, so that code compiled
+ * for one does not link with a library built for the other. */
+#if defined(HL_NO_NODE_STACK) && HL_NO_NODE_STACK
+#define HL_TCACHE_STACK 0
+#define hl_tcache_tls hl_tcache_tls_nostack
+#else
+#define HL_TCACHE_STACK 128
+#endif
+
 typedef struct hl_tcache {
   void *heap;                        /* the thread's heap; NULL until it first allocates, and after it exits */
   void *bin[HL_TCACHE_BINS];         /* blocks taken from the heap, linked through their first word */
   void *cur[HL_TCACHE_BINS];         /* the chunk each class of the heap carves from, as of its last
                                       refill (NULL: none); its blocks are freed into the bin */
   uint64_t freed[HL_TCACHE_BINS];    /* blocks freed inline, per class (read by the statistics) */
-  uint64_t recycled[HL_TCACHE_BINS]; /* blocks freed into the bin: counted by the statistics as a
-                                        free and as the allocation that takes the block again */
+  uint64_t recycled[HL_TCACHE_BINS]; /* blocks freed onto the stack or into the bin: counted by the
+                                        statistics as a free and as the allocation that takes the
+                                        block again */
+#if HL_TCACHE_STACK
+  uint32_t count[HL_TCACHE_BINS];    /* blocks on each stack */
+  uint32_t limit[HL_TCACHE_BINS];    /* a free goes onto the stack while count < limit: HL_TCACHE_STACK
+                                        once the class allocates from the bin; 0 from the emptying of
+                                        a full stack until then, and in a thread without a heap */
+  void *stack[HL_TCACHE_BINS][HL_TCACHE_STACK]; /* freed blocks' addresses, the last one at count - 1 */
+#endif
 } hl_tcache;
 
 /* The first fields of every chunk (the rest is private to the runtime). */
@@ -69,7 +99,9 @@ extern __thread hl_tcache hl_tcache_tls __attribute__((tls_model("initial-exec")
  * thread's heap into it and returns one of them, or NULL when memory is
  * exhausted. */
 void *hl_tcache_refill(size_t c);
-/* Frees block (of class c) when the inline path cannot. */
+/* Frees block (of class c) when the inline path cannot. When class c's
+ * stack is full, its blocks go back to their chunks first, and the stack
+ * takes no frees until the class next allocates from the bin. */
 void hl_tcache_free(size_t c, void *block);
 
 #ifdef __cplusplus
