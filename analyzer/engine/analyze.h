@@ -84,7 +84,10 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
 /* A parsed translation unit, kept for analyses and reparses. */
 typedef struct hl_tu hl_tu;
 
-/* Parses job (which must outlive the unit) with index, over unsaved (an
+/* Parses job (which must outlive the unit) with index (NULL: an index of
+ * its own, disposed with it — a unit that another thread may parse while
+ * this one's index parses others: libclang's index computes and caches
+ * its resource directory at a parse, with no lock), over unsaved (an
  * editor's text for some files, named as libclang is given them: the main
  * file as job->source; copied) and the CXTranslationUnit_* options
  * (CXTranslationUnit_None for one analysis; clang_defaultEditingTranslation-
