@@ -1,6 +1,13 @@
+/* syscall (the thread's id, for its nice). */
+#define _GNU_SOURCE
 #include "lsp/refiner.h"
 
 #include <pthread.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "engine/crash.h"
 
@@ -14,6 +21,11 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 
 static void *refiner_main(void *arg) {
   lsp_server *S = arg;
+#if defined(__linux__)
+  /* Below the worker, as clangd runs its background work: where the cores
+   * are busy the edit's analysis comes first (Linux: a nice per thread). */
+  (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
   pthread_mutex_lock(&S->lock);
   for (;;) {
     while (!job && !quit) pthread_cond_wait(&wake, &S->lock);

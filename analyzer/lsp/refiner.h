@@ -5,7 +5,9 @@
  * refine's waited for all of it. When the parse is over it says so to the
  * refine (lsp_refine_parsed) and wakes the worker, which walks the unit.
  * After a crash the thread ends with what libclang kept on it; the next
- * refine starts another. */
+ * refine starts another. On Linux the thread runs at nice 10, as clangd
+ * runs its background work: where the cores are busy (two, and other
+ * programs), the edit's analysis beside it gets them first. */
 #ifndef HEAPLINT_LSP_REFINER_H
 #define HEAPLINT_LSP_REFINER_H
 
