@@ -1013,7 +1013,8 @@ def check_crash(ctx):
     crashed document gets one error diagnostic naming it and what crashed,
     the others keep theirs (a quick fix is still offered), a crashed
     document is parsed afresh after an edit, and after three crashes in a
-    row it waits for a save (each leaves a unit's memory behind)."""
+    row it waits for a save (each leaves a unit's memory behind). A crash
+    of a refine's parse, on the refiner's thread, likewise."""
     c = ctx.start(options={"debounce": 0})
     f = open_doc(c, ctx.path("src/fix.cc"))
     fixes = c.diagnostics(f, 1)
@@ -1043,6 +1044,23 @@ def check_crash(ctx):
     assert len(diags) == 1 and "crashed 3 times in a row" in diags[0]["message"], diags
     c.notify("textDocument/didSave", {"textDocument": {"uri": deep_walk}})
     assert c.diagnostics(deep_walk, 4) == []
+    ctx.stop(c)
+    # The refine's parse crashes on a thread of its own (lsp/refiner): a
+    # header's inline function whose body overflows the stack of the parse
+    # that reads it, which the fast unit skips. Its document shows the
+    # crash; the server goes on, the next edit is published from the fast
+    # unit, and its refine, on a new thread, crashes again.
+    with open(ctx.path("include/deep_body.h"), "w") as f:
+        f.write("#pragma once\ninline " + project.DEEP_PARSE.replace("deep_parse", "deep_body"))
+    c = ctx.start(options={"debounce": 0, "refineDelay": 0})
+    u = open_doc(c, ctx.path("src/user.cc"), "#include \"deep_body.h\"\nint user() { return deep_body(); }\n")
+    assert c.diagnostics(u, 1) == [], "the fast unit did not skip the header's body"
+    m = crash_diagnostic(c, u, 1)
+    assert "while parsing" in m, m
+    assert c.diagnostics(open_doc(c, ctx.path("src/tiny.cc")), 1) == []
+    change(c, u, 2, [{"text": "#include \"deep_body.h\"\nint user() { return deep_body() + 1; }\n"}])
+    assert c.diagnostics(u, 2) == []
+    crash_diagnostic(c, u, 2)
     ctx.stop(c)
 
 
