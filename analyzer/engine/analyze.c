@@ -441,6 +441,14 @@ static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile 
   return u->queries;
 }
 
+int hl_tu_asked(const hl_tu *u) { return u && u->queries; }
+
+void hl_tu_prepare_queries(hl_tu *u) {
+  if (!u->tu || u->queries || u->ahead || !(u->options & CXTranslationUnit_PrecompiledPreamble)) return;
+  hl_crash_step("parsing for the trait questions", NULL);
+  reparse_queries(u, u->unsaved, u->nunsaved);
+}
+
 /* A kept unit's trait memo, keyed to its parse as it is now. */
 static hl_trait_memo *memo_of(hl_tu *u) {
   if (!u->memo) u->memo = hl_trait_memo_new();

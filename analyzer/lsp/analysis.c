@@ -44,6 +44,7 @@ struct lsp_refine {
   lsp_snapshot sn;
   hl_tu **slot;      /* &d->unit->unit: NULL to parse afresh */
   const hl_job *job; /* d->unit->job */
+  int questions;     /* the fast unit asked trait questions: the full one will */
   FILE *log;         /* what the parse says, then the walk */
   char *buf;
   size_t len;
@@ -444,6 +445,7 @@ lsp_refine *lsp_refine_begin(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
   memset(sn, 0, sizeof *sn);
   r->slot = &u->unit;
   r->job = &u->job;
+  r->questions = hl_tu_asked(u->fast);
   r->log = hl_xmemstream(&r->buf, &r->len);
   u->refining = r;
   return r;
@@ -457,6 +459,9 @@ void lsp_refine_parse(void *refine) {
     hl_tu_free(*r->slot);
     *r->slot = NULL;
   }
+  /* The full unit's first trait question is a parse of the whole file
+   * (its own memo is empty): here, not in the walk on the worker. */
+  if (*r->slot && r->questions) hl_tu_prepare_queries(*r->slot);
 }
 
 void lsp_refine_parsed(lsp_refine *r, const hl_crash *crash) {

@@ -75,7 +75,8 @@ typedef struct lsp_refine lsp_refine;
  * crashes, its text was lost, or a refine is under way. */
 lsp_refine *lsp_refine_begin(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn);
 /* On any thread, under engine/crash.h's guard: parses or reparses the full
- * unit over the refine's text. */
+ * unit over the refine's text (and, when the fast unit asked trait
+ * questions, parses its questions' unit once: hl_tu_prepare_queries). */
 void lsp_refine_parse(void *refine);
 /* With the server's lock held, once lsp_refine_parse is over: crash NULL,
  * or what crashed it. */
