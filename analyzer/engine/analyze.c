@@ -333,6 +333,7 @@ static void run_rules(hl_ctx *ctx, const hl_config *cfg, int has_errors) {
 
 struct hl_tu {
   CXIndex index;
+  CXIndex own_index; /* index, when the unit was parsed with an index of its own (hl_tu_parse's NULL) */
   const hl_job *job;
   const char **args; /* the job's, then -w */
   size_t nargs;
@@ -363,6 +364,7 @@ static void unsaved_copy(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned
 static hl_tu *parse(CXIndex index, const hl_job *job, const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                     unsigned options, int ahead, FILE *log) {
   hl_tu *u = hl_xcalloc(1, sizeof *u);
+  if (!index) index = u->own_index = hl_index_new_kept();
   u->index = index;
   u->job = job;
   u->options = options;
@@ -439,6 +441,14 @@ static CXTranslationUnit reparse_queries(void *unit, const struct CXUnsavedFile 
   return u->queries;
 }
 
+int hl_tu_asked(const hl_tu *u) { return u && u->queries; }
+
+void hl_tu_prepare_queries(hl_tu *u) {
+  if (!u->tu || u->queries || u->ahead || !(u->options & CXTranslationUnit_PrecompiledPreamble)) return;
+  hl_crash_step("parsing for the trait questions", NULL);
+  reparse_queries(u, u->unsaved, u->nunsaved);
+}
+
 /* A kept unit's trait memo, keyed to its parse as it is now. */
 static hl_trait_memo *memo_of(hl_tu *u) {
   if (!u->memo) u->memo = hl_trait_memo_new();
@@ -462,6 +472,8 @@ void hl_tu_free(hl_tu *u) {
   if (u->ahead) hl_ahead_drop(u->ahead);
   queries_dispose(u);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
+  /* After every unit parsed with it (the trait queries' too). */
+  if (u->own_index) clang_disposeIndex(u->own_index);
   hl_trait_memo_free(u->memo);
   hl_inclusions_free(&u->inclusions);
   unsaved_free(u);

@@ -84,7 +84,10 @@ void hl_analyze(hl_run *run, CXIndex index, const hl_job *job, const hl_config *
 /* A parsed translation unit, kept for analyses and reparses. */
 typedef struct hl_tu hl_tu;
 
-/* Parses job (which must outlive the unit) with index, over unsaved (an
+/* Parses job (which must outlive the unit) with index (NULL: an index of
+ * its own, disposed with it — a unit that another thread may parse while
+ * this one's index parses others: libclang's index computes and caches
+ * its resource directory at a parse, with no lock), over unsaved (an
  * editor's text for some files, named as libclang is given them: the main
  * file as job->source; copied) and the CXTranslationUnit_* options
  * (CXTranslationUnit_None for one analysis; clang_defaultEditingTranslation-
@@ -103,6 +106,15 @@ hl_tu *hl_tu_parse_ahead(CXIndex index, const hl_job *job, const struct CXUnsave
  * on log: the unit then has no translation unit (analyzing it gives
  * HL_NOT_PARSED); free it and parse afresh. */
 int hl_tu_reparse(hl_tu *u, const struct CXUnsavedFile *unsaved, unsigned nunsaved, FILE *log);
+/* Whether kept unit u asked the compiler trait questions (it keeps a
+ * unit for them). */
+int hl_tu_asked(const hl_tu *u);
+/* Parses kept unit u's trait-question unit over u's own text, no question
+ * yet, unless it has one: the first question of u's next analysis then
+ * costs a reparse over that unit's preamble, not a parse of the whole
+ * file (main.cc: 0.2 s against 1.5 s). For a unit parsed on another
+ * thread than the one that analyzes it (the language server's refine). */
+void hl_tu_prepare_queries(hl_tu *u);
 /* Appends the absolute, canonical path of every file u's last parse read
  * (its main file first, then each header as included; a file may come
  * more than once): the unsaved files its next parse must be given. */

@@ -32,6 +32,26 @@ struct lsp_unitstate {
   char *crash;         /* what crashed last */
   int reparsed;        /* the last analysis reparsed the kept unit ... */
   double reparse;      /* ... in this many seconds (-1: it parsed afresh, or failed) */
+  /* A refine whose parse of unit runs or ran on the refiner's thread: the
+   * worker leaves unit alone until it is over (refine_wait). */
+  lsp_refine *refining;
+};
+
+/* A refine's parse of the full unit, handed to another thread, and what
+ * its walk needs after it. */
+struct lsp_refine {
+  lsp_server *S;
+  lsp_snapshot sn;
+  hl_tu **slot;      /* &d->unit->unit: NULL to parse afresh */
+  const hl_job *job; /* d->unit->job */
+  int questions;     /* the fast unit asked trait questions: the full one will */
+  FILE *log;         /* what the parse says, then the walk */
+  char *buf;
+  size_t len;
+  /* under S->lock */
+  int parsed;    /* the parse is over ... */
+  int crashed;   /* ... and crashed, */
+  hl_crash what; /* ... saying this */
 };
 
 static void note(lsp_analyzer *A, int type, const char *fmt, ...) HL_PRINTF(3, 4);
@@ -65,9 +85,39 @@ void lsp_unit_set_incomplete(lsp_doc *d) {
 
 const hl_strv *lsp_unit_reads(const lsp_doc *d) { return d->unit ? &d->unit->reads : NULL; }
 
+/* Drops u's refine, its parse over (u->unit as it left it: NULL after a
+ * failed parse). After a crash the unit is abandoned, and so is the log:
+ * the crashed thread may have left it locked. */
+static void refine_free(lsp_unitstate *u) {
+  lsp_refine *r = u->refining;
+  if (r->crashed) {
+    hl_tu_abandon(u->unit);
+    u->unit = NULL;
+  } else {
+    fclose(r->log);
+    free(r->buf);
+  }
+  lsp_snapshot_free(&r->sn);
+  free(r);
+  u->refining = NULL;
+}
+
+/* Waits until the parse of u's refine, if one runs elsewhere, is over, and
+ * drops the refine: the worker may then use u->unit. Without the server's
+ * lock. */
+static void refine_wait(lsp_unitstate *u) {
+  lsp_refine *r = u->refining;
+  if (!r) return;
+  pthread_mutex_lock(&r->S->lock);
+  while (!r->parsed) pthread_cond_wait(&r->S->wake, &r->S->lock);
+  pthread_mutex_unlock(&r->S->lock);
+  refine_free(u);
+}
+
 void lsp_unit_forget(lsp_doc *d) {
   lsp_unitstate *u = d->unit;
   if (!u) return;
+  refine_wait(u);
   hl_tu_free(u->unit);
   hl_tu_free(u->fast);
   if (u->has_job) hl_job_free(&u->job);
@@ -102,12 +152,29 @@ static void tell(lsp_analyzer *A, const lsp_doc *d, lsp_source from, const char 
     note(A, 3, "%s: no compile command in a compile database; analyzed with the fallback flags, %s", d->path, how);
 }
 
+/* A fresh parse of a full unit, with an index of its own: it may be parsed
+ * on the refiner's thread while the worker parses others (worker.c). */
+static hl_tu *parse_full(const hl_job *job, const lsp_snapshot *sn, FILE *log) {
+  return hl_tu_parse(NULL, job, sn->files, sn->n, parse_options(0), log);
+}
+
 /* A fresh parse of u's unit (the fast one when fast). The fast unit's
  * first analysis publishes first, so its trait questions' parse is started
  * beside it (engine/ahead.h). */
 static hl_tu *parse(lsp_analyzer *A, lsp_unitstate *u, int fast, const lsp_snapshot *sn, FILE *log) {
   if (fast) return hl_tu_parse_ahead(A->index, &u->job, sn->files, sn->n, parse_options(1), log);
-  return hl_tu_parse(A->index, &u->job, sn->files, sn->n, parse_options(0), log);
+  return parse_full(&u->job, sn, log);
+}
+
+/* d's compile command, into *job (to free). */
+static void job_of(lsp_analyzer *A, const lsp_doc *d, const hl_config *cfg, hl_job *job) {
+  char *how = NULL;
+  hl_strv msgs = {0};
+  lsp_source from = lsp_project_job(A->project, d->path, cfg, job, &how, &msgs);
+  for (size_t i = 0; i < msgs.n; i++) note(A, 2, "%s", msgs.v[i]);
+  hl_strv_free(&msgs);
+  tell(A, d, from, how);
+  free(how);
 }
 
 /* d's unit (the fast one when fast) parsed over the snapshot: reparsed
@@ -118,18 +185,16 @@ static hl_tu *unit_for(lsp_analyzer *A, lsp_doc *d, int fast, const hl_config *c
   lsp_unitstate *u = d->unit;
   hl_tu **slot;
   hl_job job;
-  char *how = NULL;
-  hl_strv msgs = {0};
-  lsp_source from = lsp_project_job(A->project, d->path, cfg, &job, &how, &msgs);
-  for (size_t i = 0; i < msgs.n; i++) note(A, 2, "%s", msgs.v[i]);
-  hl_strv_free(&msgs);
-  tell(A, d, from, how);
-  free(how);
+  job_of(A, d, cfg, &job);
   /* A header's code is in its includer's preamble, whose bodies the fast
    * unit skips: only a unit's main file is analyzed fast. */
   u->was_fast = fast = fast && !strcmp(job.file, d->path);
   slot = fast ? &u->fast : &u->unit;
-  if (u->has_job && hl_job_same(&u->job, &job)) {
+  int same = u->has_job && hl_job_same(&u->job, &job);
+  /* The full unit, parsed elsewhere for a refine that this text made
+   * stale: after that parse. */
+  if (!fast || !same) refine_wait(u);
+  if (same) {
     hl_job_free(&job);
     if (!*slot) {
       *slot = parse(A, u, fast, sn, log);
@@ -258,15 +323,36 @@ static int stale(lsp_analyzer *A, const lsp_doc *d, const lsp_snapshot *sn) {
   return newer;
 }
 
+/* The engine and the report stage over t, d's unit as parsed over sn
+ * (NULL: the parse failed, having said why on log), into r; log (closed
+ * here) writes *buf. */
+static void analyze_parsed(lsp_analyzer *A, lsp_doc *d, const hl_config *cfg, hl_tu *t, lsp_snapshot *sn, FILE *log,
+                           char **buf, size_t *len, lsp_result *r) {
+  hl_tu_result res;
+  memset(&res, 0, sizeof res);
+  res.result = HL_NOT_PARSED;
+  if (t && !stale(A, d, sn)) hl_tu_analyze(&A->run, t, cfg, log, &res);
+  fclose(log);
+  hl_crash_step("reporting", NULL);
+  if (res.result == HL_ANALYZED) {
+    report(A, d, sn, cfg, &res, *buf, r);
+    /* What the analysis said besides (no profile for a library, a type
+     * query that failed) goes to the log, as the CLI's stderr. */
+    if (*len) note(A, 2, "%s", *buf);
+  } else {
+    lsp_result_add_failure(r, *buf);
+  }
+  hl_tu_result_free(&res);
+  free(*buf);
+  *buf = NULL;
+}
+
 static void analyze_unit(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn, lsp_result *r) {
   char *buf;
   size_t len;
   FILE *log = hl_xmemstream(&buf, &len);
   const hl_config *cfg = NULL;
   char *err = NULL;
-  hl_tu_result res;
-  memset(&res, 0, sizeof res);
-  res.result = HL_NOT_PARSED;
   hl_tu *u = NULL;
   if (hl_config_for(A->configs, d->path, &cfg, &err)) {
     fprintf(log, "heaplint: error: %s\n", err);
@@ -277,20 +363,8 @@ static void analyze_unit(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn
     if ((u = unit_for(A, d, fast, cfg, sn, log)))
       u = read_open_documents(A, d, d->unit->was_fast ? &d->unit->fast : &d->unit->unit, sn, log);
     d->unit->reparse = u && d->unit->reparsed ? lsp_now() - start : -1;
-    if (u && !stale(A, d, sn)) hl_tu_analyze(&A->run, u, cfg, log, &res);
   }
-  fclose(log);
-  hl_crash_step("reporting", NULL);
-  if (res.result == HL_ANALYZED) {
-    report(A, d, sn, cfg, &res, buf, r);
-    /* What the analysis said besides (no profile for a library, a type
-     * query that failed) goes to the log, as the CLI's stderr. */
-    if (len) note(A, 2, "%s", buf);
-  } else {
-    lsp_result_add_failure(r, buf);
-  }
-  hl_tu_result_free(&res);
-  free(buf);
+  analyze_parsed(A, d, cfg, u, sn, log, &buf, &len, r);
 }
 
 lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn) {
@@ -306,7 +380,8 @@ lsp_result *lsp_analyze(lsp_analyzer *A, lsp_doc *d, int fast, lsp_snapshot *sn)
                            "file");
     return r;
   }
-  d->unit->was_fast = 0;
+  /* Which unit a crash leaves abandoned, until unit_for knows. */
+  d->unit->was_fast = fast && !d->unit->incomplete;
   if (d->unit->incomplete && d->unit->fast) {
     hl_tu_free(d->unit->fast);
     d->unit->fast = NULL;
@@ -324,6 +399,7 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
    * disposing it is safe (the other one was not in it). Its parse ahead,
    * on a thread of its own, is let go. */
   hl_tu **crashed = u->was_fast ? &u->fast : &u->unit;
+  if (!u->was_fast) refine_wait(u);
   hl_tu_abandon(*crashed);
   *crashed = NULL;
   u->reparse = -1;
@@ -344,4 +420,98 @@ lsp_result *lsp_analysis_crashed(lsp_analyzer *A, lsp_doc *d, const lsp_snapshot
   note(A, 1, "%s: %s", d->path, m);
   free(m);
   return r;
+}
+
+lsp_refine *lsp_refine_begin(lsp_analyzer *A, lsp_doc *d, lsp_snapshot *sn) {
+  lsp_unitstate *u = d->unit;
+  const hl_config *cfg;
+  char *err = NULL;
+  if (!u || !u->has_job || u->refining || u->incomplete || sn->lost || u->crashes >= MAX_CRASHES) return NULL;
+  if (hl_config_for(A->configs, d->path, &cfg, &err)) {
+    free(err);
+    return NULL;
+  }
+  /* The same command as the fast unit's, for d itself (not a header's
+   * includer): else the full unit is parsed here, after the other is
+   * dropped (unit_for). */
+  hl_job job;
+  job_of(A, d, cfg, &job);
+  int same = hl_job_same(&u->job, &job) && !strcmp(job.file, d->path);
+  hl_job_free(&job);
+  if (!same) return NULL;
+  lsp_refine *r = hl_xcalloc(1, sizeof *r);
+  r->S = A->S;
+  r->sn = *sn;
+  memset(sn, 0, sizeof *sn);
+  r->slot = &u->unit;
+  r->job = &u->job;
+  r->questions = hl_tu_asked(u->fast);
+  r->log = hl_xmemstream(&r->buf, &r->len);
+  u->refining = r;
+  return r;
+}
+
+void lsp_refine_parse(void *refine) {
+  lsp_refine *r = refine;
+  if (!*r->slot) {
+    *r->slot = parse_full(r->job, &r->sn, r->log);
+  } else if (hl_tu_reparse(*r->slot, r->sn.files, r->sn.n, r->log)) {
+    hl_tu_free(*r->slot);
+    *r->slot = NULL;
+  }
+  /* The full unit's first trait question is a parse of the whole file
+   * (its own memo is empty): here, not in the walk on the worker. */
+  if (*r->slot && r->questions) hl_tu_prepare_queries(*r->slot);
+}
+
+void lsp_refine_parsed(lsp_refine *r, const hl_crash *crash) {
+  r->parsed = 1;
+  r->crashed = crash != NULL;
+  if (crash) r->what = *crash;
+}
+
+int lsp_refine_state(const lsp_doc *d) {
+  const lsp_refine *r = d->unit ? d->unit->refining : NULL;
+  return !r ? LSP_REFINE_NONE : r->parsed ? LSP_REFINE_PARSED : LSP_REFINE_PARSING;
+}
+
+lsp_result *lsp_refine_crashed(lsp_analyzer *A, lsp_doc *d, const hl_crash *what) {
+  lsp_unitstate *u = d->unit;
+  lsp_refine *r = u->refining;
+  if (!r) return NULL;
+  /* lsp_analysis_crashed abandons the full unit, with the refine's text. */
+  u->refining = NULL;
+  u->was_fast = 0;
+  lsp_result *res = lsp_analysis_crashed(A, d, &r->sn, what);
+  u->refining = r;
+  r->crashed = 1;
+  refine_free(u);
+  return res;
+}
+
+lsp_result *lsp_refine_end(lsp_analyzer *A, lsp_doc *d, int *crashed) {
+  lsp_unitstate *u = d->unit;
+  lsp_refine *r = u->refining;
+  *crashed = r->crashed;
+  if (r->crashed) return lsp_refine_crashed(A, d, &r->what);
+  const hl_config *cfg = NULL;
+  char *err = NULL;
+  if (stale(A, d, &r->sn) || hl_config_for(A->configs, d->path, &cfg, &err)) {
+    free(err);
+    refine_free(u);
+    return NULL;
+  }
+  lsp_result *res = hl_xcalloc(1, sizeof *res);
+  res->gen = r->sn.gen;
+  res->version = r->sn.version;
+  u->was_fast = 0;
+  hl_tu *t = u->unit ? read_open_documents(A, d, &u->unit, &r->sn, r->log) : NULL;
+  analyze_parsed(A, d, cfg, t, &r->sn, r->log, &r->buf, &r->len, res);
+  /* The log is closed: refine_free must not close it again. */
+  r->log = NULL;
+  lsp_snapshot_free(&r->sn);
+  free(r);
+  u->refining = NULL;
+  u->crashes = 0;
+  return res;
 }

@@ -19,6 +19,7 @@
 #include "lsp/cached.h"
 #include "lsp/diagnostics.h"
 #include "lsp/project.h"
+#include "lsp/refiner.h"
 #include "lsp/snapshot.h"
 #include "util/util.h"
 
@@ -42,6 +43,7 @@ typedef struct worker {
   int pulled;                 /* a workspace/diagnostic was answered ... */
   double pulled_at;           /* ... at this time (lsp_now) */
   unsigned long pulled_saves; /* ... after this many saves */
+  lsp_doc *refining;          /* the document whose refine parses elsewhere (one at a time), or NULL */
 } worker;
 
 static void stamp_of(stamp *s) {
@@ -87,16 +89,16 @@ static void stamps_clear(worker *W) {
 }
 
 /* With the lock held: the document whose analysis is due first — of a
- * new text, or the refine of its fast result (*refine), which an edit
- * puts off — or NULL with *until the time the next one is (0: none is
- * pending). */
-static lsp_doc *next_due(lsp_server *S, double *until, int *refine) {
+ * new text, or the refine of its fast result (*refine; when refines is
+ * set), which an edit puts off — or NULL with *until the time the next
+ * one is (0: none is pending). */
+static lsp_doc *next_due(lsp_server *S, int refines, double *until, int *refine) {
   lsp_doc *first = NULL;
   double at = 0;
   *refine = 0;
   for (size_t i = 0; i < S->ndocs; i++) {
     lsp_doc *d = S->docs[i];
-    if (!d->analyzed || (!d->pending && !d->refine)) continue;
+    if (!d->analyzed || (!d->pending && !(d->refine && refines))) continue;
     double when = d->pending ? d->due : d->refine_due;
     if (!first || when < at) {
       first = d;
@@ -124,7 +126,8 @@ static void sleep_until(lsp_server *S, double until) {
  * (--malloc-trim): glibc's malloc keeps what a freed unit held (tens of
  * MiB) otherwise, and the server's resident size would stay at its
  * highest. */
-static void free_closed(lsp_server *S) {
+static void free_closed(worker *W) {
+  lsp_server *S = W->A.S;
   lsp_doc **v = S->closed;
   size_t n = S->nclosed;
   S->closed = NULL;
@@ -134,6 +137,8 @@ static void free_closed(lsp_server *S) {
   S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
   for (size_t i = 0; i < n; i++) {
+    /* Its refine's parse, if one runs, is waited for. */
+    if (v[i] == W->refining) W->refining = NULL;
     lsp_unit_forget(v[i]);
     lsp_doc_free(v[i]);
   }
@@ -224,6 +229,73 @@ static void refine_store(lsp_server *S, lsp_doc *d, lsp_result *r) {
   }
 }
 
+/* With the lock held (released meanwhile): starts the refine of d over
+ * sn, its parse on the refiner's thread (here when none can start: the
+ * next round walks it either way). Returns 0 when the refine is to be
+ * analyzed here instead (lsp_refine_begin), sn untouched; 1 when it
+ * started; 2 when its parse ran here and crashed. */
+static int refine_elsewhere(worker *W, lsp_doc *d, lsp_snapshot *sn) {
+  lsp_server *S = W->A.S;
+  S->analyzing = 1;
+  pthread_mutex_unlock(&S->lock);
+  lsp_refine *r = lsp_refine_begin(&W->A, d, sn);
+  lsp_analysis_notes(&W->A);
+  pthread_mutex_lock(&S->lock);
+  S->analyzing = 0;
+  if (!r) return 0;
+  W->refining = d;
+  /* Stopping: nothing is parsed (the unit is freed as it is). */
+  if (S->quit) {
+    lsp_refine_parsed(r, NULL);
+    return 1;
+  }
+  if (lsp_refiner_run(S, r) == 0) return 1;
+  S->analyzing = 1;
+  pthread_mutex_unlock(&S->lock);
+  hl_crash what;
+  int crashed = hl_crash_run(lsp_refine_parse, r, &what);
+  (void)pthread_mutex_lock(&S->lock);
+  S->analyzing = 0;
+  lsp_refine_parsed(r, crashed ? &what : NULL);
+  return crashed ? 2 : 1;
+}
+
+typedef struct refine_end {
+  lsp_analyzer *A;
+  lsp_doc *d;
+  int crashed;
+  lsp_result *r;
+} refine_end;
+
+static void refine_end_step(void *arg) {
+  refine_end *e = arg;
+  e->r = lsp_refine_end(e->A, e->d, &e->crashed);
+}
+
+/* With the lock held (released meanwhile): the walk of d's refine, whose
+ * parse is over, under the crash guard, and its result stored. Returns 1
+ * when the walk crashed. */
+static int finish_refine(worker *W, lsp_doc *d) {
+  lsp_server *S = W->A.S;
+  W->refining = NULL;
+  S->analyzing = 1;
+  pthread_mutex_unlock(&S->lock);
+  refine_end e = {&W->A, d, 0, NULL};
+  hl_crash what;
+  int crashed = hl_crash_run(refine_end_step, &e, &what);
+  if (crashed) e.r = lsp_refine_crashed(&W->A, d, &what);
+  lsp_analysis_notes(&W->A);
+  stamp_new(W);
+  /* As in analyze_due: a crash may have left the lock taken. */
+  (void)pthread_mutex_lock(&S->lock);
+  S->analyzing = 0;
+  if (e.r && !crashed && !e.crashed)
+    refine_store(S, d, e.r);
+  else if (e.r)
+    lsp_result_store(S, d, e.r);
+  return crashed;
+}
+
 /* With the lock held (released meanwhile): analyzes d under the crash
  * guard (its new text, or the refine of its fast result), and stores the
  * result. Returns 1 when the analysis crashed. */
@@ -233,6 +305,8 @@ static int analyze_due(worker *W, lsp_doc *d, int refine) {
   lsp_snapshot_take(S, d, lsp_unit_reads(d), &sn);
   if (!refine) d->pending = 0;
   d->refine = 0;
+  int elsewhere = refine ? refine_elsewhere(W, d, &sn) : 0;
+  if (elsewhere) return elsewhere == 2;
   /* lsp_analyze parses in full a file whose fast unit a refine found incomplete. */
   int fast = !refine && S->opt.fast_first;
   S->analyzing = 1;
@@ -307,6 +381,16 @@ static int pulls_due(worker *W, double *until) {
   return 0;
 }
 
+/* With the lock held: the document whose refine's parse is over, for its
+ * walk, or NULL. A refine that an analysis needing the full unit dropped
+ * (analysis.c: it waited for the parse) is forgotten here. */
+static lsp_doc *refined(worker *W) {
+  if (!W->refining) return NULL;
+  int state = lsp_refine_state(W->refining);
+  if (state == LSP_REFINE_NONE) W->refining = NULL;
+  return state == LSP_REFINE_PARSED ? W->refining : NULL;
+}
+
 static void *worker_main(void *arg);
 
 /* A thread running the worker, with the stack libclang's own parse thread
@@ -344,10 +428,12 @@ static void *worker_main(void *arg) {
     int refine;
     lsp_doc *d;
     if (S->nclosed) {
-      free_closed(S);
+      free_closed(W);
     } else if (S->reload || S->recheck) {
       refresh(W);
-    } else if ((d = next_due(S, &until, &refine))) {
+    } else if ((d = refined(W))) {
+      if (finish_refine(W, d) && !S->quit) handed_over = hand_over(W) == 0;
+    } else if ((d = next_due(S, !W->refining, &until, &refine))) {
       if (analyze_due(W, d, refine) && !S->quit) handed_over = hand_over(W) == 0;
     } else if (S->npulls && pulls_due(W, &until)) {
       answer_pulls(W);
@@ -378,13 +464,15 @@ int lsp_worker_stop(lsp_server *S) {
   if (!W) return 0;
   pthread_mutex_lock(&S->lock);
   S->quit = 1;
-  int busy = S->analyzing;
+  /* A refine's parse on the refiner's thread is a parse too. */
+  int busy = S->analyzing || lsp_refiner_busy(S);
   pthread_cond_signal(&S->wake);
   /* The thread now: after a crash, another took the place of the first. */
   pthread_t thread = S->worker;
   pthread_mutex_unlock(&S->lock);
   if (busy) return -1;
   if (S->worker_started) pthread_join(thread, NULL);
+  lsp_refiner_stop(S);
   /* Everything the worker kept, now that it is gone. */
   for (size_t i = 0; i < S->nclosed; i++) {
     lsp_unit_forget(S->closed[i]);

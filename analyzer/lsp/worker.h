@@ -1,6 +1,8 @@
 /* worker: the one analysis thread. It owns the libclang index and each
- * open document's kept translation unit (and so every libclang call), the
- * configurations and the compile databases. It sleeps until a document's
+ * open document's kept translation units, the configurations and the
+ * compile databases; libclang is called from it and from the threads that
+ * parse for it (engine/ahead.h; refiner.h: a refine's parse of a full
+ * unit, which the worker leaves alone meanwhile). It sleeps until a document's
  * analysis is due (the debounce after typing), takes a snapshot of its text
  * and of the open documents its unit reads (snapshot.h: the unsaved files
  * the parse sees), finds its compile command (project.h) and

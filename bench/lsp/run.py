@@ -20,7 +20,10 @@ default, else clangd on the PATH; --background-index=false, the one file)
 with its own; in these two sessions, then, RUNS bursts of typing (after a
 pause of a second, a comment typed a key every -k seconds, 0.15 by
 default), timed from the last key's didChange to its version's publish:
-the edit a typist waits for. Prints the medians, wall and, in parentheses, CPU (the
+the edit a typist waits for; before each burst, one edit after a second's
+rest, timed too: heaplint's refine of the last version runs then (it starts
+500 ms after a publish), and that edit must not wait for its parse. Prints
+the medians, wall and, in parentheses, CPU (the
 server's user+sys over the round; the child's for clang), as a Markdown
 table.
 """
@@ -98,9 +101,11 @@ def session(argv, cwd, options, path, text, runs, between=None, typing=None):
     comment at the end), each timed from didChange to that version's
     publish; between() runs after each round (clang, timed apart). With
     typing (a key interval, s): then runs bursts, each after a pause of a
-    second, a comment typed a key at a time, timed from the last key.
-    Returns (cold, walls, cpus, diagnostics after the open[, bursts, their
-    CPU])."""
+    second, a comment typed a key at a time, timed from the last key, and
+    each before it an edit after a second's rest, timed too (the refine of
+    the last burst parses then, 500 ms after its publish). Returns (cold,
+    walls, cpus, diagnostics after the open[, bursts, their CPU, the edits
+    after a rest])."""
     c = lspclient.Client(argv, cwd=cwd)
     params = {"processId": os.getpid(), "rootUri": None,
               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}}
@@ -136,14 +141,16 @@ def session(argv, cwd, options, path, text, runs, between=None, typing=None):
             raise SystemExit("run.py: %s: the diagnostics changed after a comment was added" % argv[0])
         if between:
             between()
-    bursts, burst_cpus = [], []
+    bursts, burst_cpus, rests = [], [], []
     version = runs + 2
     for i in range(runs if typing else 0):
         time.sleep(1.0)
         text += "\n"
+        start = time.perf_counter()
         c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version},
                                             "contentChanges": [{"text": text}]})
         c.diagnostics(u, version, timeout=600)
+        rests.append(time.perf_counter() - start)
         time.sleep(1.0)
         took, version, cpu = type_burst(c, u, text.count("\n"), version + 1, "// typed", typing)
         text += "// typed"
@@ -153,7 +160,7 @@ def session(argv, cwd, options, path, text, runs, between=None, typing=None):
     c.notify("exit", None)
     c.close()
     if typing:
-        return cold, walls, cpus, diags, bursts, burst_cpus
+        return cold, walls, cpus, diags, bursts, burst_cpus, rests
     return cold, walls, cpus, diags
 
 
@@ -189,15 +196,17 @@ def bench_file(heaplint, db_dir, entry, clangxx, clangd, runs, typing):
     r["full"] = (cold, m(walls), m(cpus))
     # Defaults against defaults: heaplint's adaptive debounce, clangd's.
     # Then typing: the last key of a burst is the edit a typist waits for.
-    _, walls, _, _, bursts, bcpu = session(argv, entry["directory"], None, path, text, runs, typing=typing)
+    _, walls, _, _, bursts, bcpu, rests = session(argv, entry["directory"], None, path, text, runs, typing=typing)
     r["lsp_default"] = m(walls)
     r["lsp_typing"] = (m(bursts), m(bcpu))
+    r["lsp_rest"] = (m(rests), max(rests))
     if clangd:
-        cold, walls, _, _, bursts, bcpu = session([clangd, "--compile-commands-dir=" + db_dir,
+        cold, walls, _, _, bursts, bcpu, rests = session([clangd, "--compile-commands-dir=" + db_dir,
                                                    "--background-index=false"],
                                                   entry["directory"], None, path, text, runs, typing=typing)
         r["clangd"] = (cold, m(walls))
         r["clangd_typing"] = (m(bursts), m(bcpu))
+        r["clangd_rest"] = (m(rests), max(rests))
     return r
 
 
@@ -250,20 +259,21 @@ def main():
           "didChange / clang | every body (fastFirst false): didOpen, didChange, no delay | "
           "didChange -> publish, defaults | clangd: didOpen, didChange (defaults) | "
           "heaplint / clangd (defaults) | typing, last key -> publish: heaplint, clangd | heaplint / clangd "
-          "(typing) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "(typing) | an edit after a 1 s rest (median, max): heaplint, clangd |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e in picked:
         r = bench_file(heaplint, db_dir, e, a.clangxx, a.clangd, a.runs, a.typing)
         cd = r.get("clangd")
         print("| %s | %d | %.2f s | %.2f s (%.2f) | %.2f s (%.2f) | **%.2f** (%.2f) | %.2f s, %.2f s (%.2f) | %.2f s "
-              "| %s | %s | %s | %s |"
+              "| %s | %s | %s | %s | %s |"
               % (r["file"], r["findings"], r["cold"], r["clang"][0], r["clang"][1], r["lsp"][0], r["lsp"][1],
                  r["lsp"][0] / r["clang"][0], r["lsp"][1] / r["clang"][1] if r["clang"][1] else 0,
                  r["full"][0], r["full"][1], r["full"][2],
                  r["lsp_default"], "%.2f s, %.2f s" % cd if cd else "-",
                  "**%.2f**" % (r["lsp_default"] / cd[1]) if cd else "-",
                  "%.2f s (%.2f), %s" % (r["lsp_typing"] + ("%.2f s (%.2f)" % r["clangd_typing"] if cd else "-",)),
-                 "**%.2f**" % (r["lsp_typing"][0] / r["clangd_typing"][0]) if cd else "-"))
+                 "**%.2f**" % (r["lsp_typing"][0] / r["clangd_typing"][0]) if cd else "-",
+                 "%.2f s, %.2f s; %s" % (r["lsp_rest"] + ("%.2f s, %.2f s" % r["clangd_rest"] if cd else "-",))))
         sys.stdout.flush()
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ said once); a file that does not compile, and the same findings as
 `heaplint FILE -- flags` with an #include not found or a declaration left
 open at the end; a libclang crash; the debounce
 (fixed, and clangd's adaptive one) and $/cancelRequest; that a version
-replaced during its analysis is never published; pull diagnostics
+replaced during its analysis is never published; an edit during a
+refine's parse, published without waiting for it (nor the stale refine); pull diagnostics
 (textDocument/diagnostic, and workspace/diagnostic from the result cache); a changed .heaplint.yaml; a changed
 compile_commands.json (a -D that changes a verdict); malformed messages,
 MethodNotFound, shutdown and exit (status 0; 1 without shutdown); and 50
@@ -765,6 +766,72 @@ def check_fast_then_refine(ctx):
     ctx.stop(c)
 
 
+# A header whose inline function's body instantiates templates that each
+# evaluate a slow constant expression (about 0.6 s of CPU each with clang
+# 19): the unit that parses every body instantiates them at the end of
+# each parse and reparse (seconds), the fast unit, which skips the body,
+# never does. Its Queue stores a callable in a std::function inside a
+# member template's body: only the full unit finds the lambda below.
+SLOW_BODIES = ("#pragma once\n#include <functional>\n#include <vector>\n"
+               "constexpr long spin(long n, long k) { long s = 0; for (long i = 0; i < n; i++) s += (i ^ k) % 7; "
+               "return s; }\n"
+               "template <int K> long slow() { static_assert(spin(300000, K) >= 0, \"\"); return K; }\n"
+               "inline long slow_all() { return " + " + ".join("slow<%d>()" % k for k in range(4)) + "; }\n"
+               "struct Queue {\n  std::vector<std::function<long()>> later;\n"
+               "  template <class F> void add(F f) { later.push_back(std::function<long()>(f)); }\n};\n")
+
+
+def check_edit_during_refine(ctx):
+    """The refine's parse of the full unit runs beside the analysis of
+    edits: an edit sent while it runs is published from the fast unit
+    without waiting for it (libclang cannot stop a parse; the worker used
+    to run it, and the first key after a pause waited for all of it). The
+    refine it made stale is never published for the old version; the new
+    version's refine is, with what only the full unit finds."""
+    with open(ctx.path("include/slow_bodies.h"), "w") as f:
+        f.write(SLOW_BODIES)
+    text = ("#include \"slow_bodies.h\"\n\nvoid user(Queue &q, long x, long y, long z) {\n"
+            "  q.add([x, y, z] { return x + y + z; });\n}\n")
+    c = ctx.start(options={"debounce": 0, "refineDelay": 0})
+    u = open_doc(c, ctx.path("src/user.cc"), text)
+    assert c.diagnostics(u, 1) == [], "the fast unit found what it cannot see"
+    # The refine of version 1 starts at once (refineDelay 0): a first
+    # parse of the full unit, its slow instantiations included.
+    time.sleep(0.5)
+    start = time.time()
+    change(c, u, 2, [{"text": text + "// edit\n"}])
+    assert c.diagnostics(u, 2) == [], "the edit's first publish is not the fast unit's"
+    edit = time.time() - start
+    refined = c.diagnostics(u, 2)
+    refine = time.time() - start - edit
+    assert [d["code"] for d in refined] == ["function-sbo"], refined
+    print("edit during a refine: published in %.2f s; its own refine took %.2f s more" % (edit, refine))
+    # The refine of version 2 is a reparse of the full unit, as long as the
+    # rest of version 1's was: the edit did not wait for that one.
+    assert refine > 1.5, "the full unit's reparse took %.2f s: too fast to show anything" % refine
+    assert edit < refine / 2, "the edit waited %.2f s for the refine's parse (it takes %.2f s)" % (edit, refine)
+    stale = [m["params"]["diagnostics"] for m in publishes(c, u, 1)]
+    assert not stale, "the refine of version 1, made stale by version 2, was published: %s" % stale
+    # exit while a refine parses ends the server at once, as while the
+    # worker parses (check exit_while_parsing).
+    change(c, u, 3, [{"text": text + "// exit\n"}])
+    c.diagnostics(u, 3)
+    time.sleep(0.5)
+    r = c.call("shutdown", None)
+    assert "error" not in r, r
+    start = time.time()
+    c.notify("exit", None)
+    try:
+        rc = c.proc.wait(5)
+    except subprocess.TimeoutExpired:
+        c.proc.kill()
+        c.proc.wait()
+        raise AssertionError("the server did not end within 5 s of exit while a refine parsed")
+    assert time.time() - start < 2 and rc == 0, "exit while a refine parsed: %.1f s, status %d" % (
+        time.time() - start, rc)
+    assert not publishes(c, u, 3), "the refine of version 3 was done: the exit proves nothing"
+
+
 def check_exit_without_shutdown(ctx):
     c = ctx.start()
     c.notify("exit", None)
@@ -946,7 +1013,8 @@ def check_crash(ctx):
     crashed document gets one error diagnostic naming it and what crashed,
     the others keep theirs (a quick fix is still offered), a crashed
     document is parsed afresh after an edit, and after three crashes in a
-    row it waits for a save (each leaves a unit's memory behind)."""
+    row it waits for a save (each leaves a unit's memory behind). A crash
+    of a refine's parse, on the refiner's thread, likewise."""
     c = ctx.start(options={"debounce": 0})
     f = open_doc(c, ctx.path("src/fix.cc"))
     fixes = c.diagnostics(f, 1)
@@ -976,6 +1044,23 @@ def check_crash(ctx):
     assert len(diags) == 1 and "crashed 3 times in a row" in diags[0]["message"], diags
     c.notify("textDocument/didSave", {"textDocument": {"uri": deep_walk}})
     assert c.diagnostics(deep_walk, 4) == []
+    ctx.stop(c)
+    # The refine's parse crashes on a thread of its own (lsp/refiner): a
+    # header's inline function whose body overflows the stack of the parse
+    # that reads it, which the fast unit skips. Its document shows the
+    # crash; the server goes on, the next edit is published from the fast
+    # unit, and its refine, on a new thread, crashes again.
+    with open(ctx.path("include/deep_body.h"), "w") as f:
+        f.write("#pragma once\ninline " + project.DEEP_PARSE.replace("deep_parse", "deep_body"))
+    c = ctx.start(options={"debounce": 0, "refineDelay": 0})
+    u = open_doc(c, ctx.path("src/user.cc"), "#include \"deep_body.h\"\nint user() { return deep_body(); }\n")
+    assert c.diagnostics(u, 1) == [], "the fast unit did not skip the header's body"
+    m = crash_diagnostic(c, u, 1)
+    assert "while parsing" in m, m
+    assert c.diagnostics(open_doc(c, ctx.path("src/tiny.cc")), 1) == []
+    change(c, u, 2, [{"text": "#include \"deep_body.h\"\nint user() { return deep_body() + 1; }\n"}])
+    assert c.diagnostics(u, 2) == []
+    crash_diagnostic(c, u, 2)
     ctx.stop(c)
 
 
@@ -1263,7 +1348,7 @@ def check_open_close_cycles(ctx):
 
 CHECKS = [check_initialize, check_diagnostics_utf16, check_diagnostics_utf8, check_docs_link, check_shared_options, check_hover, check_index_hover, check_quick_fix,
           check_nolint_action, check_unsaved_change, check_unsaved_second_parses, check_malformed, check_framing, check_uris, check_line_ends, check_reversed_range,
-          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_kept_trait_answers, check_fast_then_refine, check_exit_without_shutdown, check_exit_while_parsing,
+          check_nul, check_reopen_lower_version, check_unsaved_files, check_newly_included, check_kept_trait_answers, check_fast_then_refine, check_edit_during_refine, check_exit_without_shutdown, check_exit_while_parsing,
           check_header_alone, check_outside_database, check_started_elsewhere, check_not_compiling, check_errors_parity, check_crash, check_debounce_and_cancel, check_stale_version, check_adaptive_debounce,
           check_pull_diagnostics,
           check_config_change, check_database_change, check_open_close_cycles]
