@@ -59,10 +59,11 @@ typedef struct hl_tcache {
                                         statistics as a free and as the allocation that takes the
                                         block again */
 #if HL_TCACHE_STACK
-  uint32_t count[HL_TCACHE_BINS];    /* blocks on each stack */
-  uint32_t limit[HL_TCACHE_BINS];    /* a free goes onto the stack while count < limit: HL_TCACHE_STACK
-                                        once the class allocates from the bin; 0 from the emptying of
-                                        a full stack until then, and in a thread without a heap */
+  uint32_t count[HL_TCACHE_BINS]; /* blocks on each stack */
+  /* A free goes onto the stack while count < limit: HL_TCACHE_STACK once
+   * the class allocates from the bin; 0 from the emptying of a full stack
+   * until then, and in a thread without a heap. */
+  uint32_t limit[HL_TCACHE_BINS];
   void *stack[HL_TCACHE_BINS][HL_TCACHE_STACK]; /* freed blocks' addresses, the last one at count - 1 */
 #endif
 } hl_tcache;
