@@ -135,10 +135,16 @@ static void free_closed(worker *W) {
   /* Disposing units, and waiting for a parse ahead: an exit meanwhile
    * ends the server at once, as during an analysis. */
   S->analyzing = 1;
+  /* A document whose refine's parse runs is left to refined(), which
+   * frees it once the parse is over: waiting for that parse, at a lower
+   * priority, would hold up the edits of the others. */
+  int parsing = W->refining && lsp_refine_state(W->refining) == LSP_REFINE_PARSING;
   pthread_mutex_unlock(&S->lock);
   for (size_t i = 0; i < n; i++) {
-    /* Its refine's parse, if one runs, is waited for. */
-    if (v[i] == W->refining) W->refining = NULL;
+    if (v[i] == W->refining) {
+      if (parsing) continue;
+      W->refining = NULL;
+    }
     lsp_unit_forget(v[i]);
     lsp_doc_free(v[i]);
   }
@@ -387,6 +393,15 @@ static int pulls_due(worker *W, double *until) {
 static lsp_doc *refined(worker *W) {
   if (!W->refining) return NULL;
   int state = lsp_refine_state(W->refining);
+  if (W->refining->closed) {
+    /* Closed during its refine's parse (free_closed): freed once it is over. */
+    if (state != LSP_REFINE_PARSING) {
+      lsp_server *S = W->A.S;
+      HL_PUSH(S->closed, S->nclosed, S->capclosed, W->refining);
+      W->refining = NULL;
+    }
+    return NULL;
+  }
   if (state == LSP_REFINE_NONE) W->refining = NULL;
   return state == LSP_REFINE_PARSED ? W->refining : NULL;
 }

@@ -692,15 +692,6 @@ def check_kept_trait_answers(ctx):
     ctx.stop(c)
 
 
-def publishes(c, u, version):
-    """The publishDiagnostics of u's version that came so far (the backlog),
-    taken off it."""
-    hits = [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
-            and m["params"]["uri"] == u and m["params"].get("version") == version]
-    c.backlog = [m for m in c.backlog if not any(m is h for h in hits)]
-    return [m["params"]["diagnostics"] for m in hits]
-
-
 def wait_log(c, text, timeout=120):
     end = time.time() + timeout
     while not any(text in line for line in c.stderr):
@@ -814,16 +805,29 @@ def check_edit_during_refine(ctx):
     assert edit < refine / 2, "the edit waited %.2f s for the refine's parse (it takes %.2f s)" % (edit, refine)
     stale = [m["params"]["diagnostics"] for m in publishes(c, u, 1)]
     assert not stale, "the refine of version 1, made stale by version 2, was published: %s" % stale
-    # exit while a refine parses ends the server at once, as while the
-    # worker parses (check exit_while_parsing).
-    change(c, u, 3, [{"text": text + "// exit\n"}])
-    c.diagnostics(u, 3)
+    # A file closed while its refine parses: the worker does not wait for
+    # that parse (at a lower priority) before the other files' analyses.
+    closing = open_doc(c, ctx.path("src/cycle_48.cc"), text)
+    first = c.diagnostics(closing, 1)
+    assert first == [], first
     time.sleep(0.5)
+    c.notify("textDocument/didClose", {"textDocument": {"uri": closing}})
+    start = time.time()
+    tiny = c.diagnostics(open_doc(c, ctx.path("src/tiny.cc")), 1)
+    assert tiny == [], tiny
+    other = time.time() - start
+    assert other < refine / 2, "a file opened after another was closed during its refine waited %.2f s" % other
+    # exit while a refine parses (the closed file's, or this one's) ends
+    # the server at once, as while the worker parses (exit_while_parsing).
+    last = open_doc(c, ctx.path("src/cycle_49.cc"), text)
+    first = c.diagnostics(last, 1)
+    assert first == [], first
     r = c.call("shutdown", None)
     assert "error" not in r, r
     took, rc = exit_timed(c, "while a refine parsed")
     assert took < 2 and rc == 0, "exit while a refine parsed: %.1f s, status %d" % (took, rc)
-    assert not publishes(c, u, 3), "the refine of version 3 was done: the exit proves nothing"
+    time.sleep(0.3)
+    assert not publishes(c, last, 1), "the last refine was done: the exit proves nothing"
 
 
 def exit_timed(c, when):
@@ -1056,7 +1060,8 @@ def check_crash(ctx):
     assert c.diagnostics(u, 1) == [], "the fast unit did not skip the header's body"
     m = crash_diagnostic(c, u, 1)
     assert "while parsing" in m, m
-    assert c.diagnostics(open_doc(c, ctx.path("src/tiny.cc")), 1) == []
+    tiny = c.diagnostics(open_doc(c, ctx.path("src/tiny.cc")), 1)
+    assert tiny == [], tiny
     change(c, u, 2, [{"text": "#include \"deep_body.h\"\nint user() { return deep_body() + 1; }\n"}])
     assert c.diagnostics(u, 2) == []
     crash_diagnostic(c, u, 2)
@@ -1091,6 +1096,7 @@ SLOW = "".join(["constexpr long spin(long n, long k) { long s = 0; for (long i =
 
 
 def publishes(c, u, version):
+    """The publishDiagnostics of u's version that came so far (the backlog)."""
     return [m for m in c.backlog if m.get("method") == "textDocument/publishDiagnostics"
             and m["params"]["uri"] == u and m["params"].get("version") == version]
 
