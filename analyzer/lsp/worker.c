@@ -235,19 +235,43 @@ static void refine_store(lsp_server *S, lsp_doc *d, lsp_result *r) {
   }
 }
 
+typedef struct refine_begin {
+  lsp_analyzer *A;
+  lsp_doc *d;
+  lsp_snapshot *sn;
+  lsp_refine *r;
+} refine_begin;
+
+static void refine_begin_step(void *arg) {
+  refine_begin *b = arg;
+  b->r = lsp_refine_begin(b->A, b->d, b->sn);
+}
+
 /* With the lock held (released meanwhile): starts the refine of d over
  * sn, its parse on the refiner's thread (here when none can start: the
  * next round walks it either way). Returns 0 when the refine is to be
  * analyzed here instead (lsp_refine_begin), sn untouched; 1 when it
- * started; 2 when its parse ran here and crashed. */
+ * started; 2 when starting it, or its parse run here, crashed. */
 static int refine_elsewhere(worker *W, lsp_doc *d, lsp_snapshot *sn) {
   lsp_server *S = W->A.S;
   S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
-  lsp_refine *r = lsp_refine_begin(&W->A, d, sn);
+  /* Under the crash guard, as the analysis it starts (it finds the
+   * file's compile command): a crash costs this refine, not the server. */
+  refine_begin b = {&W->A, d, sn, NULL};
+  hl_crash what;
+  int crashed = hl_crash_run(refine_begin_step, &b, &what);
+  if (crashed) {
+    char *why = hl_crash_describe(&what);
+    lsp_log(S, 1, "%s: starting its refine crashed (%s); it is not refined", d->path, why);
+    free(why);
+    lsp_snapshot_free(sn);
+  }
   lsp_analysis_notes(&W->A);
-  pthread_mutex_lock(&S->lock);
+  (void)pthread_mutex_lock(&S->lock);
   S->analyzing = 0;
+  if (crashed) return 2;
+  lsp_refine *r = b.r;
   if (!r) return 0;
   W->refining = d;
   /* Stopping: nothing is parsed (the unit is freed as it is). */
@@ -258,8 +282,7 @@ static int refine_elsewhere(worker *W, lsp_doc *d, lsp_snapshot *sn) {
   if (lsp_refiner_run(S, r) == 0) return 1;
   S->analyzing = 1;
   pthread_mutex_unlock(&S->lock);
-  hl_crash what;
-  int crashed = hl_crash_run(lsp_refine_parse, r, &what);
+  crashed = hl_crash_run(lsp_refine_parse, r, &what);
   (void)pthread_mutex_lock(&S->lock);
   S->analyzing = 0;
   lsp_refine_parsed(r, crashed ? &what : NULL);
