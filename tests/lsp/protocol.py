@@ -690,6 +690,23 @@ def check_kept_trait_answers(ctx):
     change(c, u, 4, [{"text": user + "// two\n"}])
     assert c.diagnostics(u, 4) == [], "the answer kept from the header's earlier text was used"
     ctx.stop(c)
+    # The same with a header changed on disk, not open: the files the unit
+    # read are listed once and looked at again at each edit (their size and
+    # modification time; engine/inclusions).
+    with open(ctx.path("include/on_disk.h"), "w") as f:
+        f.write(held)
+    c = ctx.start()
+    on_disk = user.replace("later.h", "on_disk.h")
+    u = open_doc(c, ctx.path("src/user.cc"), on_disk)
+    first = c.diagnostics(u, 1)
+    assert [d["code"] for d in first] == ["function-sbo"] and "not trivially copyable" in first[0]["message"], first
+    change(c, u, 2, [{"text": on_disk + "// one\n"}])
+    assert c.diagnostics(u, 2) == first, c.diagnostics(u, 2)
+    with open(ctx.path("include/on_disk.h"), "w") as f:
+        f.write(held.replace("Held(const Held &o) : v(o.v) {}", "Held(const Held &o) = default;"))
+    change(c, u, 3, [{"text": on_disk + "// two\n"}])
+    assert c.diagnostics(u, 3) == [], "the answer kept from the header's earlier text on disk was used"
+    ctx.stop(c)
 
 
 def wait_log(c, text, timeout=120):
