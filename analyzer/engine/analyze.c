@@ -220,8 +220,6 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-/* The target, the standard library the unit includes, and the wrappers
- * the profiles (and the config's) describe for them: into ctx and res. */
 /* The library of the first file the unit read that a profile knows;
  * listed: the unit's files as hl_inclusions keeps them, or NULL. */
 static const hl_profile *detect_library(const hl_run *run, CXTranslationUnit tu, const hl_inclusions *listed) {
@@ -234,6 +232,8 @@ static const hl_profile *detect_library(const hl_run *run, CXTranslationUnit tu,
   return d.found;
 }
 
+/* The target, the standard library the unit includes, and the wrappers
+ * the profiles (and the config's) describe for them: into ctx and res. */
 static void select_wrappers(const hl_run *run, const hl_config *cfg, hl_ctx *ctx, hl_selection *sel, hl_tu_result *res,
                             const hl_inclusions *listed) {
   CXTargetInfo ti = clang_getTranslationUnitTargetInfo(ctx->unit.tu);
