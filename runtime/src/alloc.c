@@ -689,8 +689,9 @@ static heap *thread_heap(void) {
  * (class_alloc and class_take_batch would count its first block apart, and
  * look at the used-up chunk twice). NULL when it is not that case. */
 #if HL_TCACHE_LEAN
-/* Class c's bin is empty (refilled, or given back): frees go into it again
- * until HL_TCACHE_LEAN_BYTES' worth of blocks. */
+/* Class c's bin is empty or just refilled: frees go into it until it holds
+ * HL_TCACHE_LEAN_BYTES' worth of blocks more (each pop makes room for one:
+ * node_allocate raises the bound). */
 static void lean_rearm(uint32_t c) {
   hl_tcache_tls.bound[c] = hl_tcache_tls.recycled[c] + HL_TCACHE_LEAN_BYTES / class_size(c);
 }
@@ -789,11 +790,12 @@ void hl_tcache_free(size_t c, void *block) {
   hl_free(block);
 }
 #elif HL_TCACHE_LEAN
-/* The lean path: class c's bin took its bound of frees since it was last
- * empty. All of it goes back to the chunks (the heap's own in one pass,
- * counted once; other heaps' as hl_free sends them, to their owners), so
- * that a thread that frees more than it allocates (another thread's nodes,
- * a container's clear()) holds a bounded number of blocks. */
+/* The lean path: class c's bin holds its bound's worth of blocks beyond
+ * its last refill. All of it goes back to the chunks (the heap's own in
+ * one pass, counted once; other heaps' as hl_free sends them, to their
+ * owners), so that a thread that frees more than it allocates (another
+ * thread's nodes, a container's clear()) holds a bounded number of
+ * blocks. */
 static void lean_give_back(heap *h, uint32_t c) {
   unsigned char *b = hl_tcache_tls.bin[c];
   size_t back = 0;

@@ -138,6 +138,9 @@ inline void *node_allocate(std::size_t c) {
 #if HL_TCACHE_STACK
     t.limit[c] = HL_TCACHE_STACK;
 #endif
+#if HL_TCACHE_LEAN
+    t.bound[c] += 1;  // room for the free that gives it back
+#endif
     __builtin_prefetch(next, 1);
     return p;
   }
@@ -157,8 +160,10 @@ inline void *node_allocate(std::size_t c) {
 // class c, whichever chunk the block is of, without reading the chunk; the
 // count of frees into the bin (recycled, which the statistics read) is also
 // the bound's: past it, hl_tcache_free gives the whole bin back to the
-// chunks and takes this block. The block stays counted as handed out, as
-// on the stack.
+// chunks and takes this block. Each pop off the bin (node_allocate) raises
+// the bound by one, so that the bin holds at most the bound's worth of
+// blocks beyond those of its last refill, however many go through it. The
+// block stays counted as handed out, as on the stack.
 inline void node_deallocate(std::size_t c, void *p) noexcept {
   hl_tcache &t = hl_tcache_tls;
   std::uint64_t n = __atomic_load_n(&t.recycled[c], __ATOMIC_RELAXED);

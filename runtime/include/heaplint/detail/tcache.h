@@ -45,9 +45,9 @@ extern "C" {
 /* A runtime configured with -DHEAPLINT_RUNTIME_NODE_LEAN=ON (HL_NODE_LEAN=1,
  * passed on the same way) has no stacks either, and frees every node into
  * the class's bin, whatever its chunk, without reading the chunk: nothing
- * goes back to a chunk until the blocks freed into the bin since it was
- * last empty reach HL_TCACHE_LEAN_BYTES' worth (then the whole bin goes
- * back, in one call), the thread calls hl_trim or exits. A third layout,
+ * goes back to a chunk until the bin holds HL_TCACHE_LEAN_BYTES' worth
+ * beyond its last refill (then the whole bin goes back, in one call), the
+ * thread calls hl_trim or exits. A third layout,
  * under a third name. */
 #if defined(HL_NODE_LEAN) && HL_NODE_LEAN
 #define HL_TCACHE_LEAN 1
@@ -87,8 +87,9 @@ typedef struct hl_tcache {
 #endif
 #if HL_TCACHE_LEAN
   /* A free goes into the bin while recycled < bound: bound is set to
-   * recycled + the class's bound in blocks when the bin is empty (refilled,
-   * given back); 0 in a thread without a heap and for a class served by
+   * recycled + the class's bound in blocks when the bin is empty or just
+   * refilled, and each pop off the bin adds one (bound - recycled is the
+   * room left); 0 in a thread without a heap and for a class served by
    * large blocks, whose frees all take the call. */
   uint64_t bound[HL_TCACHE_BINS];
 #endif
