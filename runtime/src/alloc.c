@@ -578,6 +578,9 @@ static void cache_release(heap *h) {
 #endif
     unsigned char *p = hl_tcache_tls.bin[c];
     hl_tcache_tls.bin[c] = NULL;
+#if HL_TCACHE_LEAN
+    hl_tcache_tls.bound[c] = 0; /* the next free rearms it */
+#endif
     while (p) {
       unsigned char *next = link_get(p);
       heap_free(&g_src, h, p);
@@ -610,6 +613,9 @@ static void thread_exit(void *arg) {
   memset(hl_tcache_tls.cur, 0, sizeof hl_tcache_tls.cur);
 #if HL_TCACHE_STACK
   memset(hl_tcache_tls.limit, 0, sizeof hl_tcache_tls.limit);
+#endif
+#if HL_TCACHE_LEAN
+  memset(hl_tcache_tls.bound, 0, sizeof hl_tcache_tls.bound);
 #endif
   hl_tcache_tls.heap = NULL;
   tl_cache = CACHE_GONE;
@@ -682,6 +688,15 @@ static heap *thread_heap(void) {
  * becomes current and its whole free list goes into the bin, counted once
  * (class_alloc and class_take_batch would count its first block apart, and
  * look at the used-up chunk twice). NULL when it is not that case. */
+#if HL_TCACHE_LEAN
+/* Class c's bin is empty or just refilled: frees go into it until it holds
+ * HL_TCACHE_LEAN_BYTES' worth of blocks more (each pop makes room for one:
+ * node_allocate raises the bound). */
+static void lean_rearm(uint32_t c) {
+  hl_tcache_tls.bound[c] = hl_tcache_tls.recycled[c] + HL_TCACHE_LEAN_BYTES / class_size(c);
+}
+#endif
+
 static void *tcache_refill_partial(heap *h, uint32_t ci) {
   cls *c = &h->cls[ci];
   chunk *cur = c->cur, *k = c->partial;
@@ -713,6 +728,9 @@ void *hl_tcache_refill(size_t c) {
 #if HL_TCACHE_STACK
       hl_tcache_tls.limit[c] = HL_TCACHE_STACK;
 #endif
+#if HL_TCACHE_LEAN
+      lean_rearm((uint32_t)c);
+#endif
       return b;
     }
   }
@@ -727,6 +745,9 @@ void *hl_tcache_refill(size_t c) {
     hl_tcache_tls.cur[c] = h->cls[c].cur;
 #if HL_TCACHE_STACK
     hl_tcache_tls.limit[c] = HL_TCACHE_STACK;
+#endif
+#if HL_TCACHE_LEAN
+    lean_rearm((uint32_t)c);
 #endif
     /* The bin's first pop reads this link (a chunk's old free list: cold). */
 #if defined(__GNUC__)
@@ -767,6 +788,55 @@ void hl_tcache_free(size_t c, void *block) {
       hl_tcache_tls.count[c] >= hl_tcache_tls.limit[c])
     cache_overflow(tl_heap, (uint32_t)c);
   hl_free(block);
+}
+#elif HL_TCACHE_LEAN
+/* The lean path: class c's bin holds its bound's worth of blocks beyond
+ * its last refill. All of it goes back to the chunks (the heap's own in
+ * one pass, counted once; other heaps' as hl_free sends them, to their
+ * owners), so that a thread that frees more than it allocates (another
+ * thread's nodes, a container's clear()) holds a bounded number of
+ * blocks. */
+static void lean_give_back(heap *h, uint32_t c) {
+  unsigned char *b = hl_tcache_tls.bin[c];
+  size_t back = 0;
+  hl_tcache_tls.bin[c] = NULL;
+  while (b) {
+    unsigned char *next = link_get(b);
+    chunk *k = chunk_of(&g_src, b);
+    if (k->owner == h && k->kind == KIND_CLASS) {
+      chunk_take_back(h, k, b);
+      back++;
+    } else {
+      heap_free(&g_src, h, b);
+    }
+    b = next;
+  }
+  cls *cl = &h->cls[c];
+  stat_add(&cl->frees, back);
+  stat_set(&cl->live, stat_getz(&cl->live) - back);
+}
+
+/* The inline free's call: the bin is at its bound (give it back, then this
+ * block starts it again), or not armed yet (a class's first free, or the
+ * first after hl_trim), or the thread cannot cache (no heap, exiting, a
+ * class served by large blocks): hl_free. */
+void hl_tcache_free(size_t c, void *block) {
+  if (block && tl_cache == CACHE_NONE && thread_heap()) cache_start(tl_heap);
+  heap *h = tl_heap;
+  if (!block || HL_CHECKED || !h || tl_cache != CACHE_ON || c >= HL_TCACHE_BINS || c >= g_src.nclasses) {
+    hl_free(block);
+    return;
+  }
+  lean_give_back(h, (uint32_t)c);
+  lean_rearm((uint32_t)c);
+  link_set(block, hl_tcache_tls.bin[c]);
+  hl_tcache_tls.bin[c] = block;
+  /* Read by the statistics from other threads (alloc_stats.c). */
+#if defined(__GNUC__)
+  __atomic_store_n(&hl_tcache_tls.recycled[c], hl_tcache_tls.recycled[c] + 1, __ATOMIC_RELAXED);
+#else
+  hl_tcache_tls.recycled[c]++;
+#endif
 }
 #else
 void hl_tcache_free(size_t c, void *block) {

@@ -155,11 +155,19 @@ static void freed_block_comes_back_first() {
   a.deallocate(keep, 1);
 }
 
-// A node of any chunk goes onto the thread's stack (up to HL_TCACHE_STACK):
-// freed from a chunk the class no longer carves from, it is still the next
-// node of its class; the stack's blocks are counted as in use until
-// hl_trim gives them back. Without the stack (HEAPLINT_RUNTIME_NODE_STACK
-// OFF, HL_TCACHE_STACK 0), only the bin's blocks wait in the thread.
+// Blocks of class c that may wait in the calling thread besides the bin's
+// last batch: the stack's, or the lean path's bound (HL_TCACHE_LEAN_BYTES'
+// worth, taken by the bin before it goes back whole).
+static std::size_t waiting(std::size_t c) {
+  return HL_TCACHE_LEAN ? HL_TCACHE_LEAN_BYTES / class_size(c) : HL_TCACHE_STACK;
+}
+
+// A node of any chunk goes onto the thread's stack (up to HL_TCACHE_STACK),
+// or with the lean path into the bin: freed from a chunk the class no
+// longer carves from, it is still the next node of its class; those blocks
+// are counted as in use until hl_trim gives them back. Without the stack
+// (HEAPLINT_RUNTIME_NODE_STACK OFF, HL_TCACHE_STACK 0), only the bin's
+// blocks wait in the thread.
 static void any_chunk_comes_back_first() {
   const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
   hl::pool_allocator<list_node_like> a;
@@ -172,7 +180,7 @@ static void any_chunk_comes_back_first() {
   // The first node's chunk is not the one the class carves from any more.
   CHECK((reinterpret_cast<std::uintptr_t>(nodes.front()) & hl_tcache_chunk_mask) !=
         (reinterpret_cast<std::uintptr_t>(nodes.back()) & hl_tcache_chunk_mask));
-#if HL_TCACHE_STACK
+#if HL_TCACHE_STACK || HL_TCACHE_LEAN
   a.deallocate(nodes.front(), 1);
   CHECK(a.allocate(1) == nodes.front());
 #endif
@@ -180,9 +188,9 @@ static void any_chunk_comes_back_first() {
   // A stack's worth waits in the thread, and the bin's (at most the
   // current chunk's blocks, 64 KiB); the rest went back to their chunks.
   hl_class_stats(c, &held);
-  if (held.in_use > before.in_use + HL_TCACHE_STACK + 65536 / class_size(c))
+  if (held.in_use > before.in_use + waiting(c) + 65536 / class_size(c))
     std::fprintf(stderr, "held %zu, before %zu\n", held.in_use, before.in_use);
-  CHECK(held.in_use <= before.in_use + HL_TCACHE_STACK + 65536 / class_size(c));
+  CHECK(held.in_use <= before.in_use + waiting(c) + 65536 / class_size(c));
   hl_trim();
   hl_class_stats(c, &after);
   CHECK(after.in_use == before.in_use);
@@ -220,6 +228,44 @@ static void across_threads() {
   CHECK(after.in_use == before.in_use);
 }
 
+// The lean path's bound (HEAPLINT_RUNTIME_NODE_LEAN): a thread that frees
+// far more nodes than the bound, its own or (the event-loop pattern) only
+// another thread's, keeps at most the bound's worth and the bin's last
+// batch counted as in use; the rest went back to the chunks (their owner's
+// for another thread's), whose memory can then be returned.
+static void lean_bound_holds() {
+#if HL_TCACHE_LEAN
+  const std::size_t c = hl::detail::node_class<list_node_like>::index::value;
+  const std::size_t n = 8 * waiting(c);
+  const std::size_t most = waiting(c) + 65536 / class_size(c);
+  hl::pool_allocator<list_node_like> a;
+  hl_pool_stats before, held;
+  hl_trim();
+  hl_class_stats(c, &before);
+  std::vector<list_node_like*> nodes;
+  for (std::size_t i = 0; i < n; i++) nodes.push_back(a.allocate(1));
+  for (list_node_like* p : nodes) a.deallocate(p, 1);
+  hl_class_stats(c, &held);
+  if (held.in_use > before.in_use + most) std::fprintf(stderr, "own: held %zu, before %zu\n", held.in_use, before.in_use);
+  CHECK(held.in_use <= before.in_use + most);
+  hl_trim();
+  // Another thread's nodes only: this thread allocates, the freer never does.
+  nodes.clear();
+  for (std::size_t i = 0; i < n; i++) nodes.push_back(a.allocate(1));
+  hl_class_stats(c, &before);
+  std::thread freer([&] {
+    for (list_node_like* p : nodes) a.deallocate(p, 1);
+    hl_pool_stats mid;
+    hl_class_stats(c, &mid);
+    if (mid.in_use + n > before.in_use + most)
+      std::fprintf(stderr, "remote: held %zu, before %zu\n", mid.in_use, before.in_use);
+    CHECK(mid.in_use + n <= before.in_use + most);
+  });
+  freer.join();
+  hl_trim();
+#endif
+}
+
 int main() {
   classes_match();
   fill_and_clear();
@@ -227,5 +273,6 @@ int main() {
   freed_block_comes_back_first();
   any_chunk_comes_back_first();
   across_threads();
+  lean_bound_holds();
   return hl_test::failures();
 }

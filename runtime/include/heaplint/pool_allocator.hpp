@@ -118,7 +118,9 @@ HEAPLINT_COLD inline void *node_refill(std::size_t c) {
 // and hl_pool_alloc do). A prefetch never faults, the list's end (NULL)
 // included, on every target GCC and Clang support. A runtime built with
 // HEAPLINT_RUNTIME_NODE_STACK=OFF has no stacks (HL_TCACHE_STACK 0): this
-// and node_deallocate are then the bin's and the chunks' paths alone.
+// and node_deallocate are then the bin's and the chunks' paths alone; one
+// built with HEAPLINT_RUNTIME_NODE_LEAN=ON neither, and its frees go into
+// the bin too (node_deallocate's lean form).
 inline void *node_allocate(std::size_t c) {
   hl_tcache &t = hl_tcache_tls;
 #if HL_TCACHE_STACK
@@ -136,6 +138,9 @@ inline void *node_allocate(std::size_t c) {
 #if HL_TCACHE_STACK
     t.limit[c] = HL_TCACHE_STACK;
 #endif
+#if HL_TCACHE_LEAN
+    t.bound[c] += 1;  // room for the free that gives it back
+#endif
     __builtin_prefetch(next, 1);
     return p;
   }
@@ -150,6 +155,27 @@ inline void *node_allocate(std::size_t c) {
 // nor (from full) free again: those need its lists, and hl_tcache_free,
 // which also empties a full stack (many frees and no allocation, as in a
 // container's clear(): the chunks can then be retired whole).
+#if HL_TCACHE_LEAN
+// The lean path (HEAPLINT_RUNTIME_NODE_LEAN=ON): into the thread's bin for
+// class c, whichever chunk the block is of, without reading the chunk; the
+// count of frees into the bin (recycled, which the statistics read) is also
+// the bound's: past it, hl_tcache_free gives the whole bin back to the
+// chunks and takes this block. Each pop off the bin (node_allocate) raises
+// the bound by one, so that the bin holds at most the bound's worth of
+// blocks beyond those of its last refill, however many go through it. The
+// block stays counted as handed out, as on the stack.
+inline void node_deallocate(std::size_t c, void *p) noexcept {
+  hl_tcache &t = hl_tcache_tls;
+  std::uint64_t n = __atomic_load_n(&t.recycled[c], __ATOMIC_RELAXED);
+  if (HEAPLINT_LIKELY(n < t.bound[c])) {
+    __atomic_store_n(&t.recycled[c], n + 1, __ATOMIC_RELAXED);
+    std::memcpy(p, &t.bin[c], sizeof(void *));
+    t.bin[c] = p;
+    return;
+  }
+  hl_tcache_free(c, p);
+}
+#else
 inline void node_deallocate(std::size_t c, void *p) noexcept {
   hl_tcache &t = hl_tcache_tls;
   // A block on the stack or in the bin counts as handed out, as the block
@@ -190,6 +216,7 @@ inline void node_deallocate(std::size_t c, void *p) noexcept {
   }
   hl_tcache_free(c, p);
 }
+#endif
 
 template <class T>
 T *pooled_allocate(std::true_type) {

@@ -42,11 +42,30 @@ extern "C" {
  * HL_NO_NODE_STACK=1, which the CMake target and pkg-config pass on. The
  * two layouts name the thread cache differently, so that code compiled
  * for one does not link with a library built for the other. */
-#if defined(HL_NO_NODE_STACK) && HL_NO_NODE_STACK
+/* A runtime configured with -DHEAPLINT_RUNTIME_NODE_LEAN=ON (HL_NODE_LEAN=1,
+ * passed on the same way) has no stacks either, and frees every node into
+ * the class's bin, whatever its chunk, without reading the chunk: nothing
+ * goes back to a chunk until the bin holds HL_TCACHE_LEAN_BYTES' worth
+ * beyond its last refill (then the whole bin goes back, in one call), the
+ * thread calls hl_trim or exits. A third layout,
+ * under a third name. */
+#if defined(HL_NODE_LEAN) && HL_NODE_LEAN
+#define HL_TCACHE_LEAN 1
+#define HL_TCACHE_STACK 0
+#define hl_tcache_tls hl_tcache_tls_lean
+#elif defined(HL_NO_NODE_STACK) && HL_NO_NODE_STACK
+#define HL_TCACHE_LEAN 0
 #define HL_TCACHE_STACK 0
 #define hl_tcache_tls hl_tcache_tls_nostack
 #else
+#define HL_TCACHE_LEAN 0
 #define HL_TCACHE_STACK 128
+#endif
+/* The lean path's bound per class, in bytes (blocks: this / the class's
+ * size): what one thread's bin may hold of what it freed. Read by the
+ * library only (and the tests); 512 KiB, 8 MiB over the 16 classes. */
+#ifndef HL_TCACHE_LEAN_BYTES
+#define HL_TCACHE_LEAN_BYTES ((size_t)512 * 1024)
 #endif
 
 typedef struct hl_tcache {
@@ -65,6 +84,14 @@ typedef struct hl_tcache {
    * until then, and in a thread without a heap. */
   uint32_t limit[HL_TCACHE_BINS];
   void *stack[HL_TCACHE_BINS][HL_TCACHE_STACK]; /* freed blocks' addresses, the last one at count - 1 */
+#endif
+#if HL_TCACHE_LEAN
+  /* A free goes into the bin while recycled < bound: bound is set to
+   * recycled + the class's bound in blocks when the bin is empty or just
+   * refilled, and each pop off the bin adds one (bound - recycled is the
+   * room left); 0 in a thread without a heap and for a class served by
+   * large blocks, whose frees all take the call. */
+  uint64_t bound[HL_TCACHE_BINS];
 #endif
 } hl_tcache;
 
