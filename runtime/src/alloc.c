@@ -10,6 +10,14 @@
 #include <string.h>
 
 #include "alloc_internal.h"
+
+/* The calling thread's hl_malloc stacks (see hl_malloc). */
+#if HL_TCACHE_STACK
+static _Thread_local hl_mstack tl_ms TLS_MODEL;
+#define MSTACK_COUNT(ci) tl_ms.count[ci]
+#else
+#define MSTACK_COUNT(ci) 0
+#endif
 #include "sys.h"
 
 #if !defined(__GNUC__)
@@ -71,6 +79,7 @@ static HL_NOINLINE void chunk_retire(heap *h, chunk *k) {
   cls *c = &h->cls[k->cls];
   stat_set(&c->chunks, stat_getz(&c->chunks) - 1);
   k->kind = KIND_EMPTY;
+  if (h->shared) hl_cmap_set(h->src, k, 0);
   if (stat_getz(&h->nempty) < h->src->retain) {
     k->next = h->empty;
     h->empty = k;
@@ -99,6 +108,7 @@ static void chunk_format(heap *h, chunk *k, uint32_t ci) {
   if (HL_CHECKED) memset((void *)k->live, 0, (g->capacity + 7) / 8);
   cls *c = &h->cls[ci];
   stat_set(&c->chunks, stat_getz(&c->chunks) + 1);
+  if (h->shared) hl_cmap_set(h->src, k, ci + 1);
 }
 
 /* A chunk other than the current one went from full to not full, or to
@@ -174,7 +184,7 @@ static void check_alloc(heap *h, chunk *k, unsigned char *b, size_t req, int fre
 /* Raises class ci's high-water mark to live blocks, less those the calling
  * thread (the owner of a shared heap) freed inline and has not folded in. */
 static HL_INLINE void high_water(heap *h, uint32_t ci, size_t live) {
-  if (h->shared && ci < HL_TCACHE_BINS) live -= (size_t)hl_tcache_tls.freed[ci];
+  if (h->shared && ci < HL_TCACHE_BINS) live -= (size_t)hl_tcache_tls.freed[ci] + MSTACK_COUNT(ci);
   if (live > stat_getz(&h->cls[ci].high_water)) stat_set(&h->cls[ci].high_water, live);
 }
 
@@ -565,16 +575,26 @@ static void cache_start(heap *h) {
   if (tl_cache != CACHE_NONE) return;
   pthread_mutex_lock(&g_src.lock);
   h->tc = &hl_tcache_tls;
+#if HL_TCACHE_STACK
+  h->ms = &tl_ms;
+#endif
   pthread_mutex_unlock(&g_src.lock);
   hl_tcache_tls.heap = HL_CHECKED ? NULL : h;
   tl_cache = CACHE_ON;
 }
 
-/* Gives the blocks waiting in the calling thread's bins back to heap h. */
+/* Gives the blocks waiting in the calling thread's bins and stacks back
+ * to heap h. A block on a stack was counted by its push (as a free and an
+ * allocation in hl_tcache.recycled, as a free in hl_mstack.pushed); going
+ * back to its chunk counts a free again, so the push's count is taken
+ * back: the counts stay those of the calls made. */
 static void cache_release(heap *h) {
   for (size_t c = 0; c < HL_TCACHE_BINS; c++) {
 #if HL_TCACHE_STACK
+    hl_tcache_tls.recycled[c] -= hl_tcache_tls.count[c];
     while (hl_tcache_tls.count[c]) heap_free(&g_src, h, hl_tcache_tls.stack[c][--hl_tcache_tls.count[c]]);
+    tl_ms.pushed[c] -= tl_ms.count[c];
+    while (tl_ms.count[c]) heap_free(&g_src, h, tl_ms.slot[c][--tl_ms.count[c]]);
 #endif
     unsigned char *p = hl_tcache_tls.bin[c];
     hl_tcache_tls.bin[c] = NULL;
@@ -599,8 +619,18 @@ static void cache_fold(heap *h) {
     stat_set(&h->cls[c].live, stat_getz(&h->cls[c].live) - (size_t)n);
     /* As frees: the allocations they stand for are frees + live. */
     stat_add(&h->cls[c].frees, n + r);
+#if HL_TCACHE_STACK
+    /* The stacks are empty (cache_release): every block pushed and not
+     * given back was popped, so the pops are the pushes, now frees. */
+    stat_add(&h->cls[c].frees, tl_ms.pushed[c]);
+    tl_ms.pushed[c] = 0;
+    tl_ms.popped[c] = 0;
+#endif
   }
   h->tc = NULL;
+#if HL_TCACHE_STACK
+  h->ms = NULL;
+#endif
 }
 
 /* A thread exits: its bins go back to its heap, and the heap waits for the
@@ -613,6 +643,7 @@ static void thread_exit(void *arg) {
   memset(hl_tcache_tls.cur, 0, sizeof hl_tcache_tls.cur);
 #if HL_TCACHE_STACK
   memset(hl_tcache_tls.limit, 0, sizeof hl_tcache_tls.limit);
+  memset(tl_ms.limit, 0, sizeof tl_ms.limit);
 #endif
 #if HL_TCACHE_LEAN
   memset(hl_tcache_tls.bound, 0, sizeof hl_tcache_tls.bound);
@@ -646,6 +677,7 @@ static hl_status default_setup(const hl_allocator_config *cfg) {
   }
   if (pthread_mutex_init(&g_src.lock, NULL) != 0 || pthread_key_create(&g_key, thread_exit) != 0) return HL_ENOMEM;
   hl_tcache_chunk_mask = g_src.mask;
+  hl_cmap_setup(&g_src);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   atomic_store_explicit(&g_ready, 1, memory_order_release);
   return HL_OK;
@@ -758,17 +790,12 @@ void *hl_tcache_refill(size_t c) {
 }
 
 #if HL_TCACHE_STACK
-/* Class c's stack is full: its blocks go back to their chunks (the heap's
- * own in one pass, counted once; other heaps' as hl_free sends them), and
- * the stack takes no frees until the class next allocates from the bin:
- * after a container's clear() its chunks can be retired whole. */
-static void cache_overflow(heap *h, uint32_t c) {
-  uint32_t n = hl_tcache_tls.count[c];
+/* The n blocks of class c in slot go back to their chunks: the heap's own
+ * in one pass, counted once; other heaps' as hl_free sends them. */
+static void stack_give_back(heap *h, uint32_t c, void **slot, uint32_t n) {
   size_t back = 0;
-  hl_tcache_tls.count[c] = 0;
-  hl_tcache_tls.limit[c] = 0;
   for (uint32_t i = 0; i < n; i++) {
-    unsigned char *b = hl_tcache_tls.stack[c][i];
+    unsigned char *b = slot[i];
     chunk *k = chunk_of(&g_src, b);
     if (k->owner == h && k->kind == KIND_CLASS) {
       chunk_take_back(h, k, b);
@@ -780,6 +807,27 @@ static void cache_overflow(heap *h, uint32_t c) {
   cls *cl = &h->cls[c];
   stat_add(&cl->frees, back);
   stat_set(&cl->live, stat_getz(&cl->live) - back);
+}
+
+/* Class c's stack is full: its blocks go back to their chunks, and the
+ * stack takes no frees until the class next allocates from the bin: after
+ * a container's clear() its chunks can be retired whole. */
+static void cache_overflow(heap *h, uint32_t c) {
+  uint32_t n = hl_tcache_tls.count[c];
+  hl_tcache_tls.count[c] = 0;
+  hl_tcache_tls.limit[c] = 0;
+  hl_tcache_tls.recycled[c] -= n; /* as in cache_release */
+  stack_give_back(h, c, hl_tcache_tls.stack[c], n);
+}
+
+/* The same for hl_malloc's stack of class c, which takes frees again at
+ * the class's next allocation from its chunk. */
+static HL_NOINLINE void mstack_overflow(heap *h, uint32_t c) {
+  uint32_t n = tl_ms.count[c];
+  tl_ms.count[c] = 0;
+  tl_ms.limit[c] = 0;
+  tl_ms.pushed[c] -= n;
+  stack_give_back(h, c, tl_ms.slot[c], n);
 }
 
 void hl_tcache_free(size_t c, void *block) {
@@ -846,15 +894,73 @@ void hl_tcache_free(size_t c, void *block) {
 }
 #endif
 
+#if HL_TCACHE_STACK
+/* An allocation's way when class ci's stack is empty and takes no frees
+ * (the thread's first block of the class, or the first after the emptying
+ * of a full stack): the stack takes frees again, as after
+ * hl::pool_allocator's refill, and the block comes from the class's chunk. */
+static HL_NOINLINE void *alloc_restack(heap *h, uint32_t ci, size_t size, size_t align) {
+  if (ci >= h->src->nclasses) return hl_large_alloc(h->src, h, size, align);
+  if (tl_cache == CACHE_NONE) cache_start(h);
+  if (tl_cache == CACHE_ON) tl_ms.limit[ci] = HL_TCACHE_STACK;
+  return class_alloc(h, ci, size);
+}
+
+/* A request of at most HL_TCACHE_MAX_SIZE bytes aligned to at most
+ * BLOCK_ALIGN_MAX, whose class (if any) has a stack: the block the thread
+ * freed last of that class (hl_free pushed its address), not read; else
+ * one from the class's chunk. Every block of a class has the class's
+ * alignment, which class_for chose to be at least align. */
+static HL_INLINE void *stack_alloc(heap *h, size_t size, size_t align) {
+  uint32_t ci = class_for(h->src, size, align);
+  uint32_t n = tl_ms.count[ci];
+  if (n) {
+    tl_ms.count[ci] = n - 1;
+    tl_ms.popped[ci]++;
+    return tl_ms.slot[ci][n - 1];
+  }
+  if (tl_ms.limit[ci]) return class_alloc(h, ci, size);
+  return alloc_restack(h, ci, size, align);
+}
+
+/* hl_free of a block of class c - 1 (the class map's answer; 0: unknown)
+ * onto the class's stack while it has room, counted as hl::pool_allocator's
+ * frees onto it are; 0 when it does not go there. The chunk's header is
+ * not read. */
+static HL_INLINE int free_small(void *p, uint32_t c) {
+  if (c - 1 >= HL_TCACHE_BINS) return 0;
+  c--;
+  uint32_t n = tl_ms.count[c], limit = tl_ms.limit[c];
+  if (n < limit) {
+    tl_ms.slot[c][n] = p;
+    tl_ms.count[c] = n + 1;
+    tl_ms.pushed[c]++;
+    return 1;
+  }
+  /* A limit is set only while the thread's cache is on: it has a heap. */
+  if (limit) mstack_overflow(tl_heap, c);
+  return 0;
+}
+#endif
+
 void *hl_malloc(size_t size) {
-  heap *h = thread_heap();
-  return h ? heap_alloc(h, size, malloc_align(size)) : NULL;
+#if HL_TCACHE_STACK
+  heap *h = tl_heap;
+  if (!HL_CHECKED && h && size <= HL_TCACHE_MAX_SIZE) return stack_alloc(h, size, malloc_align(size));
+#endif
+  heap *hh = thread_heap();
+  return hh ? heap_alloc(hh, size, malloc_align(size)) : NULL;
 }
 
 void *hl_aligned_alloc(size_t align, size_t size) {
   if (!is_pow2(align)) return NULL;
-  heap *h = thread_heap();
-  return h ? heap_alloc(h, size, align < 8 ? 8 : align) : NULL;
+  if (align < 8) align = 8;
+#if HL_TCACHE_STACK
+  heap *h = tl_heap;
+  if (!HL_CHECKED && h && size <= HL_TCACHE_MAX_SIZE && align <= BLOCK_ALIGN_MAX) return stack_alloc(h, size, align);
+#endif
+  heap *hh = thread_heap();
+  return hh ? heap_alloc(hh, size, align) : NULL;
 }
 
 void *hl_calloc(size_t n, size_t size) {
@@ -869,6 +975,9 @@ void *hl_realloc(void *p, size_t size) {
 
 void hl_free(void *p) {
   if (!p) return;
+#if HL_TCACHE_STACK
+  if (!HL_CHECKED && free_small(p, hl_cmap_get(p))) return;
+#endif
   if (HL_CHECKED && !atomic_load_explicit(&g_ready, memory_order_acquire))
     hl_dbg_fatal("hl_malloc", 0, p, "free of a pointer that no pool of the allocator owns:");
   /* A thread without a heap frees only other threads' blocks: it takes a

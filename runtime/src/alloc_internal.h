@@ -4,7 +4,8 @@
  * alloc.c (heaps, size classes, the private and process-wide allocators and
  * the thread cache), alloc_source.c (configuration, chunks from the system
  * or the arena), alloc_large.c (requests too big for a class),
- * alloc_remote.c (frees of another thread's blocks) and alloc_stats.c
+ * alloc_remote.c (frees of another thread's blocks), alloc_map.c (the
+ * process-wide allocator's class of each chunk) and alloc_stats.c
  * (statistics). Not part of the public API: heaplint/alloc.h is. */
 #ifndef HEAPLINT_SRC_ALLOC_INTERNAL_H
 #define HEAPLINT_SRC_ALLOC_INTERNAL_H
@@ -92,6 +93,21 @@ typedef struct cls {
   _Atomic uint64_t given;
 } cls;
 
+#if HL_TCACHE_STACK
+/* hl_malloc's stacks: per thread and class (those of the thread cache's
+ * bins), the addresses of blocks hl_free was given, taken again by the
+ * next allocation of the class; apart from hl::pool_allocator's, whose
+ * statistics count a block on a stack as handed out, where these count it
+ * as freed. Owner-written, read by the statistics under the source's lock. */
+typedef struct hl_mstack {
+  uint32_t count[HL_TCACHE_BINS];  /* blocks on each stack */
+  uint32_t limit[HL_TCACHE_BINS];  /* a free goes on while count < limit (as in hl_tcache) */
+  uint64_t pushed[HL_TCACHE_BINS]; /* frees onto a stack less the blocks given back from it: frees */
+  uint64_t popped[HL_TCACHE_BINS]; /* allocations off a stack */
+  void *slot[HL_TCACHE_BINS][HL_TCACHE_STACK];
+} hl_mstack;
+#endif
+
 struct heap {
   source *src;
   heap *next_heap;       /* every heap of the source */
@@ -101,6 +117,9 @@ struct heap {
   chunk *all;            /* private allocator: every chunk, for destroy */
   int shared;            /* part of the process-wide allocator */
   hl_tcache *tc;         /* the owner thread's bins and inline-free counts (under src->lock) */
+#if HL_TCACHE_STACK
+  hl_mstack *ms; /* the owner thread's hl_malloc stacks (under src->lock) */
+#endif
   cls cls[];
 };
 
@@ -254,6 +273,26 @@ size_t hl_large_cache_release(source *s);
 void hl_remote_drain(heap *h, uint32_t ci);
 void hl_remote_free(heap *h, chunk *k, unsigned char *b);
 void hl_pending_flush_all(void);
+
+/* alloc_map.c: the class map (class + 1 per chunk, 0: unknown). The top
+ * level takes an address's bits 32 to 47 (every user address is below
+ * 2^48), a leaf the chunk's index in those 4 GiB: its low 32 bits >> shift
+ * (the chunk size's log2). */
+#define HL_CMAP_TOP ((size_t)1 << 16)
+typedef _Atomic uint8_t hl_cmap_leaf;
+extern _Atomic(hl_cmap_leaf *) hl_cmap_top[HL_CMAP_TOP];
+extern unsigned hl_cmap_shift;
+void hl_cmap_setup(const source *s);
+void hl_cmap_set(source *s, const chunk *k, uint32_t v);
+
+/* The class of the process-wide allocator's block p, plus one; 0 when the
+ * map does not know p's chunk (a large block, an arena, no map). */
+static HL_INLINE uint32_t hl_cmap_get(const void *p) {
+  uintptr_t top = (uintptr_t)p >> 32;
+  if (top >= HL_CMAP_TOP) return 0;
+  hl_cmap_leaf *leaf = atomic_load_explicit(&hl_cmap_top[top], memory_order_acquire);
+  return leaf ? atomic_load_explicit(&leaf[(uint32_t)(uintptr_t)p >> hl_cmap_shift], memory_order_relaxed) : 0;
+}
 
 /* alloc_stats.c */
 hl_status hl_stats_collect(source *s, size_t index, hl_pool_stats *out);

@@ -27,6 +27,12 @@ static void stats_add_class(const source *s, heap *h, uint32_t ci, hl_pool_stats
   uint64_t frees = owner_count(h->tc ? h->tc->freed : NULL, ci) + stat_get(&c->frees) +
                    atomic_load_explicit(&c->remote_frees, memory_order_relaxed) + stat_get(&c->given) + recycled;
   uint64_t allocs = stat_getz(&c->live) + stat_get(&c->frees) + stat_get(&c->drained) + recycled;
+#if HL_TCACHE_STACK
+  /* hl_malloc's stacks: a push is a free, a pop an allocation (the block
+   * stays in live meanwhile). */
+  frees += owner_count(h->ms ? h->ms->pushed : NULL, ci);
+  allocs += owner_count(h->ms ? h->ms->popped : NULL, ci);
+#endif
   out->allocations += allocs;
   out->frees += frees;
   out->failures += stat_get(&c->failures);
