@@ -28,13 +28,6 @@ extern _Thread_local hl_tcache hl_tcache_tls;
  * are empty, so the fast path falls through to refill without a NULL test. */
 static chunk no_chunk;
 
-struct hl_allocator {
-  source src;
-  heap *heap;
-  int locked, is_static;
-  pthread_mutex_t lock;
-};
-
 /* The class of a request: small sizes look it up in the source's table,
  * others search (class_search); nclasses when no class serves it. */
 static HL_INLINE uint32_t class_for(const source *s, size_t size, size_t align) {
@@ -44,7 +37,7 @@ static HL_INLINE uint32_t class_for(const source *s, size_t size, size_t align) 
 
 /* ---- heaps -------------------------------------------------------------- */
 
-static heap *heap_new(source *s, int shared) {
+heap *hl_heap_new(source *s, int shared) {
   heap *h = hl_meta_alloc(s, sizeof(heap) + s->nclasses * sizeof(cls));
   if (!h) return NULL;
   h->src = s;
@@ -284,7 +277,7 @@ static HL_INLINE void *heap_alloc(heap *h, size_t size, size_t align) {
 static size_t malloc_align(size_t size) { return size >= HL_MAX_ALIGN ? HL_MAX_ALIGN : 8; }
 
 /* Checked build: validates p before anything reads its chunk header. */
-static chunk *checked_chunk(source *s, const void *p) {
+chunk *hl_checked_chunk(source *s, const void *p) {
   chunk *k = chunk_of(s, p);
   if (!hl_chunk_known(s, (uintptr_t)k) || k->kind == KIND_EMPTY || k->kind == KIND_CACHED)
     hl_dbg_fatal(s->name, 0, p, "free of a pointer that no pool of the allocator owns:");
@@ -310,7 +303,7 @@ static void check_free(source *s, chunk *k, unsigned char *b) {
 /* Frees p on behalf of h (NULL: a thread of the process-wide allocator that
  * has no heap yet). */
 static void heap_free(source *s, heap *h, void *p) {
-  chunk *k = HL_CHECKED ? checked_chunk(s, p) : chunk_of(s, p);
+  chunk *k = HL_CHECKED ? hl_checked_chunk(s, p) : chunk_of(s, p);
   if (k->kind == KIND_LARGE) {
     hl_large_free(s, k);
     return;
@@ -328,7 +321,7 @@ static void heap_free(source *s, heap *h, void *p) {
   }
 }
 
-static size_t usable_size(source *s, const void *p) {
+size_t hl_block_size(source *s, const void *p) {
   chunk *k = chunk_of(s, p);
   if (k->kind == KIND_LARGE) return k->large_size;
   if (HL_CHECKED) return hl_dbg_requested(p, s->geom[k->cls].stride);
@@ -341,8 +334,8 @@ static void *heap_realloc(source *s, heap *h, void *p, size_t size) {
     heap_free(s, h, p);
     return NULL;
   }
-  chunk *k = HL_CHECKED ? checked_chunk(s, p) : chunk_of(s, p);
-  size_t old = usable_size(s, p);
+  chunk *k = HL_CHECKED ? hl_checked_chunk(s, p) : chunk_of(s, p);
+  size_t old = hl_block_size(s, p);
   int same;
   if (k->kind == KIND_LARGE) {
     same = size > s->max_class && size <= k->large_size;
@@ -373,7 +366,7 @@ static void *heap_calloc(heap *h, size_t n, size_t size) {
   return p;
 }
 
-static size_t heap_trim(heap *h) {
+size_t hl_heap_trim(heap *h) {
   size_t n = 0;
   while (h->empty) {
     chunk *k = h->empty;
@@ -386,93 +379,7 @@ static size_t heap_trim(heap *h) {
   return n;
 }
 
-/* ---- private allocators ------------------------------------------------- */
-
-static void lock_a(hl_allocator *a) {
-  if (a->locked) pthread_mutex_lock(&a->lock);
-}
-
-static void unlock_a(hl_allocator *a) {
-  if (a->locked) pthread_mutex_unlock(&a->lock);
-}
-
-static hl_status finish_create(hl_allocator *a, const hl_allocator_config *cfg) {
-  a->locked = cfg && (cfg->flags & HL_ALLOC_LOCKED);
-  if (pthread_mutex_init(&a->src.lock, NULL) != 0) return HL_ENOMEM;
-  if (a->locked && pthread_mutex_init(&a->lock, NULL) != 0) {
-    pthread_mutex_destroy(&a->src.lock);
-    return HL_ENOMEM;
-  }
-  a->heap = heap_new(&a->src, 0);
-  if (!a->heap) {
-    pthread_mutex_destroy(&a->src.lock);
-    if (a->locked) pthread_mutex_destroy(&a->lock);
-    return a->is_static ? HL_ENOSPC : HL_ENOMEM;
-  }
-  return HL_OK;
-}
-
-hl_status hl_allocator_create(hl_allocator **out, const hl_allocator_config *cfg) {
-  if (cfg && cfg->arena) return HL_EINVAL;
-  hl_allocator *a = hl_sys_alloc(sizeof *a, _Alignof(hl_allocator));
-  if (!a) return HL_ENOMEM;
-  memset(a, 0, sizeof *a);
-  hl_status st = hl_source_setup(&a->src, cfg, 0, "hl_allocator");
-  if (st == HL_OK) st = finish_create(a, cfg);
-  if (st != HL_OK) {
-    hl_sys_free(a);
-    return st;
-  }
-  *out = a;
-  return HL_OK;
-}
-
-hl_status hl_allocator_create_static(hl_allocator **out, void *mem, size_t mem_size, const hl_allocator_config *cfg) {
-  if (!mem) return HL_EINVAL;
-  uintptr_t lo = (uintptr_t)mem, hi = lo + mem_size;
-  if (hi < lo || mem_size < sizeof(hl_allocator) + 64) return HL_ENOSPC;
-  uintptr_t at = (hi - sizeof(hl_allocator)) & ~(uintptr_t)63;
-  if (at < lo) return HL_ENOSPC;
-  hl_allocator *a = (hl_allocator *)at;
-  memset(a, 0, sizeof *a);
-  hl_status st = hl_source_setup(&a->src, cfg, 1, "hl_allocator");
-  if (st != HL_OK) return st;
-  a->is_static = 1;
-  source *s = &a->src;
-  s->arena_lo = s->arena_top = (lo + s->chunk_size - 1) & s->mask;
-  s->meta = at;
-  if (s->arena_lo < lo || s->arena_lo > at) return HL_ENOSPC;
-  if ((st = finish_create(a, cfg)) != HL_OK) return st;
-  if (s->meta - s->arena_top < s->chunk_size) {
-    hl_allocator_destroy(a);
-    return HL_ENOSPC;
-  }
-  *out = a;
-  return HL_OK;
-}
-
-void hl_allocator_destroy(hl_allocator *a) {
-  if (!a) return;
-  source *s = &a->src;
-  hl_large_cache_release(s);
-  if (!a->is_static) {
-    for (chunk *k = a->heap->all, *next; k; k = next) {
-      next = k->anext;
-      if (k->kind == KIND_LARGE)
-        s->fallback.free(s->fallback.ctx, k, k->large_total);
-      else
-        hl_sys_free(k);
-    }
-    hl_sys_free(a->heap);
-    hl_sys_free(s->reg);
-  } else {
-    for (chunk *k = a->heap->all; k; k = k->anext)
-      if (k->kind == KIND_LARGE) s->fallback.free(s->fallback.ctx, k, k->large_total);
-  }
-  pthread_mutex_destroy(&s->lock);
-  if (a->locked) pthread_mutex_destroy(&a->lock);
-  if (!a->is_static) hl_sys_free(a);
-}
+/* ---- private allocators (the rest in alloc_private.c) ------------------- */
 
 void *hl_allocator_malloc(hl_allocator *a, size_t size) {
   lock_a(a);
@@ -507,42 +414,6 @@ void hl_allocator_free(hl_allocator *a, void *p) {
   if (!p) return;
   lock_a(a);
   heap_free(&a->src, a->heap, p);
-  unlock_a(a);
-}
-
-size_t hl_allocator_usable_size(hl_allocator *a, const void *p) {
-  if (!p) return 0;
-  lock_a(a);
-  if (HL_CHECKED) checked_chunk(&a->src, p);
-  size_t n = usable_size(&a->src, p);
-  unlock_a(a);
-  return n;
-}
-
-size_t hl_allocator_trim(hl_allocator *a) {
-  lock_a(a);
-  size_t n = heap_trim(a->heap) + hl_large_cache_release(&a->src);
-  unlock_a(a);
-  return n;
-}
-
-size_t hl_allocator_class_count(hl_allocator *a) { return a->src.nclasses; }
-
-hl_status hl_allocator_class_stats(hl_allocator *a, size_t index, hl_pool_stats *out) {
-  if (index > a->src.nclasses) return HL_EINVAL;
-  lock_a(a);
-  pthread_mutex_lock(&a->src.lock);
-  hl_status st = hl_stats_collect(&a->src, index, out);
-  pthread_mutex_unlock(&a->src.lock);
-  unlock_a(a);
-  return st;
-}
-
-void hl_allocator_totals(hl_allocator *a, hl_pool_stats *out) {
-  lock_a(a);
-  pthread_mutex_lock(&a->src.lock);
-  hl_stats_collect(&a->src, a->src.nclasses + 1, out);
-  pthread_mutex_unlock(&a->src.lock);
   unlock_a(a);
 }
 
@@ -651,7 +522,7 @@ static void thread_exit(void *arg) {
   hl_tcache_tls.heap = NULL;
   tl_cache = CACHE_GONE;
   tl_heap = NULL;
-  heap_trim(h);
+  hl_heap_trim(h);
   pthread_mutex_lock(&g_src.lock);
   cache_fold(h);
   h->next_abandoned = g_src.abandoned;
@@ -704,7 +575,7 @@ static heap *thread_heap_slow(void) {
   heap *h = g_src.abandoned;
   if (h) g_src.abandoned = h->next_abandoned;
   pthread_mutex_unlock(&g_src.lock);
-  if (!h && !(h = heap_new(&g_src, 1))) return NULL;
+  if (!h && !(h = hl_heap_new(&g_src, 1))) return NULL;
   pthread_setspecific(g_key, h);
   tl_heap = h;
   return h;
@@ -989,15 +860,15 @@ void hl_free(void *p) {
 
 size_t hl_usable_size(const void *p) {
   if (!p) return 0;
-  if (HL_CHECKED) checked_chunk(&g_src, p);
-  return usable_size(&g_src, p);
+  if (HL_CHECKED) hl_checked_chunk(&g_src, p);
+  return hl_block_size(&g_src, p);
 }
 
 size_t hl_trim(void) {
   if (!atomic_load_explicit(&g_ready, memory_order_acquire)) return 0;
   if (tl_heap) cache_release(tl_heap);
   hl_pending_flush_all();
-  return (tl_heap ? heap_trim(tl_heap) : 0) + hl_large_cache_release(&g_src);
+  return (tl_heap ? hl_heap_trim(tl_heap) : 0) + hl_large_cache_release(&g_src);
 }
 
 size_t hl_class_count(void) { return default_ready() ? g_src.nclasses : 0; }

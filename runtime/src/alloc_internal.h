@@ -2,7 +2,8 @@
  * layout of its chunks, heaps and sources, the small inline helpers of its
  * fast paths, and the functions one module calls in another. The modules:
  * alloc.c (heaps, size classes, the private and process-wide allocators and
- * the thread cache), alloc_source.c (configuration, chunks from the system
+ * the thread cache), alloc_private.c (creating, destroying and reporting on
+ * a private allocator), alloc_source.c (configuration, chunks from the system
  * or the arena), alloc_large.c (requests too big for a class),
  * alloc_remote.c (frees of another thread's blocks), alloc_map.c (the
  * process-wide allocator's class of each chunk) and alloc_stats.c
@@ -244,7 +245,29 @@ static inline void exhausted(const source *s, const char *name, size_t request) 
 
 /* ---- functions one module calls in another ---------------------------- */
 
-/* alloc.c */
+/* alloc.c: the private allocator (hl_allocator_create) and what
+ * alloc_private.c, which creates, destroys and reports on it, shares. */
+struct hl_allocator {
+  source src;
+  heap *heap;
+  int locked, is_static;
+  pthread_mutex_t lock;
+};
+
+static inline void lock_a(hl_allocator *a) {
+  if (a->locked) pthread_mutex_lock(&a->lock);
+}
+
+static inline void unlock_a(hl_allocator *a) {
+  if (a->locked) pthread_mutex_unlock(&a->lock);
+}
+
+heap *hl_heap_new(source *s, int shared);
+size_t hl_heap_trim(heap *h);
+/* Checked build: validates p before anything reads its chunk header. */
+chunk *hl_checked_chunk(source *s, const void *p);
+/* The usable size of block p. */
+size_t hl_block_size(source *s, const void *p);
 void hl_chunk_relist(heap *h, chunk *k, uint32_t was);
 
 /* Returns block b to its chunk k (owned by h), keeping the lists right. */
