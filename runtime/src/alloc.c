@@ -660,24 +660,33 @@ void *hl_tcache_refill(size_t c) {
   return first;
 }
 
-#if HL_TCACHE_STACK
-/* The n blocks of class c in slot go back to their chunks: the heap's own
- * in one pass, counted once; other heaps' as hl_free sends them. */
-static void stack_give_back(heap *h, uint32_t c, void **slot, uint32_t n) {
-  size_t back = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    unsigned char *b = slot[i];
-    chunk *k = chunk_of(&g_src, b);
-    if (k->owner == h && k->kind == KIND_CLASS) {
-      chunk_take_back(h, k, b);
-      back++;
-    } else {
-      heap_free(&g_src, h, b);
-    }
+#if HL_TCACHE_STACK || HL_TCACHE_LEAN
+/* A block a thread kept goes back to its chunk: one of the thread's heap h
+ * straight onto its chunk (1: the caller counts these in one pass, with
+ * given_back), another heap's as hl_free sends it (0). */
+static HL_INLINE size_t give_back(heap *h, unsigned char *b) {
+  chunk *k = chunk_of(&g_src, b);
+  if (k->owner == h && k->kind == KIND_CLASS) {
+    chunk_take_back(h, k, b);
+    return 1;
   }
+  heap_free(&g_src, h, b);
+  return 0;
+}
+
+static void given_back(heap *h, uint32_t c, size_t back) {
   cls *cl = &h->cls[c];
   stat_add(&cl->frees, back);
   stat_set(&cl->live, stat_getz(&cl->live) - back);
+}
+#endif
+
+#if HL_TCACHE_STACK
+/* The n blocks of class c in slot go back to their chunks. */
+static void stack_give_back(heap *h, uint32_t c, void **slot, uint32_t n) {
+  size_t back = 0;
+  for (uint32_t i = 0; i < n; i++) back += give_back(h, slot[i]);
+  given_back(h, c, back);
 }
 
 /* Class c's stack is full: its blocks go back to their chunks, and the
@@ -721,18 +730,10 @@ static void lean_give_back(heap *h, uint32_t c) {
   hl_tcache_tls.bin[c] = NULL;
   while (b) {
     unsigned char *next = link_get(b);
-    chunk *k = chunk_of(&g_src, b);
-    if (k->owner == h && k->kind == KIND_CLASS) {
-      chunk_take_back(h, k, b);
-      back++;
-    } else {
-      heap_free(&g_src, h, b);
-    }
+    back += give_back(h, b);
     b = next;
   }
-  cls *cl = &h->cls[c];
-  stat_add(&cl->frees, back);
-  stat_set(&cl->live, stat_getz(&cl->live) - back);
+  given_back(h, c, back);
 }
 
 /* The inline free's call: the bin is at its bound (give it back, then this
