@@ -462,9 +462,9 @@ static void cache_start(heap *h) {
 static void cache_release(heap *h) {
   for (size_t c = 0; c < HL_TCACHE_BINS; c++) {
 #if HL_TCACHE_STACK
-    hl_tcache_tls.recycled[c] -= hl_tcache_tls.count[c];
+    owner_add(&hl_tcache_tls.recycled[c], -(uint64_t)hl_tcache_tls.count[c]);
     while (hl_tcache_tls.count[c]) heap_free(&g_src, h, hl_tcache_tls.stack[c][--hl_tcache_tls.count[c]]);
-    tl_ms.pushed[c] -= tl_ms.count[c];
+    owner_add(&tl_ms.pushed[c], -(uint64_t)tl_ms.count[c]);
     while (tl_ms.count[c]) heap_free(&g_src, h, tl_ms.slot[c][--tl_ms.count[c]]);
 #endif
     unsigned char *p = hl_tcache_tls.bin[c];
@@ -696,7 +696,7 @@ static void cache_overflow(heap *h, uint32_t c) {
   uint32_t n = hl_tcache_tls.count[c];
   hl_tcache_tls.count[c] = 0;
   hl_tcache_tls.limit[c] = 0;
-  hl_tcache_tls.recycled[c] -= n; /* as in cache_release */
+  owner_add(&hl_tcache_tls.recycled[c], -(uint64_t)n); /* as in cache_release */
   stack_give_back(h, c, hl_tcache_tls.stack[c], n);
 }
 
@@ -706,7 +706,7 @@ static HL_NOINLINE void mstack_overflow(heap *h, uint32_t c) {
   uint32_t n = tl_ms.count[c];
   tl_ms.count[c] = 0;
   tl_ms.limit[c] = 0;
-  tl_ms.pushed[c] -= n;
+  owner_add(&tl_ms.pushed[c], -(uint64_t)n);
   stack_give_back(h, c, tl_ms.slot[c], n);
 }
 
@@ -752,11 +752,7 @@ void hl_tcache_free(size_t c, void *block) {
   link_set(block, hl_tcache_tls.bin[c]);
   hl_tcache_tls.bin[c] = block;
   /* Read by the statistics from other threads (alloc_stats.c). */
-#if defined(__GNUC__)
-  __atomic_store_n(&hl_tcache_tls.recycled[c], hl_tcache_tls.recycled[c] + 1, __ATOMIC_RELAXED);
-#else
-  hl_tcache_tls.recycled[c]++;
-#endif
+  owner_add(&hl_tcache_tls.recycled[c], 1);
 }
 #else
 void hl_tcache_free(size_t c, void *block) {
@@ -788,7 +784,7 @@ static HL_INLINE void *stack_alloc(heap *h, size_t size, size_t align) {
   uint32_t n = tl_ms.count[ci];
   if (n) {
     tl_ms.count[ci] = n - 1;
-    tl_ms.popped[ci]++;
+    owner_add(&tl_ms.popped[ci], 1);
     return tl_ms.slot[ci][n - 1];
   }
   if (tl_ms.limit[ci]) return class_alloc(h, ci, size);
@@ -806,7 +802,7 @@ static HL_INLINE int free_small(void *p, uint32_t c) {
   if (n < limit) {
     tl_ms.slot[c][n] = p;
     tl_ms.count[c] = n + 1;
-    tl_ms.pushed[c]++;
+    owner_add(&tl_ms.pushed[c], 1);
     return 1;
   }
   /* A limit is set only while the thread's cache is on: it has a heap. */

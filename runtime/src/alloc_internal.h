@@ -180,6 +180,18 @@ static inline void stat_add(_Atomic uint64_t *c, uint64_t n) {
 
 static inline void stat_set(_Atomic size_t *c, size_t v) { atomic_store_explicit(c, v, memory_order_relaxed); }
 
+/* A count the owner thread keeps in its thread-local storage (hl_tcache,
+ * hl_mstack) and the statistics read from other threads (alloc_stats.c's
+ * owner_count): a relaxed load and store as well; n may be a negative
+ * number's two's complement. */
+static inline void owner_add(uint64_t *c, uint64_t n) {
+#if defined(__GNUC__)
+  __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+#else
+  *c += n;
+#endif
+}
+
 static inline uint64_t stat_get(_Atomic uint64_t *c) { return atomic_load_explicit(c, memory_order_relaxed); }
 
 static inline size_t stat_getz(_Atomic size_t *c) { return atomic_load_explicit(c, memory_order_relaxed); }
