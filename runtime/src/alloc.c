@@ -177,7 +177,11 @@ static void check_alloc(heap *h, chunk *k, unsigned char *b, size_t req, int fre
 /* Raises class ci's high-water mark to live blocks, less those the calling
  * thread (the owner of a shared heap) freed inline and has not folded in. */
 static HL_INLINE void high_water(heap *h, uint32_t ci, size_t live) {
-  if (h->shared && ci < HL_TCACHE_BINS) live -= (size_t)hl_tcache_tls.freed[ci] + MSTACK_COUNT(ci);
+  if (h->shared && ci < HL_TCACHE_BINS) {
+    /* The stack may hold other heaps' blocks, which live does not count. */
+    size_t held = (size_t)hl_tcache_tls.freed[ci] + MSTACK_COUNT(ci);
+    live = live > held ? live - held : 0;
+  }
   if (live > stat_getz(&h->cls[ci].high_water)) stat_set(&h->cls[ci].high_water, live);
 }
 

@@ -312,7 +312,12 @@ void hl_pending_flush_all(void);
 /* alloc_map.c: the class map (class + 1 per chunk, 0: unknown). The top
  * level takes an address's bits 32 to 47 (every user address is below
  * 2^48), a leaf the chunk's index in those 4 GiB: its low 32 bits >> shift
- * (the chunk size's log2). */
+ * (the chunk size's log2). Only on 64-bit targets with a system heap: a
+ * 32-bit address needs another layout, and a no-heap build (embedded) would
+ * pay the top level's 512 KiB of .bss for nothing (leaves come from the
+ * system); there, lookups say unknown and frees read the header. */
+#if UINTPTR_MAX > 0xFFFFFFFFu && !defined(HL_NO_HEAP)
+#define HL_CMAP 1
 #define HL_CMAP_TOP ((size_t)1 << 16)
 typedef _Atomic uint8_t hl_cmap_leaf;
 extern _Atomic(hl_cmap_leaf *) hl_cmap_top[HL_CMAP_TOP];
@@ -328,6 +333,19 @@ static HL_INLINE uint32_t hl_cmap_get(const void *p) {
   hl_cmap_leaf *leaf = atomic_load_explicit(&hl_cmap_top[top], memory_order_acquire);
   return leaf ? atomic_load_explicit(&leaf[(uint32_t)(uintptr_t)p >> hl_cmap_shift], memory_order_relaxed) : 0;
 }
+#else
+#define HL_CMAP 0
+static inline void hl_cmap_setup(const source *s) { (void)s; }
+static inline void hl_cmap_set(source *s, const chunk *k, uint32_t v) {
+  (void)s;
+  (void)k;
+  (void)v;
+}
+static inline uint32_t hl_cmap_get(const void *p) {
+  (void)p;
+  return 0;
+}
+#endif
 
 /* alloc_stats.c */
 hl_status hl_stats_collect(source *s, size_t index, hl_pool_stats *out);

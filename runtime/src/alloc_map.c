@@ -8,11 +8,14 @@
  * first lands in their range and kept for the life of the process. Not
  * for an arena (hl_configure's static mode: no system memory to take) nor
  * when the system gives none: the lookup then says "unknown" and the free
- * reads the header as before. */
+ * reads the header as before. Only on 64-bit targets with a system heap
+ * (HL_CMAP, alloc_internal.h). */
 #include <string.h>
 
 #include "alloc_internal.h"
 #include "sys.h"
+
+#if HL_CMAP
 
 _Atomic(hl_cmap_leaf *) hl_cmap_top[HL_CMAP_TOP];
 unsigned hl_cmap_shift;
@@ -28,7 +31,7 @@ static hl_cmap_leaf *leaf_make(source *s, uintptr_t top) {
   pthread_mutex_lock(&s->lock);
   hl_cmap_leaf *leaf = atomic_load_explicit(&hl_cmap_top[top], memory_order_relaxed);
   if (!leaf) {
-    size_t n = ((size_t)1 << 32) >> hl_cmap_shift;
+    size_t n = (size_t)(((uint64_t)1 << 32) >> hl_cmap_shift);
     leaf = hl_sys_alloc(n, 64);
     if (leaf) memset((void *)leaf, 0, n);
     atomic_store_explicit(&hl_cmap_top[top], leaf, memory_order_release);
@@ -45,3 +48,4 @@ void hl_cmap_set(source *s, const chunk *k, uint32_t v) {
   if (!leaf && (!v || !(leaf = leaf_make(s, top)))) return;
   atomic_store_explicit(&leaf[(uint32_t)(uintptr_t)k >> hl_cmap_shift], (uint8_t)v, memory_order_relaxed);
 }
+#endif

@@ -178,11 +178,49 @@ static void another_threads_blocks(void **state) {
   assert_int_equal(after.frees - before.frees, 1051);
 }
 
+static pthread_barrier_t produced, done;
+
+static void *allocate_and_wait(void *arg) {
+  void **out = arg;
+  for (int i = 0; i < 100; i++) out[i] = hl_malloc(32);
+  pthread_barrier_wait(&produced);
+  pthread_barrier_wait(&done);
+  return NULL;
+}
+
+/* The high-water mark with another heap's blocks on this thread's stack:
+ * they are not this heap's to subtract from what it hands out, and the
+ * mark stays the largest number in use (it wrapped below zero once). */
+static void high_water_with_another_heaps_blocks(void **state) {
+  (void)state;
+  static void *mine[600];
+  hl_pool_stats st;
+  pthread_t t;
+  assert_int_equal(pthread_barrier_init(&produced, NULL, 2), 0);
+  assert_int_equal(pthread_barrier_init(&done, NULL, 2), 0);
+  assert_int_equal(pthread_create(&t, NULL, allocate_and_wait, blocks), 0);
+  pthread_barrier_wait(&produced);
+  mine[0] = hl_malloc(32); /* the class's stack takes frees */
+  for (int i = 0; i < 100; i++) hl_free(blocks[i]);
+  for (int i = 1; i < 600; i++) assert_non_null(mine[i] = hl_calloc(1, 32));
+  assert_int_equal(hl_class_stats(3, &st), HL_OK); /* the class of 32 bytes, over every heap */
+  assert_string_equal(st.name, "hl_malloc/32");
+  assert_true(st.in_use >= 600);
+  assert_true(st.high_water >= st.in_use);
+  assert_true(st.high_water < ((size_t)1 << 40));
+  pthread_barrier_wait(&done);
+  assert_int_equal(pthread_join(t, NULL), 0);
+  for (int i = 0; i < 600; i++) hl_free(mine[i]);
+  hl_trim();
+  pthread_barrier_destroy(&produced);
+  pthread_barrier_destroy(&done);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_last_freed_block_comes_back), cmocka_unit_test(the_class_map_follows_a_reused_chunk),
       cmocka_unit_test(a_released_chunk_is_forgotten),   cmocka_unit_test(statistics_count_the_calls),
-      cmocka_unit_test(another_threads_blocks),
+      cmocka_unit_test(another_threads_blocks),          cmocka_unit_test(high_water_with_another_heaps_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
