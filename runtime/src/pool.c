@@ -20,15 +20,16 @@ typedef struct chunk {
 
 struct hl_pool {
   unsigned char *free; /* free blocks, linked through their first word */
-  /* HL_POOL_STACK: the addresses of the last freed blocks, newest on top;
-   * free blocks not on the list (stack_cap 0 without the flag) */
-  void **stack;
-  size_t stack_n, stack_cap;
   unsigned char *bump; /* blocks never handed out yet, carved lazily */
   unsigned char *bump_end;
   size_t usable, stride, align;
   unsigned flags;
-  int is_static;
+  unsigned char is_static;
+  /* HL_POOL_STACK: how many blocks are on the stack, the addresses of the
+   * last freed blocks (newest on top), which follows the control block;
+   * free blocks not on the list. In the padding, so that the control block
+   * is as large as without the stack. */
+  uint16_t stack_n;
   /* static mode: one region of region_blocks blocks */
   unsigned char *region;
   size_t region_blocks;
@@ -46,6 +47,9 @@ struct hl_pool {
 
 _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTES,
                "HL_POOL_CONTROL_BYTES must bound the control block");
+_Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES, "pool.h and debug.h must agree on the guard size");
+_Static_assert(HL_POOL_STACK_SLOTS <= UINT16_MAX, "stack_n must count a full stack");
+
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
 #else
@@ -53,7 +57,9 @@ _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTE
 #endif
 
 #define STACK_BYTES (HL_POOL_STACK_SLOTS * sizeof(void *))
-_Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES, "pool.h and debug.h must agree on the guard size");
+
+/* The stack of HL_POOL_STACK, right after the control block in both modes. */
+static void **stack_of(hl_pool *p) { return (void **)(p + 1); }
 
 static size_t bitmap_bytes(size_t blocks) { return HL_CHECKED ? (blocks + 7) / 8 : 0; }
 
@@ -131,10 +137,6 @@ hl_status hl_pool_create(hl_pool **out, const hl_pool_config *cfg) {
   hl_pool *p = hl_sys_alloc(sizeof *p + stack_bytes, _Alignof(hl_pool));
   if (!p) return HL_ENOMEM;
   *p = tmp;
-  if (stack_bytes) {
-    p->stack = (void **)(p + 1);
-    p->stack_cap = HL_POOL_STACK_SLOTS;
-  }
   if ((st = init_lock(p)) != HL_OK) {
     hl_sys_free(p);
     return st;
@@ -154,9 +156,7 @@ hl_status hl_pool_create_static(hl_pool **out, void *mem, size_t mem_size, const
   uintptr_t after = ctl + sizeof *p, first = 0;
   if (p->flags & HL_POOL_STACK) {
     if (end - after < STACK_BYTES) return HL_ENOSPC;
-    p->stack = (void **)after;
-    p->stack_cap = HL_POOL_STACK_SLOTS;
-    after += STACK_BYTES;
+    after += STACK_BYTES; /* stack_of(p) */
   }
   size_t n = (end - after) / p->stride;
   for (; n; n--) {
@@ -255,7 +255,7 @@ void *hl_pool_alloc(hl_pool *p) {
   int fresh = 0;
   if (p->stack_n) {
     /* The block's address, not its link: the block is not read. */
-    b = p->stack[--p->stack_n];
+    b = stack_of(p)[--p->stack_n];
   } else if ((b = p->free) != NULL) {
     p->free = link_get(b);
     /* The next allocation reads the next block's link: a cache miss when
@@ -295,21 +295,22 @@ static void check_free(hl_pool *p, unsigned char *b) {
  * newest first, as without the stack. A free that finds the stack full
  * moves half of it; hl_pool_trim all of it. */
 static NOINLINE void stack_to_list(hl_pool *p, size_t n) {
+  void **stack = stack_of(p);
   for (size_t i = 0; i < n; i++) {
-    link_set(p->stack[i], p->free);
-    p->free = p->stack[i];
+    link_set(stack[i], p->free);
+    p->free = stack[i];
   }
-  memmove(p->stack, p->stack + n, (p->stack_n - n) * sizeof *p->stack);
-  p->stack_n -= n;
+  memmove(stack, stack + n, (p->stack_n - n) * sizeof *stack);
+  p->stack_n = (uint16_t)(p->stack_n - n);
 }
 
 void hl_pool_free(hl_pool *p, void *block) {
   if (!block) return;
   lock(p);
   if (HL_CHECKED) check_free(p, block);
-  if (p->stack_cap) {
-    if (p->stack_n == p->stack_cap) stack_to_list(p, p->stack_cap / 2);
-    p->stack[p->stack_n++] = block; /* the block is not written */
+  if (p->flags & HL_POOL_STACK) {
+    if (p->stack_n == HL_POOL_STACK_SLOTS) stack_to_list(p, HL_POOL_STACK_SLOTS / 2);
+    stack_of(p)[p->stack_n++] = block; /* the block is not written */
   } else {
     link_set(block, p->free);
     p->free = block;
