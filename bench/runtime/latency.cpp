@@ -9,8 +9,10 @@
 // (std::pmr::unsynchronized_pool_resource over new/delete), hl (hl_malloc,
 // hl_free), hl_node (hl::pool_allocator's inline node path, what a node
 // container's allocate and deallocate run, for a node of the request's
-// size; GCC and Clang builds) or hl_pool (one hl_pool of 256-byte blocks
+// size; GCC and Clang builds), hl_pool (one hl_pool of 256-byte blocks
 // over a static buffer: the fixed-block case, every request fits a block),
+// hl_pool_stack (the same pool with HL_POOL_STACK: a stack of the last 128
+// freed blocks' addresses, so that neither call touches the block),
 // or floor (no allocator: a pointer bumped through a ring of 256-byte blocks
 // of a static buffer, and a free that does nothing, through the same virtual
 // call and the same timing: what the method itself reads for a call that
@@ -37,7 +39,7 @@
 // Between start-up and the end of the timed run the program makes no system
 // call of its own; it marks both ends with prctl(PR_SET_NAME) so that
 // `strace -f` shows which calls the allocator made in between (run.sh
-// counts them for hl_pool).
+// counts them for hl_pool and hl_pool_stack).
 #include <sys/prctl.h>
 #include <time.h>
 #include <x86intrin.h>
@@ -61,7 +63,9 @@ constexpr std::size_t kSlots = 20000;
 constexpr std::size_t kMaxSize = 256;
 constexpr std::size_t kPoolBlocks = kFragment + kSlots;
 
-alignas(64) unsigned char pool_memory[HL_POOL_STATIC_BYTES(kMaxSize, kPoolBlocks)];
+// Sized for the pool with the stack; the plain pool is given exactly
+// HL_POOL_STATIC_BYTES of it, as before the stack existed.
+alignas(64) unsigned char pool_memory[HL_POOL_STATIC_BYTES_STACK(kMaxSize, kPoolBlocks)];
 
 // xorshift64*: the same sizes and slots in every process and for every allocator.
 std::uint64_t rng_state = 0x9e3779b97f4a7c15u;
@@ -129,13 +133,16 @@ struct floor_bump final : allocator {
 
 struct hl_static_pool final : allocator {
   hl_pool *pool = nullptr;
-  hl_static_pool() {
+  explicit hl_static_pool(unsigned flags) {
     hl_pool_config cfg = {};
     cfg.name = "latency";
     cfg.block_size = kMaxSize;
+    cfg.flags = flags;
+    std::size_t bytes = flags & HL_POOL_STACK ? HL_POOL_STATIC_BYTES_STACK(kMaxSize, kPoolBlocks)
+                                              : HL_POOL_STATIC_BYTES(kMaxSize, kPoolBlocks);
     // Start-up: the pages of the buffer, faulted in now rather than in the run.
-    std::memset(pool_memory, 0, sizeof pool_memory);
-    if (hl_pool_create_static(&pool, pool_memory, sizeof pool_memory, &cfg) != HL_OK) std::abort();
+    std::memset(pool_memory, 0, bytes);
+    if (hl_pool_create_static(&pool, pool_memory, bytes, &cfg) != HL_OK) std::abort();
   }
   void *alloc(std::size_t) override { return hl_pool_alloc(pool); }
   void free(void *p, std::size_t) override { hl_pool_free(pool, p); }
@@ -180,13 +187,14 @@ int main(int argc, char **argv) {
   if (args && std::strcmp(argv[1], "std") == 0) a = new std_malloc;
   if (args && std::strcmp(argv[1], "pmr") == 0) a = new pmr_pool;
   if (args && std::strcmp(argv[1], "hl") == 0) a = new hl_process;
-  if (args && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool;
+  if (args && std::strcmp(argv[1], "hl_pool") == 0) a = new hl_static_pool(0);
+  if (args && std::strcmp(argv[1], "hl_pool_stack") == 0) a = new hl_static_pool(HL_POOL_STACK);
   if (args && std::strcmp(argv[1], "floor") == 0) a = new floor_bump;
 #if HL_TCACHE_INLINE
   if (args && std::strcmp(argv[1], "hl_node") == 0) a = new hl_node_path;
 #endif
   if (!a || count < 1) {
-    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool|floor CALLS [fenced]\n");
+    std::fprintf(stderr, "usage: hl_bench_latency std|pmr|hl|hl_node|hl_pool|hl_pool_stack|floor CALLS [fenced]\n");
     return 2;
   }
   std::size_t calls = static_cast<std::size_t>(count);

@@ -122,10 +122,10 @@ if wants pairs; then
   awk -F '\t' '
     { ns[$1] = $2; order[n++] = $1 }
     END {
-      print "| malloc | hl_malloc | hl_allocator | hl_pool | malloc / hl_malloc |"
-      print "|---:|---:|---:|---:|---:|"
-      printf "| %.2f | %.2f | %.2f | %.2f | %.2fx |\n", ns["malloc"], ns["hl_malloc"], ns["hl_allocator"],
-        ns["hl_pool"], ns["malloc"] / ns["hl_malloc"]
+      print "| malloc | hl_malloc | hl_allocator | hl_pool | hl_pool (stack) | malloc / hl_malloc |"
+      print "|---:|---:|---:|---:|---:|---:|"
+      printf "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx |\n", ns["malloc"], ns["hl_malloc"], ns["hl_allocator"],
+        ns["hl_pool"], ns["hl_pool_stack"], ns["malloc"] / ns["hl_malloc"]
     }' "$build/pairs.tsv"
   sep=echo
 fi
@@ -180,7 +180,7 @@ if wants latency && [ -x "$build/hl_bench_latency" ]; then
   p=1
   while [ "$p" -le "$procs" ]; do
     for m in $mallocs; do run "$raw" "$m" "$p" hl_bench_latency std "${count:-2000000}"; done
-    for a in pmr hl hl_node hl_pool floor; do run "$raw" glibc= "$p" hl_bench_latency "$a" "${count:-2000000}"; done
+    for a in pmr hl hl_node hl_pool hl_pool_stack floor; do run "$raw" glibc= "$p" hl_bench_latency "$a" "${count:-2000000}"; done
     p=$((p + 1))
   done
   $sep
@@ -193,7 +193,7 @@ if wants latency && [ -x "$build/hl_bench_latency" ]; then
   if command -v strace >/dev/null 2>&1; then
     echo
     line="System calls after start-up (strace -f, ${count:-2000000} calls):"
-    for a in std hl hl_pool; do
+    for a in std hl hl_pool hl_pool_stack; do
       if strace -f -o "$raw.strace" "$build/hl_bench_latency" "$a" "${count:-2000000}" >/dev/null 2>&1; then
         n=$(awk '/"hl-timed"/ { on = 1; next } /"hl-done"/ { on = 0 } on { n++ } END { print n + 0 }' "$raw.strace")
         line="$line $(echo "$a" | sed 's/^std$/glibc/') $n,"

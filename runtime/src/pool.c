@@ -24,7 +24,12 @@ struct hl_pool {
   unsigned char *bump_end;
   size_t usable, stride, align;
   unsigned flags;
-  int is_static;
+  unsigned char is_static;
+  /* HL_POOL_STACK: how many blocks are on the stack, the addresses of the
+   * last freed blocks (newest on top), which follows the control block;
+   * free blocks not on the list. In the padding, so that the control block
+   * is as large as without the stack. */
+  uint16_t stack_n;
   /* static mode: one region of region_blocks blocks */
   unsigned char *region;
   size_t region_blocks;
@@ -43,6 +48,18 @@ struct hl_pool {
 _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTES,
                "HL_POOL_CONTROL_BYTES must bound the control block");
 _Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES, "pool.h and debug.h must agree on the guard size");
+_Static_assert(HL_POOL_STACK_SLOTS <= UINT16_MAX, "stack_n must count a full stack");
+
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+#define STACK_BYTES (HL_POOL_STACK_SLOTS * sizeof(void *))
+
+/* The stack of HL_POOL_STACK, right after the control block in both modes. */
+static void **stack_of(hl_pool *p) { return (void **)(p + 1); }
 
 static size_t bitmap_bytes(size_t blocks) { return HL_CHECKED ? (blocks + 7) / 8 : 0; }
 
@@ -63,7 +80,9 @@ static hl_status setup(hl_pool *p, const hl_pool_config *cfg) {
   p->usable = cfg->block_size < sizeof(void *) ? sizeof(void *) : cfg->block_size;
   p->stride = align_up(p->usable + HL_GUARD_BYTES, align);
   p->align = align;
-  p->flags = cfg->flags;
+  /* The checked build keeps no stack: its checks (double free, write after
+   * free) watch every free and allocation on the list. */
+  p->flags = HL_CHECKED ? cfg->flags & ~HL_POOL_STACK : cfg->flags;
   p->max_chunks = cfg->max_chunks;
   p->on_exhausted = cfg->on_exhausted;
   p->on_exhausted_ctx = cfg->on_exhausted_ctx;
@@ -114,7 +133,8 @@ hl_status hl_pool_create(hl_pool **out, const hl_pool_config *cfg) {
   hl_status st = setup(&tmp, cfg);
   if (st == HL_OK) st = chunk_geometry(&tmp, cfg->chunk_blocks);
   if (st != HL_OK) return st;
-  hl_pool *p = hl_sys_alloc(sizeof *p, _Alignof(hl_pool));
+  size_t stack_bytes = (tmp.flags & HL_POOL_STACK) ? STACK_BYTES : 0;
+  hl_pool *p = hl_sys_alloc(sizeof *p + stack_bytes, _Alignof(hl_pool));
   if (!p) return HL_ENOMEM;
   *p = tmp;
   if ((st = init_lock(p)) != HL_OK) {
@@ -134,6 +154,10 @@ hl_status hl_pool_create_static(hl_pool **out, void *mem, size_t mem_size, const
   hl_status st = setup(p, cfg);
   if (st != HL_OK) return st;
   uintptr_t after = ctl + sizeof *p, first = 0;
+  if (p->flags & HL_POOL_STACK) {
+    if (end - after < STACK_BYTES) return HL_ENOSPC;
+    after += STACK_BYTES; /* stack_of(p) */
+  }
   size_t n = (end - after) / p->stride;
   for (; n; n--) {
     first = (after + bitmap_bytes(n) + p->align - 1) & ~(uintptr_t)(p->align - 1);
@@ -227,9 +251,12 @@ static void check_alloc(hl_pool *p, unsigned char *b, int fresh) {
 
 void *hl_pool_alloc(hl_pool *p) {
   lock(p);
-  unsigned char *b = p->free;
-  int fresh = !b;
-  if (b) {
+  unsigned char *b = NULL;
+  int fresh = 0;
+  if (p->stack_n) {
+    /* The block's address, not its link: the block is not read. */
+    b = stack_of(p)[--p->stack_n];
+  } else if ((b = p->free) != NULL) {
     p->free = link_get(b);
     /* The next allocation reads the next block's link: a cache miss when
      * that block was freed long ago (the p99 of bench/runtime/latency.cpp). */
@@ -239,6 +266,7 @@ void *hl_pool_alloc(hl_pool *p) {
   } else if (p->bump != p->bump_end || grow(p)) {
     b = p->bump;
     p->bump += p->stride;
+    fresh = 1;
   }
   if (b) {
     if (HL_CHECKED) check_alloc(p, b, fresh);
@@ -262,12 +290,31 @@ static void check_free(hl_pool *p, unsigned char *b) {
   hl_dbg_on_free(p->name, b, p->usable, p->stride);
 }
 
+/* Moves the stack's n oldest blocks onto the list (the newest of them at
+ * the head) and the rest down: the order of reuse stays that of the frees,
+ * newest first, as without the stack. A free that finds the stack full
+ * moves half of it; hl_pool_trim all of it. */
+static NOINLINE void stack_to_list(hl_pool *p, size_t n) {
+  void **stack = stack_of(p);
+  for (size_t i = 0; i < n; i++) {
+    link_set(stack[i], p->free);
+    p->free = stack[i];
+  }
+  memmove(stack, stack + n, (p->stack_n - n) * sizeof *stack);
+  p->stack_n = (uint16_t)(p->stack_n - n);
+}
+
 void hl_pool_free(hl_pool *p, void *block) {
   if (!block) return;
   lock(p);
   if (HL_CHECKED) check_free(p, block);
-  link_set(block, p->free);
-  p->free = block;
+  if (p->flags & HL_POOL_STACK) {
+    if (p->stack_n == HL_POOL_STACK_SLOTS) stack_to_list(p, HL_POOL_STACK_SLOTS / 2);
+    stack_of(p)[p->stack_n++] = block; /* the block is not written */
+  } else {
+    link_set(block, p->free);
+    p->free = block;
+  }
   p->in_use--;
   p->frees++;
   unlock(p);
@@ -280,6 +327,7 @@ static chunk *chunk_of(const hl_pool *p, const void *b) {
 size_t hl_pool_trim(hl_pool *p) {
   if (p->is_static) return 0;
   lock(p);
+  if (p->stack_n) stack_to_list(p, p->stack_n); /* so that its chunks can be found free */
   for (chunk *c = p->chunks; c; c = c->next) c->nfree = 0;
   for (unsigned char *b = p->free; b; b = link_get(b)) chunk_of(p, b)->nfree++;
   if (p->chunks) p->chunks->nfree += (size_t)(p->bump_end - p->bump) / p->stride;

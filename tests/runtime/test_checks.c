@@ -30,6 +30,21 @@ static hl_pool *chunk_pool(void) {
   return p;
 }
 
+/* HL_POOL_STACK is ignored by the checked build: every check still fires. */
+static hl_pool *stacked_pool(void) {
+  hl_pool_config cfg = {.name = "stacked", .block_size = 20, .chunk_blocks = 4, .flags = HL_POOL_STACK};
+  hl_pool *p;
+  if (hl_pool_create(&p, &cfg) != HL_OK) abort();
+  return p;
+}
+
+/* The pool of a misuse: arg NULL static, 1 chunk mode, 2 chunk mode with
+ * HL_POOL_STACK. */
+static hl_pool *some_pool(void *arg) {
+  if (!arg) return static_pool();
+  return (uintptr_t)arg == 2 ? stacked_pool() : chunk_pool();
+}
+
 static hl_allocator *allocator(void) {
   hl_allocator_config cfg;
   hl_allocator_config_default(&cfg);
@@ -42,27 +57,27 @@ static hl_allocator *allocator(void) {
 /* ---- the misuses, each run in a child ---------------------------------- */
 
 static void pool_double_free(void *arg) {
-  hl_pool *p = arg ? chunk_pool() : static_pool();
+  hl_pool *p = some_pool(arg);
   void *b = hl_pool_alloc(p);
   hl_pool_free(p, b);
   hl_pool_free(p, b);
 }
 
 static void pool_foreign_pointer(void *arg) {
-  hl_pool *p = arg ? chunk_pool() : static_pool();
+  hl_pool *p = some_pool(arg);
   long local = 0;
   hl_pool_alloc(p);
   hl_pool_free(p, &local);
 }
 
 static void pool_interior_pointer(void *arg) {
-  hl_pool *p = arg ? chunk_pool() : static_pool();
+  hl_pool *p = some_pool(arg);
   char *b = hl_pool_alloc(p);
   hl_pool_free(p, b + 4);
 }
 
 static void pool_overrun(void *arg) {
-  hl_pool *p = arg ? chunk_pool() : static_pool();
+  hl_pool *p = some_pool(arg);
   size_t n = hl_pool_block_size(p);
   char *b = hl_pool_alloc(p);
   memset(b, 'x', n + 1);
@@ -70,7 +85,7 @@ static void pool_overrun(void *arg) {
 }
 
 static void pool_write_after_free(void *arg) {
-  hl_pool *p = arg ? chunk_pool() : static_pool();
+  hl_pool *p = some_pool(arg);
   char *b = hl_pool_alloc(p);
   hl_pool_free(p, b);
   b[12] = 'x';
@@ -172,9 +187,9 @@ static void custom_report_handler(void *arg) {
 
 static void pool_checks_fire(void **state) {
   (void)state;
-  for (int chunked = 0; chunked < 2; chunked++) {
-    void *arg = chunked ? (void *)1 : NULL;
-    const char *name = chunked ? "pool 'grown'" : "pool 'nodes'";
+  for (uintptr_t chunked = 0; chunked < 3; chunked++) {
+    void *arg = (void *)chunked;
+    const char *name = chunked == 2 ? "pool 'stacked'" : chunked ? "pool 'grown'" : "pool 'nodes'";
     char want[128];
     assert_dies(pool_double_free, arg, "double free of block");
     assert_dies(pool_double_free, arg, name);

@@ -43,8 +43,7 @@ static void static_mode_hands_out_every_block_once(void **state) {
   exhausted_calls = 0;
   while ((blocks[n] = hl_pool_alloc(pool)) != NULL) {
     assert_true(aligned(blocks[n], HL_MAX_ALIGN));
-    assert_true((unsigned char *)blocks[n] >= mem &&
-                (unsigned char *)blocks[n] + 24 <= mem + sizeof mem);
+    assert_true((unsigned char *)blocks[n] >= mem && (unsigned char *)blocks[n] + 24 <= mem + sizeof mem);
     memset(blocks[n], (int)n, 24);
     for (size_t i = 0; i < n; i++) assert_ptr_not_equal(blocks[i], blocks[n]);
     n++;
@@ -229,8 +228,8 @@ static void trim_keeps_chunks_in_use(void **state) {
 
 static void chunk_mode_respects_max_chunks(void **state) {
   (void)state;
-  hl_pool_config cfg = {.name = "capped", .block_size = 16, .chunk_blocks = 4, .max_chunks = 2,
-                        .on_exhausted = on_exhausted};
+  hl_pool_config cfg = {
+      .name = "capped", .block_size = 16, .chunk_blocks = 4, .max_chunks = 2, .on_exhausted = on_exhausted};
   hl_pool *pool;
   assert_int_equal(hl_pool_create(&pool, &cfg), HL_OK);
   void *b[256];
@@ -290,6 +289,172 @@ static void locked_pool_works_single_threaded(void **state) {
   hl_pool_destroy(pool);
 }
 
+/* ---- HL_POOL_STACK ------------------------------------------------------ */
+
+#if defined(HL_RUNTIME_DEBUG) && HL_RUNTIME_DEBUG
+#define CHECKED_BUILD 1
+#else
+#define CHECKED_BUILD 0
+#endif
+
+static hl_pool *stack_pool(size_t block_size) {
+  hl_pool_config cfg = {.name = "stacked", .block_size = block_size, .chunk_blocks = 8, .flags = HL_POOL_STACK};
+  hl_pool *pool;
+  assert_int_equal(hl_pool_create(&pool, &cfg), HL_OK);
+  return pool;
+}
+
+/* The newest freed block comes back first, also once more than the stack's
+ * 128 blocks were freed (a full stack moves its older half to the list). */
+static void stack_reuses_newest_first(void **state) {
+  (void)state;
+  enum { N = 300 };
+  static void *b[N];
+  for (int locked = 0; locked < 2; locked++) {
+    hl_pool_config cfg = {.name = "lifo", .block_size = 32, .flags = HL_POOL_STACK | (locked ? HL_POOL_LOCKED : 0)};
+    hl_pool *pool;
+    assert_int_equal(hl_pool_create(&pool, &cfg), HL_OK);
+    for (int i = 0; i < N; i++) assert_non_null(b[i] = hl_pool_alloc(pool));
+    hl_pool_free(pool, b[7]);
+    assert_ptr_equal(hl_pool_alloc(pool), b[7]);
+    for (int i = 0; i < N; i++) hl_pool_free(pool, b[i]);
+    for (int i = N - 1; i >= 0; i--) assert_ptr_equal(hl_pool_alloc(pool), b[i]);
+    /* With 200 blocks freed first, the 201st still comes back first. */
+    for (int i = 0; i < 200; i++) hl_pool_free(pool, b[i]);
+    hl_pool_free(pool, b[250]);
+    assert_ptr_equal(hl_pool_alloc(pool), b[250]);
+    assert_ptr_equal(hl_pool_alloc(pool), b[199]);
+    for (int i = 200; i < N; i++)
+      if (i != 250) hl_pool_free(pool, b[i]);
+    hl_pool_destroy(pool);
+  }
+}
+
+/* Release build: a free pushes the block's address and leaves the block as
+ * it was; an allocation hands the same bytes back. The checked build ignores
+ * the flag: the freed block is filled, as in every checked pool. */
+static void stack_leaves_freed_blocks_unwritten(void **state) {
+  (void)state;
+  hl_pool *pool = stack_pool(64);
+  unsigned char *b = hl_pool_alloc(pool);
+  memset(b, 0xAB, 64);
+  hl_pool_free(pool, b);
+  for (size_t i = CHECKED_BUILD ? sizeof(void *) : 0; i < 64; i++) assert_int_equal(b[i], CHECKED_BUILD ? 0xDD : 0xAB);
+  assert_ptr_equal(hl_pool_alloc(pool), b);
+  hl_pool_free(pool, b);
+  hl_pool_destroy(pool);
+}
+
+static void stack_blocks_count_as_free(void **state) {
+  (void)state;
+  hl_pool *pool = stack_pool(48);
+  void *b[200];
+  for (int i = 0; i < 200; i++) assert_non_null(b[i] = hl_pool_alloc(pool));
+  hl_pool_stats st;
+  for (int i = 0; i < 150; i++) {
+    hl_pool_free(pool, b[i]);
+    hl_pool_stats_get(pool, &st);
+    assert_int_equal(st.in_use, 200 - i - 1);
+    assert_int_equal(st.frees, i + 1);
+    assert_true(hl_pool_owns(pool, b[i]));
+  }
+  for (int i = 0; i < 100; i++) assert_non_null(hl_pool_alloc(pool));
+  hl_pool_stats_get(pool, &st);
+  assert_int_equal(st.in_use, 150);
+  assert_int_equal(st.high_water, 200);
+  assert_int_equal(st.allocations, 300);
+  assert_int_equal(st.frees, 150);
+  hl_pool_destroy(pool);
+}
+
+/* Blocks on the stack are free blocks to hl_pool_trim: chunks holding only
+ * such blocks are released, and the pool still works after. */
+static void trim_releases_chunks_on_the_stack(void **state) {
+  (void)state;
+  hl_pool *pool = stack_pool(64);
+  void *b[40];
+  for (int i = 0; i < 40; i++) assert_non_null(b[i] = hl_pool_alloc(pool));
+  hl_pool_stats st;
+  hl_pool_stats_get(pool, &st);
+  size_t chunks = st.chunks;
+  assert_true(chunks >= 2);
+  for (int i = 0; i < 40; i++) hl_pool_free(pool, b[i]); /* all on the stack */
+  assert_int_equal(hl_pool_trim(pool), chunks);
+  hl_pool_stats_get(pool, &st);
+  assert_int_equal(st.chunks, 0);
+  assert_int_equal(st.capacity, 0);
+  for (int i = 0; i < 40; i++) {
+    assert_non_null(b[i] = hl_pool_alloc(pool));
+    memset(b[i], i, 64);
+  }
+  for (int i = 0; i < 40; i++) assert_int_equal(((unsigned char *)b[i])[63], i);
+  for (int i = 0; i < 40; i++) hl_pool_free(pool, b[i]);
+  hl_pool_destroy(pool);
+}
+
+/* HL_POOL_STATIC_BYTES_STACK(size, count) holds count blocks with the flag;
+ * without it the same memory holds the stack's bytes in blocks too. In the
+ * checked build HL_POOL_STACK_BYTES is 0 and the flag takes no memory. */
+static void static_stack_sizing_holds_count(void **state) {
+  (void)state;
+  static _Alignas(max_align_t) unsigned char mem[HL_POOL_STATIC_BYTES_STACK(256, 40)];
+  static _Alignas(64) unsigned char exact[16384];
+  size_t counts[] = {1, 5, 40};
+  for (size_t i = 0; i < 3; i++) {
+    size_t count = counts[i], bytes = HL_POOL_STATIC_BYTES_STACK(256, count);
+    hl_pool_config cfg = {.name = "sized", .block_size = 256, .flags = HL_POOL_STACK};
+    hl_pool *pool;
+    hl_pool_stats st;
+    assert_int_equal(hl_pool_create_static(&pool, mem, bytes, &cfg), HL_OK);
+    hl_pool_stats_get(pool, &st);
+    assert_int_equal(st.capacity, count);
+    void *b[40];
+    for (size_t k = 0; k < count; k++) assert_non_null(b[k] = hl_pool_alloc(pool));
+    assert_null(hl_pool_alloc(pool));
+    for (size_t k = 0; k < count; k++) hl_pool_free(pool, b[k]);
+    hl_pool_destroy(pool);
+    cfg.flags = 0;
+    assert_int_equal(hl_pool_create_static(&pool, mem, bytes, &cfg), HL_OK);
+    hl_pool_stats_get(pool, &st);
+    assert_int_equal(st.capacity, count + HL_POOL_STACK_BYTES / 256);
+    hl_pool_destroy(pool);
+    /* hl_pool_static_size plus HL_POOL_STACK_BYTES is exact (align <= 1 KiB). */
+    size_t need = hl_pool_static_size(40, 64, count) + HL_POOL_STACK_BYTES;
+    hl_pool_config small = {.name = "exact", .block_size = 40, .align = 64, .flags = HL_POOL_STACK};
+    assert_int_equal(hl_pool_create_static(&pool, exact, need, &small), HL_OK);
+    hl_pool_stats_get(pool, &st);
+    assert_int_equal(st.capacity, count);
+    hl_pool_destroy(pool);
+    if (count > 1) {
+      assert_int_equal(hl_pool_create_static(&pool, exact, need - 1, &small), HL_OK);
+      hl_pool_stats_get(pool, &st);
+      assert_int_equal(st.capacity, count - 1);
+      hl_pool_destroy(pool);
+    }
+  }
+}
+
+/* The checked build ignores HL_POOL_STACK: the same memory holds the same
+ * blocks with the flag as without, and its checks see every free. */
+static void stack_flag_is_ignored_when_checked(void **state) {
+  (void)state;
+  static _Alignas(max_align_t) unsigned char mem[HL_POOL_STATIC_BYTES(64, 30)];
+  hl_pool_config cfg = {.name = "flagged", .block_size = 64, .flags = HL_POOL_STACK};
+  hl_pool *pool;
+  hl_pool_stats with, without;
+  assert_int_equal(hl_pool_create_static(&pool, mem, sizeof mem, &cfg), HL_OK);
+  hl_pool_stats_get(pool, &with);
+  hl_pool_destroy(pool);
+  cfg.flags = 0;
+  assert_int_equal(hl_pool_create_static(&pool, mem, sizeof mem, &cfg), HL_OK);
+  hl_pool_stats_get(pool, &without);
+  hl_pool_destroy(pool);
+  if (CHECKED_BUILD)
+    assert_int_equal(with.capacity, without.capacity);
+  else
+    assert_true(with.capacity < without.capacity); /* the stack is carved */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(static_mode_hands_out_every_block_once),
@@ -302,6 +467,12 @@ int main(void) {
       cmocka_unit_test(chunk_mode_respects_max_chunks),
       cmocka_unit_test(owns_knows_its_blocks),
       cmocka_unit_test(locked_pool_works_single_threaded),
+      cmocka_unit_test(stack_reuses_newest_first),
+      cmocka_unit_test(stack_leaves_freed_blocks_unwritten),
+      cmocka_unit_test(stack_blocks_count_as_free),
+      cmocka_unit_test(trim_releases_chunks_on_the_stack),
+      cmocka_unit_test(static_stack_sizing_holds_count),
+      cmocka_unit_test(stack_flag_is_ignored_when_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,22 +196,26 @@ static void *pool_alloc(void *ctx, size_t size) {
 
 static void pool_free(void *ctx, void *p) { hl_pool_free(ctx, p); }
 
+/* Plain, and with HL_POOL_STACK: the stack is under the same mutex. */
 static void locked_pool(void **state) {
   (void)state;
-  hl_pool_config cfg = {.name = "shared", .block_size = 96, .chunk_blocks = 64,
-                        .flags = HL_POOL_LOCKED};
-  hl_pool *pool;
-  assert_int_equal(hl_pool_create(&pool, &cfg), HL_OK);
-  target t = {pool_alloc, pool_free, pool, 96};
-  run(&t);
-  hl_pool_stats st;
-  hl_pool_stats_get(pool, &st);
-  assert_int_equal(st.in_use, 0);
-  assert_int_equal(st.allocations, atomic_load(&allocations));
-  assert_int_equal(st.frees, atomic_load(&frees));
-  assert_int_equal(st.failures, 0);
-  assert_true(st.high_water <= THREADS * SLOTS + MAILBOXES);
-  hl_pool_destroy(pool);
+  for (int stacked = 0; stacked < 2; stacked++) {
+    unsigned flags = HL_POOL_LOCKED | (stacked ? HL_POOL_STACK : 0);
+    hl_pool_config cfg = {.name = "shared", .block_size = 96, .chunk_blocks = 64, .flags = flags};
+    hl_pool *pool;
+    assert_int_equal(hl_pool_create(&pool, &cfg), HL_OK);
+    target t = {pool_alloc, pool_free, pool, 96};
+    run(&t);
+    hl_pool_stats st;
+    hl_pool_stats_get(pool, &st);
+    assert_int_equal(st.in_use, 0);
+    assert_int_equal(st.allocations, atomic_load(&allocations));
+    assert_int_equal(st.frees, atomic_load(&frees));
+    assert_int_equal(st.failures, 0);
+    assert_true(st.high_water <= THREADS * SLOTS + MAILBOXES);
+    assert_int_equal(hl_pool_trim(pool), st.chunks); /* everything free */
+    hl_pool_destroy(pool);
+  }
 }
 
 static void *instance_alloc(void *ctx, size_t size) { return hl_allocator_malloc(ctx, size); }

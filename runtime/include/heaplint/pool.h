@@ -12,7 +12,13 @@
  *           only in hl_pool_trim and hl_pool_destroy.
  *
  * A pool is single-threaded unless created with HL_POOL_LOCKED, which puts a
- * mutex around every operation (see docs/runtime.md, "Thread safety"). */
+ * mutex around every operation (see docs/runtime.md, "Thread safety").
+ *
+ * HL_POOL_STACK keeps the last HL_POOL_STACK_SLOTS freed blocks' addresses in
+ * a stack beside the list: a free pushes the address without writing the
+ * block, an allocation pops it without reading the block (the list's link
+ * is what makes its latency uneven). The stack costs HL_POOL_STACK_BYTES
+ * (1 KiB) per pool; the checked build ignores the flag. */
 #ifndef HEAPLINT_POOL_H
 #define HEAPLINT_POOL_H
 
@@ -33,6 +39,7 @@ extern "C" {
 
 /* Option flags of hl_pool_config.flags. */
 #define HL_POOL_LOCKED 1u /* safe to share between threads (one mutex) */
+#define HL_POOL_STACK 2u  /* a stack of recently freed blocks (release build) */
 
 typedef struct hl_pool hl_pool;
 
@@ -70,7 +77,9 @@ hl_status hl_pool_create(hl_pool **out, const hl_pool_config *cfg);
  * the caller keeps alive (and does not touch) until hl_pool_destroy. Returns
  * HL_ENOSPC when not even one block fits. HL_POOL_STATIC_BYTES(size, count)
  * is enough memory for count blocks; hl_pool_static_size gives the exact
- * figure for a given address alignment. */
+ * figure for a given address alignment. With HL_POOL_STACK the stack is
+ * carved from mem after the control block: HL_POOL_STATIC_BYTES_STACK(size,
+ * count), or HL_POOL_STACK_BYTES more than the figures above. */
 hl_status hl_pool_create_static(hl_pool **out, void *mem, size_t mem_size, const hl_pool_config *cfg);
 
 /* Releases the chunks (chunk mode); the static memory may be reused after. */
@@ -99,12 +108,15 @@ size_t hl_pool_static_size(size_t block_size, size_t align, size_t count);
  * The checked build (HL_RUNTIME_DEBUG, set by the heaplint::runtime_debug
  * target) adds guard bytes to every block and a bitmap of live blocks. */
 #define HL_POOL_CONTROL_BYTES 384
+#define HL_POOL_STACK_SLOTS 128
 #if defined(HL_RUNTIME_DEBUG) && HL_RUNTIME_DEBUG
 #define HL_POOL_GUARD_BYTES 16
 #define HL_POOL_BITMAP_BYTES(count) (((count) + 7) / 8)
+#define HL_POOL_STACK_BYTES 0 /* the checked build ignores HL_POOL_STACK */
 #else
 #define HL_POOL_GUARD_BYTES 0
 #define HL_POOL_BITMAP_BYTES(count) 0
+#define HL_POOL_STACK_BYTES (HL_POOL_STACK_SLOTS * sizeof(void *))
 #endif
 #define HL_ALIGN_UP(n, a) (((n) + (a) - 1) / (a) * (a))
 #define HL_POOL_STRIDE(block_size, align) \
@@ -112,6 +124,8 @@ size_t hl_pool_static_size(size_t block_size, size_t align, size_t count);
 #define HL_POOL_STATIC_BYTES_ALIGNED(block_size, align, count) \
   (HL_POOL_CONTROL_BYTES + HL_POOL_BITMAP_BYTES(count) + (align) + (count) * HL_POOL_STRIDE(block_size, align))
 #define HL_POOL_STATIC_BYTES(block_size, count) HL_POOL_STATIC_BYTES_ALIGNED(block_size, HL_MAX_ALIGN, count)
+/* For a pool created with HL_POOL_STACK: the same count of blocks. */
+#define HL_POOL_STATIC_BYTES_STACK(block_size, count) (HL_POOL_STATIC_BYTES(block_size, count) + HL_POOL_STACK_BYTES)
 
 #ifdef __cplusplus
 }
