@@ -23,13 +23,13 @@ struct hl_pool {
   unsigned char *bump; /* blocks never handed out yet, carved lazily */
   unsigned char *bump_end;
   size_t usable, stride, align;
-  unsigned flags;
+  uint16_t flags;
   unsigned char is_static;
-  /* HL_POOL_STACK: how many blocks are on the stack, the addresses of the
-   * last freed blocks (newest on top), which follows the control block;
-   * free blocks not on the list. In the padding, so that the control block
-   * is as large as without the stack. */
-  uint16_t stack_n;
+  /* HL_POOL_STACK: the addresses of the last freed blocks, free blocks not
+   * on the list, in a ring that follows the control block: stack_n of them
+   * from slot stack_lo (the oldest) on, the newest on top. In the padding,
+   * so that the control block is as large as without the stack. */
+  uint16_t stack_n, stack_lo;
   /* static mode: one region of region_blocks blocks */
   unsigned char *region;
   size_t region_blocks;
@@ -49,6 +49,8 @@ _Static_assert(sizeof(struct hl_pool) + HL_MAX_ALIGN - 1 <= HL_POOL_CONTROL_BYTE
                "HL_POOL_CONTROL_BYTES must bound the control block");
 _Static_assert(HL_GUARD_BYTES == HL_POOL_GUARD_BYTES, "pool.h and debug.h must agree on the guard size");
 _Static_assert(HL_POOL_STACK_SLOTS <= UINT16_MAX, "stack_n must count a full stack");
+_Static_assert((HL_POOL_STACK_SLOTS & (HL_POOL_STACK_SLOTS - 1)) == 0, "the stack's ring wraps with a mask");
+#define SLOT(i) ((i) & (HL_POOL_STACK_SLOTS - 1))
 
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
@@ -82,7 +84,7 @@ static hl_status setup(hl_pool *p, const hl_pool_config *cfg) {
   p->align = align;
   /* The checked build keeps no stack: its checks (double free, write after
    * free) watch every free and allocation on the list. */
-  p->flags = HL_CHECKED ? cfg->flags & ~HL_POOL_STACK : cfg->flags;
+  p->flags = (uint16_t)((HL_CHECKED ? cfg->flags & ~HL_POOL_STACK : cfg->flags) & (HL_POOL_LOCKED | HL_POOL_STACK));
   p->max_chunks = cfg->max_chunks;
   p->on_exhausted = cfg->on_exhausted;
   p->on_exhausted_ctx = cfg->on_exhausted_ctx;
@@ -255,7 +257,7 @@ void *hl_pool_alloc(hl_pool *p) {
   int fresh = 0;
   if (p->stack_n) {
     /* The block's address, not its link: the block is not read. */
-    b = stack_of(p)[--p->stack_n];
+    b = stack_of(p)[SLOT(p->stack_lo + --p->stack_n)];
   } else if ((b = p->free) != NULL) {
     p->free = link_get(b);
     /* The next allocation reads the next block's link: a cache miss when
@@ -290,18 +292,18 @@ static void check_free(hl_pool *p, unsigned char *b) {
   hl_dbg_on_free(p->name, b, p->usable, p->stride);
 }
 
-/* Moves the stack's n oldest blocks onto the list (the newest of them at
- * the head) and the rest down: the order of reuse stays that of the frees,
- * newest first, as without the stack. A free that finds the stack full
- * moves half of it; hl_pool_trim all of it. */
-static NOINLINE void stack_to_list(hl_pool *p, size_t n) {
+/* Moves every block of the stack onto the list, the oldest first (so that
+ * the newest is at the head): the order of reuse stays that of the frees,
+ * newest first, as without the stack. For hl_pool_trim. */
+static void stack_to_list(hl_pool *p) {
   void **stack = stack_of(p);
-  for (size_t i = 0; i < n; i++) {
-    link_set(stack[i], p->free);
-    p->free = stack[i];
+  for (unsigned i = 0; i < p->stack_n; i++) {
+    unsigned char *b = stack[SLOT(p->stack_lo + i)];
+    link_set(b, p->free);
+    p->free = b;
   }
-  memmove(stack, stack + n, (p->stack_n - n) * sizeof *stack);
-  p->stack_n = (uint16_t)(p->stack_n - n);
+  p->stack_n = 0;
+  p->stack_lo = 0;
 }
 
 void hl_pool_free(hl_pool *p, void *block) {
@@ -309,8 +311,18 @@ void hl_pool_free(hl_pool *p, void *block) {
   lock(p);
   if (HL_CHECKED) check_free(p, block);
   if (p->flags & HL_POOL_STACK) {
-    if (p->stack_n == HL_POOL_STACK_SLOTS) stack_to_list(p, HL_POOL_STACK_SLOTS / 2);
-    stack_of(p)[p->stack_n++] = block; /* the block is not written */
+    void **stack = stack_of(p);
+    if (p->stack_n < HL_POOL_STACK_SLOTS) {
+      stack[SLOT(p->stack_lo + p->stack_n++)] = block; /* the block is not written */
+    } else {
+      /* Full: the oldest block goes onto the list (one link written, the
+       * same work at every such free) and this one takes its slot. */
+      unsigned char *old = stack[p->stack_lo];
+      stack[p->stack_lo] = block;
+      p->stack_lo = (uint16_t)SLOT(p->stack_lo + 1u);
+      link_set(old, p->free);
+      p->free = old;
+    }
   } else {
     link_set(block, p->free);
     p->free = block;
@@ -327,7 +339,7 @@ static chunk *chunk_of(const hl_pool *p, const void *b) {
 size_t hl_pool_trim(hl_pool *p) {
   if (p->is_static) return 0;
   lock(p);
-  if (p->stack_n) stack_to_list(p, p->stack_n); /* so that its chunks can be found free */
+  if (p->stack_n) stack_to_list(p); /* so that its chunks can be found free */
   for (chunk *c = p->chunks; c; c = c->next) c->nfree = 0;
   for (unsigned char *b = p->free; b; b = link_get(b)) chunk_of(p, b)->nfree++;
   if (p->chunks) p->chunks->nfree += (size_t)(p->bump_end - p->bump) / p->stride;

@@ -305,7 +305,8 @@ static hl_pool *stack_pool(size_t block_size) {
 }
 
 /* The newest freed block comes back first, also once more than the stack's
- * 128 blocks were freed (a full stack moves its older half to the list). */
+ * 128 blocks were freed (a full stack moves its oldest block to the list at
+ * each free) and after its ring has wrapped. */
 static void stack_reuses_newest_first(void **state) {
   (void)state;
   enum { N = 300 };
@@ -367,6 +368,38 @@ static void stack_blocks_count_as_free(void **state) {
   hl_pool_destroy(pool);
 }
 
+/* Release build: a free that finds the stack full writes one block, the
+ * oldest on the stack (its link, onto the list), and no other: every free
+ * does the same bounded work, where moving half the stack at once made one
+ * free in 64 write 64 blocks (the p99.99 of bench/runtime/latency.cpp). */
+static void full_stack_moves_only_its_oldest(void **state) {
+  (void)state;
+  if (CHECKED_BUILD) skip(); /* no stack: every freed block is filled */
+  enum { N = HL_POOL_STACK_SLOTS + 40, W = sizeof(void *) };
+  hl_pool *pool = stack_pool(32);
+  unsigned char *b[N];
+  for (int i = 0; i < N; i++) {
+    assert_non_null(b[i] = hl_pool_alloc(pool));
+    memset(b[i], 0xAB, 32);
+  }
+  for (int i = 0; i < N; i++) {
+    hl_pool_free(pool, b[i]);
+    /* Blocks 0 .. i - 128 were moved (their first word is a link); the
+     * stack's blocks were not touched. */
+    for (int j = 0; j <= i; j++) {
+      int moved = j <= i - HL_POOL_STACK_SLOTS;
+      unsigned char first[W];
+      memset(first, 0xAB, W);
+      assert_int_equal(memcmp(b[j], first, W) != 0, moved);
+      assert_int_equal(b[j][W], 0xAB);
+    }
+  }
+  /* Newest first: the stack's 128, then the moved blocks from the list. */
+  for (int i = N - 1; i >= 0; i--) assert_ptr_equal(hl_pool_alloc(pool), b[i]);
+  for (int i = 0; i < N; i++) hl_pool_free(pool, b[i]);
+  hl_pool_destroy(pool);
+}
+
 /* Blocks on the stack are free blocks to hl_pool_trim: chunks holding only
  * such blocks are released, and the pool still works after. */
 static void trim_releases_chunks_on_the_stack(void **state) {
@@ -389,6 +422,28 @@ static void trim_releases_chunks_on_the_stack(void **state) {
   }
   for (int i = 0; i < 40; i++) assert_int_equal(((unsigned char *)b[i])[63], i);
   for (int i = 0; i < 40; i++) hl_pool_free(pool, b[i]);
+  hl_pool_destroy(pool);
+}
+
+/* The same once the stack's ring has wrapped (more frees than slots, some
+ * blocks on the list, the rest on the stack from the middle of the ring):
+ * every chunk is found free. */
+static void trim_after_the_ring_wrapped(void **state) {
+  (void)state;
+  enum { N = HL_POOL_STACK_SLOTS + 72 };
+  hl_pool *pool = stack_pool(64);
+  void *b[N];
+  for (int i = 0; i < N; i++) assert_non_null(b[i] = hl_pool_alloc(pool));
+  hl_pool_stats st;
+  hl_pool_stats_get(pool, &st);
+  size_t chunks = st.chunks;
+  for (int i = 0; i < N; i++) hl_pool_free(pool, b[i]);
+  assert_int_equal(hl_pool_trim(pool), chunks);
+  hl_pool_stats_get(pool, &st);
+  assert_int_equal(st.chunks, 0);
+  assert_int_equal(st.in_use, 0);
+  for (int i = 0; i < N; i++) assert_non_null(b[i] = hl_pool_alloc(pool));
+  for (int i = 0; i < N; i++) hl_pool_free(pool, b[i]);
   hl_pool_destroy(pool);
 }
 
@@ -470,7 +525,9 @@ int main(void) {
       cmocka_unit_test(stack_reuses_newest_first),
       cmocka_unit_test(stack_leaves_freed_blocks_unwritten),
       cmocka_unit_test(stack_blocks_count_as_free),
+      cmocka_unit_test(full_stack_moves_only_its_oldest),
       cmocka_unit_test(trim_releases_chunks_on_the_stack),
+      cmocka_unit_test(trim_after_the_ring_wrapped),
       cmocka_unit_test(static_stack_sizing_holds_count),
       cmocka_unit_test(stack_flag_is_ignored_when_checked),
   };

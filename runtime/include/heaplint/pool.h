@@ -17,7 +17,8 @@
  * HL_POOL_STACK keeps the last HL_POOL_STACK_SLOTS freed blocks' addresses in
  * a stack beside the list: a free pushes the address without writing the
  * block, an allocation pops it without reading the block (the list's link
- * is what makes its latency uneven). The stack costs HL_POOL_STACK_BYTES
+ * is what makes its latency uneven); a free that finds it full moves only
+ * the oldest block to the list. The stack costs HL_POOL_STACK_BYTES
  * (1 KiB) per pool; the checked build ignores the flag. */
 #ifndef HEAPLINT_POOL_H
 #define HEAPLINT_POOL_H
