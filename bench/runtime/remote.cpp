@@ -3,7 +3,7 @@
 // threads (in turn), which frees it. Every free is a free of a block another
 // thread allocated.
 //
-//   hl_bench_remote ALLOCATOR KIND CONSUMERS MESSAGES
+//   hl_bench_remote ALLOCATOR KIND CONSUMERS MESSAGES [SPINS]
 //
 // ALLOCATOR: std (std::allocator: the process's malloc, glibc or whatever
 // run.sh preloads) or hl (hl::pool_allocator: the process-wide pools).
@@ -14,6 +14,8 @@
 //   event   a struct holding an hl::inplace_function with 40 bytes of
 //           captures (an 80-byte block)
 //   mixed   the three in turn
+// SPINS: how many times a side that finds nothing to do polls (with a pause
+// between) before it sleeps; 0 by default (see wait_for).
 // Each ring holds 1,024 messages, so at most CONSUMERS * 1,024 are in
 // flight: memory that keeps growing is the allocator's, not the bench's.
 //
@@ -65,10 +67,14 @@ struct slot {
   alignas(std::max_align_t) unsigned char obj[48];
 };
 
-// A side that finds nothing to do spins 64 times, then sleeps on a futex
-// until the other side wakes it: on 2 shared cores a waiter that spins or
-// yields can keep the thread it waits for off the CPU (that made runs up to
-// 7 times slower at random), and the CPU time is then the work's alone.
+// A side that finds nothing to do sleeps on a futex until the other side
+// wakes it (after SPINS polls, 0 unless given): on 2 shared cores a waiter
+// that spins or yields can keep the thread it waits for off the CPU (that
+// made runs up to 7 times slower at random), and a consumer that polls the
+// producer's tail takes its cache line at every poll, so that the
+// producer's next store waits for it: with 64 polls the faster the
+// consumer, the more it polls and the slower the whole (bench/README.md,
+// "The consumer's polls"). The CPU time is then the work's alone.
 // head and tail are stored, and the sleeping flags read, sequentially
 // consistent, so that a side either sees the other asleep or is seen. Each
 // side wakes the other for kBatch messages or kBatch free slots at least
@@ -90,10 +96,12 @@ void futex(std::atomic<unsigned> &word, int op, unsigned value) {
   syscall(SYS_futex, reinterpret_cast<unsigned *>(&word), op | FUTEX_PRIVATE_FLAG, value, nullptr, nullptr, 0);
 }
 
-// Waits until ready() holds: 64 spins, then sleeps on wake (flag says so).
+int g_spins = 0;  // polls before a side sleeps
+
+// Waits until ready() holds: g_spins polls, then sleeps on wake (flag says so).
 template <class F>
 void wait_for(F ready, std::atomic<int> &asleep, std::atomic<unsigned> &wake) {
-  for (int spins = 0; spins < 64; spins++) {
+  for (int spins = 0; spins < g_spins; spins++) {
     if (ready()) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -250,15 +258,19 @@ double run(int kind, unsigned consumers, unsigned long count, long *rss_tenth, d
 int main(int argc, char **argv) {
   static const char *const kinds[] = {"node", "string", "event", "mixed"};
   int kind = -1;
-  for (int k = 0; argc == 5 && k < 4; k++)
+  bool args = argc == 5 || argc == 6;
+  for (int k = 0; args && k < 4; k++)
     if (std::strcmp(argv[2], kinds[k]) == 0) kind = k;
-  bool hl = argc == 5 && std::strcmp(argv[1], "hl") == 0;
-  long consumers = argc == 5 ? std::strtol(argv[3], nullptr, 10) : 0;
-  double count = argc == 5 ? std::strtod(argv[4], nullptr) : 0;
-  if (kind < 0 || (!hl && std::strcmp(argv[1], "std") != 0) || consumers < 1 || consumers > 64 || count < 1) {
-    std::fprintf(stderr, "usage: hl_bench_remote std|hl node|string|event|mixed CONSUMERS MESSAGES\n");
+  bool hl = args && std::strcmp(argv[1], "hl") == 0;
+  long consumers = args ? std::strtol(argv[3], nullptr, 10) : 0;
+  double count = args ? std::strtod(argv[4], nullptr) : 0;
+  long spins = argc == 6 ? std::strtol(argv[5], nullptr, 10) : 0;
+  if (kind < 0 || (!hl && std::strcmp(argv[1], "std") != 0) || consumers < 1 || consumers > 64 || count < 1 ||
+      spins < 0 || spins > 1000000) {
+    std::fprintf(stderr, "usage: hl_bench_remote std|hl node|string|event|mixed CONSUMERS MESSAGES [SPINS]\n");
     return 2;
   }
+  g_spins = static_cast<int>(spins);
   unsigned long n = static_cast<unsigned long>(count);
   long tenth;
   double cpu;

@@ -9,7 +9,9 @@ repetitions of each column's CPU time per message (all threads; the malloc
 columns are std::allocator under that malloc, hl is hl::pool_allocator),
 each malloc / hl computed inside each repetition (median and range: the
 range is the noise band; above 1, hl costs less), the wall-clock
-throughput (million messages per second) and the peak RSS.
+throughput (million messages per second), hl's throughput against each
+malloc's inside each repetition (median and range; above 1, hl is faster)
+and the peak RSS.
 
 latency: per allocator, the median over repetitions of each percentile of
 the per-call latency (ns, from the TSC), and of the largest.
@@ -46,10 +48,12 @@ def remote(path):
         messages.add(int(n))
     cols = [m for m in MALLOCS if any(m in data[k] for k in order)] + ["hl"]
     print("%s messages per run; CPU ns per message (all threads; median over repetitions), malloc / hl per "
-          "repetition: median (range); wall-clock million messages per second; peak RSS in MiB.\n"
+          "repetition: median (range); wall-clock million messages per second, and hl's against each malloc's per "
+          "repetition (the issue's measure): median (range); peak RSS in MiB.\n"
           % " / ".join("{:,}".format(n) for n in sorted(messages)))
     head = ["message", "1:N"] + ["CPU ns " + c for c in cols] + [m + " / hl" for m in cols[:-1]] + \
-           ["Mmsg/s " + c for c in cols] + ["peak RSS " + c for c in cols]
+           ["Mmsg/s " + c for c in cols] + ["hl / " + m + " Mmsg/s" for m in cols[:-1]] + \
+           ["peak RSS " + c for c in cols]
     print("| " + " | ".join(head) + " |")
     print("|---|---:|" + "---:|" * (len(head) - 2))
     for key in order:
@@ -59,6 +63,9 @@ def remote(path):
             ratios = [data[key][m][r][0] / data[key]["hl"][r][0] for r in data[key]["hl"] if r in data[key][m]]
             row.append(band(ratios))
         row += [med([v[1] for v in data[key][c].values()]) for c in cols]
+        for m in cols[:-1]:
+            ratios = [data[key]["hl"][r][1] / data[key][m][r][1] for r in data[key]["hl"] if r in data[key][m]]
+            row.append(band(ratios))
         row += [med([v[2] / 1024 for v in data[key][c].values()]) for c in cols]
         print("| " + " | ".join(row) + " |")
 

@@ -3,7 +3,7 @@
 # prints the Markdown tables recorded in bench/README.md.
 #
 #   bench/runtime/run.sh [-b BUILD] [-x BINDIR] [-p PROCESSES] [-r ROUNDS] [-t THREADS] [-n COUNT]
-#                        [-m NAME=LIB] [-w WHAT] [-c] [-s]
+#                        [-m NAME=LIB] [-w WHAT] [-k SPINS] [-c] [-s]
 #   bench/runtime/run.sh --smoke [-x BINDIR]
 #
 # Node containers (hl_bench_nodes): PROCESSES times over (default 7), one
@@ -20,19 +20,20 @@
 # callables remote latency" (the default: all; -s is -w nodes).
 # Frees from another thread (hl_bench_remote) and per-call latency
 # (hl_bench_latency): PROCESSES times over, one process per allocator and
-# case, COUNT messages or timed calls each (default 5000000 and 2000000).
+# case, COUNT messages or timed calls each (default 5000000 and 2000000);
+# -k SPINS: hl_bench_remote's polls before a waiting side sleeps (default 0).
 # --smoke: every benchmark once with tiny counts (1 process, 1 round, 1 and 2
 # threads), which checks that they run and print their tables (ctest
 # bench.runtime-smoke); its figures mean nothing.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$top/build-bench procs=7 rounds=31 threads="1 4" cg=0 bindir= count= preload=
+build=$top/build-bench procs=7 rounds=31 threads="1 4" cg=0 bindir= count= preload= spins=
 what="nodes pairs callables remote latency"
 if [ "${1:-}" = --smoke ]; then
   shift
   procs=1 rounds=1 threads="1 2" count=2000
 fi
-while getopts b:x:p:r:t:n:m:w:cs opt; do
+while getopts b:x:p:r:t:n:m:w:k:cs opt; do
   case $opt in
     b) build=$OPTARG ;;
     x) bindir=$OPTARG ;;
@@ -42,9 +43,10 @@ while getopts b:x:p:r:t:n:m:w:cs opt; do
     n) count=$OPTARG ;;
     m) preload="$preload $OPTARG" ;;
     w) what=$OPTARG ;;
+    k) spins=$OPTARG ;;
     c) cg=1 ;;
     s) what=nodes ;;
-    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,31p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -161,8 +163,24 @@ if wants remote; then
   while [ "$p" -le "$procs" ]; do
     for c in 1 3; do
       for k in node string event mixed; do
-        for m in $mallocs; do run "$raw" "$m" "$p" hl_bench_remote std "$k" "$c" "${count:-5000000}"; done
-        run "$raw" glibc= "$p" hl_bench_remote hl "$k" "$c" "${count:-5000000}"
+        # The columns in turn, the first one moved along at each repetition:
+        # this machine's speed changes within seconds (bench/README.md), so
+        # no column is always the one run first or last.
+        set -- $mallocs hl
+        i=0
+        while [ "$i" -lt "$(( (p - 1) % $# ))" ]; do
+          first=$1
+          shift
+          set -- "$@" "$first"
+          i=$((i + 1))
+        done
+        for m in "$@"; do
+          if [ "$m" = hl ]; then
+            run "$raw" glibc= "$p" hl_bench_remote hl "$k" "$c" "${count:-5000000}" $spins
+          else
+            run "$raw" "$m" "$p" hl_bench_remote std "$k" "$c" "${count:-5000000}" $spins
+          fi
+        done
       done
     done
     p=$((p + 1))
