@@ -371,7 +371,7 @@ static void stack_blocks_count_as_free(void **state) {
 /* Release build: a free that finds the stack full writes one block, the
  * oldest on the stack (its link, onto the list), and no other: every free
  * does the same bounded work, where moving half the stack at once made one
- * free in 64 write 64 blocks (the p99.99 of bench/runtime/latency.cpp). */
+ * free in 64 write 64 blocks (constant time on average only). */
 static void full_stack_moves_only_its_oldest(void **state) {
   (void)state;
   if (CHECKED_BUILD) skip(); /* no stack: every freed block is filled */
