@@ -74,7 +74,8 @@ struct slot {
 // producer's tail takes its cache line at every poll, so that the
 // producer's next store waits for it: with 64 polls the faster the
 // consumer, the more it polls and the slower the whole (bench/README.md,
-// "The consumer's polls"). The CPU time is then the work's alone.
+// "Frees from another thread: the consumer's polls"). The CPU time is then
+// the work's alone.
 // head and tail are stored, and the sleeping flags read, sequentially
 // consistent, so that a side either sees the other asleep or is seen. Each
 // side wakes the other for kBatch messages or kBatch free slots at least
